@@ -1,0 +1,3 @@
+from errgen.cli import main
+
+main()

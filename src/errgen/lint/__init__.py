@@ -1,0 +1,40 @@
+"""Lint: load a registry, check its shape, then run every rule; report all problems in one go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from errgen.diagnostics import Diagnostic, has_errors, sort_key
+from errgen.lint.base import RULES, Context
+from errgen.lint import categories, codes, history, names  # noqa: F401  (registers the rules)
+from errgen.load import Document, load_path, load_text
+from errgen.model import Registry
+from errgen import structure
+
+
+class LintResult:
+    def __init__(self, registry: Registry, diagnostics: list[Diagnostic]) -> None:
+        self.registry = registry
+        self.diagnostics = sorted(diagnostics, key=sort_key)
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def lint_document(doc: Document) -> LintResult:
+    registry, diagnostics, declared, broken = structure.build(doc)
+    diagnostics = doc.diagnostics + diagnostics
+    ctx = Context(registry, declared, broken)
+    for rule in RULES:
+        diagnostics.extend(rule.run(ctx))
+    return LintResult(registry, diagnostics)
+
+
+def lint_path(path: Path, display: str | None = None) -> LintResult:
+    """Raises `Fatal` when the file cannot be read or parsed at all."""
+    return lint_document(load_path(path, display))
+
+
+def lint_text(text: str, display: str = "<registry>") -> LintResult:
+    return lint_document(load_text(text, display))

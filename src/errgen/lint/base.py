@@ -1,0 +1,64 @@
+"""The rule registry: each rule is a small function with a stable id; its docstring documents it."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from errgen.diagnostics import Diagnostic, Loc, Severity
+from errgen.model import Registry
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    message: str
+    loc: Loc
+    severity: Severity = "error"
+
+
+@dataclass(frozen=True)
+class Context:
+    registry: Registry
+    declared_categories: set[str]
+    broken: set[str]  # required top-level keys that are missing or malformed
+
+
+Check = Callable[[Context], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    check: Check
+
+    @property
+    def doc(self) -> str:
+        return (self.check.__doc__ or "").strip()
+
+    def run(self, ctx: Context) -> Iterator[Diagnostic]:
+        path = ctx.registry.path
+        for f in self.check(ctx):
+            yield Diagnostic(self.id, f.message, path, f.loc.line, f.loc.column, f.severity)
+
+
+RULES: list[Rule] = []
+
+
+def rule(rule_id: str) -> Callable[[Check], Check]:
+    def register(check: Check) -> Check:
+        RULES.append(Rule(rule_id, check))
+        return check
+
+    return register
+
+
+def nearest(word: str, choices: Iterable[str]) -> str:
+    """'; did you mean X?' or the list of choices, for messages that name what would be accepted."""
+    options = list(choices)
+    near = difflib.get_close_matches(word, options, n=3, cutoff=0.5)
+    if near:
+        return "; did you mean " + " or ".join(repr(n) for n in near) + "?"
+    if len(options) <= 12:
+        return "; expected one of: " + ", ".join(options) if options else ""
+    return ""

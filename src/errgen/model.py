@@ -1,0 +1,131 @@
+"""The typed, immutable registry every later step works on.
+
+`action_for` is the one place where the recovery rule lives: every target renders its result, and
+the generated runtimes implement the same rule for codes they do not know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+from errgen.diagnostics import Loc
+
+SCOPES = ("request", "resource", "service")
+ACTIONS = ("retry", "pause", "skip", "fix", "stop", "escalate")
+CHOOSABLE_ACTIONS = ("fix", "escalate")
+HINTS = ("searched", "did_you_mean", "accepted", "state", "safe_to_replay")
+STATES = ("unchanged", "changed", "unknown")
+
+Scope = Literal["request", "resource", "service"]
+Action = Literal["retry", "pause", "skip", "fix", "stop", "escalate"]
+
+
+
+def derive_action(retryable: bool, scope: str, chosen: str | None) -> str:
+    """Article 000's rule, with service scope split by retryable into pause and stop."""
+    if scope == "service":
+        return "pause" if retryable else "stop"
+    if retryable:
+        return "retry"
+    if scope == "resource":
+        return "skip"
+    return chosen or "escalate"
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    name: str
+    retryable: bool
+    description: str
+    action: str | None = None
+    loc: Loc = Loc(1, 1)
+    locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Deprecation:
+    since: str
+    replaced_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    name: str
+    category: str
+    retryable: bool
+    scope: str
+    scopes: tuple[str, ...]
+    http_status: int
+    description: str
+    since: str
+    retry_after_ms: int | None = None
+    hints: tuple[str, ...] = ()
+    deprecated: Deprecation | None = None
+    renamed_from: tuple[str, ...] = ()
+    action: str | None = None
+    # What the file itself says, before the category's values are inherited (for lint and diff).
+    stated_retryable: bool | None = field(default=None, compare=False)
+    stated_action: str | None = field(default=None, compare=False)
+    loc: Loc = Loc(1, 1)
+    locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+    def action_for(self, scope: str) -> str:
+        return derive_action(self.retryable, scope, self.action)
+
+    @property
+    def actions(self) -> dict[str, str]:
+        """The action for each allowed scope, in the registry's scope order."""
+        return {scope: self.action_for(scope) for scope in self.scopes}
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedBreak:
+    rule: str
+    code: str
+    reason: str
+    loc: Loc = Loc(1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    version: str
+    date: str
+    changes: tuple[str, ...]
+    accepted_breaks: tuple[AcceptedBreak, ...] = ()
+    loc: Loc = Loc(1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    name: str
+    version: str
+    categories: tuple[Category, ...]
+    codes: tuple[Code, ...]
+    history: tuple[HistoryEntry, ...]
+    problem_base: str | None = None
+    path: str = "registry/errors.yaml"
+    locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def package(self) -> str:
+        return f"{self.name}_errors"
+
+    @property
+    def npm_name(self) -> str:
+        return f"{self.name.replace('_', '-')}-errors"
+
+    def category(self, name: str) -> Category:
+        return self.category_map[name]
+
+    @property
+    def category_map(self) -> dict[str, Category]:
+        return {c.name: c for c in self.categories}
+
+    @property
+    def code_map(self) -> dict[str, Code]:
+        return {c.name: c for c in self.codes}
+
+    def history_entry(self, version: str) -> HistoryEntry | None:
+        return next((h for h in self.history if h.version == version), None)

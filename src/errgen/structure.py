@@ -1,0 +1,259 @@
+"""Check a loaded document against registry format 1 and build the typed model from it.
+
+The format is pinned: an unknown key at any level is an error, like `additionalProperties: false`,
+so a typo never silently does nothing. Entries too broken to model (a code without a category, say)
+are left out of the model after their diagnostics are recorded; later rules see only what is sound.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from errgen.diagnostics import Diagnostic, Loc, diag
+from errgen.load import Document, Map, Seq
+from errgen.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Scalar:
+    expected: str
+    accepts: Callable[[Any], bool]
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: "Shape"
+
+    @property
+    def expected(self) -> str:
+        return f"a list of {self.item.expected.removeprefix('a ').removeprefix('an ')}s"
+
+
+@dataclass(frozen=True)
+class Fields:
+    name: str
+    fields: dict[str, tuple["Shape", bool]]
+    expected: str = "a mapping"
+
+
+@dataclass(frozen=True)
+class NamedMap:
+    value: "Shape"
+    expected: str = "a mapping of names to entries"
+
+
+Shape = Scalar | ListOf | Fields | NamedMap
+
+STR = Scalar("a string", lambda v: isinstance(v, str))
+INT = Scalar("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))
+BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
+
+ACCEPTED_BREAK = Fields("accepted break", {"rule": (STR, True), "code": (STR, True), "reason": (STR, True)})
+HISTORY = Fields(
+    "history entry",
+    {"version": (STR, True), "date": (STR, True), "changes": (ListOf(STR), True),
+     "accepted_breaks": (ListOf(ACCEPTED_BREAK), False)},
+)
+CATEGORY = Fields("category", {"retryable": (BOOL, True), "action": (STR, False), "description": (STR, True)})
+DEPRECATED = Fields("deprecation", {"since": (STR, True), "replaced_by": (STR, False)})
+CODE = Fields(
+    "code",
+    {
+        "category": (STR, True),
+        "retryable": (BOOL, False),
+        "action": (STR, False),
+        "scope": (STR, True),
+        "scopes": (ListOf(STR), False),
+        "retry_after_ms": (INT, False),
+        "http_status": (INT, True),
+        "description": (STR, True),
+        "hints": (ListOf(STR), False),
+        "since": (STR, True),
+        "deprecated": (DEPRECATED, False),
+        "renamed_from": (ListOf(STR), False),
+    },
+)
+REGISTRY = Fields(
+    "registry",
+    {
+        "errgen": (INT, True),
+        "name": (STR, True),
+        "version": (STR, True),
+        "problem_base": (STR, False),
+        "categories": (NamedMap(CATEGORY), True),
+        "codes": (NamedMap(CODE), True),
+        "history": (ListOf(HISTORY), True),
+    },
+)
+
+_BAD = object()
+
+
+class _Checker:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, rule: str, message: str, loc: Loc) -> None:
+        self.diagnostics.append(diag(rule, message, self.path, loc))
+
+    def check(self, value: Any, shape: Shape, loc: Loc, where: str) -> Any:
+        if isinstance(shape, Scalar):
+            if shape.accepts(value):
+                return value
+            return self._wrong(value, shape.expected, loc, where)
+        if isinstance(shape, ListOf):
+            if not isinstance(value, Seq):
+                return self._wrong(value, shape.expected, loc, where)
+            items = (self.check(v, shape.item, l, f"{where}[{i}]") for i, (v, l) in enumerate(zip(value, value.locs)))
+            return [(v, l) for v, l in zip(items, value.locs) if v is not _BAD]
+        if not isinstance(value, Map):
+            return self._wrong(value, shape.expected, loc, where)
+        if isinstance(shape, NamedMap):
+            checked = {k: self.check(v, shape.value, value.key_locs[k], _join(where, k)) for k, v in value.items()}
+            return {k: v for k, v in checked.items() if v is not _BAD}
+        return self.fields(value, shape, loc, where)
+
+    def fields(self, value: Map, shape: Fields, loc: Loc, where: str, partial: bool = False) -> Any:
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if key not in shape.fields:
+                self._unknown_key(key, shape, value.key_locs[key], where)
+                continue
+            checked = self.check(item, shape.fields[key][0], value.locs[key], _join(where, key))
+            if checked is not _BAD:
+                out[key] = checked
+        missing = [k for k, (_, required) in shape.fields.items() if required and k not in value]
+        for key in missing:
+            self.error("missing-key", f"{_name(where, shape.name)} is missing the required key {key!r}", loc)
+        if not partial and any(k not in out for k, (_, required) in shape.fields.items() if required):
+            return _BAD
+        out["__locs__"] = value.locs
+        out["__loc__"] = loc
+        return out
+
+    def _wrong(self, value: Any, expected: str, loc: Loc, where: str) -> Any:
+        self.error("wrong-type", f"{where} must be {expected}, found {_describe(value)}", loc)
+        return _BAD
+
+    def _unknown_key(self, key: str, shape: Fields, loc: Loc, where: str) -> None:
+        known = list(shape.fields)
+        near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; expected one of: {', '.join(known)}"
+        self.error("unknown-key", f"unknown key {key!r} in {_name(where, shape.name)}{hint}", loc)
+
+
+def _join(where: str, key: object) -> str:
+    return f"{where}.{key}" if where else str(key)
+
+
+def _name(where: str, kind: str) -> str:
+    return f"{kind} {where}" if where else f"the {kind}"
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, Map):
+        return "a mapping"
+    if isinstance(value, Seq):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return f"the string {value!r}"
+
+
+def build(doc: Document) -> tuple[Registry, list[Diagnostic], set[str], set[str]]:
+    """Check the document's shape; return the model of what is sound, the shape diagnostics,
+    every category name declared (even ones too broken to model), and the top-level keys broken."""
+    checker = _Checker(doc.path)
+    root = doc.root
+    fmt = root.get("errgen")
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt != FORMAT_VERSION:
+        msg = f"registry format errgen: {fmt} is not supported; this errgen reads format {FORMAT_VERSION}"
+        checker.error("format-version", msg, root.locs["errgen"])
+    top = checker.fields(root, REGISTRY, root.loc, "", partial=True)
+    declared = set(root["categories"]) if isinstance(root.get("categories"), Map) else set()
+    broken = {key for key, (_, required) in REGISTRY.fields.items() if required and key not in top}
+    return _registry(top, doc.path), checker.diagnostics, declared, broken
+
+
+def _registry(top: dict[str, Any], path: str) -> Registry:
+    """A broken top-level key becomes an empty value; rules skip what `broken` names."""
+    categories = tuple(_category(n, c) for n, c in top.get("categories", {}).items())
+    by_name = {c.name: c for c in categories}
+    codes = tuple(_code(n, c, by_name) for n, c in top.get("codes", {}).items())
+    history = tuple(_history(h, loc) for h, loc in top.get("history", ()))
+    return Registry(
+        name=top.get("name", ""),
+        version=top.get("version", ""),
+        categories=categories,
+        codes=codes,
+        history=history,
+        problem_base=top.get("problem_base"),
+        path=path,
+        locs=top["__locs__"],
+    )
+
+
+def _category(name: str, raw: dict[str, Any]) -> Category:
+    return Category(
+        name=name,
+        retryable=raw["retryable"],
+        description=raw["description"],
+        action=raw.get("action"),
+        loc=raw["__loc__"],
+        locs=raw["__locs__"],
+    )
+
+
+def _code(name: str, raw: dict[str, Any], categories: dict[str, Category]) -> Code:
+    category = categories.get(raw["category"])
+    stated = raw.get("retryable")
+    retryable = category.retryable if category else bool(stated)
+    deprecated = raw.get("deprecated")
+    return Code(
+        name=name,
+        category=raw["category"],
+        retryable=retryable,
+        stated_retryable=stated,
+        scope=raw["scope"],
+        scopes=_items(raw, "scopes") if "scopes" in raw else (raw["scope"],),
+        http_status=raw["http_status"],
+        description=raw["description"],
+        since=raw["since"],
+        retry_after_ms=raw.get("retry_after_ms"),
+        hints=_items(raw, "hints"),
+        deprecated=Deprecation(deprecated["since"], deprecated.get("replaced_by")) if deprecated else None,
+        renamed_from=_items(raw, "renamed_from"),
+        action=raw.get("action") or (category.action if category and not retryable else None),
+        stated_action=raw.get("action"),
+        loc=raw["__loc__"],
+        locs=_item_locs(raw),
+    )
+
+
+def _items(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    return tuple(v for v, _ in raw.get(key, ()))
+
+
+def _item_locs(raw: dict[str, Any]) -> dict[str, Loc]:
+    """Value locations by key, plus `field:item` for each list item, so rules can point at one item."""
+    locs = dict(raw["__locs__"])
+    for key in ("scopes", "hints", "renamed_from"):
+        for value, loc in raw.get(key, ()):
+            locs.setdefault(f"{key}:{value}", loc)
+    if "deprecated" in raw:
+        locs.update({f"deprecated.{k}": v for k, v in raw["deprecated"]["__locs__"].items()})
+    return locs
+
+
+def _history(raw: dict[str, Any], loc: Loc) -> HistoryEntry:
+    breaks = tuple(AcceptedBreak(b["rule"], b["code"], b["reason"], bl) for b, bl in raw.get("accepted_breaks", ()))
+    return HistoryEntry(raw["version"], raw["date"], tuple(v for v, _ in raw["changes"]), breaks, loc)
