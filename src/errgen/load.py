@@ -138,7 +138,7 @@ class _Converter:
         self.seen: set[int] = set()
         self.count = 0
 
-    def value(self, node: yaml.Node) -> Any:
+    def value(self, node: yaml.Node, used_at: Loc | None = None) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
             raise Fatal(diag("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", self.path, _loc(node)))
@@ -147,7 +147,7 @@ class _Converter:
         # An alias makes the composer hand out the same node object twice.
         if id(node) in self.seen:
             msg = "YAML anchors and aliases are not supported in a registry; write the value out"
-            self.diagnostics.append(diag("yaml-alias", msg, self.path, _loc(node)))
+            self.diagnostics.append(diag("yaml-alias", msg, self.path, used_at or _loc(node)))
             return None
         self.seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
@@ -176,7 +176,7 @@ class _Converter:
                 continue
             out.key_locs[key] = key_loc
             out.locs[key] = _loc(value_node)
-            out[key] = self.value(value_node)
+            out[key] = self.value(value_node, key_loc)
         return out
 
     def sequence(self, node: yaml.SequenceNode) -> Seq:

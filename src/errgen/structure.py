@@ -152,7 +152,7 @@ def _join(where: str, key: object) -> str:
 
 
 def _name(where: str, kind: str) -> str:
-    return f"{kind} {where}" if where else f"the {kind}"
+    return where or f"the {kind}"
 
 
 def _describe(value: Any) -> str:
@@ -169,9 +169,18 @@ def _describe(value: Any) -> str:
     return f"the string {value!r}"
 
 
-def build(doc: Document) -> tuple[Registry, list[Diagnostic], set[str], set[str]]:
+@dataclass(frozen=True)
+class Names:
+    """What the raw document says, including entries too broken to model (so rules avoid echoes)."""
+
+    declared_categories: set[str]
+    referenced_categories: set[object]
+    broken: set[str]  # required top-level keys that are missing or malformed
+
+
+def build(doc: Document) -> tuple[Registry, list[Diagnostic], Names]:
     """Check the document's shape; return the model of what is sound, the shape diagnostics,
-    every category name declared (even ones too broken to model), and the top-level keys broken."""
+    and the names the raw document declares."""
     checker = _Checker(doc.path)
     root = doc.root
     fmt = root.get("errgen")
@@ -180,8 +189,10 @@ def build(doc: Document) -> tuple[Registry, list[Diagnostic], set[str], set[str]
         checker.error("format-version", msg, root.locs["errgen"])
     top = checker.fields(root, REGISTRY, root.loc, "", partial=True)
     declared = set(root["categories"]) if isinstance(root.get("categories"), Map) else set()
+    codes = root.get("codes")
+    referenced = {c.get("category") for c in codes.values() if isinstance(c, Map)} if isinstance(codes, Map) else set()
     broken = {key for key, (_, required) in REGISTRY.fields.items() if required and key not in top}
-    return _registry(top, doc.path), checker.diagnostics, declared, broken
+    return _registry(top, doc.path), checker.diagnostics, Names(declared, referenced, broken)
 
 
 def _registry(top: dict[str, Any], path: str) -> Registry:

@@ -23,9 +23,9 @@ class LintResult:
 
 
 def lint_document(doc: Document) -> LintResult:
-    registry, diagnostics, declared, broken = structure.build(doc)
+    registry, diagnostics, names = structure.build(doc)
     diagnostics = doc.diagnostics + diagnostics
-    ctx = Context(registry, declared, broken)
+    ctx = Context(registry, names)
     for rule in RULES:
         diagnostics.extend(rule.run(ctx))
     return LintResult(registry, diagnostics)

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
 from errgen.model import Registry
+from errgen.structure import Names
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +21,11 @@ class Finding:
 @dataclass(frozen=True)
 class Context:
     registry: Registry
-    declared_categories: set[str]
-    broken: set[str]  # required top-level keys that are missing or malformed
+    names: Names
+
+    @property
+    def broken(self) -> set[str]:
+        return self.names.broken
 
 
 Check = Callable[[Context], Iterable[Finding]]

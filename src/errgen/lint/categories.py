@@ -35,9 +35,8 @@ def action_on_retryable(ctx: Context) -> Iterator[Finding]:
 @rule("unused-category")
 def unused_category(ctx: Context) -> Iterator[Finding]:
     """A category no code uses is probably a leftover (warning)."""
-    used = {code.category for code in ctx.registry.codes}
     for cat in ctx.registry.categories:
-        if cat.name not in used:
+        if cat.name not in ctx.names.referenced_categories:
             yield Finding(f"category {cat.name} is not used by any code", cat.loc, "warning")
 
 

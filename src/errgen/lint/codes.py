@@ -14,8 +14,8 @@ MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
 def unknown_category(ctx: Context) -> Iterator[Finding]:
     """A code's category is one of the registry's categories."""
     for code in ctx.registry.codes:
-        if code.category not in ctx.declared_categories:
-            msg = f"code {code.name}: unknown category {code.category!r}{nearest(code.category, ctx.declared_categories)}"
+        if code.category not in ctx.names.declared_categories:
+            msg = f"code {code.name}: unknown category {code.category!r}{nearest(code.category, ctx.names.declared_categories)}"
             yield Finding(msg, code.locs["category"])
 
 

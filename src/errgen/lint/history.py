@@ -57,7 +57,7 @@ def history_order(ctx: Context) -> Iterator[Finding]:
 def history_current(ctx: Context) -> Iterator[Finding]:
     """The last history entry is the registry's current version."""
     reg = ctx.registry
-    if ctx.broken & {"version", "history"}:
+    if ctx.broken & {"version", "history"} or semver.parse(reg.version) is None:
         return
     if not reg.history:
         yield Finding(f"history is empty; add an entry for version {reg.version}", reg.locs["history"])

@@ -6,6 +6,8 @@ grow with the number of codes; per-code parts are rendered from templates.
 
 from __future__ import annotations
 
+from functools import cache
+
 from errgen import payload, table
 from errgen.model import HINTS, Registry
 from errgen.render import render as render_template
@@ -34,6 +36,7 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+@cache
 def envelope_module(header: str) -> str:
     from datamodel_code_generator import DataModelType, InputFileType, generate
 

@@ -1,0 +1,68 @@
+"""Shared fixtures: paths, the default registry, building into a temporary folder, node tools."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REGISTRY = ROOT / "registry" / "errors.yaml"
+GENERATED = ROOT / "generated"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+NODE_BIN = Path(__file__).resolve().parent / "ts" / "node_modules" / ".bin"
+
+
+def run_errgen(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "errgen", *args], cwd=cwd or ROOT, env=env, input=input,
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+@pytest.fixture(scope="session")
+def node_bin() -> Path:
+    if not (NODE_BIN / "tsc").exists():
+        pytest.fail("TypeScript is not installed for the tests; run the README's test command (make test)")
+    return NODE_BIN
+
+
+def tsc(node_bin: Path, project: Path, out_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    args = [str(node_bin / "tsc"), "-p", str(project), "--strict"]
+    args += ["--outDir", str(out_dir)] if out_dir else ["--noEmit"]
+    return subprocess.run(args, capture_output=True, text=True, timeout=300)
+
+
+def node_json(script: str, cwd: Path) -> object:
+    """Run a node script that prints one JSON document; return it."""
+    done = subprocess.run(["node", "-e", script], cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
+    from errgen.lint import lint_path
+
+    result = lint_path(path)
+    assert result.ok, [d.text() for d in result.diagnostics]
+    return result.registry
+
+
+def build_to(registry_path: Path, out: Path, *targets: str) -> None:
+    from errgen.build import build
+
+    build(load_registry(registry_path), out, targets)
+
+
+@pytest.fixture()
+def workdir(tmp_path: Path) -> Path:
+    """A project folder with a copy of the default registry."""
+    (tmp_path / "registry").mkdir()
+    shutil.copy(REGISTRY, tmp_path / "registry" / "errors.yaml")
+    return tmp_path
