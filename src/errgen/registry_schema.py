@@ -1,0 +1,58 @@
+"""The JSON Schema of registry format 1, derived from the shapes in `structure` so the two cannot
+drift. It ships as schemas/registry.schema.json for editors (yaml-language-server); a test keeps
+the file equal to `schema()`. Refresh: python -m errgen.registry_schema > src/errgen/schemas/registry.schema.json
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from errgen import structure
+from errgen.lint.names import LOWER_SNAKE, UPPER_SNAKE
+from errgen.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
+
+_SCALARS = {structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"}}
+_REFINED: dict[str, dict[str, Any]] = {
+    "scope": {"enum": list(SCOPES)},
+    "scopes": {"items": {"enum": list(SCOPES)}, "uniqueItems": True, "minItems": 1},
+    "hints": {"items": {"enum": list(HINTS)}, "uniqueItems": True},
+    "action": {"enum": list(CHOOSABLE_ACTIONS)},
+    "http_status": {"minimum": 400, "maximum": 599},
+    "retry_after_ms": {"minimum": 0, "maximum": 86_400_000},
+    "description": {"minLength": 1, "maxLength": 500},
+    "errgen": {"const": 1},
+}
+
+
+def _shape(shape: structure.Shape, key: str | None = None) -> dict[str, Any]:
+    if isinstance(shape, structure.Scalar):
+        out = dict(_SCALARS[shape])
+    elif isinstance(shape, structure.ListOf):
+        out = {"type": "array", "items": _shape(shape.item)}
+    elif isinstance(shape, structure.NamedMap):
+        names = UPPER_SNAKE if key == "codes" else LOWER_SNAKE
+        out = {"type": "object", "propertyNames": {"pattern": f"^{names.pattern}$"}, "additionalProperties": _shape(shape.value)}
+    else:
+        out = {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [k for k, (_, required) in shape.fields.items() if required],
+            "properties": {k: _shape(s, k) for k, (s, _) in shape.fields.items()},
+        }
+    refined = _REFINED.get(key or "", {})
+    return {**out, **{k: ({**out[k], **v} if isinstance(v, dict) and k in out else v) for k, v in refined.items()}}
+
+
+def schema() -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://errgen.dev/schemas/registry-1.json",
+        "title": "errgen registry, format 1",
+        "description": "One YAML file of error codes; see docs/registry.md. errgen lint checks more than this schema can.",
+        **_shape(structure.REGISTRY),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(schema(), indent=2))

@@ -1,0 +1,91 @@
+"""The generated SDKs checked by their real consumers: mypy --strict, tsc --strict, python, node."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import GENERATED, load_registry, node_json, tsc
+
+PY = GENERATED / "python"
+TS = GENERATED / "typescript"
+
+
+def test_python_sdk_passes_mypy_strict(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "acme_errors"],
+        cwd=PY, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_python_sdk_imports_and_carries_the_registry() -> None:
+    registry = load_registry()
+    script = (
+        "import json, acme_errors as a\n"
+        "print(json.dumps({'codes': [c.value for c in a.Code], 'cats': [c.value for c in a.Category],"
+        " 'actions': {c.value: {s.value: x.value for s, x in e.actions.items()} for c, e in a.RECOVERY_TABLE.items()},"
+        " 'desc': {c.value: e.description for c, e in a.RECOVERY_TABLE.items()}, 'version': a.REGISTRY_VERSION}))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=PY, capture_output=True, text=True, check=True)
+    got = json.loads(done.stdout)
+    assert got["codes"] == [c.name for c in registry.codes]
+    assert got["cats"] == [c.name for c in registry.categories]
+    assert got["actions"] == {c.name: c.actions for c in registry.codes}
+    assert got["desc"] == {c.name: c.description for c in registry.codes}
+    assert got["version"] == registry.version
+    # Article 000's examples come out as the article says.
+    assert got["actions"]["VALIDATION_FAILED"]["resource"] == "skip"
+    assert got["actions"]["RATE_LIMITED"]["service"] == "pause"
+
+
+def test_python_package_is_pip_installable_metadata() -> None:
+    text = (PY / "pyproject.toml").read_text()
+    assert 'name = "acme-errors"' in text and 'version = "2.1.0"' in text
+    assert (PY / "acme_errors" / "py.typed").exists()
+
+
+def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_path: Path) -> None:
+    done = tsc(node_bin, TS, tmp_path / "js")
+    assert done.returncode == 0, done.stdout
+    registry = load_registry()
+    script = (
+        f"const m = require({json.dumps(str(tmp_path / 'js' / 'index.js'))});"
+        "console.log(JSON.stringify({codes: m.CODES, cats: m.CATEGORIES,"
+        " actions: Object.fromEntries(Object.entries(m.RECOVERY_TABLE).map(([k, e]) => [k, e.actions]))}));"
+    )
+    got = node_json(script, tmp_path)
+    assert got == {
+        "codes": [c.name for c in registry.codes],
+        "cats": [c.name for c in registry.categories],
+        "actions": {c.name: c.actions for c in registry.codes},
+    }
+
+
+def test_typescript_package_has_no_runtime_dependencies() -> None:
+    package = json.loads((TS / "package.json").read_text())
+    assert package["name"] == "acme-errors" and "dependencies" not in package
+
+
+def test_typescript_union_rejects_contradictions_at_compile_time(node_bin: Path, tmp_path: Path) -> None:
+    """`ErrorPayload` is a discriminated union: a literal that contradicts the registry is a type error."""
+    src = TS / "src"
+    good = 'const ok: ErrorPayload = {code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c", retry_after_ms: 5};\n'
+    good += 'function narrow(p: ErrorPayload): string { return p.code === "TENANT_UNKNOWN" ? (p.did_you_mean ?? []).join() : ""; }\nnarrow(ok);\n'
+    bad = {
+        "category": '{code: "RATE_LIMITED", category: "auth", retryable: true, scope: "service", correlation_id: "c"}',
+        "retryable": '{code: "AUTH_EXPIRED", category: "auth", retryable: true, scope: "request", correlation_id: "c"}',
+        "scope": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "service", correlation_id: "c"}',
+        "hint": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "request", correlation_id: "c", did_you_mean: ["x"]}',
+        "unknown-code": '{code: "NOPE", category: "auth", retryable: false, scope: "request", correlation_id: "c"}',
+    }
+    for name, literal in [("good", None), *bad.items()]:
+        project = tmp_path / name
+        project.mkdir()
+        body = good if literal is None else f"const bad: ErrorPayload = {literal};\nvoid bad;\n"
+        (project / "check.ts").write_text(f'import type {{ ErrorPayload }} from {json.dumps(str(src / "index"))};\n{body}')
+        (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "target": "ES2020", "module": "commonjs"}, "files": ["check.ts"]}))
+        done = tsc(node_bin, project)
+        assert (done.returncode == 0) == (literal is None), f"{name}: {done.stdout}"

@@ -1,0 +1,32 @@
+"""The installed wheel works on its own: templates, schemas and the example registry ship inside."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from conftest import REGISTRY, ROOT
+
+
+def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
+    [wheel] = wheels.glob("errgen-*.whl")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--force-reinstall", "--quiet", str(wheel)], check=True, capture_output=True)
+    errgen = env_dir / "bin" / "errgen"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    lint = subprocess.run([str(errgen), "lint", "--registry", str(REGISTRY)], cwd=elsewhere, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stderr
+    built = subprocess.run([str(errgen), "build", "--registry", str(REGISTRY), "--out", "out"], cwd=elsewhere, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    assert (elsewhere / "out" / "typescript" / "src" / "payload.ts").exists()
+    init = subprocess.run([str(errgen), "init", "new.yaml"], cwd=elsewhere, capture_output=True, text=True)
+    assert init.returncode == 0 and "errgen: 1" in (elsewhere / "new.yaml").read_text()
+    imported = subprocess.run([str(python), "-c", "import errgen.resources as r; print(r.templates_dir())"], cwd=elsewhere, capture_output=True, text=True)
+    assert str(env_dir) in imported.stdout
