@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Iterable, Literal
+from typing import Iterable, Literal, NamedTuple
 
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, slots=True)
-class Loc:
-    """A 1-based position in a file, as editors count."""
+class Loc(NamedTuple):
+    """A 1-based position in a file, as editors count (a tuple: the loader makes one per node)."""
 
     line: int
     column: int

@@ -1,18 +1,20 @@
 """Load a registry file into plain values that remember where each one was written.
 
-The YAML is composed (not constructed) with libyaml's safe parser, so no Python object is ever
-built from tags; mappings and sequences become `Map` and `Seq`, which keep the line and column of
-every key and value. Duplicate keys and aliases are rejected here because PyYAML would silently
-keep the last definition or expand shared nodes.
+libyaml's parser turns the text into events, and this module builds values straight from them:
+mappings and sequences become `Map` and `Seq`, which keep the line and column of every key and
+value. No YAML node tree is composed and no Python object is ever constructed from a tag, which
+makes loading faster than `yaml.compose` itself. Duplicate keys, aliases and non-standard tags
+are refused here, because PyYAML would silently keep the last definition or expand shared nodes.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
+from yaml.resolver import Resolver
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
 
@@ -32,8 +34,11 @@ _NULL = "tag:yaml.org,2002:null"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
+# PyYAML's YAML 1.1 implicit resolvers, indexed by first character as its Resolver does.
+_IMPLICIT: dict[str | None, list[tuple[str, re.Pattern[str]]]] = Resolver.yaml_implicit_resolvers
 
 
 class Map(dict):  # type: ignore[type-arg]
@@ -74,6 +79,8 @@ def read_text(path: Path, display: str) -> str:
         data = path.read_bytes()
     except FileNotFoundError:
         raise Fatal(diag("file-not-found", f"no registry file at {display}", display, Loc(1, 1))) from None
+    except IsADirectoryError:
+        raise Fatal(diag("file-unreadable", f"{display} is a directory, not a registry file", display, Loc(1, 1))) from None
     except OSError as exc:
         raise Fatal(diag("file-unreadable", f"cannot read {display}: {exc.strerror}", display, Loc(1, 1))) from None
     return decode(data, display)
@@ -99,8 +106,9 @@ def load_path(path: Path, display: str | None = None) -> Document:
 
 
 def load_text(text: str, display: str) -> Document:
+    builder = _Builder(display)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        root = builder.document(yaml.parse(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Loc(mark.line + 1, mark.column + 1) if mark else Loc(1, 1)
@@ -108,88 +116,108 @@ def load_text(text: str, display: str) -> Document:
         raise Fatal(diag("yaml-syntax", f"YAML syntax error: {problem}", display, loc)) from None
     except yaml.YAMLError as exc:
         raise Fatal(diag("yaml-syntax", f"YAML error: {exc}", display, Loc(1, 1))) from None
-    if node is None:
-        raise Fatal(diag("yaml-empty", "registry file is empty; expected a mapping with `errgen: 1`", display, Loc(1, 1)))
-    if not isinstance(node, yaml.MappingNode):
-        msg = f"registry root must be a mapping of keys (errgen, name, version, ...), found {_kind(node)}"
-        raise Fatal(diag("yaml-root", msg, display, _loc(node)))
-    converter = _Converter(display)
-    root = converter.mapping(node)
-    return Document(display, root, converter.diagnostics, text)
+    return Document(display, root, builder.diagnostics, text)
 
 
-def _loc(node: yaml.Node) -> Loc:
-    mark = node.start_mark
+def _loc(event: Any) -> Loc:
+    mark = event.start_mark
     return Loc(mark.line + 1, mark.column + 1)
 
 
-def _kind(node: yaml.Node) -> str:
-    if isinstance(node, yaml.MappingNode):
-        return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
-        return "a sequence"
-    return f"the scalar {node.value!r}"
+class _Builder:
+    """Builds values from the event stream, one recursive call per mapping or sequence."""
 
-
-class _Converter:
     def __init__(self, path: str) -> None:
         self.path = path
         self.diagnostics: list[Diagnostic] = []
-        self.seen: set[int] = set()
         self.count = 0
 
-    def value(self, node: yaml.Node, used_at: Loc | None = None) -> Any:
+    def document(self, events: Any) -> Map:
+        self.next: Callable[[], Any] = events.__next__
+        self.next()  # StreamStart
+        start = self.next()
+        if isinstance(start, yaml.StreamEndEvent):
+            raise self._fatal("yaml-empty", "registry file is empty; expected a mapping with `errgen: 1`", Loc(1, 1))
+        first = self.next()
+        if not isinstance(first, yaml.MappingStartEvent):
+            found = "a sequence" if isinstance(first, yaml.SequenceStartEvent) else f"the scalar {getattr(first, 'value', '')!r}"
+            msg = f"registry root must be a mapping of keys (errgen, name, version, ...), found {found}"
+            raise self._fatal("yaml-root", msg, _loc(first))
+        root = self.mapping(first)
+        self.next()  # DocumentEnd
+        extra = self.next()
+        if not isinstance(extra, yaml.StreamEndEvent):
+            raise self._fatal("yaml-syntax", "a registry is one YAML document; found a second one (---)", _loc(extra))
+        return root
+
+    def _fatal(self, rule: str, message: str, loc: Loc) -> Fatal:
+        return Fatal(diag(rule, message, self.path, loc))
+
+    def value(self, event: Any) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
-            raise Fatal(diag("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", self.path, _loc(node)))
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
-        # An alias makes the composer hand out the same node object twice.
-        if id(node) in self.seen:
-            msg = "YAML anchors and aliases are not supported in a registry; write the value out"
-            self.diagnostics.append(diag("yaml-alias", msg, self.path, used_at or _loc(node)))
-            return None
-        self.seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            return self.mapping(node)
-        return self.sequence(node)
+            raise self._fatal("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", _loc(event))
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            return self.scalar(event)
+        if kind is yaml.MappingStartEvent:
+            return self.mapping(event)
+        if kind is yaml.SequenceStartEvent:
+            return self.sequence(event)
+        msg = "YAML anchors and aliases are not supported in a registry; write the value out"
+        self.diagnostics.append(diag("yaml-alias", msg, self.path, _loc(event)))
+        return None
 
-    def mapping(self, node: yaml.MappingNode) -> Map:
-        out = Map(_loc(node))
-        if node.tag not in (_MAP,):
-            self._bad_tag(node)
-        for key_node, value_node in node.value:
-            key_loc = _loc(key_node)
-            if not isinstance(key_node, yaml.ScalarNode):
-                msg = "mapping keys must be plain names, not a mapping or a sequence"
-                self.diagnostics.append(diag("wrong-type", msg, self.path, key_loc))
+    def mapping(self, start: Any) -> Map:
+        out = Map(_loc(start))
+        if start.tag not in (None, "!", _MAP):
+            self._bad_tag(start)
+        while True:
+            key_event = self.next()
+            if type(key_event) is yaml.MappingEndEvent:
+                return out
+            key_loc = _loc(key_event)
+            value_event = self.next()
+            value_loc = _loc(value_event)
+            if type(key_event) is not yaml.ScalarEvent:
+                self.value(key_event)
+                self.value(value_event)
+                self.diagnostics.append(diag("wrong-type", "mapping keys must be plain names, not a mapping or a sequence", self.path, key_loc))
                 continue
-            key = key_node.value
-            if key == "<<":
+            key = key_event.value
+            if key == "<<" and key_event.implicit[0]:
+                self.value(value_event)
                 msg = "YAML merge keys (<<) are not supported in a registry; write the keys out"
                 self.diagnostics.append(diag("yaml-alias", msg, self.path, key_loc))
                 continue
+            value = self.value(value_event)
             if key in out.key_locs:
                 first = out.key_locs[key]
                 msg = f"duplicate key {key!r}: first defined at line {first.line}; a registry key may appear once"
                 self.diagnostics.append(diag("duplicate-key", msg, self.path, key_loc))
                 continue
             out.key_locs[key] = key_loc
-            out.locs[key] = _loc(value_node)
-            out[key] = self.value(value_node, key_loc)
-        return out
+            out.locs[key] = value_loc
+            out[key] = value
 
-    def sequence(self, node: yaml.SequenceNode) -> Seq:
-        out = Seq(_loc(node))
-        if node.tag != _SEQ:
-            self._bad_tag(node)
-        for item in node.value:
-            out.locs.append(_loc(item))
-            out.append(self.value(item))
-        return out
+    def sequence(self, start: Any) -> Seq:
+        out = Seq(_loc(start))
+        if start.tag not in (None, "!", _SEQ):
+            self._bad_tag(start)
+        while True:
+            event = self.next()
+            if type(event) is yaml.SequenceEndEvent:
+                return out
+            out.locs.append(_loc(event))
+            out.append(self.value(event))
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        tag, text = node.tag, node.value
+    def scalar(self, event: Any) -> Any:
+        text = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            if not event.implicit[0]:
+                return text  # quoted or block scalar: always a string
+            tag = _resolve_plain(text)
         if tag == _STR or tag == _TIMESTAMP:
             return text
         if tag == _INT:
@@ -200,12 +228,21 @@ class _Converter:
             return None
         if tag == _FLOAT:
             return _float(text)
-        self._bad_tag(node)
+        if tag == _MERGE:
+            return text
+        self._bad_tag(event)
         return text
 
-    def _bad_tag(self, node: yaml.Node) -> None:
-        msg = f"YAML tag {node.tag!r} is not allowed in a registry; use plain scalars, mappings and sequences"
-        self.diagnostics.append(diag("yaml-tag", msg, self.path, _loc(node)))
+    def _bad_tag(self, event: Any) -> None:
+        msg = f"YAML tag {event.tag!r} is not allowed in a registry; use plain scalars, mappings and sequences"
+        self.diagnostics.append(diag("yaml-tag", msg, self.path, _loc(event)))
+
+
+def _resolve_plain(text: str) -> str:
+    for tag, pattern in _IMPLICIT.get(text[0] if text else "", ()):
+        if pattern.match(text):
+            return tag
+    return _STR
 
 
 def _int(text: str) -> int | str:
