@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -37,7 +35,8 @@ def plan(registry: Registry, targets: Iterable[ModuleType]) -> dict[str, Plan]:
 def build(registry: Registry, out: Path, names: Iterable[str] = ()) -> Changes:
     selected = target_registry.select(names)
     plans = plan(registry, selected)
-    return commit(out, plans, {t.NAME: fingerprint(registry, t) for t in selected})
+    model = model_digest(registry)
+    return commit(out, plans, {t.NAME: fingerprint(model, t) for t in selected})
 
 
 def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_manifest: bool = True) -> Report:
@@ -45,8 +44,9 @@ def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_manife
     fingerprint and whose files match their recorded hashes is clean without rendering it again;
     anything else is rendered, to report exact diffs."""
     report = Report()
+    model = model_digest(registry)
     for target in target_registry.select(names):
-        quick = compare_manifest(out, target.NAME, fingerprint(registry, target)) if trust_manifest else None
+        quick = compare_manifest(out, target.NAME, fingerprint(model, target)) if trust_manifest else None
         found = quick if quick is not None and not quick else compare(out, plan(registry, [target]))
         report.stale += found.stale
         report.missing += found.missing
@@ -54,16 +54,16 @@ def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_manife
     return report
 
 
-def fingerprint(registry: Registry, target: ModuleType) -> str:
+def fingerprint(model: str, target: ModuleType) -> str:
     """Everything the target's output depends on: the model, its templates, errgen, the tools."""
-    model = json.dumps(_model_dict(registry), sort_keys=True, default=str)
     return digest(model + _tooling() + _templates(target.NAME))
 
 
-def _model_dict(registry: Registry) -> dict[str, object]:
-    data = asdict(registry)
-    data.pop("path", None)
-    return data
+def model_digest(registry: Registry) -> str:
+    """A digest of everything a target may render (not of comments or positions in the file)."""
+    # The model's reprs leave out file positions, so editing a comment does not force a render.
+    parts = (registry.name, registry.version, registry.problem_base, registry.categories, registry.codes, registry.history)
+    return digest(repr(parts))
 
 
 @cache

@@ -40,7 +40,7 @@ class Category:
     retryable: bool
     description: str
     action: str | None = None
-    loc: Loc = Loc(1, 1)
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -68,7 +68,7 @@ class Code:
     # What the file itself says, before the category's values are inherited (for lint and diff).
     stated_retryable: bool | None = field(default=None, compare=False)
     stated_action: str | None = field(default=None, compare=False)
-    loc: Loc = Loc(1, 1)
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
 
     def action_for(self, scope: str) -> str:
@@ -85,7 +85,7 @@ class AcceptedBreak:
     rule: str
     code: str
     reason: str
-    loc: Loc = Loc(1, 1)
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ class HistoryEntry:
     date: str
     changes: tuple[str, ...]
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
-    loc: Loc = Loc(1, 1)
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
