@@ -13,7 +13,6 @@ HINTS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"]
 
 
 def registry_text(n: int, seed: int = 1, version: str = "1.0.0", skip: frozenset[int] = frozenset(), tweak: dict[int, str] | None = None) -> str:
-    rng = random.Random(seed)
     lines = ["errgen: 1", "name: synthetic", f"version: {version}", "categories:"]
     for name, (retryable, action) in CATEGORIES.items():
         lines.append(f"  {name}:")
@@ -26,6 +25,7 @@ def registry_text(n: int, seed: int = 1, version: str = "1.0.0", skip: frozenset
     for i in range(n):
         if i in skip:
             continue
+        rng = random.Random(seed * 1_000_003 + i)  # per code, so skipping one leaves the others alone
         category = names[i % len(names)]
         retryable = CATEGORIES[category][0]
         scope = ["request", "resource", "service"][i % 3]

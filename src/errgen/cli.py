@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+import datetime
 from typing import TYPE_CHECKING, NoReturn
 
 import click
@@ -41,13 +42,18 @@ def _registry_path(path: Path | None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text") -> "LintResult":
-    """Lint the registry; print problems; exit 2 if unreadable, 1 on errors; return the result."""
+def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None) -> "LintResult":
+    """Lint the registry (a file, or bytes with a display name); print problems; exit 2 if
+    unreadable, 1 on errors; return the result."""
     from errgen.diagnostics import render
-    from errgen.lint import lint_path
+    from errgen.lint import lint_document, lint_path
+    from errgen.load import decode, load_text
 
     try:
-        result = lint_path(_registry_path(path))
+        if source is not None:
+            result = lint_document(load_text(decode(source[0], source[1]), source[1]))
+        else:
+            result = lint_path(_registry_path(path))
     except Fatal as exc:
         click.echo(render([exc.diagnostic], fmt), err=fmt == "text")
         sys.exit(2)
@@ -145,3 +151,85 @@ def init(path: Path, force: bool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(default_registry_text(), encoding="utf-8")
     click.echo(f"wrote {path}; next: edit it, then run `errgen lint` and `errgen build`", err=True)
+
+
+@main.command()
+@click.argument("old", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option("--against", "ref", metavar="GITREF", help="Compare the registry at this git ref (OLD) with the working copy (NEW).")
+@registry_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "markdown"]), default="text", show_default=True,
+              help="text for terminals, json for programs, github for workflow annotations, sarif for code scanning, markdown for PR comments.")
+def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Path | None, fmt: str) -> None:
+    """Classify every change from OLD to NEW and check NEW's version against it.
+
+    \b
+      errgen diff OLD.yaml NEW.yaml
+      errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
+
+    Additions are minor; wording and default delays are patch; removals, renames and changed
+    recovery semantics are major. The declared version must cover the largest change (on 0.y.z a
+    break needs y bumped), and NEW's history entry must name every code a break concerns; breaks
+    shipped on purpose are listed in that entry's accepted_breaks. Exit 0 when the version covers
+    every change, 1 when it does not, 2 when the diff could not run.
+    """
+    from errgen.diff import diff as run_diff
+    from errgen.diff.formats import FORMATS
+    from errgen.diff.git import read_at
+
+    if ref is not None and (old or new):
+        _fail("pass either OLD and NEW files or --against GITREF, not both")
+    if ref is None and not (old and new):
+        _fail("pass OLD and NEW registry files, or --against GITREF (see errgen diff --help)")
+    if ref is not None:
+        current = _registry_path(registry_path)
+        try:
+            before = _lint(None, source=read_at(ref, current))
+        except Fatal as exc:
+            _fail(exc.diagnostic.text())
+        after = _lint(current)
+    else:
+        before, after = _lint(old), _lint(new)
+    report = run_diff(before.registry, after.registry)
+    click.echo(FORMATS[fmt](report))
+    sys.exit(0 if report.ok else 1)
+
+
+@main.command()
+@click.option("--against", "ref", metavar="GITREF", default=None, help="Compare with the registry at this git ref. Default: HEAD.")
+@click.option("--from", "old", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Compare with this registry file instead of git.")
+@registry_option
+@click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="Date of the history entry. Default: today.")
+@click.option("--dry-run", is_flag=True, help="Print the change to the registry instead of writing it.")
+def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "datetime.datetime | None", dry_run: bool) -> None:
+    """Set the version the changes require and append its history entry.
+
+    Compares the registry with a previous one (git HEAD by default), computes the smallest
+    semver bump that covers every change, sets `version`, and appends a history entry with one
+    line per change, keeping the file's comments, key order and formatting. Running it again
+    changes nothing. Review and edit the entry's wording before you commit.
+    """
+    import datetime
+    import difflib
+
+    from errgen import bump as bumping
+    from errgen.diff.git import read_at
+
+    if ref is not None and old is not None:
+        _fail("pass either --against GITREF or --from OLD, not both")
+    current = _registry_path(registry_path)
+    if old is not None:
+        before = _lint(old)
+    else:
+        try:
+            before = _lint(None, source=read_at(ref or "HEAD", current))
+        except Fatal as exc:
+            _fail(exc.diagnostic.text())
+    after = _lint(current)
+    plan = bumping.plan(before.registry, after.registry, current, (day.date() if day else datetime.date.today()))
+    if plan.text is not None and dry_run:
+        original = current.read_text(encoding="utf-8").splitlines(keepends=True)
+        click.echo("".join(difflib.unified_diff(original, plan.text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
+    elif plan.text is not None:
+        bumping.write(current, plan.text)
+    click.echo(plan.summary(before.registry.version) + (" (dry run)" if dry_run and plan.text else ""), err=True)

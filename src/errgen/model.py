@@ -7,6 +7,7 @@ the generated runtimes implement the same rule for codes they do not know.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Literal, Mapping
 
@@ -97,7 +98,7 @@ class HistoryEntry:
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Registry:
     name: str
     version: str
@@ -119,11 +120,11 @@ class Registry:
     def category(self, name: str) -> Category:
         return self.category_map[name]
 
-    @property
+    @cached_property
     def category_map(self) -> dict[str, Category]:
         return {c.name: c for c in self.categories}
 
-    @property
+    @cached_property
     def code_map(self) -> dict[str, Code]:
         return {c.name: c for c in self.codes}
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import jinja2
 
+from errgen.render_text import md_inline as md
 from errgen.resources import templates_dir
 
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
 
 def py_str(value: str) -> str:
@@ -45,21 +45,6 @@ def comment(value: str) -> str:
     """One line fit for any comment: no newline, no comment terminator."""
     flat = " ".join(value.split())
     return flat.replace("*/", "*\\/")
-
-
-def md(value: str) -> str:
-    """Markdown text that renders as exactly `value`, on one line (tables, headings, paragraphs)."""
-    escaped = _MD_SPECIAL.sub(r"\\\1", value)
-    escaped = escaped.replace("\r", "&#13;").replace("\n", "<br>")
-    # Markdown drops a line's leading and trailing white space; character references survive.
-    core = escaped.strip()
-    start = escaped.index(core) if core else len(escaped)
-    lead, trail = escaped[:start], escaped[start + len(core):]
-    return _entities(lead) + core + _entities(trail)
-
-
-def _entities(text: str) -> str:
-    return "".join(f"&#{ord(ch)};" for ch in text)
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
