@@ -7,16 +7,46 @@ Import the codes and the recovery table from here instead of copying strings.
 from .enums import Action, Category, Code, Scope
 from .models import ErrorPayload
 from .recovery import RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION, Deprecation, RecoveryEntry
+from .runtime import (
+    Decision,
+    HttpResponse,
+    PayloadError,
+    UnknownErrorPayload,
+    backoff_ms,
+    decide,
+    did_you_mean,
+    from_http,
+    from_mcp_result,
+    new_error,
+    parse_payload,
+    to_http,
+    to_mcp_result,
+    validate_payload,
+)
 
 __all__ = [
     "Action",
     "Category",
     "Code",
+    "Decision",
     "Deprecation",
     "ErrorPayload",
+    "HttpResponse",
+    "PayloadError",
     "RECOVERY_TABLE",
     "REGISTRY_NAME",
     "REGISTRY_VERSION",
     "RecoveryEntry",
     "Scope",
+    "UnknownErrorPayload",
+    "backoff_ms",
+    "decide",
+    "did_you_mean",
+    "from_http",
+    "from_mcp_result",
+    "new_error",
+    "parse_payload",
+    "to_http",
+    "to_mcp_result",
+    "validate_payload",
 ]

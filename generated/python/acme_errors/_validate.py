@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .recovery import HINT_FIELDS, RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION
+from .recovery import HINT_FIELDS, REGISTRY_NAME, REGISTRY_VERSION, recovery_entry
 
 REQUIRED_FIELDS: tuple[str, ...] = ("code", "category", "retryable", "scope", "correlation_id")
 SCOPES = frozenset(("request", "resource", "service"))
@@ -84,7 +84,7 @@ def envelope_problems(data: object) -> list[Problem]:
 
 def registry_problems(data: Mapping[str, Any]) -> list[Problem]:
     """Contradictions between a well-formed payload and the registry entry of its code."""
-    entry = RECOVERY_TABLE.get(data["code"])
+    entry = recovery_entry(data["code"])
     if entry is None:
         return [
             (

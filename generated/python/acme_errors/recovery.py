@@ -246,3 +246,10 @@ RECOVERY_TABLE: Mapping[Code, RecoveryEntry] = MappingProxyType(
         ]
     )
 )
+
+_BY_NAME: dict[str, RecoveryEntry] = {code.value: entry for code, entry in RECOVERY_TABLE.items()}
+
+
+def recovery_entry(code: object) -> RecoveryEntry | None:
+    """The entry of `code`, or None for a code this SDK does not know (safe for any value)."""
+    return _BY_NAME.get(code) if isinstance(code, str) else None

@@ -2,3 +2,4 @@
 export * from "./contract";
 export * from "./payload";
 export * from "./recovery";
+export * from "./runtime";

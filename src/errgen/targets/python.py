@@ -14,7 +14,7 @@ from errgen.render import render as render_template
 
 NAME = "python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime)"
-MODULES = ("__init__.py", "enums.py", "recovery.py", "_validate.py", "models.py")
+MODULES = ("__init__.py", "enums.py", "recovery.py", "_validate.py", "models.py", "runtime.py")
 LINE_LENGTH = 100
 
 

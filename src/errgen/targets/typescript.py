@@ -8,7 +8,7 @@ from errgen.render import render as render_template
 
 NAME = "typescript"
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime), no dependencies"
-SOURCES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
+SOURCES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts", "runtime.ts")
 
 
 def render(registry: Registry) -> dict[str, str]:

@@ -1,0 +1,184 @@
+"""The recovery runtime in both SDKs: every conformance vector gives the same decision in Python
+and TypeScript; MCP results satisfy the official SDKs' types; HTTP mapping round-trips."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import GENERATED, REGISTRY, build_to, load_registry, node_json, tsc
+
+VECTORS = GENERATED / "conformance" / "vectors.json"
+sys.path.insert(0, str(GENERATED / "python"))
+import acme_errors as sdk  # noqa: E402
+
+
+def as_dict(decision: sdk.Decision) -> dict[str, Any]:
+    out = {f.name: getattr(decision, f.name) for f in dataclasses.fields(decision)}
+    out["action"] = decision.action.value
+    out["did_you_mean"], out["accepted"], out["searched"] = list(decision.did_you_mean), list(decision.accepted), dict(decision.searched)
+    return out
+
+
+@pytest.fixture(scope="module")
+def ts_sdk(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ts") / "js"
+    done = tsc(node_bin, GENERATED / "typescript", out)
+    assert done.returncode == 0, done.stdout
+    return out / "index.js"
+
+
+def node(ts_sdk: Path, body: str) -> Any:
+    return node_json(f"const m = require({json.dumps(str(ts_sdk))});\n{body}", ts_sdk.parent)
+
+
+def test_python_decide_matches_every_vector() -> None:
+    vectors = json.loads(VECTORS.read_text())["vectors"]
+    got = {v["name"]: as_dict(sdk.decide(v["payload"], v["attempt"], v["max_attempts"])) for v in vectors}
+    assert got == {v["name"]: v["expected"] for v in vectors}
+
+
+def test_typescript_decide_matches_every_vector(ts_sdk: Path) -> None:
+    vectors = json.loads(VECTORS.read_text())["vectors"]
+    got = node(ts_sdk, f"const v = require({json.dumps(str(VECTORS))}).vectors;\n"
+                       "console.log(JSON.stringify(Object.fromEntries(v.map((x) => [x.name, m.decide(x.payload, x.attempt, x.max_attempts)]))));")
+    assert got == {v["name"]: v["expected"] for v in vectors}
+
+
+def test_vectors_cover_every_code_scope_and_case_kind() -> None:
+    registry = load_registry()
+    names = {v["name"] for v in json.loads(VECTORS.read_text())["vectors"]}
+    assert {f"{c.name}/{s}" for c in registry.codes for s in c.scopes} <= names
+    for kind in ("unknown-code/", "invalid/not-an-object", "invalid/missing-", "invalid/extra-field", "/contradiction/", "/last-attempt", "article-000/"):
+        assert any(kind in n for n in names), kind
+
+
+def test_vectors_are_derived_from_the_registry(tmp_path: Path) -> None:
+    """Change the registry, and the expectations change with it (and agree with recovery.json)."""
+    text = REGISTRY.read_text().replace("  validation:\n    retryable: false\n    action: fix\n", "  validation:\n    retryable: false\n    action: escalate\n")
+    text = text.replace("  RATE_LIMITED:\n    category: rate_limit\n    scope: service\n    scopes: [service, request]\n    retry_after_ms: 2000",
+                        "  RATE_LIMITED:\n    category: rate_limit\n    scope: service\n    scopes: [service, request]\n    retry_after_ms: 4500")
+    (tmp_path / "r.yaml").write_text(text)
+    build_to(tmp_path / "r.yaml", tmp_path / "out", "conformance", "recovery")
+    changed = {v["name"]: v["expected"] for v in json.loads((tmp_path / "out" / "conformance" / "vectors.json").read_text())["vectors"]}
+    original = {v["name"]: v["expected"] for v in json.loads(VECTORS.read_text())["vectors"]}
+    assert original["OPERATOR_NOT_ALLOWED/request"]["action"] == "fix"
+    assert changed["OPERATOR_NOT_ALLOWED/request"]["action"] == "escalate"
+    assert (original["RATE_LIMITED/request"]["delay_ms"], changed["RATE_LIMITED/request"]["delay_ms"]) == (2000, 4500)
+    table = json.loads((tmp_path / "out" / "recovery.json").read_text())["codes"]
+    for row in table:
+        for scope, action in row["actions"].items():
+            assert changed[f"{row['code']}/{scope}"]["action"] == action
+
+
+def test_article_examples() -> None:
+    skip = sdk.decide({"code": "VALIDATION_FAILED", "category": "validation", "retryable": False, "scope": "resource",
+                       "resource_id": "contact_4127", "correlation_id": "c-88a1"})
+    assert (skip.action, skip.resource_id, skip.correlation_id) == (sdk.Action.SKIP, "contact_4127", "c-88a1")
+    pause = sdk.decide({"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "retry_after_ms": 2000,
+                        "scope": "service", "correlation_id": "c-88b2"})
+    assert (pause.action, pause.delay_ms) == (sdk.Action.PAUSE, 2000)
+
+
+def test_strict_and_tolerant_parsing() -> None:
+    ok = sdk.new_error("TENANT_UNKNOWN", "c-1", did_you_mean=["www"], state="unchanged")
+    assert sdk.validate_payload(ok).code is sdk.Code.TENANT_UNKNOWN
+    newer = {**ok, "code": "TENANT_SUSPENDED"}
+    with pytest.raises(sdk.PayloadError) as info:
+        sdk.validate_payload(newer)
+    assert info.value.problems[0][0] == "unknown-code"
+    parsed = sdk.parse_payload(newer)
+    assert isinstance(parsed, sdk.UnknownErrorPayload) and parsed.code == "TENANT_SUSPENDED"
+    assert isinstance(sdk.parse_payload(ok), sdk.ErrorPayload)
+    with pytest.raises(sdk.PayloadError):
+        sdk.parse_payload({**ok, "stack": "at x (y.js:1:2)"})
+
+
+def test_new_error_fills_from_the_table_and_refuses_contradictions() -> None:
+    p = sdk.new_error("VALIDATION_FAILED", "c-9", resource_id="row_1")
+    assert p == {"code": "VALIDATION_FAILED", "category": "validation", "retryable": False, "scope": "resource", "correlation_id": "c-9", "resource_id": "row_1"}
+    for bad in ({"did_you_mean": ["x"]}, {"retry_after_ms": 5}, {"scope": "service"}):
+        with pytest.raises(sdk.PayloadError):
+            sdk.new_error("VALIDATION_FAILED", "c-9", resource_id="row_1", **bad)
+    with pytest.raises(sdk.PayloadError):
+        sdk.new_error("VALIDATION_FAILED", "c-9")  # resource scope needs resource_id
+
+
+def test_mcp_result_validates_against_the_official_python_sdk() -> None:
+    from mcp.types import CallToolResult
+
+    payload = sdk.new_error("RESOURCE_NOT_FOUND", "c-3", searched={"name": "x"}, did_you_mean=["y"])
+    result = CallToolResult.model_validate(sdk.to_mcp_result(payload))
+    assert result.is_error is True and result.structured_content == payload
+    assert json.loads(result.content[0].text) == payload
+    assert sdk.from_mcp_result(result.model_dump(by_alias=True)) == payload
+    assert sdk.from_mcp_result({"content": [{"type": "text", "text": json.dumps(payload)}], "isError": True}) == payload
+
+
+def test_mcp_result_type_checks_against_the_official_ts_sdk(node_bin: Path, tmp_path: Path) -> None:
+    src = GENERATED / "typescript" / "src" / "index"
+    (tmp_path / "check.ts").write_text(
+        'import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";\n'
+        f"import {{ newError, toMcpResult }} from {json.dumps(str(src))};\n"
+        'const result: CallToolResult = toMcpResult(newError("AUTH_EXPIRED", "c-1"));\n'
+        "void result;\n"
+    )
+    (tmp_path / "tsconfig.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "noEmit": True, "target": "ES2022", "module": "node16", "moduleResolution": "node16",
+                            "skipLibCheck": True, "typeRoots": [], "baseUrl": str(node_bin.parent.parent / "node_modules")},
+        "files": ["check.ts"]}))
+    (tmp_path / "node_modules").symlink_to(node_bin.parent)
+    done = tsc(node_bin, tmp_path)
+    assert done.returncode == 0, done.stdout
+
+
+def test_http_mapping_round_trips_in_python() -> None:
+    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.")
+    plain = sdk.to_http(p)
+    assert (plain.status, plain.headers["Retry-After"], plain.headers["Content-Type"]) == (429, "2", "application/json")
+    assert sdk.from_http(plain.status, plain.headers, plain.body) == p
+    problem = sdk.to_http(p, problem=True)
+    body = json.loads(problem.body)
+    assert problem.headers["Content-Type"] == "application/problem+json"
+    assert (body["type"], body["status"], body["detail"]) == ("https://errors.acme.dev/RATE_LIMITED", 429, "Slow down.")
+    assert sdk.from_http(problem.status, problem.headers, problem.body) == p
+    # No delay in the body: the headers are authoritative (ms first, then seconds or an HTTP date).
+    bare = {k: v for k, v in p.items() if k != "retry_after_ms"}
+    assert sdk.from_http(429, {"retry-after-ms": "250", "Retry-After": "9"}, json.dumps(bare))["retry_after_ms"] == 250
+    assert sdk.from_http(429, {"Retry-After": "3"}, json.dumps(bare))["retry_after_ms"] == 3000
+    when = "Wed, 21 Oct 2026 07:28:05 GMT"
+    now = 1792567680.0  # 2026-10-21 07:28:00 UTC
+    assert sdk.from_http(429, {"Retry-After": when}, json.dumps(bare), now=now)["retry_after_ms"] == 5000
+    default = sdk.to_http(sdk.new_error("UPSTREAM_TIMEOUT", "c-8"))
+    assert (default.status, default.headers["Retry-After"]) == (504, "1")  # 500 ms default, rounded up
+    assert "Retry-After" not in sdk.to_http(sdk.new_error("AUTH_EXPIRED", "c-9")).headers
+
+
+def test_http_mapping_is_the_same_in_typescript(ts_sdk: Path) -> None:
+    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.")
+    got = node(ts_sdk, f"const p = {json.dumps(p)};\n"
+                       "const plain = m.toHttp(p); const problem = m.toHttp(p, true);\n"
+                       "const bare = {...p}; delete bare.retry_after_ms;\n"
+                       "console.log(JSON.stringify({plain, problem, back: m.fromHttp(problem.status, problem.headers, problem.body),"
+                       " ms: m.fromHttp(429, {'Retry-After-Ms': '250'}, JSON.stringify(bare)),"
+                       " date: m.fromHttp(429, {'Retry-After': 'Wed, 21 Oct 2026 07:28:05 GMT'}, JSON.stringify(bare), 1792567680000)}));")
+    py_plain, py_problem = sdk.to_http(p), sdk.to_http(p, problem=True)
+    assert got["plain"] == {"status": py_plain.status, "headers": dict(py_plain.headers), "body": py_plain.body}
+    assert got["problem"] == {"status": py_problem.status, "headers": dict(py_problem.headers), "body": py_problem.body}
+    assert got["back"] == p
+    assert got["ms"]["retry_after_ms"] == 250 and got["date"]["retry_after_ms"] == 5000
+
+
+def test_did_you_mean_is_the_same_in_both_languages(ts_sdk: Path) -> None:
+    cases = [("wwww", ["www", "api", "wwx", "docs", "w"]), ("acme-prod", ["acme-prd", "acme-dev", "acme-prod2", "other"]),
+             ("zzzz", ["www"]), ("tenant", ["tenant"]), ("café", ["cafe", "cafés", "tea"])]
+    py = [sdk.did_you_mean(v, allowed) for v, allowed in cases]
+    ts = node(ts_sdk, f"console.log(JSON.stringify({json.dumps(cases)}.map(([v, a]) => m.didYouMean(v, a))));")
+    assert py == ts
+    assert py[0] == ["www"] and py[1] == ["acme-prd", "acme-prod2"] and py[2] == [] and py[3] == []
