@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from errgen.lint.names import identifier_key
 from errgen.model import HINTS, SCOPES
+from errgen.validate.leaks import LeakScanner
 
 KEYWORD_CATEGORIES = [
     "class", "import", "default", "type", "from", "in", "none", "true", "false", "def", "return",
@@ -19,7 +20,11 @@ HOSTILE = ['"', "'", '"""', "'''", "*/", "/*", "${x}", "`", "``` ", "\n", "\u202
            "</script>", "|", "#", "<!--", "-->", "{{ x }}", "{% raw %}", "😀", "\t", "% s", "{0}", "\r\n"]
 
 segments = st.one_of(st.sampled_from(HOSTILE), st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=8))
-descriptions = st.lists(segments, min_size=1, max_size=12).map("".join).filter(lambda s: s.strip() and len(s) <= 500)
+_SCANNER = LeakScanner()
+# A valid registry's text leaks nothing (errgen lint rejects that), however hostile it is otherwise.
+descriptions = st.lists(segments, min_size=1, max_size=12).map("".join).filter(
+    lambda s: s.strip() and len(s) <= 500 and not any(_SCANNER.scan(s))
+)
 code_names = st.from_regex(r"[A-Z][A-Z0-9]{0,6}(_[A-Z0-9]{1,5}){0,3}", fullmatch=True)
 category_names = st.one_of(st.sampled_from(KEYWORD_CATEGORIES), st.from_regex(r"[a-z][a-z0-9]{0,6}(_[a-z0-9]{1,4}){0,2}", fullmatch=True))
 

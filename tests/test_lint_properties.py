@@ -16,7 +16,8 @@ from strategies import dump, registries
 @given(registries())
 def test_random_valid_registries_lint_clean(registry: dict[str, Any]) -> None:
     result = lint_text(dump(registry))
-    assert result.diagnostics == [], [d.text() for d in result.diagnostics]
+    # Hostile text may look interpolated (a warning about style); nothing else may be reported.
+    assert [d.text() for d in result.diagnostics if d.rule != "description-interpolates"] == []
     assert [c.description for c in result.registry.codes] == [c["description"] for c in registry["codes"].values()]
 
 

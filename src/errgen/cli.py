@@ -233,3 +233,69 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     elif plan.text is not None:
         bumping.write(current, plan.text)
     click.echo(plan.summary(before.registry.version) + (" (dry run)" if dry_run and plan.text else ""), err=True)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@registry_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True, help="Output format.")
+@click.option("--strict", is_flag=True, help="Fail on warnings too (deprecated codes, prose carrying hints).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST", help="A hostname (and its subdomains) that may appear in payloads. Repeatable.")
+@click.option("--allow-pattern", "allow_patterns", multiple=True, metavar="REGEX", help="A regular expression for known-safe values that look like leaks. Repeatable.")
+def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, strict: bool,
+             allow_hosts: tuple[str, ...], allow_patterns: tuple[str, ...]) -> None:
+    """Check real error payloads against the registry, and catch leaks.
+
+    Each FILE is a JSON document (one payload or an array), JSON Lines (.jsonl, or sniffed;
+    streamed, so any size works), or - for standard input. MCP tools/call results and recorded
+    HTTP responses ({status, headers, body}) are unwrapped. Reports contract problems (unknown
+    codes, contradictions, extra fields, HTTP status and Retry-After mismatches) and what must never
+    cross the boundary: stack traces, secrets (masked in the output), internal hosts, file paths.
+
+    Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
+    """
+    import json
+    import re
+
+    from errgen.validate import Validator
+    from errgen.validate.inputs import Unreadable
+    from errgen.validate.leaks import LeakScanner
+
+    for pattern in allow_patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
+    result = _lint(registry_path)
+    validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
+    counts = {"error": 0, "warning": 0}
+    first = True
+    if fmt == "json":
+        click.echo("[")
+    try:
+        for name in files:
+            for finding in validator.file(name):
+                counts[finding.severity] += 1
+                if fmt == "json":
+                    click.echo(("" if first else ",\n") + json.dumps(_asdict(finding), ensure_ascii=False), nl=False)
+                    first = False
+                elif fmt == "github":
+                    kind = "error" if finding.severity == "error" else "warning"
+                    click.echo(f"::{kind} file={finding.path},line={finding.line},title={finding.rule}::payload {finding.index}: {finding.message}")
+                else:
+                    click.echo(finding.text())
+    except Unreadable as exc:
+        if fmt == "json":
+            click.echo("\n]")
+        _fail(str(exc))
+    if fmt == "json":
+        click.echo("\n]")
+    click.echo(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", err=True)
+    failed = counts["error"] > 0 or (strict and counts["warning"] > 0)
+    sys.exit(1 if failed else 0)
+
+
+def _asdict(finding: object) -> dict[str, object]:
+    from dataclasses import asdict
+
+    return asdict(finding)  # type: ignore[call-overload]

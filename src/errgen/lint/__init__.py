@@ -6,7 +6,7 @@ from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
 from errgen.lint.base import RULES, Context
-from errgen.lint import categories, codes, history, names  # noqa: F401  (registers the rules)
+from errgen.lint import categories, codes, history, names, prose  # noqa: F401  (registers the rules)
 from errgen.load import Document, load_path, load_text
 from errgen.model import Registry
 from errgen import structure

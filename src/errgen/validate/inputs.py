@@ -1,0 +1,152 @@
+"""Reading payloads from the files users have: a JSON document (one payload or an array of them),
+JSON Lines (streamed, so memory stays flat on any size), or standard input; each payload possibly
+wrapped as an MCP tools/call result or a recorded HTTP response."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+_DECODER = json.JSONDecoder()
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".log")
+
+
+@dataclass(slots=True)
+class Record:
+    """One payload as found: its index in the file, the line it starts on, and the text it came
+    from (to find the line of an offending field); `http` holds a recorded response's status and
+    headers; `error` a reason it could not be read."""
+
+    index: int
+    line: int
+    value: Any = None
+    text: str = ""
+    offset: int = 0
+    http: tuple[Any, dict[str, str]] | None = None
+    error: str | None = None
+
+    def line_of(self, key: str) -> int:
+        at = self.text.find(json.dumps(key), self.offset)
+        return self.line + self.text.count("\n", self.offset, at) if at >= 0 else self.line
+
+
+class Unreadable(Exception):
+    pass
+
+
+def records(name: str) -> Iterator[Record]:
+    """Records of one FILE argument (`-` is standard input)."""
+    if name == "-":
+        yield from _sniffed(sys.stdin, "-")
+        return
+    path = Path(name)
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise Unreadable(f"cannot read {name}: {exc.strerror}") from None
+    with handle:
+        try:
+            if path.suffix.lower() in JSONL_SUFFIXES:
+                yield from _lines(handle, 1)
+            else:
+                yield from _sniffed(handle, name)
+        except UnicodeDecodeError:
+            raise Unreadable(f"{name} is not UTF-8 text") from None
+
+
+def _sniffed(handle: IO[str], name: str) -> Iterator[Record]:
+    """JSON Lines when the first line is a complete JSON value and more lines follow, else JSON."""
+    first = handle.readline()
+    rest_start = handle.readline()
+    try:
+        json.loads(first)
+        is_lines = bool(rest_start.strip())
+    except ValueError:
+        is_lines = False
+    if is_lines:
+        yield from _lines(iter([first, rest_start]), 1)
+        yield from _lines(handle, 3)
+        return
+    yield from _document(first + rest_start + handle.read(), name)
+
+
+def _lines(lines: Any, start: int) -> Iterator[Record]:
+    for number, line in enumerate(lines, start):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            yield Record(number - 1, number, error=f"line is not valid JSON: {exc.msg} at column {exc.colno}")
+            continue
+        yield _unwrap(Record(number - 1, number, value, line, 0))
+
+
+def _document(text: str, name: str) -> Iterator[Record]:
+    start = len(text) - len(text.lstrip())
+    if not text.strip():
+        raise Unreadable(f"{name} is empty")
+    try:
+        if text[start] != "[":
+            value, _ = _DECODER.raw_decode(text, start)
+            yield _unwrap(Record(0, text.count("\n", 0, start) + 1, value, text, start))
+            return
+        yield from _array(text, start + 1)
+    except ValueError as exc:
+        raise Unreadable(f"{name} is not valid JSON: {exc}") from None
+
+
+def _array(text: str, pos: int) -> Iterator[Record]:
+    """Each element of a top-level array, with the line it starts on."""
+    index, line, counted = 0, 1, 0
+    while True:
+        pos = _skip(text, pos)
+        if text[pos] == "]":
+            return
+        line += text.count("\n", counted, pos)
+        counted = pos
+        value, end = _DECODER.raw_decode(text, pos)
+        yield _unwrap(Record(index, line, value, text, pos))
+        index += 1
+        pos = _skip(text, end)
+        if text[pos] == ",":
+            pos += 1
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    if pos >= len(text):
+        raise ValueError("unexpected end of the array")
+    return pos
+
+
+def _unwrap(record: Record) -> Record:
+    """MCP tools/call results and recorded HTTP responses carry the payload inside."""
+    value = record.value
+    if not isinstance(value, dict):
+        return record
+    if "isError" in value and ("structuredContent" in value or "content" in value):
+        inner = value.get("structuredContent")
+        if inner is None:
+            texts = [c.get("text") for c in value.get("content") or () if isinstance(c, dict) and c.get("type") == "text"]
+            try:
+                inner = json.loads(texts[0]) if texts else None
+            except ValueError:
+                inner = texts[0]
+        record.value = inner
+        return record
+    if {"status", "body"} <= set(value) and set(value) <= {"status", "headers", "body"}:
+        body = value["body"]
+        if isinstance(body, str):
+            try:
+                body = json.loads(body)
+            except ValueError:
+                pass
+        headers = value.get("headers") or {}
+        record.http = (value["status"], {str(k).lower(): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {})
+        record.value = body
+    return record
