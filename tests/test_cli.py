@@ -86,7 +86,9 @@ def test_unknown_target_is_a_clear_error() -> None:
 HEAVY = ("black", "jinja2", "datamodel_code_generator")
 
 
-@pytest.mark.parametrize("args", [["--help"], ["lint"], ["lint", "--format", "json"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["--help"], ["lint"], ["lint", "--format", "json"],
+                                  ["diff", "tests/fixtures/releases/errors-2.0.0.yaml", "registry/errors.yaml"],
+                                  ["validate", "tests/fixtures/validate/unknown-code.json"]], ids=" ".join)
 def test_fast_commands_do_not_import_heavy_modules(args: list[str]) -> None:
     code = "import sys, runpy; sys.argv = ['errgen', *%r]\ntry:\n    runpy.run_module('errgen', run_name='__main__')\nexcept SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (args, HEAVY)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src")})
