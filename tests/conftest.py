@@ -10,6 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI explores the same examples on every run (a red build is then reproducible); local runs
+# explore new ones each time.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "registry" / "errors.yaml"

@@ -254,12 +254,12 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
 
     Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
     """
-    import json
     import re
 
     from errgen.validate import Validator
     from errgen.validate.inputs import Unreadable
     from errgen.validate.leaks import LeakScanner
+    from errgen.validate.report import stream
 
     for pattern in allow_patterns:
         try:
@@ -268,34 +268,9 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
     result = _lint(registry_path)
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
-    counts = {"error": 0, "warning": 0}
-    first = True
-    if fmt == "json":
-        click.echo("[")
     try:
-        for name in files:
-            for finding in validator.file(name):
-                counts[finding.severity] += 1
-                if fmt == "json":
-                    click.echo(("" if first else ",\n") + json.dumps(_asdict(finding), ensure_ascii=False), nl=False)
-                    first = False
-                elif fmt == "github":
-                    kind = "error" if finding.severity == "error" else "warning"
-                    click.echo(f"::{kind} file={finding.path},line={finding.line},title={finding.rule}::payload {finding.index}: {finding.message}")
-                else:
-                    click.echo(finding.text())
+        counts = stream((f for name in files for f in validator.file(name)), fmt, click.echo)
     except Unreadable as exc:
-        if fmt == "json":
-            click.echo("\n]")
         _fail(str(exc))
-    if fmt == "json":
-        click.echo("\n]")
     click.echo(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", err=True)
-    failed = counts["error"] > 0 or (strict and counts["warning"] > 0)
-    sys.exit(1 if failed else 0)
-
-
-def _asdict(finding: object) -> dict[str, object]:
-    from dataclasses import asdict
-
-    return asdict(finding)  # type: ignore[call-overload]
+    sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
