@@ -16,9 +16,6 @@ class Loc(NamedTuple):
     column: int
 
 
-NOWHERE = Loc(1, 1)
-
-
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     rule: str

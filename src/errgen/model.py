@@ -117,9 +117,6 @@ class Registry:
     def npm_name(self) -> str:
         return f"{self.name.replace('_', '-')}-errors"
 
-    def category(self, name: str) -> Category:
-        return self.category_map[name]
-
     @cached_property
     def category_map(self) -> dict[str, Category]:
         return {c.name: c for c in self.categories}

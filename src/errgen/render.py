@@ -19,20 +19,16 @@ from errgen.resources import templates_dir
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def py_str(value: str) -> str:
-    """A Python string literal (JSON's escapes are a subset of Python's)."""
-    return _escape_separators(json.dumps(value, ensure_ascii=False))
-
-
-def ts_str(value: str) -> str:
-    """A TypeScript string literal, safe for every JS engine and inside any comment-free context."""
-    return _escape_separators(json.dumps(value, ensure_ascii=False))
-
-
-def _escape_separators(literal: str) -> str:
+def string_literal(value: str) -> str:
+    """A string literal valid in Python and in TypeScript: JSON's escapes are a subset of both
+    languages'; U+2028 and U+2029 are escaped too, since older JavaScript ends a line at them."""
+    literal = json.dumps(value, ensure_ascii=False)
     for raw, escaped in _LINE_SEPARATORS.items():
         literal = literal.replace(raw, escaped)
     return literal
+
+
+py_str = ts_str = string_literal
 
 
 def py_tuple(values: list[str] | tuple[str, ...]) -> str:

@@ -6,6 +6,8 @@ changelog checks in `checks`; output formats in `formats`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from errgen import semver
 from errgen.diff.checks import accept, announcement, version_checks
 from errgen.diff.model import Change, DiffReport, max_bump
@@ -36,8 +38,6 @@ def diff(old: Registry, new: Registry) -> DiffReport:
 
 
 def _with_severity(change: Change, covered: bool) -> Change:
-    from dataclasses import replace
-
     if change.bump == "major" and not change.accepted:
         return replace(change, severity="warning" if covered else "error")
     if not covered and change.bump != "none":
