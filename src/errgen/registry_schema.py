@@ -47,7 +47,7 @@ def _shape(shape: structure.Shape, key: str | None = None) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://errgen.dev/schemas/registry-1.json",
+        "$id": "urn:errgen:registry-format:1",
         "title": "errgen registry, format 1",
         "description": "One YAML file of error codes; see docs/registry.md. errgen lint checks more than this schema can.",
         **_shape(structure.REGISTRY),

@@ -96,7 +96,7 @@ def sarif(r: DiffReport) -> str:
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "errgen", "version": __version__, "informationUri": "https://errgen.dev",
+            "tool": {"driver": {"name": "errgen", "version": __version__,
                                 "rules": [{"id": rid, "shortDescription": {"text": rid.replace("-", " ")}} for rid in rule_ids]}},
             "results": results,
             "properties": {"oldVersion": r.old_version, "newVersion": r.new_version,
