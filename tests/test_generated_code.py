@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,10 +42,17 @@ def test_python_sdk_imports_and_carries_the_registry() -> None:
     assert got["actions"]["RATE_LIMITED"]["service"] == "pause"
 
 
-def test_python_package_is_pip_installable_metadata() -> None:
+def test_python_package_installs_with_pip_and_works_from_anywhere(tmp_path: Path) -> None:
     text = (PY / "pyproject.toml").read_text()
     assert 'name = "acme-errors"' in text and 'version = "2.1.0"' in text
-    assert (PY / "acme_errors" / "py.typed").exists()
+    target, source = tmp_path / "site", tmp_path / "source"
+    shutil.copytree(PY, source, ignore=shutil.ignore_patterns("__pycache__"))  # setuptools builds in the source tree
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
+                   check=True, capture_output=True)
+    assert (target / "acme_errors" / "py.typed").exists() and (target / "acme_errors" / "_table.json").exists()
+    script = "import acme_errors as a; print(a.decide(a.new_error('RATE_LIMITED', 'c')).action.value)"
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env={"PYTHONPATH": str(target)}, capture_output=True, text=True)
+    assert done.stdout.strip() == "pause", done.stderr
 
 
 def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_path: Path) -> None:

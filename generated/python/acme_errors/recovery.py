@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib.resources import files
 from types import MappingProxyType
 from typing import Mapping
 
@@ -69,183 +71,34 @@ def _entry(
     )
 
 
-# Row: code, category, retryable, default scope, allowed scopes, action per scope, retry_after_ms,
-# http_status, hints, deprecation (since, replaced_by), description.
-RECOVERY_TABLE: Mapping[Code, RecoveryEntry] = MappingProxyType(
-    dict(
-        [
+def _load() -> Mapping[Code, RecoveryEntry]:
+    # One row per code in _table.json (data, not code, so the module stays small for any registry):
+    # code, category, retryable, default scope, allowed scopes, action per scope, retry_after_ms,
+    # http_status, hints, deprecation [since, replaced_by] or null, description.
+    rows = json.loads(files(__package__).joinpath("_table.json").read_text(encoding="utf-8"))[
+        "rows"
+    ]
+    return MappingProxyType(
+        dict(
             _entry(
-                "RATE_LIMITED",
-                "rate_limit",
-                True,
-                "service",
-                ("service", "request"),
-                ("pause", "retry"),
-                2000,
-                429,
-                (),
-                None,
-                "Too many requests. Wait, then resume.",
-            ),
-            _entry(
-                "RESOURCE_NOT_FOUND",
-                "validation",
-                False,
-                "request",
-                ("request", "resource"),
-                ("fix", "skip"),
-                None,
-                404,
-                ("searched", "did_you_mean", "state"),
-                None,
-                "The requested resource does not exist or is not visible to the caller.",
-            ),
-            _entry(
-                "AUTH_EXPIRED",
-                "auth",
-                False,
-                "request",
-                ("request",),
-                ("escalate",),
-                None,
-                401,
-                ("state",),
-                None,
-                "The credential has expired. A human must renew it.",
-            ),
-            _entry(
-                "UPSTREAM_TIMEOUT",
-                "upstream",
-                True,
-                "request",
-                ("request", "service"),
-                ("retry", "pause"),
-                500,
-                504,
-                ("state", "safe_to_replay"),
-                None,
-                "An upstream dependency did not answer in time. The write may or may not have been applied.",
-            ),
-            _entry(
-                "VALIDATION_FAILED",
-                "validation",
-                False,
-                "resource",
-                ("resource", "request"),
-                ("skip", "fix"),
-                None,
-                422,
-                ("searched", "accepted", "state"),
-                None,
-                "The record does not satisfy the schema and cannot be processed as sent.",
-            ),
-            _entry(
-                "CONFLICT",
-                "conflict",
-                False,
-                "resource",
-                ("resource", "request"),
-                ("skip", "fix"),
-                None,
-                409,
-                ("state",),
-                None,
-                "The resource was changed by someone else; re-read it before writing.",
-            ),
-            _entry(
-                "TENANT_UNKNOWN",
-                "validation",
-                False,
-                "request",
-                ("request",),
-                ("fix",),
-                None,
-                404,
-                ("searched", "did_you_mean", "state"),
-                None,
-                "No tenant with that slug exists among the caller's tenants.",
-            ),
-            _entry(
-                "OPERATOR_NOT_ALLOWED",
-                "validation",
-                False,
-                "request",
-                ("request",),
-                ("fix",),
-                None,
-                400,
-                ("searched", "accepted", "state"),
-                None,
-                "The filter uses an operator this field does not support.",
-            ),
-            _entry(
-                "PAYMENT_TIMEOUT",
-                "upstream",
-                True,
-                "request",
-                ("request",),
-                ("retry",),
-                1000,
-                504,
-                ("state", "safe_to_replay"),
-                None,
-                "The payment processor did not confirm in time. Replay with the same idempotency key.",
-            ),
-            _entry(
-                "REFUND_WINDOW_CLOSED",
-                "business",
-                False,
-                "resource",
-                ("resource", "request"),
-                ("skip", "escalate"),
-                None,
-                422,
-                ("state",),
-                None,
-                "The refund window for this order has closed.",
-            ),
-            _entry(
-                "SERVICE_UNAVAILABLE",
-                "internal",
-                False,
-                "service",
-                ("service",),
-                ("stop",),
-                None,
-                503,
-                (),
-                None,
-                "The service is down for everyone. Stop and report it upstream.",
-            ),
-            _entry(
-                "INTERNAL_ERROR",
-                "internal",
-                False,
-                "request",
-                ("request",),
-                ("escalate",),
-                None,
-                500,
-                ("state",),
-                None,
-                "Something failed inside the service. Report the correlation id.",
-            ),
-            _entry(
-                "ITEM_MISSING",
-                "validation",
-                False,
-                "request",
-                ("request",),
-                ("fix",),
-                None,
-                404,
-                (),
-                ("2.1.0", "RESOURCE_NOT_FOUND"),
-                "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.",
-            ),
-        ]
+                code,
+                category,
+                retryable,
+                scope,
+                tuple(scopes),
+                tuple(actions),
+                delay,
+                status,
+                tuple(hints),
+                (deprecated[0], deprecated[1]) if deprecated else None,
+                description,
+            )
+            for code, category, retryable, scope, scopes, actions, delay, status, hints, deprecated, description in rows
+        )
     )
-)
+
+
+RECOVERY_TABLE: Mapping[Code, RecoveryEntry] = _load()
 
 _BY_NAME: dict[str, RecoveryEntry] = {code.value: entry for code, entry in RECOVERY_TABLE.items()}
 

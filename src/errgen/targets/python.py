@@ -32,6 +32,7 @@ def render(registry: Registry) -> dict[str, str]:
     files = {f"{base}/{module}": format_python(render_template(NAME, f"{module}.jinja", **context)) for module in MODULES}
     files[f"{base}/_envelope.py"] = envelope_module(header)
     files[f"{base}/py.typed"] = ""
+    files[f"{base}/_table.json"] = render_template(NAME, "_table.json.jinja", **context)
     files["python/pyproject.toml"] = render_template(NAME, "pyproject.toml.jinja", **context)
     return files
 
