@@ -6,9 +6,9 @@ unannounced break), 2 errgen could not run (unreadable file, bad arguments).
 
 from __future__ import annotations
 
+import datetime
 import sys
 from pathlib import Path
-import datetime
 from typing import TYPE_CHECKING, NoReturn
 
 import click
@@ -76,6 +76,8 @@ def main() -> None:
       errgen build           regenerate generated/ (only if the registry is clean)
       errgen build --check   in CI: fail if generated/ is stale
       errgen diff --against origin/main   in CI: fail on an unannounced breaking change
+      errgen bump            set the version and history entry the changes need
+      errgen validate FILE   check recorded payloads against the registry, catch leaks
 
     Exit codes: 0 ok, 1 problems found, 2 errgen could not run.
     """
