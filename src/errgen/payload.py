@@ -12,6 +12,10 @@ from errgen.model import HINTS, SCOPES, STATES, Code, Registry
 
 REQUIRED = ("code", "category", "retryable", "scope", "correlation_id")
 MAX_SUGGESTIONS = 10
+# The runtimes' delay when neither the payload nor the registry gives one:
+# min(BACKOFF_BASE_MS * 2^(attempt-1), BACKOFF_MAX_MS). Rendered into both SDKs and the vectors.
+BACKOFF_BASE_MS = 500
+BACKOFF_MAX_MS = 30_000
 
 
 def header(registry: Registry) -> str:

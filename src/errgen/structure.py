@@ -109,8 +109,8 @@ class _Checker:
         if isinstance(shape, ListOf):
             if not isinstance(value, Seq):
                 return self._wrong(value, shape.expected, loc, where)
-            items = (self.check(v, shape.item, l, f"{where}[{i}]") for i, (v, l) in enumerate(zip(value, value.locs)))
-            return [(v, l) for v, l in zip(items, value.locs) if v is not _BAD]
+            checked = [(self.check(v, shape.item, l, f"{where}[{i}]"), l) for i, (v, l) in enumerate(zip(value, value.locs))]
+            return [(v, l) for v, l in checked if v is not _BAD]
         if not isinstance(value, Map):
             return self._wrong(value, shape.expected, loc, where)
         if isinstance(shape, NamedMap):

@@ -72,8 +72,8 @@ def _similar(a: str, b: str) -> bool:
 
 
 @rule
-def codes_removed_or_renamed(old: Registry, new: Registry) -> Iterator[Change]:
-    declared, probable = renames(old, new)
+def codes_removed_renamed_or_added(old: Registry, new: Registry) -> Iterator[Change]:
+    declared, probable = renames(old, new)  # once: both removals and additions depend on it
     new_codes = new.code_map
     for code in old.codes:
         if code.name in new_codes:
@@ -90,20 +90,15 @@ def codes_removed_or_renamed(old: Registry, new: Registry) -> Iterator[Change]:
         if code.deprecated and _deprecated_long_enough(code, new.version):
             msg += f" (it was deprecated since {code.deprecated.since}, at least one minor version, which is the right way; it still needs a major version)"
         yield Change("code-removed", "major", msg, code=code.name, old=where_old, affects=(code.name,))
+    targets = set(declared.values()) | set(probable.values())
+    for code in new.codes:
+        if code.name not in old.code_map and code.name not in targets:
+            yield Change("code-added", "minor", f"{code.name} was added", code=code.name, new=_new(new, code))
 
 
 def _deprecated_long_enough(code: Code, version: str) -> bool:
     since, now = semver.parse(code.deprecated.since if code.deprecated else None), semver.parse(version)
     return bool(since and now and (since.major, since.minor) < (now.major, now.minor))
-
-
-@rule
-def codes_added(old: Registry, new: Registry) -> Iterator[Change]:
-    declared, probable = renames(old, new)
-    targets = set(declared.values()) | set(probable.values())
-    for code in new.codes:
-        if code.name not in old.code_map and code.name not in targets:
-            yield Change("code-added", "minor", f"{code.name} was added", code=code.name, new=_new(new, code))
 
 
 @rule

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from errgen.model import HINTS, SCOPES, Code, Registry, derive_action
-from errgen.payload import header
+from errgen.payload import BACKOFF_BASE_MS, BACKOFF_MAX_MS, header
 from errgen.render import to_json
 
 NAME = "conformance"
 SUMMARY = "conformance/vectors.json: payloads and the decision each must produce, for every SDK"
-BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS = 500, 30_000, 5
+MAX_ATTEMPTS = 5
 HINT_VALUES: dict[str, Any] = {
     "searched": {"tenant": "wwww", "limit": 10}, "did_you_mean": ["www"], "accepted": ["eq", "ne"],
     "state": "unchanged", "safe_to_replay": True,

@@ -27,6 +27,8 @@ def render(registry: Registry) -> dict[str, str]:
         "hints": HINTS,
         "rows": table.rows(registry),
         "max_suggestions": payload.MAX_SUGGESTIONS,
+        "backoff_base_ms": payload.BACKOFF_BASE_MS,
+        "backoff_max_ms": payload.BACKOFF_MAX_MS,
     }
     base = f"python/{registry.package}"
     files = {f"{base}/{module}": format_python(render_template(NAME, f"{module}.jinja", **context)) for module in MODULES}

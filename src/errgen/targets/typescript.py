@@ -17,6 +17,8 @@ def render(registry: Registry) -> dict[str, str]:
         "header": payload.header(registry),
         "rows": table.rows(registry),
         "max_suggestions": payload.MAX_SUGGESTIONS,
+        "backoff_base_ms": payload.BACKOFF_BASE_MS,
+        "backoff_max_ms": payload.BACKOFF_MAX_MS,
     }
     files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in SOURCES}
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
