@@ -106,6 +106,8 @@ class Registry:
     codes: tuple[Code, ...]
     history: tuple[HistoryEntry, ...]
     problem_base: str | None = None
+    # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
+    targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     path: str = "registry/errors.yaml"
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
 

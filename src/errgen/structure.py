@@ -77,6 +77,17 @@ CODE = Fields(
         "renamed_from": (ListOf(STR), False),
     },
 )
+# Per-language package settings; every key optional, defaults in errgen.contract.
+TARGETS = Fields(
+    "targets",
+    {
+        "python": (Fields("python target", {"package": (STR, False), "distribution": (STR, False)}), False),
+        "typescript": (Fields("typescript target", {"package": (STR, False)}), False),
+        "go": (Fields("go target", {"module": (STR, False), "package": (STR, False)}), False),
+        "rust": (Fields("rust target", {"crate": (STR, False)}), False),
+        "java": (Fields("java target", {"group": (STR, False), "artifact": (STR, False), "package": (STR, False)}), False),
+    },
+)
 REGISTRY = Fields(
     "registry",
     {
@@ -84,6 +95,7 @@ REGISTRY = Fields(
         "name": (STR, True),
         "version": (STR, True),
         "problem_base": (STR, False),
+        "targets": (TARGETS, False),
         "categories": (NamedMap(CATEGORY), True),
         "codes": (NamedMap(CODE), True),
         "history": (ListOf(HISTORY), True),
@@ -208,9 +220,16 @@ def _registry(top: dict[str, Any], path: str) -> Registry:
         codes=codes,
         history=history,
         problem_base=top.get("problem_base"),
+        targets=_targets(top.get("targets")),
         path=path,
         locs=top["__locs__"],
     )
+
+
+def _targets(raw: dict[str, Any] | None) -> dict[str, dict[str, str]]:
+    if not raw:
+        return {}
+    return {lang: {k: v for k, v in opts.items() if not k.startswith("__")} for lang, opts in raw.items() if not lang.startswith("__")}
 
 
 def _category(name: str, raw: dict[str, Any]) -> Category:

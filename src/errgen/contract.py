@@ -1,0 +1,244 @@
+"""The contract view: everything a language target, `validate`, `diff` and the conformance vectors
+need, derived once from the registry.
+
+A vocabulary, a limit, a policy constant or the recovery rule is written here (or in `model`) and
+nowhere else; targets render what this view holds, runtimes read the data targets render from it.
+Adding a language never means restating any of this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal, Mapping
+
+from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Code, Registry, derive_action
+
+FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
+
+# Why a decision was taken; stable ids every SDK emits and the vectors pin.
+REASONS = ("registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max")
+
+# The largest delay any SDK represents: 2^53 - 1 ms, the largest integer every language's JSON
+# reader keeps exactly. Larger requests saturate to it (and then exceed any max_delay_ms).
+MAX_DELAY_VALUE_MS = 9_007_199_254_740_991
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How every SDK times and bounds its decisions. Documented in docs/conformance.md."""
+
+    default_max_attempts: int = 5
+    # A server asking for a longer wait than this gets `escalate` / `delay-exceeds-max`.
+    default_max_delay_ms: int = 3_600_000
+    # min(backoff_base_ms * 2^(attempt-1), backoff_max_ms), exponent capped at backoff_max_exponent.
+    backoff_base_ms: int = 500
+    backoff_max_ms: int = 30_000
+    backoff_max_exponent: int = 30
+    jitter: str = "full"
+    max_suggestions: int = 10
+    did_you_mean_limit: int = 3
+    max_delay_value_ms: int = MAX_DELAY_VALUE_MS
+    # Nesting beyond this is an invalid payload in every SDK (parsers stay iterative or bounded).
+    max_json_depth: int = 64
+    problem_base: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One payload field: its canonical (snake_case) name, the name on the wire, and its type."""
+
+    name: str
+    wire: str
+    type: FieldType
+    required: bool
+    description: str
+    values: tuple[str, ...] = ()  # for type "enum"
+    hint: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    max_items: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryRow:
+    name: str
+    retryable: bool
+    description: str
+    action: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRow:
+    """One code as every SDK's table holds it; `actions` is the rule applied to each allowed scope."""
+
+    code: str  # the wire value
+    category: str
+    retryable: bool
+    scope: str  # the default scope, for new_error
+    scopes: tuple[str, ...]
+    actions: Mapping[str, str]
+    retry_after_ms: int | None
+    http_status: int
+    hints: tuple[str, ...]
+    description: str
+    since: str
+    deprecated_since: str | None
+    replaced_by: str | None
+    type_uri: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "category": self.category, "retryable": self.retryable, "scope": self.scope,
+            "scopes": list(self.scopes), "actions": dict(self.actions), "retry_after_ms": self.retry_after_ms,
+            "http_status": self.http_status, "hints": list(self.hints),
+            "deprecated": {"since": self.deprecated_since, "replaced_by": self.replaced_by} if self.deprecated_since else None,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Packages:
+    """Each language's package coordinates, from `targets:` with errgen's defaults."""
+
+    python_package: str
+    python_distribution: str
+    npm: str
+    go_module: str
+    go_package: str
+    rust_crate: str
+    java_group: str
+    java_artifact: str
+    java_package: str
+
+
+@dataclass(frozen=True)
+class ContractView:
+    name: str
+    version: str
+    header: str
+    policy: Policy
+    scopes: tuple[str, ...]
+    actions: tuple[str, ...]
+    choosable_actions: tuple[str, ...]
+    hints: tuple[str, ...]
+    states: tuple[str, ...]
+    reasons: tuple[str, ...]
+    fields: tuple[FieldSpec, ...]
+    # The body key the payload is nested under on HTTP (`{"error": {...}}`), or None: top level.
+    envelope: str | None
+    categories: tuple[CategoryRow, ...]
+    codes: tuple[CodeRow, ...]
+    packages: Packages
+    registry: Registry = field(repr=False, compare=False)
+
+    @cached_property
+    def code_map(self) -> dict[str, CodeRow]:
+        return {c.code: c for c in self.codes}
+
+    @cached_property
+    def field_map(self) -> dict[str, FieldSpec]:
+        return {f.name: f for f in self.fields}
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.required)
+
+    @property
+    def code_names(self) -> tuple[str, ...]:
+        return tuple(c.code for c in self.codes)
+
+    @property
+    def category_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.categories)
+
+
+def header(registry: Registry) -> str:
+    return f"Generated by errgen from registry {registry.name} {registry.version}. Do not edit."
+
+
+def fields(policy: Policy) -> tuple[FieldSpec, ...]:
+    """The payload fields in wire order. Wire names equal the canonical names until `wire:` lands."""
+    f = FieldSpec
+    return (
+        f("code", "code", "string", True, "Stable error code; branch on this, never on message."),
+        f("category", "category", "string", True, "Class of failure; one recovery policy per category."),
+        f("retryable", "retryable", "boolean", True, "Whether the identical call may succeed later."),
+        f("retry_after_ms", "retry_after_ms", "integer", False, "How long to wait before retrying.",
+          minimum=0, maximum=policy.max_delay_value_ms),
+        f("scope", "scope", "enum", True, "What failed: this request, one resource, or the whole service.", values=SCOPES),
+        f("resource_id", "resource_id", "string", False, "The resource that failed; required when scope is resource."),
+        f("correlation_id", "correlation_id", "string", True, "Id a human can trace; carried on every escalation."),
+        f("message", "message", "string", False, "Display-only text; never a branch condition."),
+        f("searched", "searched", "scalar_map", False, "The parameters the server actually resolved.", hint=True),
+        f("did_you_mean", "did_you_mean", "string_list", False,
+          "Near-miss suggestions drawn only from values the caller may read.", hint=True, max_items=policy.max_suggestions),
+        f("accepted", "accepted", "string_list", False, "The values that would have been accepted.", hint=True),
+        f("state", "state", "enum", False, "Whether anything was read or written before the failure.", values=STATES, hint=True),
+        f("safe_to_replay", "safe_to_replay", "boolean", False,
+          "Whether replaying the call with the same idempotency key is safe.", hint=True),
+    )
+
+
+def packages(registry: Registry) -> Packages:
+    t = registry.targets
+    snake = registry.name.replace("-", "_")
+    kebab = snake.replace("_", "-")
+    flat = snake.replace("_", "")
+    python = t.get("python", {})
+    java = t.get("java", {})
+    return Packages(
+        python_package=python.get("package", f"{snake}_errors"),
+        python_distribution=python.get("distribution", f"{kebab}-errors"),
+        npm=t.get("typescript", {}).get("package", f"{kebab}-errors"),
+        go_module=t.get("go", {}).get("module", f"{flat}errors"),
+        go_package=t.get("go", {}).get("package", f"{flat}errors"),
+        rust_crate=t.get("rust", {}).get("crate", f"{kebab}-errors"),
+        java_group=java.get("group", "com.example"),
+        java_artifact=java.get("artifact", f"{kebab}-errors"),
+        java_package=java.get("package", f"com.example.{flat}errors"),
+    )
+
+
+def code_row(code: Code, policy: Policy) -> CodeRow:
+    return CodeRow(
+        code=code.name,
+        category=code.category,
+        retryable=code.retryable,
+        scope=code.scope,
+        scopes=code.scopes,
+        actions=code.actions,
+        retry_after_ms=code.retry_after_ms,
+        http_status=code.http_status,
+        hints=code.hints,
+        description=code.description,
+        since=code.since,
+        deprecated_since=code.deprecated.since if code.deprecated else None,
+        replaced_by=code.deprecated.replaced_by if code.deprecated else None,
+        type_uri=policy.problem_base + code.name,
+    )
+
+
+def view(registry: Registry) -> ContractView:
+    policy = Policy(problem_base=registry.problem_base or f"urn:errgen:{registry.name}:")
+    return ContractView(
+        name=registry.name,
+        version=registry.version,
+        header=header(registry),
+        policy=policy,
+        scopes=SCOPES,
+        actions=ACTIONS,
+        choosable_actions=CHOOSABLE_ACTIONS,
+        hints=HINTS,
+        states=STATES,
+        reasons=REASONS,
+        fields=fields(policy),
+        envelope=None,
+        categories=tuple(CategoryRow(c.name, c.retryable, c.description, c.action) for c in registry.categories),
+        codes=tuple(code_row(c, policy) for c in registry.codes),
+        packages=packages(registry),
+        registry=registry,
+    )
+
+
+__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Packages", "Policy", "REASONS", "derive_action", "view"]
