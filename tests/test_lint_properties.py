@@ -49,7 +49,7 @@ def _rename_from_existing(r: dict[str, Any]) -> None:
 MUTATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
     "unknown-key": _set("colour", "blue"),
     "wrong-type": _set("http_status", "404"),
-    "http-status-range": _set("http_status", 399),
+    "http-status-range": _set("http_status", 299),
     "unknown-scope": _set("scope", "planet"),
     "unknown-category": _set("category", "zzz_not_a_category"),
     "unknown-hint": _set("hints", ["stack_trace"]),
@@ -62,7 +62,7 @@ MUTATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
     "retryable-contradiction": _flip_retryable,
     "duplicate-item": _dup_scope,
     "renamed-from-exists": _rename_from_existing,
-    "code-name": lambda r: r["codes"].__setitem__("lower_case", copy.deepcopy(_first(r))),
+    "code-name": lambda r: r["codes"].__setitem__("lower case!", copy.deepcopy(_first(r))),
     "missing-key": lambda r: _first(r).pop("since"),
     "history-current": lambda r: r.__setitem__("version", "1.0.1"),
 }

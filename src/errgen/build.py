@@ -62,7 +62,7 @@ def fingerprint(model: str, target: ModuleType) -> str:
 def model_digest(registry: Registry) -> str:
     """A digest of everything a target may render (not of comments or positions in the file)."""
     # The model's reprs leave out file positions, so editing a comment does not force a render.
-    parts = (registry.name, registry.version, registry.problem_base, sorted((k, sorted(v.items())) for k, v in registry.targets.items()), registry.categories, registry.codes, registry.history)
+    parts = (registry.name, registry.version, registry.problem_base, registry.wire, sorted((k, sorted(v.items())) for k, v in registry.targets.items()), registry.categories, registry.codes, registry.history)
     return digest(repr(parts))
 
 

@@ -41,8 +41,24 @@ class Category:
     retryable: bool
     description: str
     action: str | None = None
+    # The HTTP status of the category's codes that state none (transport-agnostic registries).
+    http_status: int | None = None
+    identifier: str | None = None
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Wire:
+    """How payload fields are named on the wire and where the payload sits in an HTTP body."""
+
+    case: str = "snake"
+    rename: Mapping[str, str] = field(default_factory=dict)
+    envelope: str | None = None
+    locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
+        return (self.case, tuple(sorted(self.rename.items())), self.envelope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +74,8 @@ class Code:
     retryable: bool
     scope: str
     scopes: tuple[str, ...]
-    http_status: int
+    # As stated; None when the code leaves it to its category (errgen.contract resolves it).
+    http_status: int | None
     description: str
     since: str
     retry_after_ms: int | None = None
@@ -66,6 +83,10 @@ class Code:
     deprecated: Deprecation | None = None
     renamed_from: tuple[str, ...] = ()
     action: str | None = None
+    # The RFC 9457 problem type, when not problem_base + code (a real API's documentation URL).
+    type_uri: str | None = None
+    # The words every language names this code after, when the wire value's are not wanted.
+    identifier: str | None = None
     # What the file itself says, before the category's values are inherited (for lint and diff).
     stated_retryable: bool | None = field(default=None, compare=False)
     stated_action: str | None = field(default=None, compare=False)
@@ -108,8 +129,12 @@ class Registry:
     problem_base: str | None = None
     # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
     targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    wire: Wire = field(default_factory=Wire)
     path: str = "registry/errors.yaml"
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+    def loc_of(self, key: str) -> Loc:
+        return self.locs.get(key, Loc(1, 1))
 
     @property
     def package(self) -> str:

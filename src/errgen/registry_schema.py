@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from errgen import structure
-from errgen.lint.names import LOWER_SNAKE, UPPER_SNAKE
+from errgen.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
 
 _SCALARS = {structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"}}
@@ -18,7 +18,10 @@ _REFINED: dict[str, dict[str, Any]] = {
     "scopes": {"items": {"enum": list(SCOPES)}, "uniqueItems": True, "minItems": 1},
     "hints": {"items": {"enum": list(HINTS)}, "uniqueItems": True},
     "action": {"enum": list(CHOOSABLE_ACTIONS)},
-    "http_status": {"minimum": 400, "maximum": 599},
+    "http_status": {"minimum": 300, "maximum": 599},
+    "identifier": {"pattern": f"^{IDENTIFIER.pattern}$"},
+    "case": {"enum": ["snake", "camel"]},
+    "envelope": {"pattern": f"^{FIELD_NAME.pattern}$"},
     "retry_after_ms": {"minimum": 0, "maximum": 86_400_000},
     "description": {"minLength": 1, "maxLength": 500},
     "errgen": {"const": 1},
@@ -31,8 +34,11 @@ def _shape(shape: structure.Shape, key: str | None = None) -> dict[str, Any]:
     elif isinstance(shape, structure.ListOf):
         out = {"type": "array", "items": _shape(shape.item)}
     elif isinstance(shape, structure.NamedMap):
-        names = UPPER_SNAKE if key == "codes" else LOWER_SNAKE
-        out = {"type": "object", "propertyNames": {"pattern": f"^{names.pattern}$"}, "additionalProperties": _shape(shape.value)}
+        names = WIRE_VALUE if key in ("codes", "categories") else FIELD_NAME
+        pattern = {"pattern": f"^{names.pattern}$"}
+        if key in ("codes", "categories"):
+            pattern["maxLength"] = MAX_CODE_LENGTH
+        out = {"type": "object", "propertyNames": pattern, "additionalProperties": _shape(shape.value)}
     else:
         out = {
             "type": "object",

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
 from errgen.load import Document, Map, Seq
-from errgen.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry
+from errgen.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry, Wire
 
 FORMAT_VERSION = 1
 
@@ -58,7 +58,11 @@ HISTORY = Fields(
     {"version": (STR, True), "date": (STR, True), "changes": (ListOf(STR), True),
      "accepted_breaks": (ListOf(ACCEPTED_BREAK), False)},
 )
-CATEGORY = Fields("category", {"retryable": (BOOL, True), "action": (STR, False), "description": (STR, True)})
+CATEGORY = Fields(
+    "category",
+    {"retryable": (BOOL, True), "action": (STR, False), "http_status": (INT, False), "identifier": (STR, False),
+     "description": (STR, True)},
+)
 DEPRECATED = Fields("deprecation", {"since": (STR, True), "replaced_by": (STR, False)})
 CODE = Fields(
     "code",
@@ -69,7 +73,9 @@ CODE = Fields(
         "scope": (STR, True),
         "scopes": (ListOf(STR), False),
         "retry_after_ms": (INT, False),
-        "http_status": (INT, True),
+        "http_status": (INT, False),
+        "type_uri": (STR, False),
+        "identifier": (STR, False),
         "description": (STR, True),
         "hints": (ListOf(STR), False),
         "since": (STR, True),
@@ -88,6 +94,11 @@ TARGETS = Fields(
         "java": (Fields("java target", {"group": (STR, False), "artifact": (STR, False), "package": (STR, False)}), False),
     },
 )
+# How the payload's fields are named on the wire and where the payload sits in an HTTP body.
+WIRE = Fields(
+    "wire",
+    {"case": (STR, False), "rename": (NamedMap(STR, "a mapping of field names to wire names"), False), "envelope": (STR, False)},
+)
 REGISTRY = Fields(
     "registry",
     {
@@ -95,6 +106,7 @@ REGISTRY = Fields(
         "name": (STR, True),
         "version": (STR, True),
         "problem_base": (STR, False),
+        "wire": (WIRE, False),
         "targets": (TARGETS, False),
         "categories": (NamedMap(CATEGORY), True),
         "codes": (NamedMap(CODE), True),
@@ -221,9 +233,17 @@ def _registry(top: dict[str, Any], path: str) -> Registry:
         history=history,
         problem_base=top.get("problem_base"),
         targets=_targets(top.get("targets")),
+        wire=_wire(top.get("wire")),
         path=path,
         locs=top["__locs__"],
     )
+
+
+def _wire(raw: dict[str, Any] | None) -> Wire:
+    if not raw:
+        return Wire()
+    rename = {k: v for k, v in raw.get("rename", {}).items() if not k.startswith("__")}
+    return Wire(case=raw.get("case", "snake"), rename=rename, envelope=raw.get("envelope"), locs=raw["__locs__"])
 
 
 def _targets(raw: dict[str, Any] | None) -> dict[str, dict[str, str]]:
@@ -238,6 +258,8 @@ def _category(name: str, raw: dict[str, Any]) -> Category:
         retryable=raw["retryable"],
         description=raw["description"],
         action=raw.get("action"),
+        http_status=raw.get("http_status"),
+        identifier=raw.get("identifier"),
         loc=raw["__loc__"],
         locs=raw["__locs__"],
     )
@@ -255,7 +277,9 @@ def _code(name: str, raw: dict[str, Any], categories: dict[str, Category]) -> Co
         stated_retryable=stated,
         scope=raw["scope"],
         scopes=_items(raw, "scopes") if "scopes" in raw else (raw["scope"],),
-        http_status=raw["http_status"],
+        http_status=raw.get("http_status"),
+        type_uri=raw.get("type_uri"),
+        identifier=raw.get("identifier"),
         description=raw["description"],
         since=raw["since"],
         retry_after_ms=raw.get("retry_after_ms"),

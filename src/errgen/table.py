@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from errgen.contract import http_status
 from errgen.model import Code, Registry
 
 
-def row(code: Code) -> dict[str, Any]:
+def row(code: Code, registry: Registry) -> dict[str, Any]:
     return {
         "code": code.name,
         "category": code.category,
@@ -16,7 +17,7 @@ def row(code: Code) -> dict[str, Any]:
         "scopes": list(code.scopes),
         "actions": code.actions,
         "retry_after_ms": code.retry_after_ms,
-        "http_status": code.http_status,
+        "http_status": http_status(code, registry.category_map.get(code.category)),
         "hints": list(code.hints),
         "deprecated": (
             {"since": code.deprecated.since, "replaced_by": code.deprecated.replaced_by} if code.deprecated else None
@@ -26,4 +27,4 @@ def row(code: Code) -> dict[str, Any]:
 
 
 def rows(registry: Registry) -> list[dict[str, Any]]:
-    return [row(code) for code in registry.codes]
+    return [row(code, registry) for code in registry.codes]

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
 from errgen.model import Registry
+from errgen.naming import identity_key
 from errgen.structure import Names
 
 
@@ -60,7 +61,10 @@ def rule(rule_id: str) -> Callable[[Check], Check]:
 def nearest(word: str, choices: Iterable[str]) -> str:
     """'; did you mean X?' or the list of choices, for messages that name what would be accepted."""
     options = list(choices)
-    near = difflib.get_close_matches(word, options, n=3, cutoff=0.5)
+    # Case and separators first: CARD_DECLINED is card_declined misspelt, whatever difflib thinks.
+    key = identity_key(word)
+    same = [o for o in options if identity_key(o) == key and o != word]
+    near = same[:3] or difflib.get_close_matches(word, options, n=3, cutoff=0.5)
     if near:
         return "; did you mean " + " or ".join(repr(n) for n in near) + "?"
     if len(options) <= 12:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from errgen.lint.base import Context, Finding, nearest, rule
@@ -81,10 +82,21 @@ def duplicate_item(ctx: Context) -> Iterator[Finding]:
 
 @rule("http-status-range")
 def http_status_range(ctx: Context) -> Iterator[Finding]:
-    """`http_status` is an error status, 400-599."""
+    """`http_status`, on a code or a category, is between 300 and 599 (S3 sends some errors as redirects); optional: a code without one takes its category's, else 503 if retryable, else 400."""
+    owners = [("code", c.name, c.http_status, c.locs) for c in ctx.registry.codes]
+    owners += [("category", c.name, c.http_status, c.locs) for c in ctx.registry.categories]
+    for kind, name, status, locs in owners:
+        if status is not None and not 300 <= status <= 599:
+            yield Finding(f"{kind} {name}: http_status {status} must be between 300 and 599", locs["http_status"])
+
+
+@rule("type-uri")
+def type_uri(ctx: Context) -> Iterator[Finding]:
+    """A code's `type_uri` (its RFC 9457 problem type, instead of problem_base + code) is an absolute URI."""
     for code in ctx.registry.codes:
-        if not 400 <= code.http_status <= 599:
-            yield Finding(f"code {code.name}: http_status {code.http_status} must be an error status between 400 and 599", code.locs["http_status"])
+        uri = code.type_uri
+        if uri is not None and not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:\S+", uri):
+            yield Finding(f"code {code.name}: type_uri {uri!r} must be an absolute URI (https://... or urn:...)", code.locs["type_uri"])
 
 
 @rule("unknown-hint")

@@ -1,15 +1,16 @@
-"""Rules on names: they become identifiers in every target language, so they are strict."""
+"""Rules on names: codes and categories are wire values; the registry name and overrides become identifiers."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, rule
+from errgen import naming
+from errgen.diagnostics import Loc
+from errgen.lint.base import Context, Finding, nearest, rule
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
-MAX_CODE_LENGTH = 63
 
 
 @rule("registry-name")
@@ -20,44 +21,111 @@ def registry_name(ctx: Context) -> Iterator[Finding]:
         yield Finding(f"registry name {reg.name!r} must be lower_snake (like 'acme' or 'acme_billing')", reg.locs["name"])
 
 
+# A code or category is the exact string on the wire (`card_declined`, `NoSuchBucket`, `23505`,
+# `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`): each language derives its own
+# identifier from the words in it (errgen.naming), so only what no wire format can carry is refused.
+WIRE_VALUE = re.compile(r"[A-Za-z0-9_.:#/-]+")
+MAX_CODE_LENGTH = 128
+IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
+FIELD_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+
+
+def _wire_value_problem(kind: str, name: str) -> str | None:
+    if not WIRE_VALUE.fullmatch(name):
+        bad = sorted({ch for ch in name if not WIRE_VALUE.fullmatch(ch)})
+        shown = ", ".join(repr(ch) for ch in bad[:5])
+        return (f"{kind} {name!r} contains {shown}: a {kind} is sent on the wire as is, so it may hold only "
+                "ASCII letters, digits and _ - . : # /")
+    if not naming.words(name):
+        return f"{kind} {name!r} has no letters or digits to name it after in generated code; add `identifier:`"
+    return None
+
+
 @rule("code-name")
 def code_name(ctx: Context) -> Iterator[Finding]:
-    """Codes are UPPER_SNAKE (letters, digits, single underscores), e.g. RATE_LIMITED."""
+    """A code is its exact wire value: ASCII letters, digits and `_ - . : # /`, case-sensitive (`card_declined`, `NoSuchBucket`, `23505`)."""
     for code in ctx.registry.codes:
-        if not UPPER_SNAKE.fullmatch(code.name):
-            suggestion = re.sub(r"[^A-Z0-9]+", "_", code.name.upper()).strip("_")
-            yield Finding(f"code {code.name!r} must be UPPER_SNAKE, like {suggestion!r}", code.loc)
+        problem = _wire_value_problem("code", code.name)
+        if problem and not (code.identifier and WIRE_VALUE.fullmatch(code.name)):
+            yield Finding(problem, code.loc)
 
 
 @rule("code-name-length")
 def code_name_length(ctx: Context) -> Iterator[Finding]:
-    """A code name has at most 63 characters, so it fits every target's identifier limits."""
+    """A code has at most 128 characters."""
     for code in ctx.registry.codes:
         if len(code.name) > MAX_CODE_LENGTH:
-            yield Finding(f"code {code.name!r} has {len(code.name)} characters; at most {MAX_CODE_LENGTH}", code.loc)
+            yield Finding(f"code {code.name[:40]!r}... has {len(code.name)} characters; at most {MAX_CODE_LENGTH}", code.loc)
 
 
 @rule("category-name")
 def category_name(ctx: Context) -> Iterator[Finding]:
-    """Category names are lower_snake, e.g. rate_limit."""
+    """A category is its exact wire value, under the same rules as a code (at most 128 characters)."""
     for cat in ctx.registry.categories:
-        if not LOWER_SNAKE.fullmatch(cat.name):
-            yield Finding(f"category {cat.name!r} must be lower_snake, like {cat.name.lower()!r}", cat.loc)
+        problem = _wire_value_problem("category", cat.name)
+        if len(cat.name) > MAX_CODE_LENGTH:
+            problem = f"category {cat.name[:40]!r}... has {len(cat.name)} characters; at most {MAX_CODE_LENGTH}"
+        if problem and not (cat.identifier and WIRE_VALUE.fullmatch(cat.name)):
+            yield Finding(problem, cat.loc)
+
+
+@rule("identifier-name")
+def identifier_name(ctx: Context) -> Iterator[Finding]:
+    """An `identifier:` override is letters, digits and single underscores, starting with a letter (e.g. CARD_DECLINED_V2)."""
+    owners = [("code", c.name, c.identifier, c.locs) for c in ctx.registry.codes]
+    owners += [("category", c.name, c.identifier, c.locs) for c in ctx.registry.categories]
+    for kind, name, identifier, locs in owners:
+        if identifier is not None and not IDENTIFIER.fullmatch(identifier):
+            yield Finding(f"{kind} {name}: identifier {identifier!r} must be letters, digits and single underscores, "
+                          "starting with a letter", locs["identifier"])
 
 
 def identifier_key(name: str) -> str:
-    """Two names collide if they differ only in case and underscores (RateLimited in Go, Java, Rust)."""
-    return name.replace("_", "").casefold()
+    """Two names collide if they differ only in case and separators (RateLimited in Go, Java, Rust)."""
+    return naming.identity_key(name)
 
 
 @rule("identifier-collision")
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
-        seen: dict[str, str] = {}
+        seen: dict[str, tuple[str, Loc]] = {}
         for item in items:
-            key = identifier_key(item.name)
-            if key in seen and seen[key] != item.name:
-                msg = f"{kind} {item.name!r} and {seen[key]!r} become the same identifier in generated code; rename one"
+            key = identifier_key(item.identifier or item.name)
+            if key in seen and seen[key][0] != item.name:
+                other, where = seen[key]
+                msg = (f"{kind} {item.name!r} and {other!r} (line {where.line}) differ only in case or separators, so they "
+                       f"become the same identifier in generated code; give one an `identifier:` (e.g. identifier: "
+                       f"{naming.upper_snake(item.name)}_2)")
                 yield Finding(msg, item.loc)
-            seen.setdefault(key, item.name)
+            seen.setdefault(key, (item.name, item.loc))
+
+
+@rule("wire-case")
+def wire_case(ctx: Context) -> Iterator[Finding]:
+    """`wire.case` is `snake` (retry_after_ms) or `camel` (retryAfterMs)."""
+    wire = ctx.registry.wire
+    if wire.case not in ("snake", "camel"):
+        yield Finding(f"wire case {wire.case!r} must be 'snake' or 'camel'", wire.locs["case"])
+
+
+@rule("wire-rename")
+def wire_rename(ctx: Context) -> Iterator[Finding]:
+    """`wire.rename` maps payload fields to distinct wire names (letters, digits, `_ $ -`); `wire.envelope` is such a name too."""
+    from errgen.contract import Policy, fields
+
+    wire = ctx.registry.wire
+    specs = fields(Policy(), wire) if wire.case in ("snake", "camel") else ()
+    known = [f.name for f in specs]
+    for name, wire_name in wire.rename.items():
+        if name not in known:
+            yield Finding(f"wire rename {name!r} is not a payload field{nearest(name, known)}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
+        elif not FIELD_NAME.fullmatch(wire_name):
+            yield Finding(f"wire name {wire_name!r} for {name} must be letters, digits, _, $ or -", wire.locs.get("rename", ctx.registry.loc_of("wire")))
+    seen: dict[str, str] = {}
+    for spec in specs:
+        if spec.wire in seen:
+            yield Finding(f"fields {seen[spec.wire]} and {spec.name} both go on the wire as {spec.wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
+        seen.setdefault(spec.wire, spec.name)
+    if wire.envelope is not None and not FIELD_NAME.fullmatch(wire.envelope):
+        yield Finding(f"wire envelope {wire.envelope!r} must be letters, digits, _, $ or -", wire.locs["envelope"])

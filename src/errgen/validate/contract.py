@@ -8,6 +8,7 @@ import math
 import re
 from typing import Any, Iterator
 
+from errgen.contract import http_status
 from errgen.model import HINTS, SCOPES, STATES, Registry
 from errgen.payload import MAX_SUGGESTIONS, REQUIRED
 
@@ -96,8 +97,9 @@ class ContractChecker:
 
     def _http(self, code: Any, payload: dict[str, Any], http: tuple[Any, dict[str, str]]) -> Iterator[Finding]:
         status, headers = http
-        if status != code.http_status:
-            yield ("http-status-mismatch", "error", f"{code.name} is sent with HTTP {code.http_status}, not {status}", None)
+        expected = http_status(code, self.categories.get(code.category))
+        if status != expected:
+            yield ("http-status-mismatch", "error", f"{code.name} is sent with HTTP {expected}, not {status}", None)
         header = headers.get("retry-after", "").strip()
         delay = payload.get("retry_after_ms")
         if header.isdigit() and _is_int(delay) and int(header) != math.ceil(delay / 1000):
