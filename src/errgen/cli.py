@@ -132,6 +132,23 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
     click.echo(f"{out_dir}: {changed.summary()}", err=True)
 
 
+@main.command()
+@registry_option
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=Path("."), show_default=True,
+              help="The repository root the CODEOWNERS paths are relative to.")
+def owners(registry_path: Path | None, root: Path) -> None:
+    """Print a CODEOWNERS section for a folder registry: each fragment file and its `owner`.
+
+    Paste it into .github/CODEOWNERS (or docs/CODEOWNERS, GitLab) so that a change to a team's
+    error codes asks that team to review it."""
+    from errgen.compose import owners_section
+
+    result = _lint(registry_path)
+    if not result.registry.fragments:
+        _fail(f"{result.registry.path} includes no fragments (add `include: [teams/*.yaml]`); nothing to own", 1)
+    click.echo(owners_section(result.registry.fragments, root), nl=False)
+
+
 @main.command("targets")
 def list_targets() -> None:
     """List the build targets and the files each one writes."""

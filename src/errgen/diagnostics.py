@@ -10,10 +10,12 @@ Severity = Literal["error", "warning"]
 
 
 class Loc(NamedTuple):
-    """A 1-based position in a file, as editors count (a tuple: the loader makes one per node)."""
+    """A 1-based position in a file, as editors count (a tuple: the loader makes one per node).
+    `path` names the file when it is not the registry's own (a fragment of a composed registry)."""
 
     line: int
     column: int
+    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +32,7 @@ class Diagnostic:
 
 
 def diag(rule: str, message: str, path: str, loc: Loc, severity: Severity = "error") -> Diagnostic:
-    return Diagnostic(rule, message, path, loc.line, loc.column, severity)
+    return Diagnostic(rule, message, loc.path or path, loc.line, loc.column, severity)
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:

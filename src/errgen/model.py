@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Any, Literal, Mapping
 
 from errgen.diagnostics import Loc
 
@@ -130,6 +130,9 @@ class Registry:
     # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
     targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     wire: Wire = field(default_factory=Wire)
+    # errgen.compose.Fragment for each fragment file of a folder registry: who owns which codes.
+    # Not part of the contract: a composed registry builds exactly as its single-file equivalent.
+    fragments: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     path: str = "registry/errors.yaml"
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
 
@@ -151,6 +154,11 @@ class Registry:
     @cached_property
     def code_map(self) -> dict[str, Code]:
         return {c.name: c for c in self.codes}
+
+    @cached_property
+    def owners(self) -> dict[str, str]:
+        """Each code's owner, for a folder registry (empty for a single file)."""
+        return {code: f.owner for f in self.fragments for code in f.codes}
 
     def history_entry(self, version: str) -> HistoryEntry | None:
         return next((h for h in self.history if h.version == version), None)

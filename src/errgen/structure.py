@@ -8,7 +8,7 @@ are left out of the model after their diagnostics are recorded; later rules see 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
@@ -107,6 +107,9 @@ REGISTRY = Fields(
         "version": (STR, True),
         "problem_base": (STR, False),
         "wire": (WIRE, False),
+        # A folder registry: fragment files (globs relative to this file), see errgen.compose.
+        "include": (ListOf(STR), False),
+        "fragment_categories": (BOOL, False),
         "targets": (TARGETS, False),
         "categories": (NamedMap(CATEGORY), True),
         "codes": (NamedMap(CODE), True),
@@ -216,7 +219,11 @@ def build(doc: Document) -> tuple[Registry, list[Diagnostic], Names]:
     codes = root.get("codes")
     referenced = {c.get("category") for c in codes.values() if isinstance(c, Map)} if isinstance(codes, Map) else set()
     broken = {key for key, (_, required) in REGISTRY.fields.items() if required and key not in top}
-    return _registry(top, doc.path), checker.diagnostics, Names(declared, referenced, broken)
+    registry = _registry(top, doc.path)
+    fragments = getattr(doc, "fragments", ())
+    if fragments:
+        registry = replace(registry, fragments=fragments)
+    return registry, checker.diagnostics, Names(declared, referenced, broken)
 
 
 def _registry(top: dict[str, Any], path: str) -> Registry:

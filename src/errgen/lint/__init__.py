@@ -6,10 +6,10 @@ from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
 from errgen.lint.base import RULES, Context
-from errgen.lint import categories, codes, history, names, prose  # noqa: F401  (registers the rules)
+from errgen.lint import categories, codes, fragments, history, names, prose  # noqa: F401  (registers the rules)
 from errgen.load import Document, load_path, load_text
 from errgen.model import Registry
-from errgen import structure
+from errgen import compose, structure
 
 
 class LintResult:
@@ -32,8 +32,12 @@ def lint_document(doc: Document) -> LintResult:
 
 
 def lint_path(path: Path, display: str | None = None) -> LintResult:
-    """Raises `Fatal` when the file cannot be read or parsed at all."""
-    return lint_document(load_path(path, display))
+    """Raises `Fatal` when the file cannot be read or parsed at all. A header that includes
+    fragments is linted as the registry they compose."""
+    doc = load_path(path, display)
+    if compose.includes(doc):
+        doc = compose.compose(doc, compose.WorkTree(path.parent))
+    return lint_document(doc)
 
 
 def lint_text(text: str, display: str = "<registry>") -> LintResult:

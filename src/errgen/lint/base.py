@@ -44,7 +44,7 @@ class Rule:
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         path = ctx.registry.path
         for f in self.check(ctx):
-            yield Diagnostic(self.id, f.message, path, f.loc.line, f.loc.column, f.severity)
+            yield Diagnostic(self.id, f.message, f.loc.path or path, f.loc.line, f.loc.column, f.severity)
 
 
 RULES: list[Rule] = []

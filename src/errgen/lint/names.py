@@ -94,7 +94,8 @@ def identifier_collision(ctx: Context) -> Iterator[Finding]:
             key = identifier_key(item.identifier or item.name)
             if key in seen and seen[key][0] != item.name:
                 other, where = seen[key]
-                msg = (f"{kind} {item.name!r} and {other!r} (line {where.line}) differ only in case or separators, so they "
+                place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"
+                msg = (f"{kind} {item.name!r} and {other!r} ({place}) differ only in case or separators, so they "
                        f"become the same identifier in generated code; give one an `identifier:` (e.g. identifier: "
                        f"{naming.upper_snake(item.name)}_2)")
                 yield Finding(msg, item.loc)
