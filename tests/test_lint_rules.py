@@ -59,3 +59,24 @@ def test_unknown_category_names_the_nearest_existing_ones() -> None:
     diags = lint_path(FIXTURES / "lint" / "unknown-category.yaml").diagnostics
     message = next(d.message for d in diags if d.rule == "unknown-category")
     assert "did you mean 'validation'" in message
+
+
+def test_a_contradicted_retryable_is_one_finding_not_two() -> None:
+    """`retryable: true` with a retry_after_ms in a non-retryable category: the contradiction is the
+    problem; saying the code "is not retryable" as well would contradict what the user wrote."""
+    from errgen.lint import lint_text
+
+    text = (FIXTURES / "lint" / "retryable-contradiction.yaml").read_text(encoding="utf-8")
+    text = text.replace("    retryable: true\n", "    retryable: true\n    retry_after_ms: 100\n")
+    assert [d.rule for d in lint_text(text).diagnostics] == ["retryable-contradiction"]
+
+
+def test_docs_registry_md_documents_every_rule() -> None:
+    """The rule table in docs/registry.md lists exactly the registered rules; the shape rules are
+    named in the paragraph before it."""
+    doc = (REGISTRY.parent.parent / "docs" / "registry.md").read_text(encoding="utf-8")
+    section = doc.split("## Lint rules", 1)[1]
+    tabled = set(re.findall(r"^\| `([a-z-]+)` \|", section, flags=re.MULTILINE))
+    assert tabled == {r.id for r in RULES}
+    named = set(re.findall(r"`([a-z-]+)`", section.split("| rule |", 1)[0]))
+    assert STRUCTURAL <= named

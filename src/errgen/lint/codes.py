@@ -36,7 +36,10 @@ def retryable_contradiction(ctx: Context) -> Iterator[Finding]:
 def retry_after_non_retryable(ctx: Context) -> Iterator[Finding]:
     """`retry_after_ms` is a delay before retrying, so only retryable codes carry one."""
     for code in ctx.registry.codes:
-        if code.retry_after_ms is not None and not code.retryable and code.category in ctx.registry.category_map:
+        # A code that says `retryable: true` in a non-retryable category already gets
+        # retryable-contradiction; one problem, one finding.
+        if code.retry_after_ms is not None and not code.retryable and code.category in ctx.registry.category_map \
+                and code.stated_retryable is not True:
             yield Finding(f"code {code.name} is not retryable, so it cannot have retry_after_ms", code.locs["retry_after_ms"])
 
 
