@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
 from conftest import REGISTRY, ROOT
+
+
+def fresh_venv_with_our_dependencies(env_dir: Path) -> Path:
+    """A new virtual environment that sees the packages of the environment running the tests.
+
+    `system_site_packages=True` would link to the *base* interpreter, which is not where a virtual
+    environment's dependencies live. Instead the new environment keeps its own site-packages first
+    (so the wheel's errgen wins over an editable install) and lists ours after it in a .pth file:
+    plain path lines, so the editable install's own .pth hooks are not run. No network needed.
+    """
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    (Path(site) / "running_environment.pth").write_text("".join(f"{p}\n" for p in ours), encoding="utf-8")
+    return python
 
 
 def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
@@ -15,8 +33,7 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
     [wheel] = wheels.glob("errgen-*.whl")
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
-    python = env_dir / "bin" / "python"
+    python = fresh_venv_with_our_dependencies(env_dir)
     subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--force-reinstall", "--quiet", str(wheel)], check=True, capture_output=True)
     errgen = env_dir / "bin" / "errgen"
     elsewhere = tmp_path / "elsewhere"
