@@ -63,11 +63,47 @@ def test_missing_default_registry_names_init(tmp_path: Path) -> None:
     assert "registry/errors.yaml" in done.stderr and "errgen init" in done.stderr
 
 
-def test_init_scaffolds_a_registry_that_lints_and_builds(tmp_path: Path) -> None:
+def test_init_starts_a_small_project_registry_that_lints_clean_and_builds(tmp_path: Path) -> None:
+    project = tmp_path / "Billing-API"
+    project.mkdir()
+    done = run_errgen("init", cwd=project)
+    assert done.returncode == 0, done.stderr
+    registry = project / "registry" / "errors.yaml"
+    text = registry.read_text(encoding="utf-8")
+    lint = run_errgen("lint", "--format", "json", cwd=project)
+    assert (lint.returncode, json.loads(lint.stdout)) == (0, [])  # not even a warning
+    from errgen.lint import lint_path
+
+    model = lint_path(registry).registry
+    assert (model.name, model.version, len(model.history)) == ("billing_api", "0.1.0", 1)
+    assert 3 <= len(model.codes) <= 6 and "acme" not in text  # a starter, not errgen's own example
+    built = run_errgen("build", cwd=project)
+    assert built.returncode == 0, built.stderr
+    assert (project / "generated" / "python" / "billing_api_errors").is_dir()
+
+
+def test_init_refers_to_nothing_outside_the_project(tmp_path: Path) -> None:
+    assert run_errgen("init", "contract/errors.yaml", cwd=tmp_path).returncode == 0
+    text = (tmp_path / "contract" / "errors.yaml").read_text(encoding="utf-8")
+    assert "docs/registry.md" not in text and "file:" not in text and str(ROOT) not in text
+    [hint] = [line.split("$schema=", 1)[1] for line in text.splitlines() if "$schema=" in line]
+    schema = json.loads((tmp_path / "contract" / hint).read_text(encoding="utf-8"))  # relative to the registry
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    document = json.loads(json.dumps(yaml.safe_load(text), default=str))
+    assert list(Draft202012Validator(schema).iter_errors(document)) == []
+    assert "docs/registry.md" not in json.dumps(schema)
+
+
+def test_init_never_overwrites_without_force(tmp_path: Path) -> None:
     assert run_errgen("init", cwd=tmp_path).returncode == 0
-    assert run_errgen("lint", cwd=tmp_path).returncode == 0
+    registry = tmp_path / "registry" / "errors.yaml"
+    registry.write_text("mine", encoding="utf-8")
     again = run_errgen("init", cwd=tmp_path)
-    assert again.returncode == 2 and "--force" in again.stderr
+    assert again.returncode == 2 and "--force" in again.stderr and registry.read_text() == "mine"
+    assert run_errgen("init", "--force", cwd=tmp_path).returncode == 0
+    assert registry.read_text().startswith("# yaml-language-server")
 
 
 def test_help_explains_commands_and_exit_codes() -> None:

@@ -160,16 +160,21 @@ def list_targets() -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default=DEFAULT_REGISTRY)
-@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
 def init(path: Path, force: bool) -> None:
-    """Create a starter registry at PATH (default registry/errors.yaml), a copy of errgen's example."""
-    from errgen.resources import default_registry_text
+    """Start a registry at PATH (default registry/errors.yaml): four codes, version 0.1.0, named
+    after the current folder; beside it, the registry-format schema for editor completion."""
+    import datetime
 
-    if path.exists() and not force:
-        _fail(f"{path} already exists; pass --force to overwrite it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(default_registry_text(), encoding="utf-8")
-    click.echo(f"wrote {path}; next: edit it, then run `errgen lint` and `errgen build`", err=True)
+    from errgen.starter import project_name, starter
+
+    files = starter(path, project_name(Path.cwd()), datetime.date.today())
+    existing = files.existing()
+    if existing and not force:
+        _fail(f"{', '.join(map(str, existing))} already exist(s); pass --force to overwrite")
+    files.write()
+    click.echo(f"wrote {' and '.join(map(str, files.files))}; next: edit the registry, then run "
+               "`errgen lint` and `errgen build`", err=True)
 
 
 @main.command()

@@ -55,7 +55,7 @@ def schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "urn:errgen:registry-format:1",
         "title": "errgen registry, format 1",
-        "description": "One YAML file of error codes; see docs/registry.md. errgen lint checks more than this schema can.",
+        "description": "One YAML file of error codes (errgen registry format 1); errgen lint checks more than this schema can.",
         **_shape(structure.REGISTRY),
     }
 
