@@ -1,3 +1,3 @@
 from errgen.cli import main
 
-main()
+main(prog_name="errgen")  # also the name shell completion answers to

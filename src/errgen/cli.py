@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from errgen import __version__
+from errgen import console
 from errgen.diagnostics import Fatal
 
 if TYPE_CHECKING:
@@ -24,17 +25,19 @@ FORMATS = click.Choice(["text", "json"])
 
 registry_option = click.option(
     "--registry", "registry_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-    help="Registry file. Default: registry/errors.yaml in the current directory.",
+    help="Registry file. Default: `registry` in errgen.toml or [tool.errgen], else registry/errors.yaml.",
 )
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"errgen: {message}", err=True)
+    console.current().error(message)
     sys.exit(code)
 
 
 def _registry_path(path: Path | None) -> Path:
     if path is not None:
+        if not path.exists() and (origin := _set_by("registry_path", "registry", path)):
+            _fail(f"no registry at {path}{origin}")
         return path
     if not DEFAULT_REGISTRY.exists():
         _fail(f"no registry at {DEFAULT_REGISTRY} (run from your project root, pass --registry PATH, "
@@ -42,31 +45,58 @@ def _registry_path(path: Path | None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None) -> "LintResult":
-    """Lint the registry (a file, or bytes with a display name); print problems; exit 2 if
-    unreadable, 1 on errors; return the result."""
+def _say_where_settings_came_from() -> None:
+    """With -v, once per run (the subcommand's own -v is parsed after the settings are read)."""
+    meta = click.get_current_context().meta
+    if "errgen.settings" in meta and not meta.get("errgen.settings-said"):
+        meta["errgen.settings-said"] = True
+        console.current().detail(f"settings from {meta['errgen.settings'].origin('').strip()}")
+
+
+def _set_by(param: str, setting: str, value: object) -> str:
+    """' (set by pyproject.toml [tool.errgen] registry)' when `value` is the parameter's value and
+    came from the settings file."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    if ctx.params.get(param) == value and ctx.get_parameter_source(param) is ParameterSource.DEFAULT_MAP \
+            and "errgen.settings" in ctx.meta:
+        return f" (set by {ctx.meta['errgen.settings'].origin(setting)})"
+    return ""
+
+
+def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None, report: bool = False) -> "LintResult":
+    """Lint the registry (a file, or bytes with a display name); print its problems (warnings
+    only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.diagnostics import render
     from errgen.lint import lint_document, lint_path
     from errgen.load import decode, load_text
 
+    _say_where_settings_came_from()
     try:
         if source is not None:
             result = lint_document(load_text(decode(source[0], source[1]), source[1]))
         else:
             result = lint_path(_registry_path(path))
     except Fatal as exc:
-        click.echo(render([exc.diagnostic], fmt), err=fmt == "text")
+        console.current().diagnostics(render([exc.diagnostic], fmt), err=fmt == "text")
         sys.exit(2)
-    if result.diagnostics or fmt == "json":
-        click.echo(render(result.diagnostics, fmt), err=fmt == "text")
+    if fmt != "text":
+        click.echo(render(result.diagnostics, fmt))
+    elif result.diagnostics and (report or not result.ok):  # other commands say nothing of mere warnings
+        console.current().diagnostics(render(result.diagnostics, fmt))
+    elif result.diagnostics:
+        console.current().detail(f"{result.registry.path}: {len(result.diagnostics)} warning(s); `errgen lint` lists them")
     if not result.ok:
         sys.exit(1)
     return result
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="errgen")
-def main() -> None:
+@click.group(cls=console.Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             params=console.output_options())
+@click.version_option(__version__, "-V", "--version", prog_name="errgen")
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """errgen compiles one YAML registry of error codes into the error contract that services,
     SDKs and AI agents import: a JSON Schema, Python and TypeScript SDKs, a recovery table and docs.
 
@@ -79,8 +109,20 @@ def main() -> None:
       errgen bump            set the version and history entry the changes need
       errgen validate FILE   check recorded payloads against the registry, catch leaks
 
-    Exit codes: 0 ok, 1 problems found, 2 errgen could not run.
+    Settings: errgen.toml, or [tool.errgen] in pyproject.toml (registry, out, targets,
+    validate allow-lists), in this folder or a parent; flags win. Shell completion:
+    errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run.
     """
+    from errgen import config
+
+    try:
+        settings = config.find(Path.cwd())
+    except config.ConfigError as exc:
+        _fail(str(exc))
+    if settings.source is not None:
+        ctx.meta["errgen.settings"] = settings
+        ctx.default_map = settings.defaults({name: {p.name for p in cmd.params if p.name}
+                                             for name, cmd in main.commands.items()})
 
 
 @main.command()
@@ -92,9 +134,9 @@ def lint(registry_path: Path | None, fmt: str) -> None:
     Each problem is printed as `path:line:col: severity[rule-id]: message`. Exits 0 when there are
     no errors (warnings allowed), 1 when there are errors, 2 when the file cannot be read or parsed.
     """
-    result = _lint(registry_path, fmt)
+    result = _lint(registry_path, fmt, report=True)
     if fmt == "text":
-        click.echo(f"{result.registry.path}: ok ({len(result.registry.codes)} codes)", err=True)
+        console.current().status(f"{result.registry.path}: ok ({len(result.registry.codes)} codes)")
 
 
 @main.command()
@@ -120,16 +162,16 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
             report = pipeline.check(result.registry, out_dir, targets)
             if report:
                 click.echo(report.render(), err=True)
-                click.echo(f"{out_dir} is stale: run `errgen build` and commit the result.", err=True)
+                console.current().status(f"{out_dir} is stale: run `errgen build` and commit the result.", ok=False)
                 sys.exit(1)
-            click.echo(f"{out_dir}: up to date.", err=True)
+            console.current().status(f"{out_dir}: up to date.")
             return
         changed = pipeline.build(result.registry, out_dir, targets)
     except UnknownTarget as exc:
-        _fail(str(exc))
+        _fail(f"{exc}{_set_by('targets', 'targets', targets)}")
     except pipeline.BuildError as exc:
         _fail(str(exc))
-    click.echo(f"{out_dir}: {changed.summary()}", err=True)
+    console.current().status(f"{out_dir}: {changed.summary()}")
 
 
 @main.command()
@@ -173,8 +215,8 @@ def init(path: Path, force: bool) -> None:
     if existing and not force:
         _fail(f"{', '.join(map(str, existing))} already exist(s); pass --force to overwrite")
     files.write()
-    click.echo(f"wrote {' and '.join(map(str, files.files))}; next: edit the registry, then run "
-               "`errgen lint` and `errgen build`", err=True)
+    console.current().status(f"wrote {' and '.join(map(str, files.files))}; next: edit the registry, then run "
+                             "`errgen lint` and `errgen build`")
 
 
 @main.command()
@@ -256,7 +298,7 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         click.echo("".join(difflib.unified_diff(original, plan.text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
     elif plan.text is not None:
         bumping.write(current, plan.text)
-    click.echo(plan.summary(before.registry.version) + (" (dry run)" if dry_run and plan.text else ""), err=True)
+    console.current().status(plan.summary(before.registry.version) + (" (dry run)" if dry_run and plan.text else ""))
 
 
 @main.command()
@@ -296,5 +338,23 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
         counts = stream((f for name in files for f in validator.file(name)), fmt, click.echo)
     except Unreadable as exc:
         _fail(str(exc))
-    click.echo(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", err=True)
+    console.current().status(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", ok=not counts["error"])
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (click's).
+
+    \b
+      bash:  eval "$(errgen completion bash)"     in ~/.bashrc
+      zsh:   eval "$(errgen completion zsh)"      in ~/.zshrc
+      fish:  errgen completion fish > ~/.config/fish/completions/errgen.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    complete = get_completion_class(shell)
+    if complete is None:  # the choice lists only shells click supports; this guards a click upgrade
+        _fail(f"click offers no completion for {shell}")
+    click.echo(complete(main, {}, "errgen", "_ERRGEN_COMPLETE").source())

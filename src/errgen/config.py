@@ -1,0 +1,146 @@
+"""Project settings: `errgen.toml`, or `[tool.errgen]` in `pyproject.toml`.
+
+The nearest folder (the current one, then its parents) holding an `errgen.toml` or a
+`pyproject.toml` with a `[tool.errgen]` table supplies the defaults every command uses; a flag on
+the command line wins. Paths are relative to the file that sets them, as in ruff and mypy.
+
+    registry = "contract/errors.yaml"
+    out = "sdk"
+    targets = ["python", "typescript"]
+
+    [validate]                         # [tool.errgen.validate] in pyproject.toml
+    allow-hosts = ["status.example.com"]
+    allow-patterns = ["^req_[0-9a-f]{16}$"]
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+FILE_NAMES = ("errgen.toml", "pyproject.toml")
+
+
+class ConfigError(Exception):
+    """A settings file errgen cannot use; the message names the file and the key."""
+
+
+def _path(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _strings(value: Any) -> list[str] | None:
+    return value if isinstance(value, list) and all(isinstance(v, str) for v in value) else None
+
+
+# key -> (what it must be, converter returning None when the value is not that, is it a path)
+_TOP: dict[str, tuple[str, Callable[[Any], Any], bool]] = {
+    "registry": ("a path (a non-empty string)", _path, True),
+    "out": ("a path (a non-empty string)", _path, True),
+    "targets": ("a list of target names (strings)", _strings, False),
+}
+_VALIDATE: dict[str, tuple[str, Callable[[Any], Any], bool]] = {
+    "allow-hosts": ("a list of hostnames (strings)", _strings, False),
+    "allow-patterns": ("a list of regular expressions (strings)", _strings, False),
+}
+# setting -> the command parameter it is the default of, in every command that has one
+PARAMETERS = {
+    "registry": ("registry_path",),
+    "out": ("out_dir",),
+    "targets": ("targets",),
+    "validate.allow-hosts": ("allow_hosts",),
+    "validate.allow-patterns": ("allow_patterns",),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    source: Path | None = None  # the file the settings came from; None when there is none
+    table: str = ""  # "[tool.errgen]" or "" for errgen.toml
+    values: dict[str, Any] = field(default_factory=dict)  # dotted setting -> value
+
+    def origin(self, setting: str) -> str:
+        """Where a setting came from, for messages: 'pyproject.toml [tool.errgen] registry'."""
+        key = setting if not self.table else f"{self.table} {setting}"
+        return f"{_display(self.source)} {key}" if self.source else setting
+
+    def defaults(self, parameter_names: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
+        """click's default_map: for each command (by its parameter names), the values it takes."""
+        out: dict[str, dict[str, Any]] = {}
+        for command, names in parameter_names.items():
+            chosen = {param: value for setting, value in self.values.items()
+                      for param in PARAMETERS[setting] if param in names}
+            if "path" in names and "registry" in self.values:  # `errgen init [PATH]`
+                chosen["path"] = self.values["registry"]
+            if chosen:
+                out[command] = chosen
+        return out
+
+
+def _display(path: Path | None) -> str:
+    if path is None:
+        return ""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def find(start: Path) -> Config:
+    """The settings that apply in `start`, or an empty Config."""
+    for folder in (start, *start.parents):
+        own = folder / "errgen.toml"
+        if own.is_file():
+            return parse(own, _read(own), "")
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            table = _read(pyproject).get("tool", {}).get("errgen")
+            if table is not None:
+                return parse(pyproject, table, "[tool.errgen]")
+    return Config()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{_display(path)}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror}") from None
+
+
+def parse(path: Path, table: Any, name: str) -> Config:
+    where = f"{_display(path)}: {name + ' ' if name else ''}"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}must be a table of settings")
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        if key == "validate":
+            if not isinstance(raw, dict):
+                raise ConfigError(f"{where}validate must be a table ([{name[1:-1] + '.' if name else ''}validate])")
+            values.update(_settings(raw, _VALIDATE, where, path.parent, "validate."))
+        else:
+            values.update(_settings({key: raw}, _TOP, where, path.parent, ""))
+    return Config(path, name, values)
+
+
+def _settings(table: dict[str, Any], spec: dict[str, tuple[str, Callable[[Any], Any], bool]],
+              where: str, base: Path, prefix: str) -> dict[str, Any]:
+    out = {}
+    known = [*spec, *(["validate"] if not prefix else [])]
+    for key, raw in table.items():
+        if key not in spec:
+            near = difflib.get_close_matches(key, known, n=1)
+            hint = f"did you mean {near[0]!r}?" if near else f"expected one of: {', '.join(known)}"
+            raise ConfigError(f"{where}unknown key {prefix + key!r}; {hint}")
+        expected, convert, is_path = spec[key]
+        value = convert(raw)
+        if value is None:
+            raise ConfigError(f"{where}{prefix + key} must be {expected}, found {raw!r}")
+        out[prefix + key] = _display(base / value) if is_path else value
+    return out

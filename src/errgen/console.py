@@ -1,0 +1,117 @@
+"""What errgen prints besides its results: how much (-q, -v) and in colour or not.
+
+Colour: `--color always|never` wins; otherwise NO_COLOR (set and not empty) turns it off,
+FORCE_COLOR (set, not empty and not 0) turns it on, and else a terminal gets colour and a pipe or
+file does not. Results (diagnostics, reports) are printed at every verbosity; -q drops the status
+lines; -v adds where settings came from and what was left unsaid (registry warnings).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import IO
+
+import click
+
+QUIET, NORMAL, VERBOSE = -1, 0, 1
+# path:line:col: severity[rule]: message
+_DIAGNOSTIC = re.compile(r"^(?P<where>.+?:\d+:\d+:) (?P<severity>error|warning)(?P<rule>\[[a-z0-9-]+\]):")
+_SEVERITY_COLOUR = {"error": "red", "warning": "yellow"}
+
+
+def wants_colour(choice: str, stream: IO[str], environ: "os._Environ[str] | dict[str, str]" = os.environ) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR", "0") not in ("", "0"):
+        return True
+    return stream.isatty()
+
+
+@dataclass
+class Console:
+    level: int = NORMAL
+    colour: bool = False
+
+    def status(self, message: str, ok: bool = True) -> None:
+        """A line about what happened ('generated: up to date.'), on stderr; -q drops it."""
+        if self.level > QUIET:
+            click.echo(self._paint(message, "green" if ok else "red", bold=not ok), err=True, color=self.colour)
+
+    def detail(self, message: str) -> None:
+        """A line only -v shows."""
+        if self.level >= VERBOSE:
+            click.echo(self._paint(message, "bright_black"), err=True, color=self.colour)
+
+    def error(self, message: str) -> None:
+        """'errgen: ...' on stderr, at every verbosity."""
+        click.echo(self._paint("errgen:", "red", bold=True) + " " + message, err=True, color=self.colour)
+
+    def diagnostics(self, text: str, err: bool = True) -> None:
+        """Rendered text diagnostics, the severity coloured; printed at every verbosity."""
+        if self.colour:
+            text = "\n".join(self._diagnostic_line(line) for line in text.split("\n"))
+        click.echo(text, err=err, color=self.colour)
+
+    def _diagnostic_line(self, line: str) -> str:
+        match = _DIAGNOSTIC.match(line)
+        if match is None:
+            return click.style(line, bold=True) if line.startswith("Found ") else line
+        severity = match["severity"]
+        head = f"{click.style(match['where'], bold=True)} {click.style(severity, fg=_SEVERITY_COLOUR[severity], bold=True)}{match['rule']}:"
+        return head + line[match.end():]
+
+    def _paint(self, text: str, colour: str, bold: bool = False) -> str:
+        return click.style(text, fg=colour, bold=bold) if self.colour else text
+
+
+def current() -> Console:
+    """The console of the running command, made on first use; -q, -v and --color adjust it."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx else None
+    if root is not None and isinstance(root.obj, Console):
+        return root.obj
+    console = Console(colour=wants_colour("auto", sys.stderr))
+    if root is not None:
+        root.obj = console
+    return console
+
+
+def _choose_level(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value:
+        return
+    console = current()
+    wanted = QUIET if param.name == "quiet" else VERBOSE
+    if console.level not in (NORMAL, wanted):
+        raise click.UsageError("pass -q or -v, not both", ctx)
+    console.level = wanted
+
+
+def _choose_colour(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        current().colour = wants_colour(value, sys.stderr)
+
+
+def output_options() -> list[click.Parameter]:
+    """-q, -v and --color, accepted before the command (errgen -q build) and after it (errgen build -q)."""
+    return [
+        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_choose_level,
+                     help="Print only results and errors, no status lines."),
+        click.Option(["-v", "--verbose"], is_flag=True, expose_value=False, callback=_choose_level,
+                     help="Also say where settings came from and what was left out (registry warnings)."),
+        click.Option(["--color", "colour"], type=click.Choice(["auto", "always", "never"]), default=None,
+                     expose_value=False, callback=_choose_colour,
+                     help="Colour the output: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never."),
+    ]
+
+
+class Group(click.Group):
+    """A click group whose every command also takes the output options."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.params.extend(output_options())
+        super().add_command(cmd, name)

@@ -1,0 +1,197 @@
+"""What users expect of a command-line tool: project settings files, quiet and verbose, colour
+that follows the terminal and NO_COLOR/FORCE_COLOR, -V, shell completion, and no noise from a
+registry's warnings in commands other than lint."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, REGISTRY, ROOT
+
+ESC = "\x1b["
+WARNED = FIXTURES / "lint" / "unused-category.yaml"  # lints with one warning and no error
+LEAKY = FIXTURES / "validate" / "leak-internal-host.json"
+
+
+def errgen(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run errgen as a user would, with the colour variables only as the test sets them."""
+    base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")}
+    return subprocess.run([sys.executable, "-m", "errgen", *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**base, "PYTHONPATH": str(ROOT / "src"), **env})
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "contract").mkdir()
+    shutil.copy(REGISTRY, tmp_path / "contract" / "errors.yaml")
+    return tmp_path
+
+
+# --- item 8: registry warnings belong to lint -------------------------------------------------
+
+@pytest.mark.parametrize("args", [["build", "--check", "--out", "{tmp}/out"], ["diff", str(WARNED), str(WARNED)],
+                                  ["validate", str(FIXTURES / "validate" / "expected.json")]], ids=lambda a: a[0])
+def test_other_commands_do_not_repeat_the_registry_warnings(args: list[str], tmp_path: Path) -> None:
+    done = errgen(*(a.replace("{tmp}", str(tmp_path)) for a in args), "--registry", str(WARNED)) if args[0] != "diff" \
+        else errgen(*args)
+    assert "unused-category" not in done.stderr + done.stdout and "Found " not in done.stderr, done.stderr
+    verbose = errgen("-v", "build", "--check", "--out", str(tmp_path / "out"), "--registry", str(WARNED))
+    assert "1 warning(s); `errgen lint` lists them" in verbose.stderr
+    linted = errgen("lint", "--registry", str(WARNED))
+    assert "warning[unused-category]" in linted.stderr and "Found 0 error(s), 1 warning(s)." in linted.stderr
+
+
+def test_other_commands_still_print_registry_errors(tmp_path: Path) -> None:
+    done = errgen("build", "--out", str(tmp_path), "--registry", str(FIXTURES / "lint" / "unknown-category.yaml"))
+    assert done.returncode == 1 and "error[unknown-category]" in done.stderr
+
+
+# --- item 19: quiet, verbose, version, colour, completion ---------------------------------------
+
+def test_quiet_drops_status_lines_but_not_problems(tmp_path: Path) -> None:
+    assert errgen("lint").stderr.strip() == "registry/errors.yaml: ok (13 codes)"
+    for args in (["-q", "lint"], ["lint", "-q"], ["lint", "--quiet"]):
+        done = errgen(*args)
+        assert (done.returncode, done.stderr) == (0, ""), args
+    built = errgen("build", "-q", "--out", str(tmp_path / "out"), "--target", "schema")
+    assert (built.returncode, built.stderr) == (0, "") and (tmp_path / "out" / "schema").is_dir()
+    failing = errgen("-q", "lint", "--registry", str(FIXTURES / "lint" / "unknown-category.yaml"))
+    assert failing.returncode == 1 and "error[unknown-category]" in failing.stderr
+
+
+def test_quiet_and_verbose_together_is_a_usage_error() -> None:
+    done = errgen("-q", "lint", "-v")
+    assert done.returncode == 2 and "-q or -v, not both" in done.stderr
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_version(flag: str) -> None:
+    from errgen import __version__
+
+    done = errgen(flag)
+    assert (done.returncode, done.stdout.strip()) == (0, f"errgen, version {__version__}")
+
+
+@pytest.mark.parametrize(("args", "env", "coloured"), [
+    ([], {}, False),  # a pipe is not a terminal
+    ([], {"FORCE_COLOR": "1"}, True),
+    ([], {"FORCE_COLOR": "0"}, False),
+    ([], {"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
+    (["--color", "always"], {"NO_COLOR": "1"}, True),
+    (["--color", "never"], {"FORCE_COLOR": "1"}, False),
+    (["--color", "auto"], {"FORCE_COLOR": "1"}, True),
+], ids=["pipe", "force", "force-0", "no-color-wins", "always", "never", "auto"])
+def test_colour_follows_the_flag_then_no_color_then_force_color(args: list[str], env: dict[str, str], coloured: bool) -> None:
+    done = errgen("lint", *args, "--registry", str(WARNED), **env)
+    assert done.returncode == 0
+    assert (ESC in done.stderr) is coloured, repr(done.stderr)
+    plain = done.stderr.replace(f"{ESC}0m", "")
+    assert "warning[unused-category]" in __import__("re").sub(r"\x1b\[[0-9;]*m", "", plain)
+
+
+def test_colour_on_a_terminal() -> None:
+    """`auto` colours a real terminal (a pseudo-terminal here), not only when forced."""
+    pty = pytest.importorskip("pty")
+    base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    primary, secondary = pty.openpty()
+    subprocess.run([sys.executable, "-m", "errgen", "lint", "--registry", str(WARNED)], cwd=ROOT, stderr=secondary,
+                   stdout=subprocess.DEVNULL, env={**base, "PYTHONPATH": str(ROOT / "src")}, timeout=300)
+    os.close(secondary)
+    output = os.read(primary, 65536).decode()
+    os.close(primary)
+    assert ESC in output and "unused-category" in output
+
+
+def test_colour_never_touches_machine_formats() -> None:
+    done = errgen("lint", "--format", "json", "--registry", str(WARNED), FORCE_COLOR="1")
+    assert ESC not in done.stdout
+
+
+def test_completion_scripts_complete_commands(tmp_path: Path) -> None:
+    for shell, marker in (("bash", "_ERRGEN_COMPLETE=bash_complete"), ("zsh", "compdef"), ("fish", "_ERRGEN_COMPLETE=fish_complete")):
+        done = errgen("completion", shell)
+        assert done.returncode == 0 and marker in done.stdout, shell
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    shim = tmp_path / "errgen"  # the script calls `errgen`; make this checkout's the one on PATH
+    shim.write_text(f'#!/bin/sh\nPYTHONPATH={ROOT / "src"} exec {sys.executable} -m errgen "$@"\n')
+    shim.chmod(0o755)
+    script = 'source <(errgen completion bash); COMP_WORDS=(errgen bu); COMP_CWORD=1; _errgen_completion errgen; echo "${COMPREPLY[@]}"'
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"})
+    assert done.stdout.split() == ["build", "bump"], done.stderr
+
+
+# --- item 18: errgen.toml and [tool.errgen] -----------------------------------------------------
+
+def test_errgen_toml_sets_registry_out_and_targets(project: Path) -> None:
+    (project / "errgen.toml").write_text('registry = "contract/errors.yaml"\nout = "sdk"\ntargets = ["schema"]\n')
+    done = errgen("build", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (project / "sdk").iterdir()) == [".errgen-manifest.json", "schema"]
+    assert errgen("lint", cwd=project).stderr.startswith("contract/errors.yaml: ok")
+    flags_win = errgen("build", "--out", "other", "--target", "recovery", cwd=project)
+    assert flags_win.returncode == 0 and (project / "other" / "recovery.json").exists() and not (project / "other" / "schema").exists()
+
+
+def test_pyproject_table_in_a_parent_folder_with_paths_relative_to_it(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.errgen]\nregistry = "contract/errors.yaml"\n')
+    nested = project / "src" / "deep"
+    nested.mkdir(parents=True)
+    done = errgen("-v", "lint", cwd=nested)
+    assert done.returncode == 0, done.stderr
+    assert "settings from ../../pyproject.toml [tool.errgen]" in done.stderr
+    assert "../../contract/errors.yaml: ok" in done.stderr
+
+
+def test_a_pyproject_without_the_table_is_not_a_setting(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    done = errgen("lint", cwd=project)
+    assert done.returncode == 2 and "no registry at registry/errors.yaml" in done.stderr
+
+
+def test_validate_allow_lists_come_from_the_settings(project: Path) -> None:
+    assert errgen("validate", "--registry", str(REGISTRY), str(LEAKY), cwd=project).returncode == 1
+    (project / "errgen.toml").write_text(f'registry = {str(REGISTRY)!r}\n\n[validate]\nallow-hosts = ["internal"]\n')
+    done = errgen("validate", str(LEAKY), cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_settings_point_at_a_missing_registry(project: Path) -> None:
+    (project / "errgen.toml").write_text('registry = "nope.yaml"\n')
+    done = errgen("lint", cwd=project)
+    assert done.returncode == 2
+    assert "no registry at nope.yaml (set by errgen.toml registry)" in done.stderr
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[tool.errgen]\nregistyr = "x.yaml"\n', "pyproject.toml: [tool.errgen] unknown key 'registyr'; did you mean 'registry'?"),
+    ('[tool.errgen]\nout = 3\n', "pyproject.toml: [tool.errgen] out must be a path (a non-empty string), found 3"),
+    ('[tool.errgen]\ntargets = "python"\n', "pyproject.toml: [tool.errgen] targets must be a list of target names (strings), found 'python'"),
+    ('[tool.errgen.validate]\nallow-host = ["a"]\n', "pyproject.toml: [tool.errgen] unknown key 'validate.allow-host'; did you mean 'allow-hosts'?"),
+    ('[tool.errgen]\nregistry = "x\n', "pyproject.toml: not valid TOML: Illegal character '\\n' (at line 2, column 14)"),
+], ids=["unknown-key", "wrong-type", "list-expected", "nested-unknown", "syntax"])
+def test_bad_settings_name_file_and_key(project: Path, text: str, message: str) -> None:
+    (project / "pyproject.toml").write_text(text)
+    done = errgen("lint", cwd=project)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"errgen: {message}"
+
+
+def test_unknown_target_in_settings_says_where_it_was_set(project: Path) -> None:
+    (project / "errgen.toml").write_text('registry = "contract/errors.yaml"\ntargets = ["cobol"]\n')
+    done = errgen("build", cwd=project)
+    assert done.returncode == 2 and "unknown target 'cobol'" in done.stderr and "(set by errgen.toml targets)" in done.stderr
+
+
+def test_init_writes_where_the_settings_say(project: Path) -> None:
+    (project / "errgen.toml").write_text('registry = "errors/registry.yaml"\n')
+    assert errgen("init", cwd=project).returncode == 0
+    assert (project / "errors" / "registry.yaml").exists()
+    assert errgen("lint", cwd=project).returncode == 0
