@@ -1,4 +1,8 @@
-"""Run the agents side by side on the same seed, print one table, draw one picture."""
+"""Run the agents side by side on the same seed, print one table, draw one picture.
+
+The picture goes to bench/out/ (not committed); docs/recovery-simulation.png is refreshed by hand,
+with --chart, when the documented results change.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from bench.recovery_sim.service import Service, serve
 from bench.recovery_sim.world import World, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CHART = ROOT / "bench" / "out" / "recovery-simulation.png"
 
 
 def load_sdk() -> Any:
@@ -85,20 +90,29 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--agents", default="errgen,naive,cautious,oracle")
-    parser.add_argument("--chart", type=Path, default=ROOT / "docs" / "recovery-simulation.png")
-    args = parser.parse_args()
+    parser.add_argument("--chart", type=Path, default=DEFAULT_CHART, help="Where to write the chart (PNG). Default: %(default)s")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
-        parser.error(f"unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENTS)}")
+        parser().error(f"unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENTS)}")
     results = simulate(args.seed, args.items, agents)
     print(f"seed {args.seed}, {args.items} items")
     print(table(results))
+    try:
+        import matplotlib  # noqa: F401  (only the chart needs it)
+    except ImportError:
+        print("chart: skipped, matplotlib is not installed (pip install matplotlib, or pip install -e '.[test]')")
+        return
     from bench.recovery_sim.chart import draw
 
     draw(results, args.chart)
