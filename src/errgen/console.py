@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Mapping
 
 import click
 
@@ -22,7 +22,7 @@ _DIAGNOSTIC = re.compile(r"^(?P<where>.+?:\d+:\d+:) (?P<severity>error|warning)(
 _SEVERITY_COLOUR = {"error": "red", "warning": "yellow"}
 
 
-def wants_colour(choice: str, stream: IO[str], environ: "os._Environ[str] | dict[str, str]" = os.environ) -> bool:
+def wants_colour(choice: str, stream: IO[str], environ: Mapping[str, str] = os.environ) -> bool:
     if choice != "auto":
         return choice == "always"
     if environ.get("NO_COLOR"):
@@ -53,7 +53,7 @@ class Console:
 
     def diagnostics(self, text: str, err: bool = True) -> None:
         """Rendered text diagnostics, the severity coloured; printed at every verbosity."""
-        if self.colour:
+        if self.colour and err:  # machine formats go to stdout, untouched
             text = "\n".join(self._diagnostic_line(line) for line in text.split("\n"))
         click.echo(text, err=err, color=self.colour)
 
