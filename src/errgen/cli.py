@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from errgen import __version__
-from errgen import console
+from errgen import config, console
 from errgen.diagnostics import Fatal
 
 if TYPE_CHECKING:
@@ -36,33 +36,13 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 def _registry_path(path: Path | None) -> Path:
     if path is not None:
-        if not path.exists() and (origin := _set_by("registry_path", "registry", path)):
+        if not path.exists() and (origin := config.set_by("registry_path", "registry", path)):
             _fail(f"no registry at {path}{origin}")
         return path
     if not DEFAULT_REGISTRY.exists():
         _fail(f"no registry at {DEFAULT_REGISTRY} (run from your project root, pass --registry PATH, "
               "or create one with `errgen init`)")
     return DEFAULT_REGISTRY
-
-
-def _say_where_settings_came_from() -> None:
-    """With -v, once per run (the subcommand's own -v is parsed after the settings are read)."""
-    meta = click.get_current_context().meta
-    if "errgen.settings" in meta and not meta.get("errgen.settings-said"):
-        meta["errgen.settings-said"] = True
-        console.current().detail(f"settings from {meta['errgen.settings'].origin('').strip()}")
-
-
-def _set_by(param: str, setting: str, value: object) -> str:
-    """' (set by pyproject.toml [tool.errgen] registry)' when `value` is the parameter's value and
-    came from the settings file."""
-    from click.core import ParameterSource
-
-    ctx = click.get_current_context()
-    if ctx.params.get(param) == value and ctx.get_parameter_source(param) is ParameterSource.DEFAULT_MAP \
-            and "errgen.settings" in ctx.meta:
-        return f" (set by {ctx.meta['errgen.settings'].origin(setting)})"
-    return ""
 
 
 def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None, report: bool = False) -> "LintResult":
@@ -72,7 +52,7 @@ def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None
     from errgen.lint import lint_document, lint_path
     from errgen.load import decode, load_text
 
-    _say_where_settings_came_from()
+    config.announce()
     try:
         if source is not None:
             result = lint_document(load_text(decode(source[0], source[1]), source[1]))
@@ -113,16 +93,10 @@ def main(ctx: click.Context) -> None:
     validate allow-lists), in this folder or a parent; flags win. Shell completion:
     errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run.
     """
-    from errgen import config
-
     try:
-        settings = config.find(Path.cwd())
+        config.install(ctx, Path.cwd())
     except config.ConfigError as exc:
         _fail(str(exc))
-    if settings.source is not None:
-        ctx.meta["errgen.settings"] = settings
-        ctx.default_map = settings.defaults({name: {p.name for p in cmd.params if p.name}
-                                             for name, cmd in main.commands.items()})
 
 
 @main.command()
@@ -168,7 +142,7 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
             return
         changed = pipeline.build(result.registry, out_dir, targets)
     except UnknownTarget as exc:
-        _fail(f"{exc}{_set_by('targets', 'targets', targets)}")
+        _fail(f"{exc}{config.set_by('targets', 'targets', targets)}")
     except pipeline.BuildError as exc:
         _fail(str(exc))
     console.current().status(f"{out_dir}: {changed.summary()}")

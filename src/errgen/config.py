@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import click
+
 FILE_NAMES = ("errgen.toml", "pyproject.toml")
 
 
@@ -74,7 +76,7 @@ class Config:
         for command, names in parameter_names.items():
             chosen = {param: value for setting, value in self.values.items()
                       for param in PARAMETERS[setting] if param in names}
-            if "path" in names and "registry" in self.values:  # `errgen init [PATH]`
+            if command == "init" and "registry" in self.values:  # `errgen init [PATH]` writes the registry
                 chosen["path"] = self.values["registry"]
             if chosen:
                 out[command] = chosen
@@ -144,3 +146,39 @@ def _settings(table: dict[str, Any], spec: dict[str, tuple[str, Callable[[Any], 
             raise ConfigError(f"{where}{prefix + key} must be {expected}, found {raw!r}")
         out[prefix + key] = _display(base / value) if is_path else value
     return out
+
+
+# Wiring into the command line: the group reads the settings once; commands ask where a value came from.
+_META = "errgen.settings"
+
+
+def install(ctx: click.Context, start: Path) -> None:
+    """Make the settings that apply in `start` the defaults of every command of ctx's group."""
+    settings = find(start)
+    if settings.source is None:
+        return
+    assert isinstance(ctx.command, click.Group)
+    ctx.meta[_META] = settings
+    ctx.default_map = settings.defaults({name: {p.name for p in cmd.params if p.name}
+                                         for name, cmd in ctx.command.commands.items()})
+
+
+def announce() -> None:
+    """With -v, say once where the settings came from (not in `install`: a subcommand's own -v is
+    parsed after it runs)."""
+    from errgen.console import current
+
+    meta = click.get_current_context().meta
+    if _META in meta and not meta.get(f"{_META}.said"):
+        meta[f"{_META}.said"] = True
+        current().detail(f"settings from {meta[_META].origin('').strip()}")
+
+
+def set_by(param: str, setting: str, value: object) -> str:
+    """' (set by pyproject.toml [tool.errgen] registry)' when `value` is the current command's
+    `param` and came from the settings, for messages about it; else ''."""
+    ctx = click.get_current_context()
+    if ctx.params.get(param) == value and ctx.get_parameter_source(param) is click.core.ParameterSource.DEFAULT_MAP \
+            and _META in ctx.meta:
+        return f" (set by {ctx.meta[_META].origin(setting)})"
+    return ""
