@@ -192,11 +192,12 @@ def _append_entry(doc: _Text, new: Registry, entry: HistoryEntry, newline: str) 
     insert = doc.line_end(last_content)
     block = doc.text[at:insert]
     lead = "" if insert == 0 or doc.text[insert - 1] in "\n\r\x85\u2028\u2029" else newline  # a file without a final break
-    return insert, insert, lead + _render_entry(entry, block, " " * dash, " " * (last.loc.column - 1), newline)
+    return insert, insert, lead + _render_entry(entry, block, prefix, " " * (last.loc.column - 1), newline)
 
 
-def _render_entry(entry: HistoryEntry, previous: str, pad: str, inner: str, nl: str) -> str:
-    """The new entry in the style of the previous one (flow or block, quoted or plain items)."""
+def _render_entry(entry: HistoryEntry, previous: str, dash: str, inner: str, nl: str) -> str:
+    """The new entry in the style of the previous one: its dash and indentation, flow or block,
+    quoted or plain items."""
     changes = re.search(r"(?:^|[\s{,])changes\s*:[ \t]*(.)", previous, re.S)
     flow_entry = previous.startswith("{")
     flow_list = flow_entry or bool(changes and changes.group(1) == "[")
@@ -205,13 +206,13 @@ def _render_entry(entry: HistoryEntry, previous: str, pad: str, inner: str, nl: 
     items = [_string(c, quoted, flow_list) for c in entry.changes]
     listed = "[" + ", ".join(items) + "]"
     if flow_entry:
-        return f"{pad}- {{version: {entry.version}, date: {entry.date}, changes: {listed}}}{nl}"
-    head = f"{pad}- version: {entry.version}{nl}{inner}date: {entry.date}{nl}"
+        return f"{dash}{{version: {entry.version}, date: {entry.date}, changes: {listed}}}{nl}"
+    head = f"{dash}version: {entry.version}{nl}{inner}date: {entry.date}{nl}"
     if flow_list:
         return head + f"{inner}changes: {listed}{nl}"
-    item = re.search(r"changes\s*:[^\n]*\n( *)- ", previous)
-    item_pad = item.group(1) if item else inner + "  "
-    return head + f"{inner}changes:{nl}" + "".join(f"{item_pad}- {i}{nl}" for i in items)
+    item = re.search(r"changes\s*:[^\n]*\n( *- +)", previous)
+    item_dash = item.group(1) if item else inner + "  - "
+    return head + f"{inner}changes:{nl}" + "".join(f"{item_dash}{i}{nl}" for i in items)
 
 
 def _string(text: str, quoted: bool, flow: bool) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from errgen import formats
-from errgen.diff.model import DOCS, RULE_SPECS, Change, DiffReport, Place
+from errgen.diff.model import RULE_SPECS, Change, DiffReport, Place
 
 GROUPS = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"))
 CHECKS_HEADING = "Failed checks"
@@ -49,7 +49,7 @@ def _where(p: Place | None) -> str:
 
 def _rules_line(r: DiffReport) -> str:
     used = sorted({c.rule for c in r.all})
-    return f"Rules: {DOCS}#<rule-id> in errgen's documentation ({', '.join(used)})." if used else ""
+    return f"Rules, in errgen's documentation: {', '.join(RULE_SPECS[u].anchor for u in used)}" if used else ""
 
 
 def text(r: DiffReport) -> str:
