@@ -93,7 +93,8 @@ def test_a_layout_the_line_editor_cannot_take_falls_back_to_the_round_trip(tmp_p
         "history: [{version: 1.0.0, date: 2026-01-10, changes: [Initial.]}, {version: 1.2.0, date: 2026-03-10, changes: [Tweaks.]}]\n")
     old_text = text.replace("    # Added by the branch under test:\n    TOKEN_EXPIRED: {category: auth, scope: request, http_status: 401, description: The token expired., since: 1.0.0}\n", "")
     registry = lint_text(text, "r.yaml").registry
-    plan = bumping.plan(lint_text(old_text, "o.yaml").registry, registry, bumping.Source(text, False), datetime.date(2026, 11, 30))
+    plan = bumping.plan(lint_text(old_text, "o.yaml").registry, registry, datetime.date(2026, 11, 30))
+    plan.apply(bumping.Source(text, False), registry)
     assert plan.method == "round-trip"
     result = lint_text(plan.text or "", "r.yaml")
     assert result.ok and result.registry.version == "1.3.0" and result.registry.code_map["TOKEN_EXPIRED"].since == "1.3.0"
@@ -217,3 +218,34 @@ def test_bump_when_the_registry_is_new_on_the_branch(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "nothing to do" in done.stderr
     assert run_errgen("diff", "--against", "HEAD", cwd=folder).returncode == 0
+
+
+MINIMAL = (ROOT / "tests" / "fixtures" / "valid-minimal.yaml").read_text()
+HISTORY = "history:\n  - {version: 1.0.0, date: 2026-01-10, changes: [Initial.]}\n"
+LAYOUTS = {
+    "flow entries": MINIMAL,
+    "history first": MINIMAL.replace(HISTORY, "").replace("categories:", HISTORY + "categories:"),
+    "no final line break": MINIMAL.rstrip("\n"),
+    "indentless block": MINIMAL.replace(HISTORY, "history:\n- version: 1.0.0\n  date: 2026-01-10\n  changes: [Initial.]\n"),
+    "block lists": MINIMAL.replace(HISTORY, "history:\n  - version: 1.0.0\n    date: 2026-01-10\n    changes:\n      - Initial.\n"),
+    "comment before items": MINIMAL.replace(HISTORY, "history:\n\n  # oldest first\n" + HISTORY.split("\n", 1)[1]),
+    "end marker and trailing comment": MINIMAL + "# the end\n...\n",
+}
+ADDED = "  NEW_CODE:\n    category: transient\n    scope: request\n    http_status: 503\n    description: 'New: \"quoted\", [x]'\n    since: 1.0.0\n"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=list(LAYOUTS))
+def test_line_edits_re_parse_as_the_intended_registry(layout: str) -> None:
+    from errgen import structure
+    from errgen.load import load_text
+
+    old_text = LAYOUTS[layout]
+    new_text = old_text.replace("codes:\n", "codes:\n" + ADDED, 1).replace("    http_status: 400\n", "    http_status: 422\n")
+    old, new = lint_text(old_text, "o.yaml").registry, lint_text(new_text, "r.yaml").registry
+    plan = bumping.plan(old, new, datetime.date(2026, 11, 30))
+    text = plan.apply(bumping.Source(new_text, False), new)
+    assert plan.method == "lines" and text is not None
+    assert structure.build(load_text(text, "r.yaml"))[0] == bumping.intended(new, "2.0.0", ["NEW_CODE"], plan.entry)
+    changed = [line for line in text.splitlines() if line not in new_text.splitlines()]
+    assert len(changed) <= 6, changed  # the version line, one since line and the new entry
+    assert lint_text(text, "r.yaml").ok

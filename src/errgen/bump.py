@@ -59,11 +59,18 @@ class BumpPlan:
     version: str  # the version NEW should have
     lines: list[str]  # the new history entry's changes; empty when the entry exists already
     since: list[str]  # codes whose `since` is set to `version`
-    text: str | None  # the new file text, or None when nothing needs to change
-    method: str = "lines"  # or "round-trip" when the line edit could not be verified
+    entry: HistoryEntry | None
+    needed: bool  # False when NEW already is what bump would make it
+    text: str | None = None  # the new file text, once `apply` made it
+    method: str = ""  # "lines", or "round-trip" when the line edit could not be verified
+
+    def apply(self, source: Source, new: Registry) -> str | None:
+        if self.needed:
+            self.text, self.method = rewrite(source, new, self.version, self.since, self.entry)
+        return self.text
 
     def summary(self, old_version: str) -> str:
-        if self.text is None:
+        if not self.needed:
             return f"nothing to do: version {self.version} already covers the changes since {old_version or 'the start'} (a {self.required} release)"
         parts = [f"{old_version or 'new registry'} -> {self.version} ({self.required} release)"]
         if self.lines:
@@ -73,18 +80,19 @@ class BumpPlan:
         return ", ".join(parts)
 
 
-def plan(old: Registry, new: Registry, source: Source, today: datetime.date, *, new_registry: bool = False) -> BumpPlan:
+def plan(old: Registry, new: Registry, today: datetime.date, *, new_registry: bool = False) -> BumpPlan:
+    """What NEW needs, from the same report (and required-bump function) `errgen diff` uses.
+    It holds no reference to OLD, so a caller can free OLD before `apply` re-parses the file."""
     report = diff(old, new, new_registry=new_registry)
-    required = report.required_bump  # the same function the version check uses
+    required = report.required_bump
     version = new.version if new_registry else _target_version(old, new, required, report.declared_bump)
     has_entry = new.history_entry(version) is not None
     since = [] if new_registry else [n for n in first_appearing(report.changes) if new.code_map[n].since != version]
     if version == new.version and not since and (has_entry or required == "none"):
-        return BumpPlan(required, version, [], [], None)
+        return BumpPlan(required, version, [], [], None, needed=False)
     lines = [] if has_entry else [c.message for c in report.changes] or [f"Release {version}."]
     entry = None if has_entry else HistoryEntry(version, today.isoformat(), tuple(lines))
-    text, method = rewrite(source, new, version, since, entry)
-    return BumpPlan(required, version, lines, since, text, method)
+    return BumpPlan(required, version, lines, since, entry, needed=True)
 
 
 def _target_version(old: Registry, new: Registry, required: Bump, declared: Bump) -> str:
@@ -102,19 +110,11 @@ def intended(new: Registry, version: str, since: list[str], entry: HistoryEntry 
 
 
 def rewrite(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> tuple[str, str]:
-    """The new text and how it was made; both ways are checked against the intended registry."""
-    from errgen import structure
-    from errgen.load import load_text
-
-    goal = intended(new, version, since, entry)
+    """The new text and how it was made: by line edits, each verified, or else by round-trip."""
     try:
-        text = edit_lines(source, new, version, since, entry)
-        if structure.build(load_text(text, new.path))[0] == goal:
-            return text, "lines"
+        return edit_lines(source, new, version, since, entry), "lines"
     except Exception:  # noqa: BLE001 - any surprise in the fast path means: round-trip instead
-        pass
-    text = round_trip(source, new, version, since, entry)
-    return text, "round-trip"
+        return round_trip(source, new, version, since, entry), "round-trip"
 
 
 class EditError(Exception):
@@ -144,13 +144,20 @@ def edit_lines(source: Source, new: Registry, version: str, since: list[str], en
         edits.append(_scalar(doc, code.locs["since"], code.since, version))
     if entry is not None:
         edits.append(_append_entry(doc, new, entry, source.newline))
-    text = source.text
-    for start, end, value in sorted(edits, reverse=True):
-        text = text[:start] + value + text[end:]
-    return text
+        _verify_history(doc, new, edits[-1], entry)
+    pieces, done = [], 0
+    for start, end, value in sorted(edits):
+        pieces += [source.text[done:start], value]
+        done = end
+    return "".join(pieces) + source.text[done:]
 
 
 def _scalar(doc: _Text, loc: Loc, old: str, value: str) -> tuple[int, int, str]:
+    """Replace the scalar `old` written at `loc` by `value`, inside its quotes if it has them.
+    Exactly the old token is replaced by a token of the same kind (versions are plain-safe and
+    quote-free), so the document's structure cannot change; anything else raises EditError."""
+    if not _PLAIN_VALUE.fullmatch(value) or semver.parse(value) is None:
+        raise EditError(f"{value!r} is not a plain version")
     at = doc.offset(loc)
     quote = doc.text[at:at + 1]
     if quote in ("'", '"'):
@@ -193,6 +200,28 @@ def _append_entry(doc: _Text, new: Registry, entry: HistoryEntry, newline: str) 
     block = doc.text[at:insert]
     lead = "" if insert == 0 or doc.text[insert - 1] in "\n\r\x85\u2028\u2029" else newline  # a file without a final break
     return insert, insert, lead + _render_entry(entry, block, prefix, " " * (last.loc.column - 1), newline)
+
+
+def _verify_history(doc: _Text, new: Registry, edit: tuple[int, int, str], entry: HistoryEntry) -> None:
+    """Re-parse the history block with the new entry (from the top-level `history:` key to the
+    insertion): it must hold the old entries' versions and then exactly the new entry. The text
+    outside that block is untouched, so this is the whole document's check at the block's cost."""
+    from errgen.load import load_text
+
+    line = new.locs["history"].line - 1
+    while line > 0 and doc.text[doc.starts[line - 1]:doc.line_end(line)].strip()[:1] in ("", "#"):
+        line -= 1
+    key_start = doc.starts[line - 1] if line > 0 else 0
+    if not re.match(r"history[ \t]*:[ \t]*(#[^\r\n]*)?(\r\n|[\r\n])", doc.text[key_start:doc.line_end(line)]):
+        raise EditError("the history key is not a top-level key on its own line")
+    insert, _, value = edit
+    loaded = load_text(doc.text[key_start:insert] + value, new.path).root
+    items = loaded.get("history")
+    want = {"version": entry.version, "date": entry.date, "changes": list(entry.changes)}
+    if list(loaded) != ["history"] or not isinstance(items, list) or len(items) != len(new.history) + 1:
+        raise EditError("the history block did not re-parse as the history")
+    if [getattr(i, "get", lambda _: None)("version") for i in items[:-1]] != [h.version for h in new.history] or items[-1] != want:
+        raise EditError("the new history entry did not re-parse as intended")
 
 
 def _render_entry(entry: HistoryEntry, previous: str, dash: str, inner: str, nl: str) -> str:

@@ -245,18 +245,20 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         fresh = shown is None
         before = None if shown is None else _lint(None, source=shown).registry
     after = _lint(current).registry
+    old_version = before.version if before else ""
+    plan = bumping.plan(before or empty_registry(after, "(none)"), after, day.date() if day else datetime.date.today(), new_registry=fresh)
+    del before  # the re-parse that verifies the edit then peaks no higher than diff does
     source = bumping.Source.read(current)
-    day_of = day.date() if day else datetime.date.today()
-    plan = bumping.plan(before or empty_registry(after, "(none)"), after, source, day_of, new_registry=fresh)
-    if plan.text is not None and dry_run:
+    text = plan.apply(source, after)
+    if text is not None and dry_run:
         original = source.text.splitlines(keepends=True)
-        click.echo("".join(difflib.unified_diff(original, plan.text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
-    elif plan.text is not None:
+        click.echo("".join(difflib.unified_diff(original, text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
+    elif text is not None:
         try:
-            bumping.write(current, source.encoded(plan.text))
+            bumping.write(current, source.encoded(text))
         except OSError as exc:
             _fail(f"cannot write {current}: {exc.strerror}")
-    click.echo(plan.summary(before.version if before else "") + (" (dry run)" if dry_run and plan.text else ""), err=True)
+    click.echo(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""), err=True)
 
 
 @main.command()
