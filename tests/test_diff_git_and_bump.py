@@ -120,3 +120,22 @@ def test_bump_against_git_head(repo: Path) -> None:
     assert "version: 2.2.0\n" in text
     assert '  - version: 2.2.0\n    date: 2026-11-30\n    changes: ["QUOTA_EXCEEDED was added"]\n' in text
     assert run_errgen("diff", "--against", "HEAD", cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize("folder", [b"caf\xe9", b"ends-in-newline\n"], ids=["not-utf8", "newline"])
+def test_against_head_in_any_repository_path(tmp_path: Path, folder: bytes) -> None:
+    import os
+    import shutil
+    import sys
+
+    from conftest import ROOT
+
+    root = os.path.join(os.fsencode(tmp_path), folder)
+    os.makedirs(os.path.join(root, b"registry"))
+    shutil.copy(REGISTRY, os.path.join(root, b"registry", b"errors.yaml"))
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "x"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "errgen", "diff", "--against", "HEAD"], cwd=root, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stderr
+    assert b"no contract changes" in done.stdout

@@ -126,6 +126,18 @@ def test_naming_the_category_announces_a_category_level_break(tmp_path: Path) ->
     assert report.ok and report.required_bump == "minor" and report.changes[0].announcement == "accepted"
 
 
+def test_naming_a_removed_category_announces_the_removal_of_its_codes() -> None:
+    new = copy.deepcopy(BASE)
+    del new["categories"]["auth"]
+    del new["codes"]["TOKEN_EXPIRED"]
+    report = diff(lint_ok(BASE, "o"), lint_ok(release(new, "2.0.0", "The auth category is gone."), "n"))
+    assert report.ok and {c.rule: c.announcement for c in report.changes} == {"code-removed": "announced", "category-removed": "announced"}
+    other = copy.deepcopy(new)
+    del other["codes"]["BAD_INPUT"]
+    report = diff(lint_ok(BASE, "o"), lint_ok(other, "n"))
+    assert [c.code for c in report.checks if c.rule == "break-not-announced"] == ["BAD_INPUT"]
+
+
 def test_a_category_accepted_break_does_not_cover_a_code_level_break() -> None:
     new = copy.deepcopy(BASE)
     new["codes"]["BAD_INPUT"]["http_status"] = 422

@@ -293,7 +293,7 @@ def write(path: Path, data: bytes) -> None:
     mode = stat.S_IMODE(os.stat(target).st_mode)
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     try:
-        fd = os.open(target.parent, os.O_TMPFILE | os.O_WRONLY, mode)  # type: ignore[attr-defined]
+        fd = os.open(target.parent, os.O_TMPFILE | os.O_WRONLY, mode)
     except (AttributeError, OSError):
         fd = -1
     if fd >= 0:

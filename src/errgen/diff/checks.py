@@ -57,9 +57,14 @@ def announce(changes: list[Change], old: Registry, new: Registry) -> tuple[list[
     used: set[int] = set()
     out: list[Change] = []
     checks: list[Change] = []
+    # A code removed with its category is part of that category-level change.
+    gone = {c.category for c in changes if c.rule == "category-removed"} & words
     for change in changes:
         if change.bump != "major":
             out.append(change)
+            continue
+        if change.rule == "code-removed" and change.category in gone:
+            out.append(replace(change, announcement="announced"))
             continue
         match = next((i for i, b in enumerate(breaks) if _matches(b, change)), None)
         if match is not None:

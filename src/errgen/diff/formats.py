@@ -10,8 +10,9 @@ from typing import Any, Callable
 
 from errgen import formats
 from errgen.diff.model import RULE_SPECS, Change, DiffReport, Place
+from errgen.semver import Bump
 
-GROUPS = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"))
+GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"))
 CHECKS_HEADING = "Failed checks"
 
 

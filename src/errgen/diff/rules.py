@@ -118,7 +118,7 @@ def codes_removed_renamed_or_added(old_view: ContractView, new_view: ContractVie
         msg = f"{code.name} was removed: clients and services that use it break"
         if code.deprecated and _deprecated_long_enough(code, new.version):
             msg += f" (it was deprecated since {code.deprecated.since}, at least one minor version, which is the right way; it still needs a major version)"
-        yield Change(CODE_REMOVED.id, CODE_REMOVED.bump, msg, code=code.name, old=where_old, affects=(code.name,))
+        yield Change(CODE_REMOVED.id, CODE_REMOVED.bump, msg, code=code.name, category=code.category, old=where_old, affects=(code.name,))
     targets = set(declared.values()) | set(probable.values())
     for code in new.codes:
         if code.name not in old.code_map and code.name not in targets:
