@@ -122,12 +122,16 @@ def sarif(r: DiffReport) -> str:
 def markdown(r: DiffReport) -> str:
     md = formats.md_cell
     icon = "✅" if r.ok else "❌"
-    lines = [f"### {icon} Error contract {md(r.old_version or 'new')} → {md(r.new_version)}", "", md(verdict(r)), ""]
+    lines = [f"### {icon} Error contract {md(r.old_version or 'new')} → {md(r.new_version)}", "", md(verdict(r).replace(" -> ", " → ")), ""]
     for bump, heading in GROUPS:
         items = r.group(bump)
-        if items:
+        if items and bump == "major":
             lines += [f"**{heading}**", "", "| rule | subject | change | announcement |", "| --- | --- | --- | --- |"]
-            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} | {md(status(c)) or '–'} |" for c in items]
+            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} | {md(status(c))} |" for c in items]
+        elif items:
+            lines += [f"**{heading}**", "", "| rule | subject | change |", "| --- | --- | --- |"]
+            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} |" for c in items]
+        if items:
             lines.append("")
     if not r.changes:
         lines += ["No contract changes.", ""]
