@@ -171,10 +171,12 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
       errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
-    recovery semantics are major. The declared version must cover the largest change (on 0.y.z a
-    break needs y bumped), and NEW's history entry must name every code a break concerns; breaks
-    shipped on purpose are listed in that entry's accepted_breaks. Exit 0 when the version covers
-    every change, 1 when it does not, 2 when the diff could not run.
+    recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
+    the largest change (on 0.y.z a break needs y bumped); NEW's history entry must announce every
+    break (name its codes, or the category for a category-level change), or list it under
+    accepted_breaks; a new code's since is the new version. A registry absent at GITREF is new:
+    everything in it is added. Exit 0 when every check passes, 1 when one fails, 2 when the diff
+    could not run.
     """
     from errgen.diff import diff as run_diff
     from errgen.diff import empty_registry
@@ -219,12 +221,13 @@ def _read_at(ref: str, current: Path, hint: str) -> "tuple[bytes, str] | None":
 @click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="Date of the history entry. Default: today.")
 @click.option("--dry-run", is_flag=True, help="Print the change to the registry instead of writing it.")
 def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "datetime.datetime | None", dry_run: bool) -> None:
-    """Set the version the changes require and append its history entry.
+    """Set the version the changes require, the new codes' since, and append its history entry.
 
-    Compares the registry with a previous one (git HEAD by default), computes the smallest
-    semver bump that covers every change, sets `version`, and appends a history entry with one
-    line per change, keeping the file's comments, key order and formatting. Running it again
-    changes nothing. Review and edit the entry's wording before you commit.
+    Compares the registry with a previous one (git HEAD by default, or --from FILE), computes the
+    smallest release that covers every change (as `errgen diff` does), sets `version` and the
+    `since` of codes it adds, and appends a history entry with one line per change. Only those
+    lines change; every other byte of the file stays. Running it again changes nothing. Review
+    and edit the entry's wording before you commit.
     """
     import datetime
     import difflib
