@@ -305,7 +305,11 @@ def write(path: Path, data: bytes) -> None:
             fd = -1
         else:
             os.close(fd)
-            os.replace(tmp, target)
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
             return
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
