@@ -121,6 +121,8 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
     ("category retryable", flip_category_retryable, "category-retryable-changed", "auth", "major"),
     ("category action", set_category("validation", "action", "escalate"), "category-action-changed", "validation", "major"),
     ("deprecated code removed", lambda r: codes(r).pop("OLD_THING"), "code-removed", "OLD_THING", "major"),
+    ("problem base", lambda r: r.__setitem__("problem_base", "https://errors.example.com/"), "problem-base-changed", "", "major"),
+    ("npm package", lambda r: r.__setitem__("targets", {"typescript": {"package": "@demo/errors"}}), "package-changed", "", "major"),
 ]
 
 
@@ -158,7 +160,7 @@ def test_each_change_is_classified_and_gated(mutation: Mutation, rule: str, subj
     # Version left alone: CI fails.
     assert run(tmp_path, BASE, new).exit_code == 1
     # Version bumped as required and the break announced: CI passes.
-    announce(new, bump, sorted({code for c in changes for code in c.affects}))
+    announce(new, bump, sorted({code for c in changes for code in c.affects} | {c.detail for c in changes if not c.affects and c.bump == "major"}))
     done = run(tmp_path, BASE, new, "--format", "json")
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["required_bump"] == bump

@@ -138,6 +138,27 @@ def test_naming_a_removed_category_announces_the_removal_of_its_codes() -> None:
     assert [c.code for c in report.checks if c.rule == "break-not-announced"] == ["BAD_INPUT"]
 
 
+def test_naming_a_renamed_category_announces_its_codes_moving_out() -> None:
+    old = many_codes_in_validation(50)
+    new = copy.deepcopy(old)
+    new["categories"]["input"] = new["categories"].pop("validation")
+    for code in new["codes"].values():
+        if code["category"] == "validation":
+            code["category"] = "input"
+    report = diff(lint_ok(old, "o"), lint_ok(release(new, "2.0.0", "Category validation is now called input."), "n"))
+    assert report.ok, [c.message for c in report.checks]
+    moved = [c for c in report.changes if c.rule == "category-changed"]
+    assert len(moved) == 52 and all(c.announcement == "announced" for c in moved)
+
+
+def test_registry_level_changes_are_announced_by_their_key() -> None:
+    new = copy.deepcopy(BASE)
+    new["problem_base"] = "https://errors.example.com/"
+    report = diff(lint_ok(BASE, "o"), lint_ok(release(copy.deepcopy(new), "2.0.0", "New home."), "n"))
+    assert [c.rule for c in report.checks] == ["break-not-announced"] and "say problem_base" in report.checks[0].message
+    assert diff(lint_ok(BASE, "o"), lint_ok(release(new, "2.0.0", "Moved problem_base to example.com."), "n")).ok
+
+
 def test_a_category_accepted_break_does_not_cover_a_code_level_break() -> None:
     new = copy.deepcopy(BASE)
     new["codes"]["BAD_INPUT"]["http_status"] = 422

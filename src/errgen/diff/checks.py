@@ -57,13 +57,13 @@ def announce(changes: list[Change], old: Registry, new: Registry) -> tuple[list[
     used: set[int] = set()
     out: list[Change] = []
     checks: list[Change] = []
-    # A code removed with its category is part of that category-level change.
+    # A code removed, or moved out, with its category is part of that category-level change.
     gone = {c.category for c in changes if c.rule == "category-removed"} & words
     for change in changes:
         if change.bump != "major":
             out.append(change)
             continue
-        if change.rule == "code-removed" and change.category in gone:
+        if change.rule in ("code-removed", "category-changed") and change.category in gone:
             out.append(replace(change, announcement="announced"))
             continue
         match = next((i for i, b in enumerate(breaks) if _matches(b, change)), None)
@@ -86,8 +86,12 @@ def announce(changes: list[Change], old: Registry, new: Registry) -> tuple[list[
 
 def _unannounced(change: Change, words: set[str], rule_words: set[str]) -> list[str]:
     """What the history entry would have to name; empty when the change is announced."""
-    if RULE_SPECS[change.rule].level == "category" and (change.category in words or change.rule in rule_words):
+    level = RULE_SPECS[change.rule].level
+    if level == "category" and (change.category in words or change.rule in rule_words):
         return []
+    if level == "registry":
+        key = "problem_base" if change.rule == "problem-base-changed" else "package"
+        return [] if words & {key, f"{key}s", change.detail} or change.rule in rule_words else [key]
     return [code for code in change.affects if code not in words] or ([] if change.affects else [change.subject])
 
 
@@ -95,6 +99,9 @@ def _not_announced(change: Change, missing: list[str], entry: HistoryEntry, new:
     if RULE_SPECS[change.rule].level == "category":
         todo = f"name category {change.category} (or the rule {change.rule}) in its changes"
         what = f"does not name category {change.category}"
+    elif RULE_SPECS[change.rule].level == "registry":
+        todo = f"say {missing[0]} (or the rule {change.rule}) in its changes"
+        what = f"does not mention {missing[0]}"
     else:
         todo = f"name {', '.join(missing)} in its changes"
         what = f"does not mention {', '.join(missing)}"

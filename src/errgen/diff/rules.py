@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from dataclasses import fields, replace
 from typing import Callable, Iterator
 
 from errgen import semver
@@ -46,6 +47,8 @@ CATEGORY_RETRYABLE_CHANGED = declare("category-retryable-changed", "major", "cat
 CATEGORY_ACTION_CHANGED = declare("category-action-changed", "major", "category", "A category's `action` changed and so did the derived action of the codes that inherit it (only request-scoped, non-retryable codes derive it). Naming the category in the history entry announces it for all its codes.", "`validation: {action: fix}` -> `validation: {action: escalate}`")
 CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.", "no `quota` -> `quota: {retryable: true, ...}`")
 CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
+PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`")
+PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
 HISTORY_CHANGED = declare("history-changed", "patch", "registry", "A released version's history entry was edited (its changes or date).", "`changes: [Initial.]` -> `changes: [Initial contract.]` in entry 1.0.0")
 
 
@@ -163,7 +166,8 @@ def code_meaning_changed(old: ContractView, new: ContractView) -> Iterator[Chang
     for before, after in _pairs(old, new):
         name = after.code
         if before.category != after.category:
-            yield _major(CATEGORY_CHANGED.id, f"{name} moved from category {before.category} to {after.category}", before, after, old, new, "category")
+            moved_out = _major(CATEGORY_CHANGED.id, f"{name} moved from category {before.category} to {after.category}", before, after, old, new, "category")
+            yield replace(moved_out, category=before.category)  # a category renamed: announced with it
         retry_flip = before.retryable != after.retryable
         if retry_flip and not (before.category == after.category and _inherits_retryable_change(old, new, name, after.category)):
             msg = f"{name} is now {'retryable' if after.retryable else 'not retryable'} (actions {'; '.join(action_changes(before, after)) or 'unchanged'}): callers would retry, or give up, wrongly"
@@ -246,6 +250,21 @@ def categories(old: ContractView, new: ContractView) -> Iterator[Change]:
     for cat in new_reg.categories:
         if cat.name not in old_names:
             yield Change(CATEGORY_ADDED.id, CATEGORY_ADDED.bump, f"category {cat.name} was added", category=cat.name, new=Place.at(new_reg.path, cat.loc))
+
+
+@rule
+def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
+    """What every code shares: the problem type base and the SDK package coordinates."""
+    here = Place.at(new.registry.path, new.registry.locs.get("problem_base", new.registry.locs.get("name", (1, 1))))  # type: ignore[arg-type]
+    if old.policy.problem_base != new.policy.problem_base:
+        msg = f"problem_base changed from {old.policy.problem_base} to {new.policy.problem_base}: every code's problem type URI changes"
+        yield Change(PROBLEM_BASE_CHANGED.id, PROBLEM_BASE_CHANGED.bump, msg, detail="problem_base", new=here)
+    for field in fields(old.packages):
+        was, now = getattr(old.packages, field.name), getattr(new.packages, field.name)
+        if was != now:
+            msg = f"package {field.name} changed from {was} to {now}: consumers must change their dependency and imports"
+            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=field.name,
+                         new=Place.at(new.registry.path, new.registry.locs.get("targets", new.registry.locs.get("name", (1, 1)))))  # type: ignore[arg-type]
 
 
 @rule
