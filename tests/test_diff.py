@@ -121,6 +121,8 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
     ("category retryable", flip_category_retryable, "category-retryable-changed", "auth", "major"),
     ("category action", set_category("validation", "action", "escalate"), "category-action-changed", "validation", "major"),
     ("deprecated code removed", lambda r: codes(r).pop("OLD_THING"), "code-removed", "OLD_THING", "major"),
+    ("problem base", lambda r: r.__setitem__("problem_base", "https://errors.example.com/"), "problem-base-changed", "", "major"),
+    ("npm package", lambda r: r.__setitem__("targets", {"typescript": {"package": "@demo/errors"}}), "package-changed", "", "major"),
 ]
 
 
@@ -135,6 +137,9 @@ def announce(data: dict[str, Any], bump: str, mention: list[str]) -> None:
     version = str(semver.bumped(semver.parse(data["version"]), bump))  # type: ignore[arg-type]
     data["version"] = version
     data["history"].append({"version": version, "date": "2026-04-01", "changes": [f"Changed {', '.join(mention) or 'wording'}."]})
+    for name, code in data["codes"].items():
+        if name not in BASE["codes"]:
+            code["since"] = version  # a code's since is the release it first appears in
 
 
 def run(tmp_path: Path, old: dict[str, Any], new: dict[str, Any], *args: str) -> Any:
@@ -155,7 +160,7 @@ def test_each_change_is_classified_and_gated(mutation: Mutation, rule: str, subj
     # Version left alone: CI fails.
     assert run(tmp_path, BASE, new).exit_code == 1
     # Version bumped as required and the break announced: CI passes.
-    announce(new, bump, sorted({code for c in changes for code in c.affects}))
+    announce(new, bump, sorted({code for c in changes for code in c.affects} | {c.detail for c in changes if not c.affects and c.bump == "major"}))
     done = run(tmp_path, BASE, new, "--format", "json")
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["required_bump"] == bump
@@ -195,7 +200,8 @@ def test_accepted_break_passes_but_is_still_reported(tmp_path: Path) -> None:
     done = run(tmp_path, BASE, new, "--format", "json")
     assert done.exit_code == 0, done.output
     [change] = [c for c in json.loads(done.stdout)["changes"] if c["rule"] == "code-removed"]
-    assert change["accepted"] is True and "never emitted" in change["message"]
+    assert change["announcement"] == "accepted" and change["reason"] == "never emitted"
+    assert "[accepted: never emitted]" in run(tmp_path, BASE, new).output
 
 
 def test_a_suppression_never_widens(tmp_path: Path) -> None:
@@ -208,7 +214,7 @@ def test_a_suppression_never_widens(tmp_path: Path) -> None:
                                                {"rule": "http-status-changed", "code": "BAD_INPUT", "reason": "wrong rule"}]})
     report = diff(lint_ok(BASE, "o"), lint_ok(new, "n"))
     by_code = {c.code: c for c in report.changes if c.rule == "code-removed"}
-    assert by_code["TOKEN_EXPIRED"].accepted and not by_code["BAD_INPUT"].accepted
+    assert by_code["TOKEN_EXPIRED"].announcement == "accepted" and by_code["BAD_INPUT"].announcement == "announced"
     assert not report.ok
     assert any(c.rule == "accepted-break-unused" and c.code == "BAD_INPUT" for c in report.checks)
 
@@ -267,14 +273,16 @@ def test_output_formats(tmp_path: Path) -> None:
     removed = next(c for c in body["changes"] if c["rule"] == "code-removed")
     assert removed["code"] == "BAD_INPUT" and removed["bump"] == "major" and removed["old"]["path"] == "registry/old.yaml" and removed["new"] is None
     github = FORMATS["github"](report)
-    assert "::error file=registry/old.yaml,line=" in github and "title=code-removed::BAD_INPUT was removed" in github
+    assert "::warning file=registry/errors.yaml,line=" in github and "title=major code-removed (not announced)::BAD_INPUT was removed" in github
+    assert "::error file=registry/errors.yaml,line=3,col=10,title=check version-bump-insufficient::" in github
     sarif = json.loads(FORMATS["sarif"](report))
     Draft7Validator(json.loads(SARIF_SCHEMA.read_text())).validate(sarif)
     assert {r["ruleId"] for r in sarif["runs"][0]["results"]} >= {"code-removed", "http-status-changed"}
     markdown = FORMATS["markdown"](report)
-    assert "| major | `code-removed` | BAD\\_INPUT |" in markdown
+    assert "| `code-removed` | BAD\\_INPUT | BAD\\_INPUT was removed" in markdown and "not announced |" in markdown
     text = FORMATS["text"](report)
-    assert text.index("Errors:") < text.index("code-removed") and text.rstrip().endswith("FAILED.")
+    assert text.index("Breaking changes (major):") < text.index("code-removed") < text.index("Failed checks:")
+    assert "FAILED: 1 check(s) failed." in text
 
 
 def test_default_registry_against_its_previous_release() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def test_against_head_flags_an_unannounced_break(repo: Path) -> None:
     done = run_errgen("diff", "--against", "HEAD", cwd=repo)
     assert done.returncode == 1
     assert "http-status-changed" in done.stdout
-    assert "need a major bump (at least 3.0.0)" in done.stdout
+    assert "the changes need a major release (version 3.0.0)" in done.stdout
 
 
 def test_against_head_is_clean_without_changes(repo: Path) -> None:
@@ -46,14 +47,26 @@ def test_against_head_is_clean_without_changes(repo: Path) -> None:
 def test_unknown_ref_and_missing_file_and_no_repo_exit_2(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     done = run_errgen("diff", "--against", "no-such-branch", cwd=repo)
     assert done.returncode == 2 and "git has no commit 'no-such-branch'" in done.stderr
-    (repo / "other.yaml").write_text(REGISTRY.read_text())
-    done = run_errgen("diff", "--against", "HEAD", "--registry", "other.yaml", cwd=repo)
-    assert done.returncode == 2 and "other.yaml does not exist at HEAD" in done.stderr
     lonely = tmp_path_factory.mktemp("norepo")
     (lonely / "r.yaml").write_text(REGISTRY.read_text())
     done = run_errgen("diff", "--against", "HEAD", "--registry", str(lonely / "r.yaml"), cwd=lonely)
     assert done.returncode == 2 and "not inside a git repository" in done.stderr
+    assert "pass OLD and NEW registry files instead of --against" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_registry_new_on_the_branch_is_everything_added(repo: Path) -> None:
+    (repo / "other.yaml").write_text(REGISTRY.read_text())
+    done = run_errgen("diff", "--against", "HEAD", "--registry", "other.yaml", "--format", "json", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    body = json.loads(done.stdout)
+    assert body["new_registry"] and body["ok"] and {c["rule"] for c in body["changes"]} == {"code-added", "category-added"}
+    assert body["verdict"].startswith("New registry at version 2.1.0: everything in it is added.")
+    # Its version rules still apply: a version without a history entry fails (exit 1, not 2).
+    text = REGISTRY.read_text().replace("version: 2.1.0\n", "version: 2.2.0\n", 1)
+    (repo / "other.yaml").write_text(text)
+    done = run_errgen("diff", "--against", "HEAD", "--registry", "other.yaml", cwd=repo)
+    assert done.returncode == 1 and "history-current" in done.stderr
 
 
 COMMENTED = FIXTURES / "valid-minimal.yaml"
@@ -75,7 +88,7 @@ def test_bump_keeps_comments_and_layout_byte_for_byte(tmp_path: Path) -> None:
     new.write_text(original)
     done = run_errgen("bump", "--from", str(old), "--registry", str(new), "--date", "2026-11-30")
     assert done.returncode == 0, done.stderr
-    assert "1.0.0 -> 2.0.0 (major bump)" in done.stderr
+    assert "1.0.0 -> 2.0.0 (major release)" in done.stderr
     bumped = new.read_text()
     expected = original.replace("version: 1.0.0\n", "version: 2.0.0\n", 1) + (
         "  - {version: 2.0.0, date: 2026-11-30, changes: [TIMED_OUT's HTTP status changed from 503 to 504]}\n"
@@ -107,3 +120,22 @@ def test_bump_against_git_head(repo: Path) -> None:
     assert "version: 2.2.0\n" in text
     assert '  - version: 2.2.0\n    date: 2026-11-30\n    changes: ["QUOTA_EXCEEDED was added"]\n' in text
     assert run_errgen("diff", "--against", "HEAD", cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize("folder", [b"caf\xe9", b"ends-in-newline\n"], ids=["not-utf8", "newline"])
+def test_against_head_in_any_repository_path(tmp_path: Path, folder: bytes) -> None:
+    import os
+    import shutil
+    import sys
+
+    from conftest import ROOT
+
+    root = os.path.join(os.fsencode(tmp_path), folder)
+    os.makedirs(os.path.join(root, b"registry"))
+    shutil.copy(REGISTRY, os.path.join(root, b"registry", b"errors.yaml"))
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "x"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "errgen", "diff", "--against", "HEAD"], cwd=root, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stderr
+    assert b"no contract changes" in done.stdout

@@ -1,92 +1,329 @@
-"""errgen bump: set the version a diff requires and add its history entry, keeping the file's
-comments, key order and formatting (ruamel.yaml round-trips them)."""
+"""errgen bump: set the version the changes require, set `since` on the codes they add, and
+append the release's history entry.
+
+Only the lines that must change are touched: the positions come from errgen's own loader, and the
+result is re-parsed and compared with the intended registry. Everything else in the file stays
+byte for byte (comments, indentation, quoting, line endings, a BOM, trailing white space, a `...`
+end marker). Only when that check fails (an unusual layout) is the file round-tripped through
+ruamel.yaml instead.
+"""
 
 from __future__ import annotations
 
 import datetime
-import io
-from dataclasses import dataclass
+import json
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from errgen import semver
-from errgen.diff import classify
-from errgen.diff.model import max_bump
-from errgen.model import Registry
-from errgen.semver import BUMP_ORDER
+from errgen.diagnostics import Loc
+from errgen.diff import diff
+from errgen.diff.checks import first_appearing
+from errgen.model import HistoryEntry, Registry
+from errgen.semver import BUMP_ORDER, Bump
+
+BOM = "\ufeff"
+_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as a line break
+_PLAIN_VALUE = re.compile(r"[^\s,\[\]{}#]+")
+_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_(][^\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\"]*")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A registry file as bump found it: its text (without BOM) and the layout to keep."""
+
+    text: str
+    bom: bool
+
+    @classmethod
+    def read(cls, path: Path) -> "Source":
+        text = path.read_bytes().decode("utf-8")
+        return cls(text.removeprefix(BOM), text.startswith(BOM))
+
+    @property
+    def newline(self) -> str:
+        first = _BREAK.search(self.text)
+        return first.group() if first and first.group() in ("\r\n", "\r") else "\n"
+
+    def encoded(self, text: str) -> bytes:
+        return ((BOM if self.bom else "") + text).encode("utf-8")
 
 
 @dataclass
 class BumpPlan:
-    required: str
+    required: Bump
     version: str  # the version NEW should have
-    lines: list[str]  # the history entry's changes; empty when the entry exists already
-    text: str | None  # the new file text, or None when nothing needs to change
+    lines: list[str]  # the new history entry's changes; empty when the entry exists already
+    since: list[str]  # codes whose `since` is set to `version`
+    entry: HistoryEntry | None
+    needed: bool  # False when NEW already is what bump would make it
+    text: str | None = None  # the new file text, once `apply` made it
+    method: str = ""  # "lines", or "round-trip" when the line edit could not be verified
+
+    def apply(self, source: Source, new: Registry) -> str | None:
+        if self.needed:
+            self.text, self.method = rewrite(source, new, self.version, self.since, self.entry)
+        return self.text
 
     def summary(self, old_version: str) -> str:
-        if self.text is None:
-            return f"nothing to do: version {self.version} already covers the changes since {old_version} (a {self.required} bump)"
-        return f"{old_version} -> {self.version} ({self.required} bump), {len(self.lines)} change(s) in its history entry"
+        if not self.needed:
+            return f"nothing to do: version {self.version} already covers the changes since {old_version or 'the start'} (a {self.required} release)"
+        parts = [f"{old_version or 'new registry'} -> {self.version} ({self.required} release)"]
+        if self.lines:
+            parts.append(f"{len(self.lines)} change(s) in its history entry")
+        if self.since:
+            parts.append(f"since: {self.version} on {len(self.since)} new code(s)")
+        return ", ".join(parts)
 
 
-def plan(old: Registry, new: Registry, path: Path, today: datetime.date) -> BumpPlan:
-    changes = classify(old, new)
-    required = max_bump([c.bump for c in changes])
+def plan(old: Registry, new: Registry, today: datetime.date, *, new_registry: bool = False) -> BumpPlan:
+    """What NEW needs, from the same report (and required-bump function) `errgen diff` uses.
+    It holds no reference to OLD, so a caller can free OLD before `apply` re-parses the file."""
+    report = diff(old, new, new_registry=new_registry)
+    required = report.required_bump
+    version = new.version if new_registry else _target_version(old, new, required, report.declared_bump)
+    has_entry = new.history_entry(version) is not None
+    since = [] if new_registry else [n for n in first_appearing(report.changes) if new.code_map[n].since != version]
+    if version == new.version and not since and (has_entry or required == "none"):
+        return BumpPlan(required, version, [], [], None, needed=False)
+    lines = [] if has_entry else [c.message for c in report.changes] or [f"Release {version}."]
+    entry = None if has_entry else HistoryEntry(version, today.isoformat(), tuple(lines))
+    return BumpPlan(required, version, lines, since, entry, needed=True)
+
+
+def _target_version(old: Registry, new: Registry, required: Bump, declared: Bump) -> str:
     old_v, new_v = semver.parse(old.version), semver.parse(new.version)
     assert old_v is not None and new_v is not None  # both registries passed lint
-    covered = BUMP_ORDER[semver.declared_bump(old_v, new_v)] >= BUMP_ORDER[required] and not semver.less(new_v, old_v)
-    version = new.version if covered else str(semver.bumped(old_v, required))  # type: ignore[arg-type]
-    has_entry = new.history_entry(version) is not None
-    if version == new.version and (has_entry or required == "none"):
-        return BumpPlan(required, version, [], None)
-    lines = [] if has_entry else [c.message for c in changes]
-    return BumpPlan(required, version, lines, _rewrite(path.read_text(encoding="utf-8"), version, None if has_entry else (today, lines)))
+    if not semver.less(new_v, old_v) and BUMP_ORDER[declared] >= BUMP_ORDER[required]:
+        return new.version
+    return str(semver.bumped(old_v, required))
 
 
-def _mapping_indent(text: str) -> int:
-    """How far the file indents a nested mapping (ruamel's guess measures sequences)."""
-    lines = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("#")]
-    for parent, child in zip(lines, lines[1:]):
-        stripped = child.lstrip(" ")
-        if parent.rstrip().endswith(":") and not stripped.startswith("-") and len(child) > len(stripped):
-            return (len(child) - len(stripped)) - (len(parent) - len(parent.lstrip(" ")))
-    return 2
+def intended(new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> Registry:
+    names = set(since)
+    codes = tuple(replace(c, since=version) if c.name in names else c for c in new.codes)
+    return replace(new, version=version, codes=codes, history=new.history + ((entry,) if entry else ()))
 
 
-def _rewrite(text: str, version: str, entry: tuple[datetime.date, list[str]] | None) -> str:
+def rewrite(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> tuple[str, str]:
+    """The new text and how it was made: by line edits, each verified, or else by round-trip."""
+    try:
+        return edit_lines(source, new, version, since, entry), "lines"
+    except Exception:  # noqa: BLE001 - any surprise in the fast path means: round-trip instead
+        return round_trip(source, new, version, since, entry), "round-trip"
+
+
+class EditError(Exception):
+    """The file's layout is not one the line editor handles (flow history, block scalars...)."""
+
+
+class _Text:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+
+    def offset(self, loc: Loc) -> int:
+        return self.starts[loc.line - 1] + loc.column - 1
+
+    def line_end(self, line: int) -> int:
+        """Offset just after line `line`'s break (1-based), or the end of the text."""
+        return self.starts[line] if line < len(self.starts) else len(self.text)
+
+
+def edit_lines(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> str:
+    doc = _Text(source.text)
+    edits: list[tuple[int, int, str]] = []
+    if version != new.version:
+        edits.append(_scalar(doc, new.locs["version"], new.version, version))
+    for name in since:
+        code = new.code_map[name]
+        edits.append(_scalar(doc, code.locs["since"], code.since, version))
+    if entry is not None:
+        edits.append(_append_entry(doc, new, entry, source.newline))
+        _verify_history(doc, new, edits[-1], entry)
+    pieces, done = [], 0
+    for start, end, value in sorted(edits):
+        pieces += [source.text[done:start], value]
+        done = end
+    return "".join(pieces) + source.text[done:]
+
+
+def _scalar(doc: _Text, loc: Loc, old: str, value: str) -> tuple[int, int, str]:
+    """Replace the scalar `old` written at `loc` by `value`, inside its quotes if it has them.
+    Exactly the old token is replaced by a token of the same kind (versions are plain-safe and
+    quote-free), so the document's structure cannot change; anything else raises EditError."""
+    if not _PLAIN_VALUE.fullmatch(value) or semver.parse(value) is None:
+        raise EditError(f"{value!r} is not a plain version")
+    at = doc.offset(loc)
+    quote = doc.text[at:at + 1]
+    if quote in ("'", '"'):
+        end = doc.text.find(quote, at + 1)
+        if end < 0 or doc.text[at + 1:end] != old:
+            raise EditError(f"unexpected quoted scalar at line {loc.line}")
+        return at + 1, end, value
+    match = _PLAIN_VALUE.match(doc.text, at)
+    if not match or match.group() != old:
+        raise EditError(f"unexpected scalar at line {loc.line}")
+    return match.start(), match.end(), value
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _append_entry(doc: _Text, new: Registry, entry: HistoryEntry, newline: str) -> tuple[int, int, str]:
+    if not new.history:
+        raise EditError("history is empty")
+    last = new.history[-1]
+    at = doc.offset(last.loc)
+    line_start = doc.starts[last.loc.line - 1]
+    prefix = doc.text[line_start:at]
+    if not re.fullmatch(r" *- +", prefix):
+        raise EditError("the last history entry does not start its line with '- '")
+    dash = prefix.index("-")
+    # The entry runs on while lines are indented deeper than its dash (or are blank or comments).
+    last_content = last.loc.line
+    line = last.loc.line + 1
+    while line <= len(doc.starts):
+        body = doc.text[doc.starts[line - 1]:doc.line_end(line)]
+        stripped = _BREAK.sub("", body).strip()
+        if stripped and not stripped.startswith("#"):
+            if _indent(body) <= dash:
+                break
+            last_content = line
+        line += 1
+    insert = doc.line_end(last_content)
+    block = doc.text[at:insert]
+    lead = "" if insert == 0 or doc.text[insert - 1] in "\n\r\x85\u2028\u2029" else newline  # a file without a final break
+    return insert, insert, lead + _render_entry(entry, block, prefix, " " * (last.loc.column - 1), newline)
+
+
+def _verify_history(doc: _Text, new: Registry, edit: tuple[int, int, str], entry: HistoryEntry) -> None:
+    """Re-parse the history block with the new entry (from the top-level `history:` key to the
+    insertion): it must hold the old entries' versions and then exactly the new entry. The text
+    outside that block is untouched, so this is the whole document's check at the block's cost."""
+    from errgen.load import load_text
+
+    line = new.locs["history"].line - 1
+    while line > 0 and doc.text[doc.starts[line - 1]:doc.line_end(line)].strip()[:1] in ("", "#"):
+        line -= 1
+    key_start = doc.starts[line - 1] if line > 0 else 0
+    if not re.match(r"history[ \t]*:[ \t]*(#[^\r\n]*)?(\r\n|[\r\n])", doc.text[key_start:doc.line_end(line)]):
+        raise EditError("the history key is not a top-level key on its own line")
+    insert, _, value = edit
+    loaded = load_text(doc.text[key_start:insert] + value, new.path).root
+    items = loaded.get("history")
+    want = {"version": entry.version, "date": entry.date, "changes": list(entry.changes)}
+    if list(loaded) != ["history"] or not isinstance(items, list) or len(items) != len(new.history) + 1:
+        raise EditError("the history block did not re-parse as the history")
+    if [getattr(i, "get", lambda _: None)("version") for i in items[:-1]] != [h.version for h in new.history] or items[-1] != want:
+        raise EditError("the new history entry did not re-parse as intended")
+
+
+def _render_entry(entry: HistoryEntry, previous: str, dash: str, inner: str, nl: str) -> str:
+    """The new entry in the style of the previous one: its dash and indentation, flow or block,
+    quoted or plain items."""
+    changes = re.search(r"(?:^|[\s{,])changes\s*:[ \t]*(.)", previous, re.S)
+    flow_entry = previous.startswith("{")
+    flow_list = flow_entry or bool(changes and changes.group(1) == "[")
+    first_item = re.search(r"changes\s*:\s*(?:\[\s*|-\s+)(.)", previous)
+    quoted = bool(first_item and first_item.group(1) in "\"'")
+    items = [_string(c, quoted, flow_list) for c in entry.changes]
+    listed = "[" + ", ".join(items) + "]"
+    if flow_entry:
+        return f"{dash}{{version: {entry.version}, date: {entry.date}, changes: {listed}}}{nl}"
+    head = f"{dash}version: {entry.version}{nl}{inner}date: {entry.date}{nl}"
+    if flow_list:
+        return head + f"{inner}changes: {listed}{nl}"
+    item = re.search(r"changes\s*:[^\n]*\n( *- +)", previous)
+    item_dash = item.group(1) if item else inner + "  - "
+    return head + f"{inner}changes:{nl}" + "".join(f"{item_dash}{i}{nl}" for i in items)
+
+
+def _string(text: str, quoted: bool, flow: bool) -> str:
+    if not quoted and _plain_ok(text, flow):
+        return text
+    out = json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar...
+    # ...once the characters YAML does not allow raw (or reads as line breaks) are escaped too.
+    return "".join(f"\\u{ord(ch):04x}" if (0x7F <= ord(ch) <= 0x9F or ch in "\u2028\u2029\ufeff") else ch for ch in out)
+
+
+def _plain_ok(text: str, flow: bool) -> bool:
+    from errgen.load import _resolve_plain
+
+    return (bool(_SAFE_PLAIN.fullmatch(text)) and text == text.strip() and ": " not in text and " #" not in text
+            and not text.endswith(":") and not (flow and any(ch in text for ch in ",[]{}"))
+            and _resolve_plain(text) == "tag:yaml.org,2002:str")
+
+
+def round_trip(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> str:
+    """The slow, general way: ruamel.yaml keeps comments and key order, not every byte."""
+    import io
+
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
     from ruamel.yaml.util import load_yaml_guess_indent
 
+    text = source.text
     _, seq_indent, offset = load_yaml_guess_indent(text)
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 1_000_000
-    yaml.indent(mapping=_mapping_indent(text), sequence=seq_indent or 2, offset=offset or 0)
+    yaml.indent(mapping=2, sequence=seq_indent or 2, offset=offset or 0)
     data = yaml.load(text)
     data["version"] = version
+    for name in since:
+        data["codes"][name]["since"] = version
     if entry is not None:
-        history = data["history"]
-        previous = history[-1] if len(history) else None
-        quoted = previous is not None and any(isinstance(c, DoubleQuotedScalarString) for c in previous.get("changes", ()))
-        lines = [DoubleQuotedScalarString(line) if quoted else line for line in entry[1]]
-        item = CommentedMap([("version", version), ("date", entry[0]), ("changes", CommentedSeq(lines))])
-        if previous is not None and previous.fa.flow_style():
-            item.fa.set_flow_style()
-        if previous is not None and isinstance(previous.get("changes"), CommentedSeq) and previous["changes"].fa.flow_style():
-            item["changes"].fa.set_flow_style()
-        history.append(item)
+        data["history"].append(CommentedMap([("version", entry.version), ("date", entry.date), ("changes", CommentedSeq(entry.changes))]))
     out = io.StringIO()
     yaml.dump(data, out)
-    return out.getvalue()
+    result = out.getvalue()
+    return result.replace("\n", source.newline) if source.newline != "\n" else result
 
 
-def write(path: Path, text: str) -> None:
-    """Replace the registry atomically: a crash leaves the old file or the new one."""
-    import os
-    import tempfile
+def write(path: Path, data: bytes) -> None:
+    """Replace the registry atomically, through a symlink, keeping its permissions. The new
+    content is written to an unnamed file first (O_TMPFILE), so a kill mid-write leaves nothing."""
+    target = path.resolve()
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(target.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+    except (AttributeError, OSError):
+        fd = -1
+    if fd >= 0:
+        try:
+            _write_all(fd, data, mode)
+            os.link(f"/proc/self/fd/{fd}", tmp)
+        except OSError:
+            os.close(fd)
+            fd = -1
+        else:
+            os.close(fd)
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+            return
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        _write_all(fd, data, mode)
+        os.close(fd)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+
+def _write_all(fd: int, data: bytes, mode: int) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fchmod(fd, mode)
+    os.fsync(fd)

@@ -48,7 +48,7 @@ def _registry_path(path: Path | None) -> Path:
 def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None, report: bool = False) -> "LintResult":
     """Lint the registry (a file, or bytes with a display name); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
-    from errgen.diagnostics import render
+    from errgen.formats import diagnostics as render
     from errgen.lint import lint_document, lint_path
     from errgen.load import decode, load_text
 
@@ -101,7 +101,8 @@ def main(ctx: click.Context) -> None:
 
 @main.command()
 @registry_option
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text", show_default=True,
+              help="text for terminals, json for programs, github for workflow annotations, sarif for code scanning.")
 def lint(registry_path: Path | None, fmt: str) -> None:
     """Check the registry and report every problem in one run.
 
@@ -208,31 +209,47 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
       errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
-    recovery semantics are major. The declared version must cover the largest change (on 0.y.z a
-    break needs y bumped), and NEW's history entry must name every code a break concerns; breaks
-    shipped on purpose are listed in that entry's accepted_breaks. Exit 0 when the version covers
-    every change, 1 when it does not, 2 when the diff could not run.
+    recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
+    the largest change (on 0.y.z a break needs y bumped); NEW's history entry must announce every
+    break (name its codes, or the category for a category-level change), or list it under
+    accepted_breaks; a new code's since is the new version. A registry absent at GITREF is new:
+    everything in it is added. Exit 0 when every check passes, 1 when one fails, 2 when the diff
+    could not run.
     """
     from errgen.diff import diff as run_diff
+    from errgen.diff import empty_registry
     from errgen.diff.formats import FORMATS
-    from errgen.diff.git import read_at
 
     if ref is not None and (old or new):
         _fail("pass either OLD and NEW files or --against GITREF, not both")
     if ref is None and not (old and new):
         _fail("pass OLD and NEW registry files, or --against GITREF (see errgen diff --help)")
+    fresh = False
     if ref is not None:
         current = _registry_path(registry_path)
-        try:
-            before = _lint(None, source=read_at(ref, current))
-        except Fatal as exc:
-            _fail(exc.diagnostic.text())
+        shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
         after = _lint(current)
+        if shown is None:
+            before, fresh = None, True
+        else:
+            before = _lint(None, source=shown)
     else:
         before, after = _lint(old), _lint(new)
-    report = run_diff(before.registry, after.registry)
+    old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
+    report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _read_at(ref: str, current: Path, hint: str) -> "tuple[bytes, str] | None":
+    """The registry at a git ref, or None when it is new on this branch; exit 2 with `hint`."""
+    from errgen.diff.git import read_at
+
+    try:
+        return read_at(ref, current)
+    except Fatal as exc:
+        d = exc.diagnostic
+        _fail(f"{d.path}: {d.message}; {hint}")
 
 
 @main.command()
@@ -242,43 +259,53 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
 @click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="Date of the history entry. Default: today.")
 @click.option("--dry-run", is_flag=True, help="Print the change to the registry instead of writing it.")
 def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "datetime.datetime | None", dry_run: bool) -> None:
-    """Set the version the changes require and append its history entry.
+    """Set the version the changes require, the new codes' since, and append its history entry.
 
-    Compares the registry with a previous one (git HEAD by default), computes the smallest
-    semver bump that covers every change, sets `version`, and appends a history entry with one
-    line per change, keeping the file's comments, key order and formatting. Running it again
-    changes nothing. Review and edit the entry's wording before you commit.
+    Compares the registry with a previous one (git HEAD by default, or --from FILE), computes the
+    smallest release that covers every change (as `errgen diff` does), sets `version` and the
+    `since` of codes it adds, and appends a history entry with one line per change. Only those
+    lines change; every other byte of the file stays. Running it again changes nothing. Review
+    and edit the entry's wording before you commit.
     """
     import datetime
     import difflib
 
     from errgen import bump as bumping
-    from errgen.diff.git import read_at
+    from errgen.diff import empty_registry
 
     if ref is not None and old is not None:
         _fail("pass either --against GITREF or --from OLD, not both")
     current = _registry_path(registry_path)
+    fresh = False
     if old is not None:
-        before = _lint(old)
+        before = _lint(old).registry
     else:
+        hint = ("bump compares with the registry at a git ref (default HEAD); commit the registry first, "
+                "or pass --from FILE to compare with a copy of the previous release")
+        shown = _read_at(ref or "HEAD", current, hint)
+        fresh = shown is None
+        before = None if shown is None else _lint(None, source=shown).registry
+    after = _lint(current).registry
+    old_version = before.version if before else ""
+    plan = bumping.plan(before or empty_registry(after, "(none)"), after, day.date() if day else datetime.date.today(), new_registry=fresh)
+    del before  # the re-parse that verifies the edit then peaks no higher than diff does
+    source = bumping.Source.read(current)
+    text = plan.apply(source, after)
+    if text is not None and dry_run:
+        original = source.text.splitlines(keepends=True)
+        click.echo("".join(difflib.unified_diff(original, text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
+    elif text is not None:
         try:
-            before = _lint(None, source=read_at(ref or "HEAD", current))
-        except Fatal as exc:
-            _fail(exc.diagnostic.text())
-    after = _lint(current)
-    plan = bumping.plan(before.registry, after.registry, current, (day.date() if day else datetime.date.today()))
-    if plan.text is not None and dry_run:
-        original = current.read_text(encoding="utf-8").splitlines(keepends=True)
-        click.echo("".join(difflib.unified_diff(original, plan.text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
-    elif plan.text is not None:
-        bumping.write(current, plan.text)
-    console.current().status(plan.summary(before.registry.version) + (" (dry run)" if dry_run and plan.text else ""))
+            bumping.write(current, source.encoded(text))
+        except OSError as exc:
+            _fail(f"cannot write {current}: {exc.strerror}")
+    console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @registry_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text", show_default=True, help="Output format.")
 @click.option("--strict", is_flag=True, help="Fail on warnings too (deprecated codes, prose carrying hints).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST", help="A hostname (and its subdomains) that may appear in payloads. Repeatable.")
 @click.option("--allow-pattern", "allow_patterns", multiple=True, metavar="REGEX", help="A regular expression for known-safe values that look like leaks. Repeatable.")

@@ -104,10 +104,13 @@ class Code:
 
 @dataclass(frozen=True, slots=True)
 class AcceptedBreak:
+    """A break shipped on purpose: one rule on one code, or on one category (category-level rules)."""
+
     rule: str
-    code: str
+    code: str | None
     reason: str
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
+    category: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ STR = Scalar("a string", lambda v: isinstance(v, str))
 INT = Scalar("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))
 BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
 
-ACCEPTED_BREAK = Fields("accepted break", {"rule": (STR, True), "code": (STR, True), "reason": (STR, True)})
+ACCEPTED_BREAK = Fields("accepted break", {"rule": (STR, True), "code": (STR, False), "category": (STR, False), "reason": (STR, True)})
 HISTORY = Fields(
     "history entry",
     {"version": (STR, True), "date": (STR, True), "changes": (ListOf(STR), True),
@@ -316,5 +316,5 @@ def _item_locs(raw: dict[str, Any]) -> dict[str, Loc]:
 
 
 def _history(raw: dict[str, Any], loc: Loc) -> HistoryEntry:
-    breaks = tuple(AcceptedBreak(b["rule"], b["code"], b["reason"], bl) for b, bl in raw.get("accepted_breaks", ()))
+    breaks = tuple(AcceptedBreak(b["rule"], b.get("code"), b["reason"], bl, b.get("category")) for b, bl in raw.get("accepted_breaks", ()))
     return HistoryEntry(raw["version"], raw["date"], tuple(v for v, _ in raw["changes"]), breaks, loc)

@@ -1,45 +1,55 @@
 """errgen diff: classify every change between two registries and check the declared version.
 
-Works on two models (OLD and NEW, both linted first). The rules live in `rules`; the version and
-changelog checks in `checks`; output formats in `formats`.
+Works on the contract views of two linted registries (OLD and NEW). The rules live in `rules`;
+the announcement, since and version checks, and the one required-bump function, in `checks`;
+renderings in `formats`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from errgen import semver
-from errgen.diff.checks import accept, announcement, version_checks
-from errgen.diff.model import Change, DiffReport, max_bump
+from errgen.contract import view
+from errgen.diff.checks import announce, declared, required_bump, since_checks, version_checks
+from errgen.diff.model import Change, DiffReport, Place
 from errgen.diff.rules import RULES
 from errgen.model import Registry
-from errgen.semver import BUMP_ORDER
 
-__all__ = ["Change", "DiffReport", "diff", "classify"]
+__all__ = ["Change", "DiffReport", "diff", "classify", "empty_registry"]
 
 
 def classify(old: Registry, new: Registry) -> list[Change]:
-    """Every change from OLD to NEW, in rule order (no version verdicts)."""
-    return [change for rule in RULES for change in rule(old, new)]
+    """Every change from OLD to NEW, in rule order (no verdicts)."""
+    old_view, new_view = view(old), view(new)
+    return [change for rule in RULES for change in rule(old_view, new_view)]
 
 
-def diff(old: Registry, new: Registry) -> DiffReport:
-    report = DiffReport(old.version, new.version)
-    changes, checks = accept(classify(old, new), new)
-    report.required_bump = max_bump([("minor" if c.accepted and c.bump == "major" else c.bump) for c in changes])
-    old_v, new_v = semver.parse(old.version), semver.parse(new.version)
-    report.declared_bump = semver.declared_bump(old_v, new_v) if old_v and new_v else "none"
-    checks += version_checks(old, new, report.required_bump, report.declared_bump)
-    checks += announcement(changes, new)
-    covered = BUMP_ORDER[report.declared_bump] >= BUMP_ORDER[report.required_bump]
-    report.changes = [_with_severity(c, covered) for c in changes]
+def empty_registry(new: Registry, path: str) -> Registry:
+    """What OLD is when the registry is new on the branch: no codes, categories or history, so
+    everything is added; its identity (name, problem base, packages) is NEW's, as nothing came before."""
+    return Registry(name=new.name, version="", categories=(), codes=(), history=(), problem_base=new.problem_base,
+                    targets=new.targets, path=path)
+
+
+def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffReport:
+    changes, checks = announce(classify(old, new), old, new)
+    report = DiffReport(old.version, new.version, new_registry=new_registry)
+    report.required_bump = required_bump(changes)
+    report.declared_bump = declared(old, new)
+    checks = version_checks(old, new, report.required_bump, report.declared_bump) + checks
+    if not new_registry:
+        checks += since_checks(changes, new)
+    report.changes = [_placed(c, new) for c in changes]
     report.checks = checks
     return report
 
 
-def _with_severity(change: Change, covered: bool) -> Change:
-    if change.bump == "major" and not change.accepted:
-        return replace(change, severity="warning" if covered else "error")
-    if not covered and change.bump != "none":
-        return replace(change, severity="error" if not change.accepted else "warning")
-    return replace(change, severity="warning" if change.accepted else "info")
+def _placed(change: Change, new: Registry) -> Change:
+    """Severity by kind (breaking changes warn, the rest inform; only checks fail), and an
+    anchor in NEW for changes that exist only in OLD, so annotations point at the checkout."""
+    severity = "warning" if change.bump == "major" else "info"
+    anchor = None
+    if change.new is None:
+        section = "categories" if change.category and not change.code else "codes"
+        anchor = Place.at(new.path, new.locs.get(section, new.locs.get("version", (1, 1))))  # type: ignore[arg-type]
+    return replace(change, severity=severity, anchor=anchor)

@@ -1,129 +1,147 @@
-"""Renderings of a diff report: text (terminals), json, github (workflow annotations),
-sarif (SARIF 2.1.0, code-scanning dashboards) and markdown (PR comments, changelogs)."""
+"""Renderings of a diff report: text (terminals), json, github (workflow annotations), sarif
+(code scanning) and markdown (PR comments). All share one structure: changes grouped by what
+they are (breaking, minor, patch), each breaking change marked announced, accepted (with its
+reason) or not announced; then the failed checks; then the verdict. Escaping is errgen.formats'.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
-from errgen import __version__
-from errgen.diff.model import Change, DiffReport, Place
+from errgen import formats
+from errgen.diff.model import RULE_SPECS, Change, DiffReport, Place
+from errgen.semver import Bump
 
-HEADINGS = (("error", "Errors"), ("warning", "Breaking changes (announced)"), ("info", "Other changes"))
+GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"))
+CHECKS_HEADING = "Failed checks"
+
+
+def status(c: Change) -> str:
+    if c.announcement == "accepted":
+        return f"accepted: {c.reason}"
+    if c.announcement == "announced":
+        return "announced in history"
+    if c.announcement == "not-announced":
+        return "not announced"
+    return ""
+
+
+def verdict(r: DiffReport) -> str:
+    outcome = "OK." if r.ok else f"FAILED: {len(r.checks)} check(s) failed."
+    if r.new_registry:
+        return f"New registry at version {r.new_version}: everything in it is added. {outcome}"
+    head = f"{r.old_version} -> {r.new_version}:"
+    if any(c.rule == "version-backwards" for c in r.checks):
+        return f"{head} the version went backwards. {outcome}"
+    if r.required_bump == "none":
+        said = "no release is needed" if r.old_version == r.new_version else "no release is needed (the version moved anyway, which is allowed)"
+        return f"{head} no contract changes; {said}. {outcome}" if not r.changes else f"{head} only changes that need no release; {said}. {outcome}"
+    made = "the version is unchanged" if r.declared_bump == "none" else f"the version makes a {r.declared_bump} release"
+    return f"{head} the changes need a {r.required_bump} release; {made}. {outcome}"
 
 
 def _place(p: Place | None) -> dict[str, Any] | None:
     return {"path": p.path, "line": p.line, "column": p.column} if p else None
 
 
-def _where(c: Change) -> str:
-    p = c.where
+def _where(p: Place | None) -> str:
     return f"{p.path}:{p.line}:{p.column}: " if p else ""
 
 
-def _verdict(r: DiffReport) -> str:
-    head = f"{r.old_version} -> {r.new_version}: changes require a {r.required_bump} bump; the version declares {r.declared_bump}."
-    return head + (" OK." if r.ok else " FAILED.")
+def _rules_line(r: DiffReport) -> str:
+    used = sorted({c.rule for c in r.all})
+    return f"Rules, in errgen's documentation: {', '.join(RULE_SPECS[u].anchor for u in used)}" if used else ""
 
 
 def text(r: DiffReport) -> str:
     lines: list[str] = []
-    for severity, heading in HEADINGS:
-        items = [c for c in r.all if c.severity == severity]
+    for bump, heading in GROUPS:
+        items = r.group(bump)
         if items:
             lines.append(f"{heading}:")
-            lines += [f"  {_where(c)}{c.bump if c.bump != 'none' else 'check'}[{c.rule}] {c.message}" for c in items]
+            for c in items:
+                mark = f" [{status(c)}]" if status(c) else ""
+                lines.append(f"  {_where(c.where)}{c.rule}: {c.message}{mark}")
     if not r.changes:
         lines.append("No contract changes.")
-    lines.append(_verdict(r))
-    return "\n".join(lines)
+    if r.checks:
+        lines.append(f"{CHECKS_HEADING}:")
+        lines += [f"  {_where(c.where)}error[{c.rule}]: {c.message}" for c in r.checks]
+    lines.append(verdict(r))
+    rules = _rules_line(r)
+    return "\n".join(lines + ([rules] if rules else []))
+
+
+def _json_item(c: Change) -> dict[str, Any]:
+    return {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
+            "message": c.message, "announcement": c.announcement, "accepted": c.announcement == "accepted",
+            "reason": c.reason or None, "affects": list(c.affects), "old": _place(c.old), "new": _place(c.new),
+            "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].anchor}
 
 
 def as_json(r: DiffReport) -> str:
-    body = {
-        "old_version": r.old_version,
-        "new_version": r.new_version,
-        "required_bump": r.required_bump,
-        "declared_bump": r.declared_bump,
-        "ok": r.ok,
-        "changes": [
-            {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
-             "message": c.message, "accepted": c.accepted, "affects": list(c.affects),
-             "old": _place(c.old), "new": _place(c.new), "fingerprint": c.fingerprint}
-            for c in r.all
-        ],
-    }
-    return json.dumps(body, indent=2, ensure_ascii=False)
+    return formats.json_text({
+        "old_version": r.old_version, "new_version": r.new_version, "new_registry": r.new_registry,
+        "required_bump": r.required_bump, "declared_bump": r.declared_bump, "ok": r.ok, "verdict": verdict(r),
+        "changes": [_json_item(c) for c in r.changes],
+        "checks": [_json_item(c) for c in r.checks],
+    })
 
 
-def _escape_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_prop(s: str) -> str:
-    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+def _title(c: Change) -> str:
+    if c.bump == "none":
+        return f"check {c.rule}"
+    return f"{c.bump} {c.rule}" + (f" ({status(c)})" if c.announcement else "")
 
 
 def github(r: DiffReport) -> str:
-    kinds = {"error": "error", "warning": "warning", "info": "notice"}
     lines = []
-    for c in r.all:
-        props = [f"title={_escape_prop(c.rule)}"]
-        if c.where:
-            props = [f"file={_escape_prop(c.where.path)}", f"line={c.where.line}", f"col={c.where.column}"] + props
-        lines.append(f"::{kinds[c.severity]} {','.join(props)}::{_escape_data(c.message)}")
-    lines.append(_verdict(r))
+    for c in r.changes + r.checks:
+        p = c.where
+        lines.append(formats.github_annotation(c.severity, c.message, title=_title(c), file=p.path if p else None,
+                                               line=p.line if p else None, column=p.column if p else None))
+    lines.append(verdict(r))
     return "\n".join(lines)
 
 
 def sarif(r: DiffReport) -> str:
-    levels = {"error": "error", "warning": "warning", "info": "note"}
-    rule_ids = sorted({c.rule for c in r.all})
+    rules = [formats.SarifRule(s.id, s.description, f"errgen {s.anchor}") for s in RULE_SPECS.values()]
     results = []
-    for c in r.all:
-        result: dict[str, Any] = {
-            "ruleId": c.rule,
-            "level": levels[c.severity],
-            "message": {"text": c.message},
-            "partialFingerprints": {"errgenChange/v1": c.fingerprint},
-            "properties": {"bump": c.bump, "accepted": c.accepted, "code": c.code, "category": c.category},
-        }
-        if c.where:
-            result["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": c.where.path},
-                                    "region": {"startLine": c.where.line, "startColumn": c.where.column}}}]
-        results.append(result)
-    log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "errgen", "version": __version__,
-                                "rules": [{"id": rid, "shortDescription": {"text": rid.replace("-", " ")}} for rid in rule_ids]}},
-            "results": results,
-            "properties": {"oldVersion": r.old_version, "newVersion": r.new_version,
-                           "requiredBump": r.required_bump, "declaredBump": r.declared_bump, "ok": r.ok},
-        }],
-    }
-    return json.dumps(log, indent=2, ensure_ascii=False)
-
-
-def _md(s: str) -> str:
-    from errgen.render_text import md_inline
-
-    return md_inline(s)
+    for c in r.changes + r.checks:
+        p = c.where
+        props = {"bump": c.bump, "announcement": c.announcement, "reason": c.reason or None, "code": c.code,
+                 "category": c.category, "group": c.bump if c.bump != "none" else "check"}
+        results.append(formats.sarif_result(c.rule, c.severity, c.message + (f" [{status(c)}]" if status(c) else ""),
+                                            path=p.path if p else None, line=p.line if p else None, column=p.column if p else None,
+                                            fingerprint=c.fingerprint, properties=props))
+    return formats.sarif_log(rules, results, {"oldVersion": r.old_version, "newVersion": r.new_version,
+                                              "requiredBump": r.required_bump, "declaredBump": r.declared_bump, "ok": r.ok,
+                                              "verdict": verdict(r)})
 
 
 def markdown(r: DiffReport) -> str:
+    md = formats.md_cell
     icon = "✅" if r.ok else "❌"
-    lines = [f"### {icon} Error contract {r.old_version} → {r.new_version}", "",
-             f"Required bump: **{r.required_bump}**; declared: **{r.declared_bump}**.", ""]
-    for severity, heading in HEADINGS:
-        items = [c for c in r.all if c.severity == severity]
+    lines = [f"### {icon} Error contract {md(r.old_version or 'new')} → {md(r.new_version)}", "", md(verdict(r).replace(" -> ", " → ")), ""]
+    for bump, heading in GROUPS:
+        items = r.group(bump)
+        if items and bump == "major":
+            lines += [f"**{heading}**", "", "| rule | subject | change | announcement |", "| --- | --- | --- | --- |"]
+            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} | {md(status(c))} |" for c in items]
+        elif items:
+            lines += [f"**{heading}**", "", "| rule | subject | change |", "| --- | --- | --- |"]
+            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} |" for c in items]
         if items:
-            lines += [f"**{heading}**", "", "| bump | rule | subject | change |", "| --- | --- | --- | --- |"]
-            lines += [f"| {c.bump} | `{c.rule}` | {_md(c.code or c.category or '')} | {_md(c.message)} |" for c in items]
             lines.append("")
     if not r.changes:
-        lines.append("No contract changes.")
+        lines += ["No contract changes.", ""]
+    if r.checks:
+        lines += [f"**{CHECKS_HEADING}**", "", "| check | subject | what to do |", "| --- | --- | --- |"]
+        lines += [f"| `{c.rule}` | {md(c.subject) or '–'} | {md(c.message)} |" for c in r.checks]
+        lines.append("")
+    rules = _rules_line(r)
+    if rules:
+        lines.append(md(rules))
     return "\n".join(lines).rstrip() + "\n"
 
 

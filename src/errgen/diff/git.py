@@ -1,7 +1,8 @@
-"""Read a registry as it was at a git ref (for `errgen diff --against REF`)."""
+"""Read a registry as it was at a git ref (for `errgen diff --against REF` and `errgen bump`)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -12,23 +13,33 @@ def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True)
     except FileNotFoundError:
-        raise Fatal(diag("git-missing", "git is not installed; pass OLD and NEW files instead of --against", str(cwd), Loc(1, 1))) from None
+        raise Fatal(diag("git-missing", "git is not installed", str(cwd), Loc(1, 1))) from None
 
 
-def read_at(ref: str, path: Path) -> tuple[bytes, str]:
-    """The file's bytes at `ref`, and a display name like `origin/main:registry/errors.yaml`."""
-    folder = path.resolve().parent
+def _line(out: bytes) -> str:
+    """One path git printed: only its own final newline removed (a path may end in one), any
+    bytes shown (a path need not be UTF-8)."""
+    return (out[:-1] if out.endswith(b"\n") else out).decode("utf-8", "replace")
+
+
+def read_at(ref: str, path: Path) -> tuple[bytes, str] | None:
+    """The file's bytes at `ref` and a display name like `origin/main:registry/errors.yaml`;
+    None when the file does not exist at `ref` (the registry is new on this branch)."""
+    folder = path.absolute().parent
     if not folder.is_dir():
         raise Fatal(diag("file-not-found", f"no folder {folder}", str(path), Loc(1, 1)))
-    top = _git(["rev-parse", "--show-toplevel"], folder)
-    if top.returncode != 0:
-        raise Fatal(diag("git-not-a-repo", f"{folder} is not inside a git repository; --against needs one", str(path), Loc(1, 1)))
-    root = Path(top.stdout.decode().strip())
-    rel = path.resolve().relative_to(root.resolve()).as_posix()
-    display = f"{ref}:{rel}"
-    if _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], root).returncode != 0:
+    prefix = _git(["rev-parse", "--show-prefix"], folder)
+    if prefix.returncode != 0:
+        raise Fatal(diag("git-not-a-repo", f"{os.fsdecode(folder)} is not inside a git repository", str(path), Loc(1, 1)))
+    display = f"{ref}:{_line(prefix.stdout)}{path.name}"
+    if _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], folder).returncode != 0:
+        if _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], folder).returncode != 0:
+            raise Fatal(diag("git-no-commits", "the git repository has no commits yet", display, Loc(1, 1)))
         raise Fatal(diag("git-unknown-ref", f"git has no commit {ref!r} (fetch it first, e.g. git fetch origin)", display, Loc(1, 1)))
-    shown = _git(["show", f"{ref}:{rel}"], root)
+    shown = _git(["show", f"{ref}:./{path.name}"], folder)
     if shown.returncode != 0:
-        raise Fatal(diag("git-file-missing", f"{rel} does not exist at {ref}", display, Loc(1, 1)))
+        listed = _git(["ls-tree", "--name-only", ref, "--", path.name], folder)
+        if listed.returncode == 0 and not listed.stdout.strip():
+            return None
+        raise Fatal(diag("git-show-failed", f"git could not read {display}: {_line(shown.stderr)}", display, Loc(1, 1)))
     return shown.stdout, display

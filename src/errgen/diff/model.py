@@ -1,12 +1,20 @@
-"""What a diff reports: changes between two registries, each with the semver bump it requires."""
+"""What a diff reports: changes between two registries, each with the semver bump it requires,
+and the rule declarations every change and check refers to."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Literal
 
 from errgen.diagnostics import Loc
 from errgen.semver import BUMP_ORDER, Bump
+
+Level = Literal["code", "category", "registry", "check"]
+# How a breaking change was told to consumers: named in the history entry, shipped on purpose
+# (`accepted_breaks`, with its reason), or not at all. Non-breaking changes carry None.
+Announcement = Literal["announced", "accepted", "not-announced"]
+DOCS = "docs/diff-rules.md"
 
 
 @dataclass(frozen=True)
@@ -21,6 +29,31 @@ class Place:
 
 
 @dataclass(frozen=True)
+class RuleSpec:
+    """One diff rule or check, declared once: docs/diff-rules.md and SARIF are rendered from it."""
+
+    id: str
+    bump: Bump  # what the change requires; "none" for checks
+    level: Level
+    description: str
+    example: str  # a before -> after pair in registry terms
+
+    @property
+    def anchor(self) -> str:
+        return f"{DOCS}#{self.id}"
+
+
+RULE_SPECS: dict[str, RuleSpec] = {}
+
+
+def declare(id: str, bump: Bump, level: Level, description: str, example: str) -> RuleSpec:
+    if id in RULE_SPECS:
+        raise ValueError(f"diff rule {id} declared twice")
+    spec = RULE_SPECS[id] = RuleSpec(id, bump, level, description, example)
+    return spec
+
+
+@dataclass(frozen=True)
 class Change:
     rule: str
     bump: Bump
@@ -30,9 +63,13 @@ class Change:
     detail: str = ""  # what distinguishes two changes of one rule on one subject (a scope, a hint)
     old: Place | None = None
     new: Place | None = None
-    affects: tuple[str, ...] = ()  # every code a consumer must hear about (for the changelog check)
-    accepted: bool = False
-    severity: str = "info"  # error: blocks CI; warning: breaking but announced; info: minor or patch
+    affects: tuple[str, ...] = ()  # every code a consumer must hear about
+    announcement: Announcement | None = None
+    reason: str = ""  # why a break was accepted
+    # Where an annotation goes when the change has no place in NEW (a removal): the section of
+    # the checked-out file it was removed from, never the old revision's path.
+    anchor: Place | None = None
+    severity: str = "info"  # error: a failed check; warning: a breaking change; info: the rest
 
     @property
     def fingerprint(self) -> str:
@@ -42,7 +79,11 @@ class Change:
 
     @property
     def where(self) -> Place | None:
-        return self.new or self.old
+        return self.new or self.anchor or self.old
+
+    @property
+    def subject(self) -> str:
+        return self.code or self.category or (self.detail if self.bump != "none" else "")
 
 
 @dataclass
@@ -52,15 +93,19 @@ class DiffReport:
     changes: list[Change] = field(default_factory=list)
     required_bump: Bump = "none"
     declared_bump: Bump = "none"
-    checks: list[Change] = field(default_factory=list)  # version and announcement findings
+    checks: list[Change] = field(default_factory=list)  # failed version, since and announcement checks
+    new_registry: bool = False  # OLD did not exist: everything in NEW is added
 
     @property
     def ok(self) -> bool:
-        return not any(c.severity == "error" for c in self.changes + self.checks)
+        return not self.checks
 
     @property
     def all(self) -> list[Change]:
         return self.changes + self.checks
+
+    def group(self, bump: Bump) -> list[Change]:
+        return [c for c in self.changes if c.bump == bump]
 
 
 def max_bump(bumps: list[Bump]) -> Bump:

@@ -1,26 +1,55 @@
-"""One function per kind of change. Each compares OLD and NEW and yields `Change`s.
+"""The diff rules: each declared once (id, bump, description, example), each compared on the
+contract view (`errgen.contract.view`), so a diff sees what clients see: the derived action per
+scope, retryable, delays and hints, not the raw fields that produce them.
 
-Classification (issue 4): additions are minor; wording and default delays are patch; anything a
-client built against OLD would misread (a removal, a rename, a changed meaning) is major.
+Classification: additions are minor; wording and default delays are patch; anything a client
+built against OLD would misread (a removal, a rename, a changed meaning) is major.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from dataclasses import fields, replace
 from typing import Callable, Iterator
 
 from errgen import semver
-from errgen.diff.model import Change, Place
+from errgen.contract import CodeRow, ContractView
+from errgen.diff.model import Change, Place, declare
 from errgen.lint.names import identifier_key
 from errgen.model import Code, Registry
 
-Rule = Callable[[Registry, Registry], Iterator[Change]]
+Rule = Callable[[ContractView, ContractView], Iterator[Change]]
 RULES: list[Rule] = []
 RENAME_SIMILARITY = 0.9
 # Near-identical descriptions are compared pairwise only within small groups of same-shaped codes,
 # so a diff stays linear; in larger groups only identical descriptions count as a rename.
 MAX_FUZZY_GROUP = 16
+
+CODE_REMOVED = declare("code-removed", "major", "code", "A code is gone from the registry: clients that branch on it, and services that emit it, break. Deprecate it first (at least one minor release), then remove it in a major release.", "`codes: {SKU_INACTIVE: ...}` -> no `SKU_INACTIVE`")
+CODE_RENAMED = declare("code-renamed", "major", "code", "A code was renamed (the new code lists the old name in `renamed_from`): clients built before the rename do not know the new name.", "`UNKNOWN_DOMAIN` -> `TENANT_UNKNOWN` with `renamed_from: [UNKNOWN_DOMAIN]`")
+CODE_PROBABLY_RENAMED = declare("code-probably-renamed", "major", "code", "A code disappeared and a new one with the same category, scope, HTTP status and (nearly) the same description or name appeared: most likely a rename. Declare it with `renamed_from` if so.", "`TIMED_OUT` -> `TIMEDOUT`, nothing else changed")
+CODE_ADDED = declare("code-added", "minor", "code", "A new code. Clients built before it treat it as unknown (they escalate), so it needs a minor release; its `since` must be that release.", "no `QUOTA_EXCEEDED` -> `QUOTA_EXCEEDED: {..., since: 2.2.0}`")
+CATEGORY_CHANGED = declare("category-changed", "major", "code", "A code moved to another category: clients that group by category, and its recovery policy, change.", "`category: validation` -> `category: auth`")
+RETRYABLE_CHANGED = declare("retryable-changed", "major", "code", "A code's retryable flag flipped, so its derived action changes (retry <-> fix/escalate/skip, pause <-> stop): callers would retry, or give up, wrongly.", "category `transient` (retryable) -> category `auth` (not retryable)")
+DEFAULT_SCOPE_CHANGED = declare("default-scope-changed", "major", "code", "A code's default scope (the one `new_error` uses when a service does not say) changed, so services emit a different scope and clients take a different action.", "`scope: request` -> `scope: service`")
+HTTP_STATUS_CHANGED = declare("http-status-changed", "major", "code", "A code's HTTP status changed: clients and proxies that look at the status react differently.", "`http_status: 401` -> `http_status: 403`")
+ACTION_CHANGED = declare("action-changed", "major", "code", "The action derived for a code on a scope it keeps changed (for a non-retryable request-scoped code: its `action`, or its category's). A code carried only on resource or service scope derives skip, pause or stop whatever `action` says, so changing that field is no change.", "`action: fix` -> `action: escalate` on a request-scoped code")
+SCOPE_REMOVED = declare("scope-removed", "major", "code", "A code may no longer carry a scope: clients that handle it that way break.", "`scopes: [request, service]` -> `scopes: [request]`")
+SCOPE_ADDED = declare("scope-added", "minor", "code", "A code may now carry another scope.", "`scopes: [request]` -> `scopes: [request, resource]`")
+HINT_REMOVED = declare("hint-removed", "major", "code", "A code no longer carries a hint field: clients that read it break.", "`hints: [searched, accepted]` -> `hints: [searched]`")
+HINT_ADDED = declare("hint-added", "minor", "code", "A code may now carry another hint field.", "`hints: [state]` -> `hints: [state, safe_to_replay]`")
+CODE_DEPRECATED = declare("code-deprecated", "minor", "code", "A code is deprecated: it still works, and clients should move to its replacement.", "no `deprecated` -> `deprecated: {since: 1.3.0, replaced_by: X}`")
+DESCRIPTION_CHANGED = declare("description-changed", "patch", "code", "A code's description was reworded. Descriptions are display-only.", "`description: The input is malformed.` -> `description: The input is not valid.`")
+RETRY_AFTER_CHANGED = declare("retry-after-changed", "patch", "code", "A retryable code's default `retry_after_ms` changed: a timing default, not a meaning.", "`retry_after_ms: 500` -> `retry_after_ms: 800`")
+CATEGORY_REMOVED = declare("category-removed", "major", "category", "A category is gone, with every code in it. Naming the category in the history entry announces it for all its codes.", "`categories: {auth: ...}` -> no `auth`")
+CATEGORY_RETRYABLE_CHANGED = declare("category-retryable-changed", "major", "category", "A category's retryable flag flipped, and with it every code that inherits it. Naming the category in the history entry announces it for all its codes.", "`auth: {retryable: false}` -> `auth: {retryable: true}`")
+CATEGORY_ACTION_CHANGED = declare("category-action-changed", "major", "category", "A category's `action` changed and so did the derived action of the codes that inherit it (only request-scoped, non-retryable codes derive it). Naming the category in the history entry announces it for all its codes.", "`validation: {action: fix}` -> `validation: {action: escalate}`")
+CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.", "no `quota` -> `quota: {retryable: true, ...}`")
+CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
+PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`")
+PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
+HISTORY_CHANGED = declare("history-changed", "patch", "registry", "A released version's history entry was edited (its changes or date).", "`changes: [Initial.]` -> `changes: [Initial contract.]` in entry 1.0.0")
 
 
 def rule(fn: Rule) -> Rule:
@@ -28,15 +57,16 @@ def rule(fn: Rule) -> Rule:
     return fn
 
 
-def _new(reg: Registry, code: Code, field: str | None = None) -> Place:
+def _place(reg: Registry, code: Code, field: str | None = None) -> Place:
     return Place.at(reg.path, code.locs.get(field, code.loc) if field else code.loc)
 
 
-def _pairs(old: Registry, new: Registry) -> Iterator[tuple[Code, Code]]:
-    old_codes = old.code_map
-    for code in new.codes:
-        if code.name in old_codes:
-            yield old_codes[code.name], code
+def _pairs(old: ContractView, new: ContractView) -> Iterator[tuple[CodeRow, CodeRow]]:
+    old_rows = old.code_map
+    for row in new.codes:
+        before = old_rows.get(row.code)
+        if before is not None:
+            yield before, row
 
 
 def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str]]:
@@ -72,7 +102,8 @@ def _similar(a: str, b: str) -> bool:
 
 
 @rule
-def codes_removed_renamed_or_added(old: Registry, new: Registry) -> Iterator[Change]:
+def codes_removed_renamed_or_added(old_view: ContractView, new_view: ContractView) -> Iterator[Change]:
+    old, new = old_view.registry, new_view.registry
     declared, probable = renames(old, new)  # once: both removals and additions depend on it
     new_codes = new.code_map
     for code in old.codes:
@@ -81,19 +112,20 @@ def codes_removed_renamed_or_added(old: Registry, new: Registry) -> Iterator[Cha
         where_old = Place.at(old.path, code.loc)
         if code.name in declared or code.name in probable:
             target = declared.get(code.name) or probable[code.name]
-            how = "renamed" if code.name in declared else "probably renamed (same category, scope, HTTP status and description)"
-            rid = "code-renamed" if code.name in declared else "code-probably-renamed"
+            spec = CODE_RENAMED if code.name in declared else CODE_PROBABLY_RENAMED
+            how = "renamed" if code.name in declared else "probably renamed (same category, scope, HTTP status and description; declare it with renamed_from)"
             msg = f"{code.name} was {how} to {target}: clients built before the rename do not know {target}"
-            yield Change(rid, "major", msg, code=code.name, detail=target, old=where_old, new=_new(new, new_codes[target]), affects=(code.name, target))
+            yield Change(spec.id, spec.bump, msg, code=code.name, detail=target, old=where_old,
+                         new=_place(new, new_codes[target]), affects=(code.name, target))
             continue
         msg = f"{code.name} was removed: clients and services that use it break"
         if code.deprecated and _deprecated_long_enough(code, new.version):
             msg += f" (it was deprecated since {code.deprecated.since}, at least one minor version, which is the right way; it still needs a major version)"
-        yield Change("code-removed", "major", msg, code=code.name, old=where_old, affects=(code.name,))
+        yield Change(CODE_REMOVED.id, CODE_REMOVED.bump, msg, code=code.name, category=code.category, old=where_old, affects=(code.name,))
     targets = set(declared.values()) | set(probable.values())
     for code in new.codes:
         if code.name not in old.code_map and code.name not in targets:
-            yield Change("code-added", "minor", f"{code.name} was added", code=code.name, new=_new(new, code))
+            yield Change(CODE_ADDED.id, CODE_ADDED.bump, f"{code.name} was added", code=code.name, new=_place(new, code))
 
 
 def _deprecated_long_enough(code: Code, version: str) -> bool:
@@ -101,105 +133,145 @@ def _deprecated_long_enough(code: Code, version: str) -> bool:
     return bool(since and now and (since.major, since.minor) < (now.major, now.minor))
 
 
+def _major(spec_id: str, msg: str, before: CodeRow, after: CodeRow, old: ContractView, new: ContractView, field: str, detail: str = "") -> Change:
+    b, a = old.registry.code_map[before.code], new.registry.code_map[after.code]
+    return Change(spec_id, "major", msg, code=after.code, detail=detail, old=Place.at(old.registry.path, b.locs.get(field, b.loc)),
+                  new=_place(new.registry, a, field), affects=(after.code,))
+
+
+def _inherits_action_change(old: ContractView, new: ContractView, name: str, category: str) -> bool:
+    """The code states no action in either version and its category's action changed: a
+    category-level change, reported once for the category."""
+    b, a = old.registry.code_map[name], new.registry.code_map[name]
+    if b.stated_action is not None or a.stated_action is not None:
+        return False
+    old_cat, new_cat = old.registry.category_map.get(category), new.registry.category_map.get(category)
+    return old_cat is not None and new_cat is not None and old_cat.action != new_cat.action
+
+
+def _inherits_retryable_change(old: ContractView, new: ContractView, name: str, category: str) -> bool:
+    old_cat, new_cat = old.registry.category_map.get(category), new.registry.category_map.get(category)
+    return old_cat is not None and new_cat is not None and old_cat.retryable != new_cat.retryable
+
+
+def action_changes(before: CodeRow, after: CodeRow) -> list[str]:
+    """`scope: old -> new` for each scope both versions allow whose derived action differs."""
+    return [f"{s}: {before.actions[s]} -> {after.actions[s]}" for s in after.scopes
+            if s in before.actions and before.actions[s] != after.actions[s]]
+
+
 @rule
-def code_meaning_changed(old: Registry, new: Registry) -> Iterator[Change]:
-    """A code whose category, retryable, default scope, HTTP status or chosen action changed."""
-    old_cats, new_cats = old.category_map, new.category_map
+def code_meaning_changed(old: ContractView, new: ContractView) -> Iterator[Change]:
+    """Category, retryable, default scope, HTTP status and the derived action per scope."""
     for before, after in _pairs(old, new):
+        name = after.code
         if before.category != after.category:
-            msg = f"{after.name} moved from category {before.category} to {after.category}"
-            yield _major("category-changed", msg, before, after, old, new, "category")
-        retry_by_category = before.category == after.category and _cat_changed(old_cats, new_cats, after.category, "retryable")
-        if before.retryable != after.retryable and not retry_by_category:
-            msg = f"{after.name} is now {'retryable' if after.retryable else 'not retryable'}: callers would retry (or give up) wrongly"
-            yield _major("retryable-changed", msg, before, after, old, new, "retryable")
+            moved_out = _major(CATEGORY_CHANGED.id, f"{name} moved from category {before.category} to {after.category}", before, after, old, new, "category")
+            yield replace(moved_out, category=before.category)  # a category renamed: announced with it
+        retry_flip = before.retryable != after.retryable
+        if retry_flip and not (before.category == after.category and _inherits_retryable_change(old, new, name, after.category)):
+            msg = f"{name} is now {'retryable' if after.retryable else 'not retryable'} (actions {'; '.join(action_changes(before, after)) or 'unchanged'}): callers would retry, or give up, wrongly"
+            yield _major(RETRYABLE_CHANGED.id, msg, before, after, old, new, "retryable")
         if before.scope != after.scope:
-            msg = f"{after.name}'s default scope changed from {before.scope} to {after.scope}"
-            yield _major("default-scope-changed", msg, before, after, old, new, "scope")
+            yield _major(DEFAULT_SCOPE_CHANGED.id, f"{name}'s default scope changed from {before.scope} to {after.scope}", before, after, old, new, "scope")
         if before.http_status != after.http_status:
-            msg = f"{after.name}'s HTTP status changed from {before.http_status} to {after.http_status}"
-            yield _major("http-status-changed", msg, before, after, old, new, "http_status")
-        action_by_category = after.stated_action is None and _cat_changed(old_cats, new_cats, after.category, "action")
-        if before.retryable == after.retryable and before.action != after.action and not action_by_category:
-            msg = f"{after.name}'s action changed from {before.action or 'escalate'} to {after.action or 'escalate'}"
-            yield _major("action-changed", msg, before, after, old, new, "action")
-
-
-def _cat_changed(old_cats: dict, new_cats: dict, name: str, attr: str) -> bool:  # type: ignore[type-arg]
-    return name in old_cats and name in new_cats and getattr(old_cats[name], attr) != getattr(new_cats[name], attr)
-
-
-def _major(rid: str, msg: str, before: Code, after: Code, old: Registry, new: Registry, field: str, detail: str = "") -> Change:
-    return Change(rid, "major", msg, code=after.name, detail=detail, old=Place.at(old.path, before.locs.get(field, before.loc)),
-                  new=_new(new, after, field), affects=(after.name,))
+            yield _major(HTTP_STATUS_CHANGED.id, f"{name}'s HTTP status changed from {before.http_status} to {after.http_status}", before, after, old, new, "http_status")
+        moved = action_changes(before, after)
+        if moved and not retry_flip and not (before.category == after.category and _inherits_action_change(old, new, name, after.category)):
+            yield _major(ACTION_CHANGED.id, f"{name}'s action changed ({'; '.join(moved)})", before, after, old, new, "action")
 
 
 @rule
-def scopes_and_hints(old: Registry, new: Registry) -> Iterator[Change]:
+def scopes_and_hints(old: ContractView, new: ContractView) -> Iterator[Change]:
     for before, after in _pairs(old, new):
-        for field, noun in (("scopes", "scope"), ("hints", "hint field")):
+        a = new.registry.code_map[after.code]
+        for field, noun, added, removed in (("scopes", "scope", SCOPE_ADDED, SCOPE_REMOVED), ("hints", "hint field", HINT_ADDED, HINT_REMOVED)):
             was, now = getattr(before, field), getattr(after, field)
             for item in now:
                 if item not in was:
-                    rid = "scope-added" if field == "scopes" else "hint-added"
-                    yield Change(rid, "minor", f"{after.name} may now carry {noun} {item}", code=after.name, detail=item, new=_new(new, after, field))
+                    yield Change(added.id, added.bump, f"{after.code} may now carry {noun} {item}", code=after.code, detail=item,
+                                 new=_place(new.registry, a, field))
             for item in was:
                 if item not in now:
-                    rid = "scope-removed" if field == "scopes" else "hint-removed"
-                    yield _major(rid, f"{after.name} no longer carries {noun} {item}: clients that read it break", before, after, old, new, field, item)
+                    yield _major(removed.id, f"{after.code} no longer carries {noun} {item}: clients that read it break", before, after, old, new, field, item)
 
 
 @rule
-def deprecations(old: Registry, new: Registry) -> Iterator[Change]:
+def deprecations(old: ContractView, new: ContractView) -> Iterator[Change]:
     for before, after in _pairs(old, new):
-        if after.deprecated and not before.deprecated:
-            instead = f"; use {after.deprecated.replaced_by}" if after.deprecated.replaced_by else ""
-            yield Change("code-deprecated", "minor", f"{after.name} is deprecated{instead}", code=after.name, new=_new(new, after, "deprecated"))
+        if after.deprecated_since and not before.deprecated_since:
+            instead = f"; use {after.replaced_by}" if after.replaced_by else ""
+            yield Change(CODE_DEPRECATED.id, CODE_DEPRECATED.bump, f"{after.code} is deprecated{instead}", code=after.code,
+                         new=_place(new.registry, new.registry.code_map[after.code], "deprecated"))
 
 
 @rule
-def wording_and_delays(old: Registry, new: Registry) -> Iterator[Change]:
+def wording_and_delays(old: ContractView, new: ContractView) -> Iterator[Change]:
     for before, after in _pairs(old, new):
+        a = new.registry.code_map[after.code]
         if before.description != after.description:
-            yield Change("description-changed", "patch", f"{after.name}'s description changed", code=after.name, new=_new(new, after, "description"))
+            yield Change(DESCRIPTION_CHANGED.id, DESCRIPTION_CHANGED.bump, f"{after.code}'s description changed", code=after.code,
+                         new=_place(new.registry, a, "description"))
         if before.retry_after_ms != after.retry_after_ms and before.retryable == after.retryable:
-            msg = f"{after.name}'s default retry_after_ms changed from {before.retry_after_ms} to {after.retry_after_ms}"
-            yield Change("retry-after-changed", "patch", msg, code=after.name, new=_new(new, after, "retry_after_ms"))
+            msg = f"{after.code}'s default retry_after_ms changed from {before.retry_after_ms} to {after.retry_after_ms}"
+            yield Change(RETRY_AFTER_CHANGED.id, RETRY_AFTER_CHANGED.bump, msg, code=after.code, new=_place(new.registry, a, "retry_after_ms"))
 
 
 @rule
-def categories(old: Registry, new: Registry) -> Iterator[Change]:
-    new_cats = new.category_map
+def categories(old: ContractView, new: ContractView) -> Iterator[Change]:
+    old_reg, new_reg = old.registry, new.registry
+    new_cats = new_reg.category_map
     codes_by_category: dict[str, list[str]] = defaultdict(list)
-    for code in old.codes:
+    for code in old_reg.codes:
         codes_by_category[code.category].append(code.name)
-    for before in old.categories:
+    new_rows, old_rows = new.code_map, old.code_map
+    for before in old_reg.categories:
         after = new_cats.get(before.name)
-        affected = tuple(codes_by_category[before.name])
+        members = codes_by_category[before.name]
+        where_old = Place.at(old_reg.path, before.loc)
         if after is None:
-            msg = f"category {before.name} was removed" + (f" (its codes: {', '.join(affected)})" if affected else "")
-            yield Change("category-removed", "major", msg, category=before.name, old=Place.at(old.path, before.loc), affects=affected)
+            msg = f"category {before.name} was removed" + (f" (its codes: {', '.join(members)})" if members else "")
+            yield Change(CATEGORY_REMOVED.id, CATEGORY_REMOVED.bump, msg, category=before.name, old=where_old, affects=tuple(members))
             continue
-        here = Place.at(new.path, after.loc)
+        here = Place.at(new_reg.path, after.loc)
+        staying = [c for c in members if c in new_rows and new_rows[c].category == before.name]
         if before.retryable != after.retryable:
+            affected = tuple(c for c in staying if old_rows[c].retryable != new_rows[c].retryable)
             msg = f"category {after.name} is now {'retryable' if after.retryable else 'not retryable'}; affects {', '.join(affected) or 'no codes'}"
-            yield Change("category-retryable-changed", "major", msg, category=after.name, old=Place.at(old.path, before.loc), new=here, affects=affected)
-        if before.action != after.action and not after.retryable:
-            inheriting = tuple(c for c in affected if c in new.code_map and new.code_map[c].stated_action is None)
-            msg = f"category {after.name}'s action changed from {before.action or 'escalate'} to {after.action or 'escalate'}; affects {', '.join(inheriting) or 'no codes'}"
-            yield Change("category-action-changed", "major", msg, category=after.name, old=Place.at(old.path, before.loc), new=here, affects=inheriting)
+            yield Change(CATEGORY_RETRYABLE_CHANGED.id, CATEGORY_RETRYABLE_CHANGED.bump, msg, category=after.name, old=where_old, new=here, affects=affected)
+        elif before.action != after.action:
+            affected = tuple(c for c in staying if action_changes(old_rows[c], new_rows[c]) and _inherits_action_change(old, new, c, after.name))
+            if affected:
+                msg = f"category {after.name}'s action changed from {before.action or 'escalate'} to {after.action or 'escalate'}; affects {', '.join(affected)}"
+                yield Change(CATEGORY_ACTION_CHANGED.id, CATEGORY_ACTION_CHANGED.bump, msg, category=after.name, old=where_old, new=here, affects=affected)
         if before.description != after.description:
-            yield Change("category-description-changed", "patch", f"category {after.name}'s description changed", category=after.name, new=here)
-    old_names = old.category_map
-    for cat in new.categories:
+            yield Change(CATEGORY_DESCRIPTION_CHANGED.id, CATEGORY_DESCRIPTION_CHANGED.bump, f"category {after.name}'s description changed", category=after.name, new=here)
+    old_names = old_reg.category_map
+    for cat in new_reg.categories:
         if cat.name not in old_names:
-            yield Change("category-added", "minor", f"category {cat.name} was added", category=cat.name, new=Place.at(new.path, cat.loc))
+            yield Change(CATEGORY_ADDED.id, CATEGORY_ADDED.bump, f"category {cat.name} was added", category=cat.name, new=Place.at(new_reg.path, cat.loc))
 
 
 @rule
-def history_text(old: Registry, new: Registry) -> Iterator[Change]:
-    new_entries = {h.version: h for h in new.history}
-    for entry in old.history:
+def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
+    """What every code shares: the problem type base and the SDK package coordinates."""
+    here = Place.at(new.registry.path, new.registry.locs.get("problem_base", new.registry.locs.get("name", (1, 1))))  # type: ignore[arg-type]
+    if old.policy.problem_base != new.policy.problem_base:
+        msg = f"problem_base changed from {old.policy.problem_base} to {new.policy.problem_base}: every code's problem type URI changes"
+        yield Change(PROBLEM_BASE_CHANGED.id, PROBLEM_BASE_CHANGED.bump, msg, detail="problem_base", new=here)
+    for field in fields(old.packages):
+        was, now = getattr(old.packages, field.name), getattr(new.packages, field.name)
+        if was != now:
+            msg = f"package {field.name} changed from {was} to {now}: consumers must change their dependency and imports"
+            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=field.name,
+                         new=Place.at(new.registry.path, new.registry.locs.get("targets", new.registry.locs.get("name", (1, 1)))))  # type: ignore[arg-type]
+
+
+@rule
+def history_text(old: ContractView, new: ContractView) -> Iterator[Change]:
+    new_entries = {h.version: h for h in new.registry.history}
+    for entry in old.registry.history:
         now = new_entries.get(entry.version)
         if now is not None and (now.changes != entry.changes or now.date != entry.date):
-            yield Change("history-changed", "patch", f"history entry {entry.version} was edited", detail=entry.version, new=Place.at(new.path, now.loc))
+            yield Change(HISTORY_CHANGED.id, HISTORY_CHANGED.bump, f"history entry {entry.version} was edited", detail=entry.version,
+                         new=Place.at(new.registry.path, now.loc))

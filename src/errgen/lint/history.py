@@ -81,3 +81,24 @@ def problem_base(ctx: Context) -> Iterator[Finding]:
     base = ctx.registry.problem_base
     if base is not None and not (base.startswith(("https://", "http://")) and base.endswith("/")):
         yield Finding(f"problem_base {base!r} must be an absolute http(s) URI ending in '/'", ctx.registry.locs["problem_base"])
+
+
+@rule("since-not-in-history")
+def since_not_in_history(ctx: Context) -> Iterator[Finding]:
+    """A code's `since` (and `deprecated.since`) names a released version: one with a history entry."""
+    if ctx.broken & {"history"}:
+        return
+    released = {h.version for h in ctx.registry.history}
+    for code in ctx.registry.codes:
+        checks = [("since", code.since, code.locs["since"])]
+        if code.deprecated:
+            checks.append(("deprecated.since", code.deprecated.since, code.locs["deprecated.since"]))
+        for what, value, loc in checks:
+            if semver.parse(value) is not None and value not in released:
+                yield Finding(f"code {code.name}: {what} {value} has no history entry; use the version of the release "
+                              f"the code first appeared in (one of {', '.join(sorted(released, key=_order)) or 'none'})", loc)
+
+
+def _order(version: str) -> tuple:  # type: ignore[type-arg]
+    parsed = semver.parse(version)
+    return parsed.sort_key() if parsed else (0,)

@@ -1,5 +1,6 @@
-"""Streaming renderings of validate findings: text, json (one array, written item by item) and
-github (workflow annotations). Streaming keeps memory flat however many payloads are checked."""
+"""Streaming renderings of validate findings: text, json (one array, written item by item),
+github (workflow annotations) and sarif, the last two written by errgen.formats. Streaming keeps
+memory flat however many payloads are checked."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from dataclasses import asdict
 from typing import Callable, Iterable
 
+from errgen import formats
 from errgen.validate import PayloadFinding
 
 
@@ -14,20 +16,28 @@ def stream(findings: Iterable[PayloadFinding], fmt: str, emit: Callable[[str], N
     """Emit each finding as it comes; return the count per severity."""
     counts = {"error": 0, "warning": 0}
     first = True
+    sarif = formats.SarifStream() if fmt == "sarif" else None
     if fmt == "json":
         emit("[")
+    elif sarif is not None:
+        emit(sarif.head)
     try:
         for finding in findings:
             counts[finding.severity] += 1
+            message = f"payload {finding.index}: {finding.message}"
             if fmt == "json":
                 emit(("  " if first else ", ") + json.dumps(asdict(finding), ensure_ascii=False))
                 first = False
             elif fmt == "github":
-                kind = "error" if finding.severity == "error" else "warning"
-                emit(f"::{kind} file={finding.path},line={finding.line},title={finding.rule}::payload {finding.index}: {finding.message}")
+                emit(formats.github_annotation(finding.severity, message, file=finding.path, line=finding.line, title=finding.rule))
+            elif sarif is not None:
+                emit(sarif.result(formats.sarif_result(finding.rule, finding.severity, message, path=finding.path, line=finding.line,
+                                                       properties={"payload": finding.index})))
             else:
                 emit(finding.text())
     finally:
         if fmt == "json":
             emit("]")
+        elif sarif is not None:
+            emit(sarif.tail())
     return counts

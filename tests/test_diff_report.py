@@ -1,0 +1,263 @@
+"""The diff report (issue 14): grouped by kind with each break's announcement status, the since
+check, category-level announcements, wording, rule declarations and their generated docs; and
+the diff comparing derived behaviour (issue 12, bug 1)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft7Validator
+
+from test_diff import BASE, ROWS, SARIF_SCHEMA, lint_ok, run
+from errgen.cli import main
+from errgen.diff import classify, diff
+from errgen.diff.docs import render as render_rule_docs
+from errgen.diff.formats import FORMATS
+from errgen.diff.model import RULE_SPECS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def release(data: dict[str, Any], version: str, *changes: str, **extra: Any) -> dict[str, Any]:
+    data["version"] = version
+    data["history"].append({"version": version, "date": "2026-04-01", "changes": list(changes) or ["Release."], **extra})
+    return data
+
+
+def removal(mention: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    new = copy.deepcopy(BASE)
+    del new["codes"]["BAD_INPUT"]
+    return BASE, release(new, "2.0.0", mention)
+
+
+# --- 1. report structure -------------------------------------------------------------------------
+
+def test_an_unannounced_break_is_never_under_an_announced_heading() -> None:
+    report = diff(*(lint_ok(d, "registry/errors.yaml") for d in removal("Cleanup.")))
+    text = FORMATS["text"](report)
+    assert "announced)" not in text.split("Failed checks:")[0].replace("not announced", "")
+    assert "Breaking changes (major):" in text and "code-removed: BAD_INPUT was removed" in text
+    assert "[not announced]" in text and "error[break-not-announced]" in text.split("Failed checks:")[1]
+    markdown = FORMATS["markdown"](report)
+    assert "**Breaking changes (major)**" in markdown and "| not announced |" in markdown and "**Failed checks**" in markdown
+    github = FORMATS["github"](report)
+    assert "::warning file=registry/errors.yaml" in github and "title=major code-removed (not announced)::" in github
+    assert "title=check break-not-announced::" in github
+    sarif = json.loads(FORMATS["sarif"](report))
+    [removed] = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "code-removed"]
+    assert removed["properties"]["announcement"] == "not-announced" and removed["level"] == "warning"
+
+
+def test_announced_and_accepted_breaks_say_so_on_the_change(tmp_path: Path) -> None:
+    done = run(tmp_path, *removal("Removed BAD_INPUT: nobody sends it."))
+    assert done.exit_code == 0, done.output
+    assert "BAD_INPUT was removed: clients and services that use it break [announced in history]" in done.output
+    new = copy.deepcopy(BASE)
+    del new["codes"]["BAD_INPUT"]
+    release(new, "1.3.0", "Cleanup.", accepted_breaks=[{"rule": "code-removed", "code": "BAD_INPUT", "reason": "never emitted"}])
+    done = run(tmp_path, BASE, new, "--format", "markdown")
+    assert done.exit_code == 0 and "| accepted: never emitted |" in done.output
+
+
+def test_additions_without_a_version_bump_are_not_errors_the_version_check_is(tmp_path: Path) -> None:
+    new = copy.deepcopy(BASE)
+    new["codes"]["NEW_CODE"] = {"category": "auth", "scope": "request", "http_status": 403, "description": "New.", "since": "1.2.0"}
+    done = run(tmp_path, BASE, new, "--format", "github")
+    assert done.exit_code == 1
+    errors = [line for line in done.output.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "title=check version-bump-insufficient::" in errors[0]
+    assert "::notice file=" in done.output and "title=minor code-added::NEW_CODE was added" in done.output
+    text = run(tmp_path, BASE, new).output
+    assert text.index("Minor changes:") < text.index("NEW_CODE was added") < text.index("Failed checks:")
+
+
+# --- 2. since --------------------------------------------------------------------------------------
+
+def test_an_added_code_must_say_since_the_new_version(tmp_path: Path) -> None:
+    new = copy.deepcopy(BASE)
+    new["codes"]["NEW_CODE"] = {"category": "auth", "scope": "request", "http_status": 403, "description": "New.", "since": "1.2.0"}
+    release(new, "1.3.0", "Add NEW_CODE.")
+    done = run(tmp_path, BASE, new)
+    assert done.exit_code == 1
+    assert "error[since-mismatch]: NEW_CODE first appears in 1.3.0 but says since: 1.2.0; set since: 1.3.0" in done.output
+    new["codes"]["NEW_CODE"]["since"] = "1.3.0"
+    assert run(tmp_path, BASE, new).exit_code == 0
+
+
+def test_a_rename_target_must_say_since_the_new_version(tmp_path: Path) -> None:
+    new = copy.deepcopy(BASE)
+    new["codes"]["INPUT_INVALID"] = dict(new["codes"].pop("BAD_INPUT"), renamed_from=["BAD_INPUT"])
+    release(new, "2.0.0", "Rename BAD_INPUT to INPUT_INVALID.")
+    assert "since-mismatch" in run(tmp_path, BASE, new).output
+    new["codes"]["INPUT_INVALID"]["since"] = "2.0.0"
+    assert run(tmp_path, BASE, new).exit_code == 0
+
+
+# --- 3. category-level announcements ---------------------------------------------------------------
+
+def many_codes_in_validation(n: int) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    for i in range(n):
+        data["codes"][f"FIELD_{i}_INVALID"] = {"category": "validation", "scope": "request", "http_status": 400,
+                                               "description": f"Field {i} is invalid.", "since": "1.0.0"}
+    return data
+
+
+def test_naming_the_category_announces_a_category_level_break(tmp_path: Path) -> None:
+    old = many_codes_in_validation(144)
+    new = copy.deepcopy(old)
+    new["categories"]["validation"]["action"] = "escalate"
+    report = diff(lint_ok(old, "o"), lint_ok(release(copy.deepcopy(new), "2.0.0", "Validation failures now escalate."), "n"))
+    [change] = [c for c in report.changes if c.rule == "category-action-changed"]
+    assert len(change.affects) == 146 and "FIELD_143_INVALID" in change.message  # the report lists the codes
+    assert [c.rule for c in report.checks] == ["break-not-announced"]
+    assert "name category validation (or the rule category-action-changed)" in report.checks[0].message
+    for said in ("The validation category now escalates.", "category-action-changed: fix -> escalate."):
+        report = diff(lint_ok(old, "o"), lint_ok(release(copy.deepcopy(new), "2.0.0", said), "n"))
+        assert report.ok and report.changes[0].announcement == "announced", [c.message for c in report.checks]
+    accepted = release(copy.deepcopy(new), "1.3.0", "Tidy.", accepted_breaks=[
+        {"rule": "category-action-changed", "category": "validation", "reason": "no client acts on fix yet"}])
+    report = diff(lint_ok(old, "o"), lint_ok(accepted, "n"))
+    assert report.ok and report.required_bump == "minor" and report.changes[0].announcement == "accepted"
+
+
+def test_naming_a_removed_category_announces_the_removal_of_its_codes() -> None:
+    new = copy.deepcopy(BASE)
+    del new["categories"]["auth"]
+    del new["codes"]["TOKEN_EXPIRED"]
+    report = diff(lint_ok(BASE, "o"), lint_ok(release(new, "2.0.0", "The auth category is gone."), "n"))
+    assert report.ok and {c.rule: c.announcement for c in report.changes} == {"code-removed": "announced", "category-removed": "announced"}
+    other = copy.deepcopy(new)
+    del other["codes"]["BAD_INPUT"]
+    report = diff(lint_ok(BASE, "o"), lint_ok(other, "n"))
+    assert [c.code for c in report.checks if c.rule == "break-not-announced"] == ["BAD_INPUT"]
+
+
+def test_naming_a_renamed_category_announces_its_codes_moving_out() -> None:
+    old = many_codes_in_validation(50)
+    new = copy.deepcopy(old)
+    new["categories"]["input"] = new["categories"].pop("validation")
+    for code in new["codes"].values():
+        if code["category"] == "validation":
+            code["category"] = "input"
+    report = diff(lint_ok(old, "o"), lint_ok(release(new, "2.0.0", "Category validation is now called input."), "n"))
+    assert report.ok, [c.message for c in report.checks]
+    moved = [c for c in report.changes if c.rule == "category-changed"]
+    assert len(moved) == 52 and all(c.announcement == "announced" for c in moved)
+
+
+def test_registry_level_changes_are_announced_by_their_key() -> None:
+    new = copy.deepcopy(BASE)
+    new["problem_base"] = "https://errors.example.com/"
+    report = diff(lint_ok(BASE, "o"), lint_ok(release(copy.deepcopy(new), "2.0.0", "New home."), "n"))
+    assert [c.rule for c in report.checks] == ["break-not-announced"] and "say problem_base" in report.checks[0].message
+    assert diff(lint_ok(BASE, "o"), lint_ok(release(new, "2.0.0", "Moved problem_base to example.com."), "n")).ok
+
+
+def test_a_category_accepted_break_does_not_cover_a_code_level_break() -> None:
+    new = copy.deepcopy(BASE)
+    new["codes"]["BAD_INPUT"]["http_status"] = 422
+    release(new, "1.3.0", "Tidy.", accepted_breaks=[{"rule": "http-status-changed", "category": "validation", "reason": "x"}])
+    rules = {c.rule for c in diff(lint_ok(BASE, "o"), lint_ok(new, "n")).checks}
+    assert {"accepted-break-unused", "version-bump-insufficient", "break-not-announced"} <= rules
+
+
+# --- 4. wording ---------------------------------------------------------------------------------------
+
+def test_a_downgrade_is_called_a_downgrade() -> None:
+    old = copy.deepcopy(BASE)
+    release(old, "16.0.0", "Sixteen.")
+    new = copy.deepcopy(BASE)
+    new["version"] = "9.6.0"
+    new["history"].append({"version": "9.6.0", "date": "2026-04-01", "changes": ["Nine six."]})
+    report = diff(lint_ok(old, "o"), lint_ok(new, "n"))
+    text = FORMATS["text"](report)
+    assert "16.0.0 -> 9.6.0: the version went backwards. FAILED" in text
+    assert "declares" not in text and "makes a major" not in text
+    assert "version went backwards from 16.0.0 to 9.6.0: a release never lowers the version; set it to 16.0.0 or later" in text
+
+
+def test_no_changes_read_as_no_release_needed() -> None:
+    text = FORMATS["text"](diff(lint_ok(BASE, "o"), lint_ok(BASE, "n")))
+    assert text.splitlines()[0] == "No contract changes."
+    assert "1.2.0 -> 1.2.0: no contract changes; no release is needed. OK." in text
+    assert "none" not in text
+
+
+def test_every_check_message_says_what_to_do_next() -> None:
+    new = copy.deepcopy(BASE)
+    del new["codes"]["BAD_INPUT"]
+    new["codes"]["NEW_CODE"] = {"category": "auth", "scope": "request", "http_status": 403, "description": "New.", "since": "1.2.0"}
+    release(new, "1.3.0", "Tidy.", accepted_breaks=[{"rule": "http-status-changed", "code": "TIMED_OUT", "reason": "x"}])
+    checks = diff(lint_ok(BASE, "o"), lint_ok(new, "n")).checks
+    assert {c.rule for c in checks} == {"version-bump-insufficient", "break-not-announced", "accepted-break-unused", "since-mismatch"}
+    for check in checks:
+        assert any(verb in check.message for verb in ("run `errgen bump`", "; name ", "remove the item", "; set since")), check.message
+
+
+# --- issue 12, bug 1: derived behaviour, not raw fields --------------------------------------------
+
+def test_a_resource_only_code_whose_action_field_changes_has_no_change() -> None:
+    old = copy.deepcopy(BASE)
+    old["codes"]["ROW_SKIPPED"] = {"category": "validation", "scope": "resource", "scopes": ["resource"], "action": "fix",
+                                   "http_status": 422, "description": "A row was skipped.", "since": "1.0.0"}
+    new = copy.deepcopy(old)
+    new["codes"]["ROW_SKIPPED"]["action"] = "escalate"
+    assert classify(lint_ok(old, "o"), lint_ok(new, "n")) == []
+    both = copy.deepcopy(new)
+    both["codes"]["ROW_SKIPPED"]["scopes"] = ["resource", "request"]
+    old_both = copy.deepcopy(old)
+    old_both["codes"]["ROW_SKIPPED"]["scopes"] = ["resource", "request"]
+    [change] = classify(lint_ok(old_both, "o"), lint_ok(both, "n"))
+    assert change.rule == "action-changed" and "request: fix -> escalate" in change.message and "resource" not in change.message
+
+
+def test_a_category_action_change_lists_only_codes_whose_behaviour_changes() -> None:
+    old = copy.deepcopy(BASE)
+    old["codes"]["ROW_SKIPPED"] = {"category": "validation", "scope": "resource", "http_status": 422, "description": "Skipped.", "since": "1.0.0"}
+    new = copy.deepcopy(old)
+    new["categories"]["validation"]["action"] = "escalate"
+    [change] = classify(lint_ok(old, "o"), lint_ok(new, "n"))
+    assert change.rule == "category-action-changed" and change.affects == ("BAD_INPUT", "OLD_THING")
+
+
+# --- 6. declared rules and their docs ---------------------------------------------------------------
+
+def test_every_reported_rule_is_declared_and_every_change_rule_has_an_example_pair() -> None:
+    change_rules = {s.id for s in RULE_SPECS.values() if s.level != "check"}
+    assert {row[2] for row in ROWS} == change_rules
+    for spec in RULE_SPECS.values():
+        assert spec.description.endswith(".") and spec.example and spec.bump in ("major", "minor", "patch", "none")
+
+
+def test_rules_doc_is_generated_from_the_declarations() -> None:
+    committed = (ROOT / "docs" / "diff-rules.md").read_text(encoding="utf-8")
+    assert committed == render_rule_docs(), "refresh: python -m errgen.diff.docs > docs/diff-rules.md"
+    for rule_id in RULE_SPECS:
+        assert f"\n### {rule_id}\n" in committed
+
+
+def test_outputs_refer_to_the_rule_anchors_and_sarif_describes_every_rule() -> None:
+    report = diff(*(lint_ok(d, "registry/errors.yaml") for d in removal("Cleanup.")))
+    sarif = json.loads(FORMATS["sarif"](report))
+    Draft7Validator(json.loads(SARIF_SCHEMA.read_text())).validate(sarif)
+    rules = {r["id"]: r for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert set(rules) == set(RULE_SPECS)
+    for rule_id, rule in rules.items():
+        assert rule["fullDescription"]["text"] == RULE_SPECS[rule_id].description
+        assert rule["help"]["text"] == f"errgen docs/diff-rules.md#{rule_id}" and "helpUri" not in rule
+    for fmt in ("text", "markdown"):
+        assert "docs/diff-rules.md#break-not-announced, docs/diff-rules.md#code-removed" in FORMATS[fmt](report)
+    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == "docs/diff-rules.md#code-removed"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown"])
+def test_every_format_exits_by_the_checks(fmt: str, tmp_path: Path) -> None:
+    assert run(tmp_path, *removal("Cleanup."), "--format", fmt).exit_code == 1
+    assert run(tmp_path, *removal("Removed BAD_INPUT."), "--format", fmt).exit_code == 0
+    assert CliRunner().invoke(main, ["diff", "--help"]).exit_code == 0
