@@ -62,7 +62,7 @@ def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_
     script = (
         f"const m = require({json.dumps(str(tmp_path / 'js' / 'index.js'))});"
         "console.log(JSON.stringify({codes: m.CODES, cats: m.CATEGORIES,"
-        " actions: Object.fromEntries(Object.entries(m.RECOVERY_TABLE).map(([k, e]) => [k, e.actions]))}));"
+        " actions: Object.fromEntries([...m.RECOVERY_TABLE.entries()].map(([k, e]) => [k, e.actions]))}));"
     )
     got = node_json(script, tmp_path)
     assert got == {

@@ -51,7 +51,7 @@ def test_hostile_registries_build_valid_code_that_carries_text_exactly(registry:
     assert compiled.returncode == 0, compiled.stdout
     got = node_json(
         f"const m = require({json.dumps(str(out / 'js' / 'index.js'))});"
-        "console.log(JSON.stringify({descriptions: Object.fromEntries(Object.entries(m.RECOVERY_TABLE).map(([k, e]) => [k, e.description])), categories: m.CATEGORIES}));",
+        "console.log(JSON.stringify({descriptions: Object.fromEntries([...m.RECOVERY_TABLE.entries()].map(([k, e]) => [k, e.description])), categories: m.CATEGORIES}));",
         out,
     )
     assert got == expected
