@@ -59,3 +59,11 @@ def string_literal(value: str) -> str:
     for raw, escaped in _LINE_SEPARATORS.items():
         literal = literal.replace(raw, escaped)
     return literal
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def property_key(name: str) -> str:
+    """An object type's property key: bare when it is an identifier, else a string literal."""
+    return name if _IDENTIFIER.fullmatch(name) else string_literal(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
 from errgen.model import Registry
 from errgen.naming import typescript as naming
 from errgen.render import render as render_template
@@ -21,13 +21,34 @@ TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     context: dict[str, Any] = {"view": contract, "header": contract.header, "unions": unions(contract),
-                               "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version)}
+                               "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
+                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
+    wire = {f.name: f.wire for f in contract.fields}
+    context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in TEMPLATES}
     for name, source in runtime_sources(NAME).items():
         files[f"typescript/src/{name}"] = f"// {contract.header}\n{source}"
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
+
+
+# The fields the payload union pins per code (the rest come from Envelope and Hints).
+PINNED = ("code", "category", "retryable", "scope", "retry_after_ms")
+
+
+def fields(contract: ContractView) -> list[dict[str, Any]]:
+    """Each payload field as a TypeScript property: key (by wire name), type, description."""
+    return [{"key": naming.property_key(f.wire), "quoted": naming.string_literal(f.wire), "type": ts_type(f), "hint": f.hint,
+             "required": f.required, "pinned": f.name in PINNED, "description": f.description} for f in contract.fields]
+
+
+def ts_type(spec: FieldSpec) -> str:
+    named = {"scope": "Scope", "state": "State"}
+    if spec.type == "enum":
+        return named.get(spec.name) or " | ".join(naming.string_literal(v) for v in spec.values)
+    return {"string": "string", "boolean": "boolean", "integer": "number", "string_list": "string[]",
+            "scalar_map": "{ [parameter: string]: string | number | boolean }"}[spec.type]
 
 
 def unions(contract: ContractView) -> list[dict[str, Any]]:
