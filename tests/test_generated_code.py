@@ -56,6 +56,11 @@ def test_python_package_installs_with_pip_and_works_from_anywhere(tmp_path: Path
 
 
 def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_path: Path) -> None:
+    """Compiled with the package's own tsconfig: strict and the stricter options users turn on."""
+    options = json.loads("\n".join((TS / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
+    for flag in ("strict", "noUncheckedIndexedAccess", "noUnusedLocals", "noUnusedParameters", "exactOptionalPropertyTypes",
+                 "noPropertyAccessFromIndexSignature"):
+        assert options[flag] is True, flag
     done = tsc(node_bin, TS, tmp_path / "js")
     assert done.returncode == 0, done.stdout
     registry = load_registry()
@@ -97,3 +102,31 @@ def test_typescript_union_rejects_contradictions_at_compile_time(node_bin: Path,
         (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "target": "ES2020", "module": "commonjs"}, "files": ["check.ts"]}))
         done = tsc(node_bin, project)
         assert (done.returncode == 0) == (literal is None), f"{name}: {done.stdout}"
+
+
+def test_npm_package_installs_builds_and_imports(node_bin: Path, tmp_path: Path) -> None:
+    """After `npm install` in the SDK folder (its devDependencies: here the test harness's pinned
+    TypeScript, offline), `npm install <sdk>` in another project builds dist/ through `prepare`, and
+    both `require` and the typed `exports` work; `npm pack` ships dist/."""
+    sdk = tmp_path / "sdk"
+    shutil.copytree(TS, sdk)
+    (sdk / "node_modules").symlink_to(node_bin.parent)
+    consumer = tmp_path / "consumer"
+    consumer.mkdir()
+    (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True}))
+    npm = ["npm", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
+    done = subprocess.run([*npm, "install", str(sdk)], cwd=consumer, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    got = node_json('const m = require("acme-errors");'
+                    'console.log(JSON.stringify(m.decide({code: "RATE_LIMITED", category: "rate_limit", retryable: true,'
+                    ' scope: "service", correlation_id: "c"})));', consumer)
+    assert got["action"] == "pause" and got["delayMs"] == 2000  # type: ignore[index]
+    (consumer / "use.ts").write_text('import { decide, type Decision } from "acme-errors";\nconst d: Decision = decide(null);\nvoid d;\n')
+    (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "module": "node16",
+                                                                            "moduleResolution": "node16", "types": []}, "files": ["use.ts"]}))
+    typed = subprocess.run([str(node_bin / "tsc"), "-p", str(consumer)], capture_output=True, text=True, timeout=300)
+    assert typed.returncode == 0, typed.stdout
+    packed = subprocess.run([*npm, "pack", "--dry-run", "--json"], cwd=sdk, capture_output=True, text=True, timeout=300)
+    assert packed.returncode == 0, packed.stderr
+    shipped = {f["path"] for f in json.loads(packed.stdout)[0]["files"]}
+    assert {"dist/index.js", "dist/index.d.ts", "dist/conformance.js", "package.json"} <= shipped
