@@ -67,6 +67,14 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def emitted(vector: Mapping[str, Any]) -> dict[str, Any]:
+    """The emit line of one vector; a vector the runner cannot read says why instead."""
+    try:
+        return outputs(vector)
+    except Exception as exc:  # a malformed vector (no input, say): reported, the others still run
+        return {"name": vector.get("name"), "error": f"{type(exc).__name__}: {exc}"}
+
+
 def same(a: Any, b: Any) -> bool:
     """Equal as JSON data: 2 equals 2.0, key order is ignored, true is not 1."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -125,7 +133,7 @@ def main(argv: Sequence[str], out: TextIO = sys.stdout) -> int:
         return 2
     if argv[0] == "emit":
         for vector in vectors:
-            out.write(_dump(outputs(vector)) + "\n")
+            out.write(_dump(emitted(vector)) + "\n")
         return 0
     failed = 0
     for vector in vectors:

@@ -46,6 +46,15 @@ function outputs(vector: Json): Json {
            parsed: verdict.parsed, decision: decisionJson(decision) };
 }
 
+/** The emit line of one vector; a vector the runner cannot read says why instead. */
+function emitted(vector: Json): Json {
+  try {
+    return outputs(vector);
+  } catch (error) {
+    return { name: vector["name"] ?? null, error: String(error) };
+  }
+}
+
 /** Equal as JSON data: key order is ignored, true is not 1. */
 function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -95,7 +104,7 @@ function main(argv: readonly string[]): number {
     return 2;
   }
   if (mode === "emit") {
-    for (const vector of vectors) process.stdout.write(JSON.stringify(outputs(vector)) + "\n");
+    for (const vector of vectors) process.stdout.write(JSON.stringify(emitted(vector)) + "\n");
     return 0;
   }
   let failed = 0;
