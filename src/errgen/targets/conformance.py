@@ -169,7 +169,7 @@ def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = 
     """A payload of `row` in `scope`, keyed by wire names, with the code's hints when asked."""
     w = {f.name: f.wire for f in contract.fields}
     p: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable, w["scope"]: scope,
-                         w["correlation_id"]: f"c-{len(row.code)}-{scope}"}
+                         w["correlation_id"]: f"c-{row.code}-{scope}"}
     if scope == "resource":
         p[w["resource_id"]] = "item_4127"
     if hints:
