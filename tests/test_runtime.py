@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conformance_inputs import random_inputs
 from conftest import GENERATED, REGISTRY, build_to, load_registry, node_json, run_errgen, tsc
 
 VECTORS = GENERATED / "conformance" / "vectors.json"
@@ -275,67 +276,6 @@ def test_did_you_mean_is_the_same_in_both_languages(ts_sdk: Path) -> None:
     ts = node(ts_sdk, f"console.log(JSON.stringify({json.dumps(cases)}.map(([v, a]) => m.didYouMean(v, a))));")
     assert py == ts
     assert py[0] == ["www"] and py[1] == ["acme-prd", "acme-prod2"] and py[2] == [] and py[3] == []
-
-
-def random_inputs(seed: int, count: int) -> list[dict[str, Any]]:
-    """Deterministic junk near the contract: mutated payloads, odd bodies and headers, MCP shapes."""
-    import random
-
-    rng = random.Random(seed)
-    keys = ["code", "category", "retryable", "scope", "correlation_id", "resource_id", "retry_after_ms", "message", "searched",
-            "did_you_mean", "accepted", "state", "safe_to_replay", "x", "__proto__", "constructor", "toString", "detail", "type"]
-    scalars: list[Any] = [None, True, False, 0, -1, 1.5, 2.0, 2**53 - 1, 2**53, 1e300, "", "request", "resource", "service",
-                          "RATE_LIMITED", "rate_limit", "galaxy", "constructor", "é\u2028", "unchanged"]
-
-    def value(depth: int = 0) -> Any:
-        roll = rng.random()
-        if depth > 2 or roll < 0.6:
-            return rng.choice(scalars)
-        if roll < 0.8:
-            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
-        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 3))}
-
-    def payload() -> Any:
-        code = rng.choice([*sdk.RECOVERY_TABLE])
-        entry = sdk.RECOVERY_TABLE[code]
-        scope = rng.choice(entry.scopes).value
-        p: dict[str, Any] = sdk.new_error(code.value, "c-1", scope=scope, **({"resource_id": "r"} if scope == "resource" else {}))
-        for _ in range(rng.randint(0, 2)):
-            action = rng.random()
-            if action < 0.4 and p:
-                p.pop(rng.choice(list(p)))
-            else:
-                p[rng.choice(keys)] = value()
-        return p if rng.random() < 0.9 else value()
-
-    def http_date() -> str:
-        day = rng.choice(["Mon", "Tue", "Sun", "Xyz"])
-        return (f"{day}, {rng.randint(0, 32):02d} {rng.choice(['Jan', 'Feb', 'Dec', 'jan'])} {rng.choice([0, 1970, 2026, 2028, 9999]):04d} "
-                f"{rng.randint(0, 24):02d}:{rng.randint(0, 60):02d}:{rng.randint(0, 61):02d} {rng.choice(['GMT', 'GMT', 'UTC'])}")
-
-    def header_value() -> str:
-        return rng.choice([str(rng.randint(0, 10**6)), "-1", "1.5", "+5", "\u00b2", " 12 ", "0" * 30, "9" * 40, "", "1e3", http_date(),
-                           http_date(), "Wed,  21 Oct 2026 07:28:05 GMT"])
-
-    out: list[dict[str, Any]] = []
-    for i in range(count):
-        kind = rng.random()
-        vector: dict[str, Any] = {"name": f"r{i}", "attempt": rng.randint(-2, 8), "max_attempts": rng.randint(0, 6),
-                                  "max_delay_ms": rng.choice([0, 1000, 3_600_000, 2**53 - 1]), "now_ms": rng.randint(0, 2**45)}
-        if kind < 0.4:
-            vector["input"] = {"payload": payload()}
-        elif kind < 0.8:
-            body = json.dumps(payload())
-            body = rng.choice([body, body, body[: rng.randint(0, len(body))], body + " x", "[" * rng.randint(60, 70) + "]" * 70])
-            names = ["Retry-After", "retry-after-ms", "RETRY-AFTER", "Content-Type"]
-            headers = [[rng.choice(names), header_value()] for _ in range(rng.randint(0, 3))]
-            vector["input"] = {"http": {"status": 429, "headers": headers, "body": body}}
-        else:
-            p = payload()
-            vector["input"] = {"mcp": rng.choice([{"structuredContent": p}, {"content": [{"type": "text", "text": json.dumps(p)}]},
-                                                  {"content": value()}, value(), {"content": [value(), {"type": "text", "text": value()}]}])}
-        out.append(vector)
-    return out
 
 
 def test_python_and_typescript_agree_on_random_inputs(ts_sdk: Path, tmp_path: Path) -> None:
