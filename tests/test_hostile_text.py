@@ -49,6 +49,9 @@ def test_hostile_registries_build_valid_code_that_carries_text_exactly(registry:
 
     compiled = tsc(node_bin, out / "typescript", out / "js")
     assert compiled.returncode == 0, compiled.stdout
+    runner = subprocess.run(["node", str(out / "js" / "conformance.js"), "check", str(out / "conformance" / "vectors.json")],
+                            capture_output=True, text=True)
+    assert runner.returncode == 0 and runner.stdout.endswith(" 0 failed\n"), runner.stdout[-2000:]
     got = node_json(
         f"const m = require({json.dumps(str(out / 'js' / 'index.js'))});"
         "console.log(JSON.stringify({descriptions: Object.fromEntries([...m.RECOVERY_TABLE.entries()].map(([k, e]) => [k, e.description])), categories: m.CATEGORIES}));",

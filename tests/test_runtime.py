@@ -292,3 +292,15 @@ def test_python_and_typescript_agree_on_random_inputs(ts_sdk: Path, tmp_path: Pa
     assert not any("error" in line for line in py_lines)
     reasons = {line["decision"]["reason"] for line in py_lines}
     assert len(reasons) >= 5, reasons  # the junk reaches most rules, not only invalid-payload
+
+
+def test_every_sdk_passes_the_vectors_of_another_registry(node_bin: Path, tmp_path: Path) -> None:
+    """The vectors follow the registry (article 003's refund categories): both SDKs pass them."""
+    out = tmp_path / "out"
+    build_to(REGISTRY.parent.parent / "examples" / "refund-tool.yaml", out)
+    compiled = subprocess.run([str(node_bin / "tsc"), "-p", str(out / "typescript")], capture_output=True, text=True, timeout=300)
+    assert compiled.returncode == 0, compiled.stdout
+    done = run_errgen("conformance", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["python", "typescript"] and all(line.endswith(" 0 failed") for line in lines)
