@@ -7,7 +7,6 @@ exactly that string (a Python or TypeScript literal, a Markdown cell, a comment)
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from typing import Any
 
