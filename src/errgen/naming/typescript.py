@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from errgen.naming.python import words
+from errgen.naming import words
 
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
 RESERVED = frozenset("""break case catch class const continue debugger default delete do else enum export extends false finally
@@ -22,7 +22,7 @@ string symbol type from of""".split())
 
 def camel(wire: str) -> str:
     """camelCase: `retry_after_ms` -> retryAfterMs, `20003` -> n20003, reserved words get `_`."""
-    parts = words(wire) or ["x"]
+    parts = list(words(wire)) or ["x"]
     name = parts[0].lower() + "".join(p[:1].upper() + p[1:].lower() for p in parts[1:])
     name = "n" + name if name[0].isdigit() else name
     return name + "_" if name in RESERVED else name
