@@ -183,6 +183,7 @@ def test_article_examples() -> None:
 def test_strict_and_tolerant_parsing() -> None:
     ok = sdk.new_error("TENANT_UNKNOWN", "c-1", did_you_mean=["www"], state="unchanged")
     assert sdk.validate_payload(ok).code is sdk.Code.TENANT_UNKNOWN
+    assert sdk.validate_payload(ok).to_wire() == ok  # the model writes back exactly what it read, by wire names
     newer = {**ok, "code": "TENANT_SUSPENDED"}
     with pytest.raises(sdk.PayloadError) as info:
         sdk.validate_payload(newer)

@@ -78,14 +78,16 @@ def schema(contract: ContractView) -> dict[str, Any]:
 
 
 def envelope_schema(contract: ContractView, title: str) -> dict[str, Any]:
-    """The registry-independent envelope, small on purpose: datamodel-code-generator's input."""
+    """The registry-independent envelope by canonical field names, small on purpose:
+    datamodel-code-generator's input for the Python model, whose attributes are the canonical
+    names whatever the wire calls them (the model translates at its edges)."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
         "type": "object",
-        "required": [contract.field_map[name].wire for name in contract.required],
+        "required": list(contract.required),
         "additionalProperties": False,
-        "properties": envelope_properties(contract, pinned=False),
+        "properties": {spec.name: field_schema(spec) for spec in contract.fields},
     }
 
 

@@ -3,7 +3,8 @@
 
 The field types come from datamodel-code-generator (`_envelope.py`); this subclass pins the
 registry's enums and rejects what the strict verdict rejects, so the model accepts exactly what
-schema/error.schema.json accepts.
+schema/error.schema.json accepts. Attributes carry the canonical field names; the model reads
+wire names and `to_wire()` writes them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class ErrorPayload(ErrorPayloadEnvelope):
         if nulls:
             raise ValueError(f"fields may be omitted but not null: {', '.join(nulls)}")
         return {
-            key: (
+            _CANONICAL.get(key, key): (
                 int(value)
                 if isinstance(value, float) and value.is_integer() and _validate.is_delay(key)
                 else value
@@ -41,9 +42,16 @@ class ErrorPayload(ErrorPayloadEnvelope):
 
     @model_validator(mode="after")
     def _matches_registry(self) -> ErrorPayload:
-        problems = _validate.problems(
-            self.model_dump(mode="json", exclude_unset=True, by_alias=True)
-        )
+        problems = _validate.problems(self.to_wire())
         if problems:
             raise ValueError("; ".join(message for _, message in problems))
         return self
+
+    def to_wire(self) -> dict[str, Any]:
+        """The payload as JSON data under its wire names (only the fields it was given)."""
+        data = self.model_dump(mode="json", exclude_unset=True)
+        return {_validate.WIRE.get(key, key): value for key, value in data.items()}
+
+
+# Wire name -> canonical name.
+_CANONICAL = {wire: name for name, wire in _validate.WIRE.items()}
