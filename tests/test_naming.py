@@ -54,7 +54,7 @@ def test_string_literals_carry_any_text_exactly(text: str) -> None:
 
 
 def test_prerelease_registry_builds_a_python_package_pip_accepts(tmp_path: Path) -> None:
-    text = REGISTRY.read_text().replace("version: 2.1.0", "version: 2.2.0-alpha.1").replace(
+    text = REGISTRY.read_text().replace("\nversion: 2.1.0", "\nversion: 2.2.0-alpha.1").replace(
         "  - version: 2.1.0\n", "  - version: 2.2.0-alpha.1\n    date: 2026-10-01\n    changes: [\"Preview.\"]\n  - version: 2.1.0\n")
     text = text.replace("problem_base:", "targets:\n  python: {distribution: acme-contract}\nproblem_base:")
     (tmp_path / "r.yaml").write_text(text)
