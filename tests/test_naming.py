@@ -49,13 +49,13 @@ def test_python_versions_are_pep_440(semver: str, pep440: str) -> None:
 @given(st.text())
 def test_string_literals_carry_any_text_exactly(text: str) -> None:
     assert ast.literal_eval(py.string_literal(text)) == text
-    assert json.loads(ts.string_literal(text).replace("\\u2028", "\u2028").replace("\\u2029", "\u2029")) == text
+    assert json.loads(ts.string_literal(text)) == text  # \u2028 is a JSON escape too
     assert "\u2028" not in ts.string_literal(text) and "\n" not in py.string_literal(text)
 
 
 def test_prerelease_registry_builds_a_python_package_pip_accepts(tmp_path: Path) -> None:
-    text = REGISTRY.read_text().replace("\nversion: 2.1.0", "\nversion: 2.2.0-alpha.1").replace(
-        "  - version: 2.1.0\n", "  - version: 2.2.0-alpha.1\n    date: 2026-10-01\n    changes: [\"Preview.\"]\n  - version: 2.1.0\n")
+    text = REGISTRY.read_text().replace("\nversion: 2.1.0", "\nversion: 2.2.0-alpha.1")
+    text += "  - version: 2.2.0-alpha.1\n    date: 2026-10-01\n    changes: [\"Preview.\"]\n"
     text = text.replace("problem_base:", "targets:\n  python: {distribution: acme-contract}\nproblem_base:")
     (tmp_path / "r.yaml").write_text(text)
     build_to(tmp_path / "r.yaml", tmp_path / "out", "python")
