@@ -13,6 +13,8 @@ secrets and none of the other classes (bench/leak_bench.py prints both).
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -20,7 +22,7 @@ from typing import Callable, Iterator
 TRACE, SECRET, HOST, PATH = "leak-stack-trace", "leak-secret", "leak-internal-host", "leak-file-path"
 
 # Characters of a file path; a path starts only where none of them precede it.
-_P = r"\w./@%+~=,:-"
+_P = r"\w./@%+~:-"
 
 
 def _first(first: str, not_after: str) -> str:
@@ -67,7 +69,9 @@ class Detector:
     kind: str
     patterns: tuple[str, ...]
     accept: Callable[[str, int, str], bool] | None = None  # a second look at a match, with its context
-    before: str | None = None  # a run the match must extend back over (a file name before `.rb:12`)
+    # The run a match extends back over (a file name before `.rb:12`): the run's characters, its
+    # longest length, and the shape the part before the match must have.
+    before: tuple[str, int, str] | None = None
 
     @property
     def secret(self) -> bool:
@@ -75,14 +79,14 @@ class Detector:
 
 
 def _d(rule: str, kind: str, *patterns: str, accept: Callable[[str, int, str], bool] | None = None,
-       before: str | None = None) -> Detector:
+       before: tuple[str, int, str] | None = None) -> Detector:
     return Detector(rule, kind, patterns, accept, before)
 
 
 # A file name as frames print it, found backwards from its extension (at most 300 characters).
-_FILE_BEFORE = rf"(?<![{_P}])[{_P}]{{1,300}}\Z"
+_FILE_BEFORE = (rf"[{_P}]+", 300, rf"[{_P}]+")
 # The labels before an internal suffix (a hostname has at most 253 characters).
-_HOST_BEFORE = r"(?<![\w.-])[a-zA-Z0-9_-](?:[a-zA-Z0-9_-]|\.(?=[a-zA-Z0-9_-])){0,252}\Z"
+_HOST_BEFORE = (r"[\w.-]+", 253, r"[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)*")
 
 
 DETECTORS: tuple[Detector, ...] = (
@@ -90,16 +94,18 @@ DETECTORS: tuple[Detector, ...] = (
     _d(TRACE, "a Python traceback", r"Traceback \(most recent call last\)", r"File \"[^\"\n]{1,500}\", line \d{1,9}"),
     _d(TRACE, "a stack frame", _first("a", _W) + "t (?:" + "|".join((
         # JavaScript: at fn (file.js:1:2) or at file.js:1:2
-        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b",
+        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?",
+        r"(?:async )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)",
         # Java, Kotlin, Scala: at pkg.Class.method(File.java:12)
-        r"[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)",
+        r"(?:[\w.@-]{1,100}/)?[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)",
         # .NET: at Ns.Class.Method(args) in file.cs:line 12
         r"(?:[\w`<>]{1,200}\.){2,50}[\w`<>|]{1,200}\([^()\n]{0,300}\)(?: in [^\n]{1,300}?:line \d{1,9})?",
         # Rust backtrace: at src/main.rs:10:5
         r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")) + ")"),
     _d(TRACE, "a Java stack trace", r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b", r"Exception in thread \"[^\"\n]{0,200}\""),
     _d(TRACE, "a .NET stack trace", r"--- End of (?:inner exception )?stack trace"),
-    _d(TRACE, "a Go panic", r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]", r"\.go:\d{1,9} \+0x[0-9a-f]{1,16}"),
+    _d(TRACE, "a Go panic", r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]"),
+    _d(TRACE, "a Go stack frame", r"\.go:\d{1,9} \+0x[0-9a-f]{1,16}", before=_FILE_BEFORE),
     _d(TRACE, "a Ruby backtrace", r"\.(?:rb|rake|erb):\d{1,9}:in [`'\"]", before=_FILE_BEFORE),
     _d(TRACE, "a Rust panic", r"thread '[^'\n]{0,200}' panicked at\b", r"RUST_BACKTRACE="),
     _d(TRACE, "a PHP stack trace", r"PHP (?:Fatal error|Warning|Notice|Parse error|Stack trace)\b", r"#\d{1,4} \{main\}"),
@@ -126,7 +132,7 @@ DETECTORS: tuple[Detector, ...] = (
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
        r"[\"']?(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>]{3,}={0,2}", accept=_real_value),
     _d(SECRET, "a connection string with a password",
-       r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}", before=r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}\Z"),
+       r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}", before=(r"[a-z0-9+.-]+", 31, r"[a-z][a-z0-9+.-]*")),
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END,
        before=_HOST_BEFORE),
@@ -145,11 +151,12 @@ DETECTORS: tuple[Detector, ...] = (
        _first("/", _P) + r"(?:home|usr|var|etc|opt|srv|tmp|root|app|Users|private|mnt|proc|lib|lib64|bin|sbin|workspace|data|run|sys"
        rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media)/[{_P}]+",
        _first("~", _P) + rf"/[{_P}]+",
-       _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{0,255}",
+       _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{1,255}",
        _first("\\\\", r"\w\\") + r"\\[\w.$-]{1,255}\\[^\s'\"<>|]{1,1024}"),
 )
 
-_TRAILING = ".,;:!?)]}'\""
+# What a sentence or a quotation puts after a leak, per class (a frame may end in a bracket).
+_TRAILING = {TRACE: ".,;!?", SECRET: ".,;:!?)]'\"", HOST: ".,;:!?)]}'\"", PATH: ".,;:!?)]}'\""}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,18 +176,19 @@ class LeakScanner:
     def scan(self, text: str) -> Iterator[Leak]:
         """Leaks in order of position; where two overlap, the first (and then the one listed
         first in DETECTORS) is reported."""
-        end = 0
-        for start, detector, stop in sorted(_candidates(text)):
+        end, reported = 0, 0
+        for seen, (start, detector, stop) in enumerate(_candidates(text)):
+            if reported == MAX_LEAKS or seen == MAX_CANDIDATES:
+                return
             if start < end:
                 continue
-            span = text[start:stop]
-            if detector.rule in (PATH, HOST):
-                span = span.rstrip(_TRAILING)  # a path or host ends before the sentence does
+            span = text[start:stop].rstrip(_TRAILING[detector.rule])  # a leak ends before the sentence does
             if detector.accept is not None and not detector.accept(text, start, span):
                 continue
             if self._allowed(span):
                 continue
             end = start + len(span)
+            reported += 1
             yield Leak(detector.rule, detector.kind, mask(span) if detector.secret else span, start, end)
 
     def redact(self, text: str) -> str:
@@ -200,21 +208,48 @@ class LeakScanner:
         return any(p.search(span) for p in self._allow)
 
 
-_COMPILED = tuple((index, re.compile(p), re.compile(d.before) if d.before else None)
-                  for index, d in enumerate(DETECTORS) for p in d.patterns)
+_COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DETECTORS) for p in d.patterns)
+_RUNS = {d.before[0]: re.compile(d.before[0]) for d in DETECTORS if d.before}
+_SHAPES = {d.before[2]: re.compile(d.before[2]) for d in DETECTORS if d.before}
+MAX_LEAKS = 100  # per string: past that, a string is all leak, and more findings say nothing new
+MAX_CANDIDATES = 10 * MAX_LEAKS  # matches looked at twice (a version, not an address) per string
 
 
 def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
-    for index, pattern, before in _COMPILED:
-        for match in pattern.finditer(text):
-            start = match.start()
-            if before is not None:
-                # Anchored at the match's start, searched in a bounded window: linear overall.
-                run = before.search(text, max(0, start - 300), start)
-                if run is None or run.end() != start:
-                    continue
-                start = run.start()
-            yield start, _Ordered(index), match.end()
+    """Each pattern's matches, merged in order of position (lazily: a string with thousands of
+    leaks costs only as much as the first MAX_LEAKS)."""
+    runs = _Runs(text)
+    streams = [_matches(text, index, pattern, before, runs) for index, pattern, before in _COMPILED]
+    return heapq.merge(*streams)
+
+
+def _matches(text: str, index: int, pattern: re.Pattern[str], before: tuple[str, int, str] | None, runs: "_Runs") -> Iterator[tuple[int, "_Ordered", int]]:
+    detector = _Ordered(index)
+    for match in pattern.finditer(text):
+        start = match.start()
+        if before is not None:
+            run_start = runs.start_of(before[0], start)
+            if run_start is None or start - run_start > before[1] or not _SHAPES[before[2]].fullmatch(text, run_start, start):
+                continue
+            start = run_start
+        yield start, detector, match.end()
+
+
+class _Runs:
+    """Where the run of a character class that ends at a position starts: one pass over the
+    text per class, on first use, then a binary search per question."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, tuple[list[int], list[int]]] = {}
+
+    def start_of(self, chars: str, end: int) -> int | None:
+        if chars not in self.found:
+            spans = [m.span() for m in _RUNS[chars].finditer(self.text)]
+            self.found[chars] = ([a for a, _ in spans], [b for _, b in spans])
+        starts, ends = self.found[chars]
+        i = bisect.bisect_right(starts, end - 1) - 1
+        return starts[i] if i >= 0 and ends[i] >= end and starts[i] < end else None
 
 
 class _Ordered(int):
