@@ -71,10 +71,22 @@ class Record:
     offset: int = 0
     http: tuple[Any, dict[str, str]] | None = None
     error: str | None = None
+    _cursor: tuple[int, int] | None = None
 
     def line_of(self, key: str) -> int:
-        at = self.text.find(json.dumps(key), self.offset)
-        return self.line + self.text.count("\n", self.offset, at) if at >= 0 else self.line
+        """Keys are asked for mostly in the order they are written, so the search goes on from
+        the last one found: linear in the payload however many keys it has."""
+        needle = json.dumps(key)
+        cursor, line = self._cursor if self._cursor is not None else (self.offset, self.line)
+        at = self.text.find(needle, cursor)
+        if at < 0:
+            cursor, line = self.offset, self.line
+            at = self.text.find(needle, cursor)
+            if at < 0:
+                return self.line
+        line += self.text.count("\n", cursor, at)
+        self._cursor = (at, line)
+        return line
 
 
 class Unreadable(Exception):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -219,13 +220,15 @@ def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
     """Each pattern's matches, merged in order of position (lazily: a string with thousands of
     leaks costs only as much as the first MAX_LEAKS)."""
     runs = _Runs(text)
-    streams = [_matches(text, index, pattern, before, runs) for index, pattern, before in _COMPILED]
-    return heapq.merge(*streams)
+    streams = [_matches(text, index, first, pattern, before, runs)
+               for index, pattern, before in _COMPILED if (first := pattern.search(text)) is not None]
+    return streams[0] if len(streams) == 1 else heapq.merge(*streams)
 
 
-def _matches(text: str, index: int, pattern: re.Pattern[str], before: tuple[str, int, str] | None, runs: "_Runs") -> Iterator[tuple[int, "_Ordered", int]]:
+def _matches(text: str, index: int, first: re.Match[str], pattern: re.Pattern[str], before: tuple[str, int, str] | None,
+             runs: "_Runs") -> Iterator[tuple[int, "_Ordered", int]]:
     detector = _Ordered(index)
-    for match in pattern.finditer(text):
+    for match in itertools.chain((first,), pattern.finditer(text, first.end() if first.end() > first.start() else first.end() + 1)):
         start = match.start()
         if before is not None:
             run_start = runs.start_of(before[0], start)
