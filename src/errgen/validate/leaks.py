@@ -35,6 +35,7 @@ def _first(first: str, not_after: str) -> str:
 
 _W = r"\w"
 _HOST_END = r"(?![\w-]|\.[a-zA-Z0-9])"
+_DB_PORTS = ("5432", "3306", "6379", "27017", "9200", "11211", "5672", "9092", "1433", "1521", "2379", "8500", "9042")
 
 
 def _not_version(text: str, start: int, span: str) -> bool:
@@ -68,7 +69,7 @@ def _real_value(text: str, start: int, span: str) -> bool:
 class Detector:
     rule: str
     kind: str
-    patterns: tuple[str, ...]
+    patterns: tuple[tuple[tuple[str, ...], str], ...]  # (needles, regular expression)
     accept: Callable[[str, int, str], bool] | None = None  # a second look at a match, with its context
     # The run a match extends back over (a file name before `.rb:12`): the run's characters, its
     # longest length, and the shape the part before the match must have.
@@ -79,9 +80,16 @@ class Detector:
         return self.rule == SECRET
 
 
-def _d(rule: str, kind: str, *patterns: str, accept: Callable[[str, int, str], bool] | None = None,
+def _d(rule: str, kind: str, *patterns: tuple[tuple[str, ...], str], accept: Callable[[str, int, str], bool] | None = None,
        before: tuple[str, int, str] | None = None) -> Detector:
+    """Each pattern comes with its needles: strings one of which a text must contain for the
+    pattern to match it (`i:` for any case). Checking them first is a fast substring search, so
+    most patterns never run on most strings."""
     return Detector(rule, kind, patterns, accept, before)
+
+
+def _n(*needles: str) -> tuple[str, ...]:
+    return needles
 
 
 # A file name as frames print it, found backwards from its extension (at most 300 characters).
@@ -92,8 +100,8 @@ _HOST_BEFORE = (r"[\w.-]+", 253, r"[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)*")
 
 DETECTORS: tuple[Detector, ...] = (
     # Stack traces, one per runtime.
-    _d(TRACE, "a Python traceback", r"Traceback \(most recent call last\)", r"File \"[^\"\n]{1,500}\", line \d{1,9}"),
-    _d(TRACE, "a stack frame", _first("a", _W) + "t (?:" + "|".join((
+    _d(TRACE, "a Python traceback", (_n("Traceback ("), r"Traceback \(most recent call last\)"), (_n('File "'), r"File \"[^\"\n]{1,500}\", line \d{1,9}")),
+    _d(TRACE, "a stack frame", (_n("at "), _first("a", _W) + "t (?:" + "|".join((
         # JavaScript: at fn (file.js:1:2) or at file.js:1:2
         r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?",
         r"(?:async )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)",
@@ -102,58 +110,59 @@ DETECTORS: tuple[Detector, ...] = (
         # .NET: at Ns.Class.Method(args) in file.cs:line 12
         r"(?:[\w`<>]{1,200}\.){2,50}[\w`<>|]{1,200}\([^()\n]{0,300}\)(?: in [^\n]{1,300}?:line \d{1,9})?",
         # Rust backtrace: at src/main.rs:10:5
-        r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")) + ")"),
-    _d(TRACE, "a Java stack trace", r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b", r"Exception in thread \"[^\"\n]{0,200}\""),
-    _d(TRACE, "a .NET stack trace", r"--- End of (?:inner exception )?stack trace"),
-    _d(TRACE, "a Go panic", r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]"),
-    _d(TRACE, "a Go stack frame", r"\.go:\d{1,9} \+0x[0-9a-f]{1,16}", before=_FILE_BEFORE),
-    _d(TRACE, "a Ruby backtrace", r"\.(?:rb|rake|erb):\d{1,9}:in [`'\"]", before=_FILE_BEFORE),
-    _d(TRACE, "a Rust panic", r"thread '[^'\n]{0,200}' panicked at\b", r"RUST_BACKTRACE="),
-    _d(TRACE, "a PHP stack trace", r"PHP (?:Fatal error|Warning|Notice|Parse error|Stack trace)\b", r"#\d{1,4} \{main\}"),
-    _d(TRACE, "a PHP stack frame", r"\.php(?:\(\d{1,9}\)| on line \d{1,9}\b|:\d{1,9}\b)", before=_FILE_BEFORE),
-    _d(TRACE, "a Swift crash", r"Fatal error: Unexpectedly found nil\b", r"\.dylib {1,10}0x[0-9a-f]{4,16}\b"),
-    _d(TRACE, "a Swift crash", r"\.swift(?::\d{1,9}|, line \d{1,9})", before=_FILE_BEFORE),
-    _d(TRACE, "an Elixir stacktrace", r"\*\* \((?:[A-Z]\w{0,100}\.){0,10}[A-Z]\w{0,100}\) "),
-    _d(TRACE, "an Elixir stacktrace", r"\.exs?:\d{1,9}: (?:[A-Z]\w{0,100}\.){0,20}[\w?!]{1,100}/\d", before=_FILE_BEFORE),
+        r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")) + ")")),
+    _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\"")),
+    _d(TRACE, "a .NET stack trace", (_n("--- End of"), r"--- End of (?:inner exception )?stack trace")),
+    _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]")),
+    _d(TRACE, "a Go stack frame", (_n(".go:"), r"\.go:\d{1,9} \+0x[0-9a-f]{1,16}"), before=_FILE_BEFORE),
+    _d(TRACE, "a Ruby backtrace", (_n(":in "), r"\.(?:rb|rake|erb):\d{1,9}:in [`'\"]"), before=_FILE_BEFORE),
+    _d(TRACE, "a Rust panic", (_n("' panicked at"), r"thread '[^'\n]{0,200}' panicked at\b"), (_n("RUST_BACKTRACE="), r"RUST_BACKTRACE=")),
+    _d(TRACE, "a PHP stack trace", (_n("PHP "), r"PHP (?:Fatal error|Warning|Notice|Parse error|Stack trace)\b"), (_n("{main}"), r"#\d{1,4} \{main\}")),
+    _d(TRACE, "a PHP stack frame", (_n(".php"), r"\.php(?:\(\d{1,9}\)| on line \d{1,9}\b|:\d{1,9}\b)"), before=_FILE_BEFORE),
+    _d(TRACE, "a Swift crash", (_n("Fatal error: Unexpectedly"), r"Fatal error: Unexpectedly found nil\b"), (_n(".dylib"), r"\.dylib {1,10}0x[0-9a-f]{4,16}\b")),
+    _d(TRACE, "a Swift crash", (_n(".swift"), r"\.swift(?::\d{1,9}|, line \d{1,9})"), before=_FILE_BEFORE),
+    _d(TRACE, "an Elixir stacktrace", (_n("** ("), r"\*\* \((?:[A-Z]\w{0,100}\.){0,10}[A-Z]\w{0,100}\) ")),
+    _d(TRACE, "an Elixir stacktrace", (_n(".ex"), r"\.exs?:\d{1,9}: (?:[A-Z]\w{0,100}\.){0,20}[\w?!]{1,100}/\d"), before=_FILE_BEFORE),
     # Secrets: the value is masked wherever errgen prints it.
-    _d(SECRET, "a private key", r"-----BEGIN (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----"),
-    _d(SECRET, "an AWS access key id", _first("A", _W) + r"(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[0-9A-Z]{16}\b"),
-    _d(SECRET, "a JSON Web Token", _first("e", _W) + r"yJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
-    _d(SECRET, "a bearer token", _first("[Bb]", _W) + r"earer\s{1,10}[A-Za-z0-9\-._~+/]{16,}=*", _first("B", _W) + r"asic\s{1,10}[A-Za-z0-9+/]{12,}={0,2}"),
+    _d(SECRET, "a private key", (_n("PRIVATE KEY"), r"-----BEGIN (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")),
+    _d(SECRET, "an AWS access key id", (_n("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), _first("A", _W) + r"(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[0-9A-Z]{16}\b")),
+    _d(SECRET, "a JSON Web Token", (_n("eyJ"), _first("e", _W) + r"yJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
+    _d(SECRET, "a bearer token", (_n("earer"), _first("[Bb]", _W) + r"earer\s{1,10}[A-Za-z0-9\-._~+/]{16,}=*"), (_n("Basic"), _first("B", _W) + r"asic\s{1,10}[A-Za-z0-9+/]{12,}={0,2}")),
     _d(SECRET, "an API token",
-       _first("[sprghxAnSdh]", _W) + r"(?:(?<=[spr])k_(?:live|test)_[A-Za-z0-9]{16,}|(?<=s)k-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|(?<=g)h[pousr]_[A-Za-z0-9]{30,}"
+       (_n("k_live_", "k_test_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "glpat-", "npm_", "SG.", "pypi-",
+           "shpat_", "hf_", "dop_v1_"), _first("[sprghxAnSdh]", _W) + r"(?:(?<=[spr])k_(?:live|test)_[A-Za-z0-9]{16,}|(?<=s)k-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|(?<=g)h[pousr]_[A-Za-z0-9]{30,}"
        r"|(?<=g)ithub_pat_[A-Za-z0-9_]{22,}|(?<=x)ox[abposr]-[A-Za-z0-9-]{10,}|(?<=A)Iza[0-9A-Za-z_-]{35}|(?<=g)lpat-[A-Za-z0-9_-]{20,}"
        r"|(?<=n)pm_[A-Za-z0-9]{36}\b|(?<=S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}|(?<=p)ypi-[A-Za-z0-9_-]{50,}"
-       r"|(?<=s)hpat_[a-fA-F0-9]{32}|(?<=h)f_[A-Za-z0-9]{30,}|(?<=d)op_v1_[a-f0-9]{64})"),
-    _d(SECRET, "a cloud key", r"private_key_id[\"']?\s{0,5}[:=]\s{0,5}[\"']?[0-9a-f]{40}\b",
-       _first("s", r"\w%") + r"ig(?:nature)?=[A-Za-z0-9%+/]{20,}={0,2}"),
+       r"|(?<=s)hpat_[a-fA-F0-9]{32}|(?<=h)f_[A-Za-z0-9]{30,}|(?<=d)op_v1_[a-f0-9]{64})")),
+    _d(SECRET, "a cloud key", (_n("private_key_id"), r"private_key_id[\"']?\s{0,5}[:=]\s{0,5}[\"']?[0-9a-f]{40}\b"),
+       (_n("sig=", "signature="), _first("s", r"\w%") + r"ig(?:nature)?=[A-Za-z0-9%+/]{20,}={0,2}")),
     _d(SECRET, "a credential",
-       _first("[pPsScCaArRtT]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|rivate[_-]?key)|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
+       (_n("=", ":"), _first("[pPsScCaArRtT]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|rivate[_-]?key)|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
        r"|(?<=c)(?:lient[_-]?secret|redentials?)|(?<=a)(?:pi[_-]?key|ccess[_-]?(?:key|token)|uth[_-]?token|ccountkey|ws_secret_access_key)"
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
-       r"[\"']?(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>]{3,}={0,2}", accept=_real_value),
+       r"[\"']?(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>]{3,}={0,2}"), accept=_real_value),
     _d(SECRET, "a connection string with a password",
-       r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}", before=(r"[a-z0-9+.-]+", 31, r"[a-z][a-z0-9+.-]*")),
+       (_n("://"), r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]+", 31, r"[a-z][a-z0-9+.-]*")),
     # Internal hosts and addresses.
-    _d(HOST, "an internal hostname", r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END,
+    _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
-    _d(HOST, "an internal hostname", _first("[lL]", r"\w.-") + r"(?i:ocalhost)" + _HOST_END),
+    _d(HOST, "an internal hostname", (_n("i:localhost"), _first("[lL]", r"\w.-") + r"(?i:ocalhost)" + _HOST_END)),
     _d(HOST, "a private IP address",
-       _first("[0-9]", r"\w.") + r"(?:(?<=1)(?:0(?:\.\d{1,3}){3}|92\.168(?:\.\d{1,3}){2}|72\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|27(?:\.\d{1,3}){3}"
-       r"|69\.254(?:\.\d{1,3}){2}|00\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}))(?!\.?\d|[\w-])", accept=_not_version),
+       (_n("10.", "192.168.", "172.", "127.", "169.254.", "100."), _first("[0-9]", r"\w.") + r"(?:(?<=1)(?:0(?:\.\d{1,3}){3}|92\.168(?:\.\d{1,3}){2}|72\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|27(?:\.\d{1,3}){3}"
+       r"|69\.254(?:\.\d{1,3}){2}|00\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}))(?!\.?\d|[\w-])"), accept=_not_version),
     _d(HOST, "a private IPv6 address",
-       _first("[fF]", r"\w:.") + r"(?i:(?:[cd][0-9a-f]{2}|e[89ab][0-9a-f]):[0-9a-f:]{0,40}[0-9a-f](?:%\w{1,20})?)(?![\w:])",
-       _first(":", r"\w:") + r":1(?![\w:])"),
+       (_n("i:fc", "i:fd", "i:fe8", "i:fe9", "i:fea", "i:feb"), _first("[fF]", r"\w:.") + r"(?i:(?:[cd][0-9a-f]{2}|e[89ab][0-9a-f]):[0-9a-f:]{0,40}[0-9a-f](?:%\w{1,20})?)(?![\w:])"),
+       (_n("::1"), _first(":", r"\w:") + r":1(?![\w:])")),
     _d(HOST, "a database host:port",
-       _first("[A-Za-z0-9]", r"\w.-") + r"[\w.-]{0,253}:(?:5432|3306|6379|27017|9200|11211|5672|9092|1433|1521|2379|8500|9042)\b",
+       (tuple(f":{port}" for port in _DB_PORTS), _first("[A-Za-z0-9]", r"\w.-") + r"[\w.-]{0,253}:(?:" + "|".join(_DB_PORTS) + r")\b"),
        accept=_looks_like_host),
     # Absolute paths: Unix, home-relative, Windows drive and UNC.
     _d(PATH, "an absolute file path",
-       _first("/", _P) + r"(?:home|usr|var|etc|opt|srv|tmp|root|app|Users|private|mnt|proc|lib|lib64|bin|sbin|workspace|data|run|sys"
-       rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media)/[{_P}]+",
-       _first("~", _P) + rf"/[{_P}]+",
-       _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{1,255}",
-       _first("\\\\", r"\w\\") + r"\\[\w.$-]{1,255}\\[^\s'\"<>|]{1,1024}"),
+       (_n("/"), _first("/", _P) + r"(?:home|usr|var|etc|opt|srv|tmp|root|app|Users|private|mnt|proc|lib|lib64|bin|sbin|workspace|data|run|sys"
+       rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media)/[{_P}]+"),
+       (_n("~/"), _first("~", _P) + rf"/[{_P}]+"),
+       (_n(":\\"), _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{1,255}"),
+       (_n("\\\\"), _first("\\\\", r"\w\\") + r"\\[\w.$-]{1,255}\\[^\s'\"<>|]{1,1024}")),
 )
 
 # What a sentence or a quotation puts after a leak, per class (a frame may end in a bracket).
@@ -209,7 +218,12 @@ class LeakScanner:
         return any(p.search(span) for p in self._allow)
 
 
-_COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DETECTORS) for p in d.patterns)
+_COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DETECTORS) for _, p in d.patterns)
+# Needles flattened to (needle, pattern number), one tuple per case: a comprehension of substring
+# tests is the cheapest way to rule patterns out.
+_ALL_NEEDLES = [needles for d in DETECTORS for needles, _ in d.patterns]
+_NEEDLES = tuple((n, k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if not n.startswith("i:"))
+_ANY_CASE = tuple((n[2:].lower(), k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if n.startswith("i:"))
 _RUNS = {d.before[0]: re.compile(d.before[0]) for d in DETECTORS if d.before}
 _SHAPES = {d.before[2]: re.compile(d.before[2]) for d in DETECTORS if d.before}
 MAX_LEAKS = 100  # per string: past that, a string is all leak, and more findings say nothing new
@@ -220,9 +234,15 @@ def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
     """Each pattern's matches, merged in order of position (lazily: a string with thousands of
     leaks costs only as much as the first MAX_LEAKS)."""
     runs = _Runs(text)
-    streams = [_matches(text, index, first, pattern, before, runs)
-               for index, pattern, before in _COMPILED if (first := pattern.search(text)) is not None]
-    return streams[0] if len(streams) == 1 else heapq.merge(*streams)
+    lower = text.lower()
+    possible = {k for n, k in _NEEDLES if n in text} | {k for n, k in _ANY_CASE if n in lower}
+    streams = []
+    for k in sorted(possible):
+        index, pattern, before = _COMPILED[k]
+        first = pattern.search(text)
+        if first is not None:
+            streams.append(_matches(text, index, first, pattern, before, runs))
+    return iter(()) if not streams else streams[0] if len(streams) == 1 else heapq.merge(*streams)
 
 
 def _matches(text: str, index: int, first: re.Match[str], pattern: re.Pattern[str], before: tuple[str, int, str] | None,
