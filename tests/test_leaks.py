@@ -70,7 +70,8 @@ def test_look_alikes_are_not_leaks(text: str) -> None:
 ])
 def test_a_password_is_masked_whatever_it_contains(secret: str, password: str) -> None:
     shown = SCANNER.redact(f"failed: {secret} now")
-    assert password not in shown and "****" in shown
+    assert "****" in shown
+    assert not any(part in shown for part in password.split("@") if len(part) > 2), shown  # no piece of it either
 
 
 def test_a_token_keeps_only_a_recognisable_prefix() -> None:

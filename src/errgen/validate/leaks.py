@@ -13,7 +13,6 @@ secrets and none of the other classes (bench/leak_bench.py prints both).
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import itertools
 import re
@@ -34,6 +33,7 @@ def _first(first: str, not_after: str) -> str:
 
 
 _W = r"\w"
+_AT = _first("a", _W) + "t "  # a frame line: `at ` as a word
 _HOST_END = r"(?![\w-]|\.[a-zA-Z0-9])"
 _DB_PORTS = ("5432", "3306", "6379", "27017", "9200", "11211", "5672", "9092", "1433", "1521", "2379", "8500", "9042")
 
@@ -71,8 +71,8 @@ class Detector:
     kind: str
     patterns: tuple[tuple[tuple[str, ...], str], ...]  # (needles, regular expression)
     accept: Callable[[str, int, str], bool] | None = None  # a second look at a match, with its context
-    # The run a match extends back over (a file name before `.rb:12`): the run's characters, its
-    # longest length, and the shape the part before the match must have.
+    # The run a match extends back over (a file name before `.rb:12`): a class of its characters,
+    # its longest length, and the shape the part before the match must have.
     before: tuple[str, int, str] | None = None
 
     @property
@@ -93,24 +93,26 @@ def _n(*needles: str) -> tuple[str, ...]:
 
 
 # A file name as frames print it, found backwards from its extension (at most 300 characters).
-_FILE_BEFORE = (rf"[{_P}]+", 300, rf"[{_P}]+")
+_FILE_BEFORE = (rf"[{_P}]", 300, rf"[{_P}]+")
 # The labels before an internal suffix (a hostname has at most 253 characters).
-_HOST_BEFORE = (r"[\w.-]+", 253, r"[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)*")
+_HOST_BEFORE = (r"[\w.-]", 253, r"[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)*")
 
 
 DETECTORS: tuple[Detector, ...] = (
     # Stack traces, one per runtime.
     _d(TRACE, "a Python traceback", (_n("Traceback ("), r"Traceback \(most recent call last\)"), (_n('File "'), r"File \"[^\"\n]{1,500}\", line \d{1,9}")),
-    _d(TRACE, "a stack frame", (_n("at "), _first("a", _W) + "t (?:" + "|".join((
-        # JavaScript: at fn (file.js:1:2) or at file.js:1:2
-        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?",
-        r"(?:async )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)",
-        # Java, Kotlin, Scala: at pkg.Class.method(File.java:12)
-        r"(?:[\w.@-]{1,100}/)?[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)",
-        # .NET: at Ns.Class.Method(args) in file.cs:line 12
-        r"(?:[\w`<>]{1,200}\.){2,50}[\w`<>|]{1,200}\([^()\n]{0,300}\)(?: in [^\n]{1,300}?:line \d{1,9})?",
-        # Rust backtrace: at src/main.rs:10:5
-        r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")) + ")")),
+    _d(TRACE, "a stack frame",
+       # JavaScript: at fn (file.js:1:2) or at file.js:1:2; Node internals; Promise.all
+       (_n(".js:", ".ts:", ".mjs:", ".cjs:", ".jsx:", ".tsx:", ".mts:", ".cts:"), _AT +
+        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?"),
+       (_n("(node:", "(index "), _AT + r"(?:async )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
+       # Java, Kotlin, Scala, Groovy: at pkg.Class.method(File.java:12)
+       (_n(".java", ".kt", ".scala", ".groovy", "(Native Method)", "(Unknown Source)"), _AT +
+        r"(?:[\w.@-]{1,100}/)?[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)"),
+       # .NET: at Ns.Class.Method(args) in file.cs:line 12
+       (_n(")"), _AT + r"(?:[\w`<>]{1,200}\.){2,50}[\w`<>|]{1,200}\([^()\n]{0,300}\)(?: in [^\n]{1,300}?:line \d{1,9})?"),
+       # Rust backtrace: at src/main.rs:10:5
+       (_n(".rs:"), _AT + r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")),
     _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\"")),
     _d(TRACE, "a .NET stack trace", (_n("--- End of"), r"--- End of (?:inner exception )?stack trace")),
     _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]")),
@@ -142,7 +144,7 @@ DETECTORS: tuple[Detector, ...] = (
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
        r"[\"']?(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>]{3,}={0,2}"), accept=_real_value),
     _d(SECRET, "a connection string with a password",
-       (_n("://"), r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]+", 31, r"[a-z][a-z0-9+.-]*")),
+       (_n("@"), r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]", 31, r"[a-z][a-z0-9+.-]*")),
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
@@ -224,7 +226,7 @@ _COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DET
 _ALL_NEEDLES = [needles for d in DETECTORS for needles, _ in d.patterns]
 _NEEDLES = tuple((n, k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if not n.startswith("i:"))
 _ANY_CASE = tuple((n[2:].lower(), k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if n.startswith("i:"))
-_RUNS = {d.before[0]: re.compile(d.before[0]) for d in DETECTORS if d.before}
+_RUNS = {d.before[0]: re.compile(d.before[0] + "*") for d in DETECTORS if d.before}
 _SHAPES = {d.before[2]: re.compile(d.before[2]) for d in DETECTORS if d.before}
 MAX_LEAKS = 100  # per string: past that, a string is all leak, and more findings say nothing new
 MAX_CANDIDATES = 10 * MAX_LEAKS  # matches looked at twice (a version, not an address) per string
@@ -233,7 +235,6 @@ MAX_CANDIDATES = 10 * MAX_LEAKS  # matches looked at twice (a version, not an ad
 def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
     """Each pattern's matches, merged in order of position (lazily: a string with thousands of
     leaks costs only as much as the first MAX_LEAKS)."""
-    runs = _Runs(text)
     lower = text.lower()
     possible = {k for n, k in _NEEDLES if n in text} | {k for n, k in _ANY_CASE if n in lower}
     streams = []
@@ -241,38 +242,32 @@ def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
         index, pattern, before = _COMPILED[k]
         first = pattern.search(text)
         if first is not None:
-            streams.append(_matches(text, index, first, pattern, before, runs))
+            streams.append(_matches(text, index, first, pattern, before))
     return iter(()) if not streams else streams[0] if len(streams) == 1 else heapq.merge(*streams)
 
 
-def _matches(text: str, index: int, first: re.Match[str], pattern: re.Pattern[str], before: tuple[str, int, str] | None,
-             runs: "_Runs") -> Iterator[tuple[int, "_Ordered", int]]:
+def _matches(text: str, index: int, first: re.Match[str], pattern: re.Pattern[str],
+             before: tuple[str, int, str] | None) -> Iterator[tuple[int, "_Ordered", int]]:
     detector = _Ordered(index)
     for match in itertools.chain((first,), pattern.finditer(text, first.end() if first.end() > first.start() else first.end() + 1)):
         start = match.start()
         if before is not None:
-            run_start = runs.start_of(before[0], start)
-            if run_start is None or start - run_start > before[1] or not _SHAPES[before[2]].fullmatch(text, run_start, start):
+            run_start = _run_start(text, start, before[0], before[1])
+            if run_start is None or not _SHAPES[before[2]].fullmatch(text, run_start, start):
                 continue
             start = run_start
         yield start, detector, match.end()
 
 
-class _Runs:
-    """Where the run of a character class that ends at a position starts: one pass over the
-    text per class, on first use, then a binary search per question."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.found: dict[str, tuple[list[int], list[int]]] = {}
-
-    def start_of(self, chars: str, end: int) -> int | None:
-        if chars not in self.found:
-            spans = [m.span() for m in _RUNS[chars].finditer(self.text)]
-            self.found[chars] = ([a for a, _ in spans], [b for _, b in spans])
-        starts, ends = self.found[chars]
-        i = bisect.bisect_right(starts, end - 1) - 1
-        return starts[i] if i >= 0 and ends[i] >= end and starts[i] < end else None
+def _run_start(text: str, end: int, chars: str, longest: int) -> int | None:
+    """Where the run of `chars` that ends at `end` starts, if it is at most `longest` long: the
+    window before `end`, reversed, matched from its start (one bounded scan in C)."""
+    lo = max(0, end - longest - 1)
+    window = text[lo:end][::-1]
+    length = _RUNS[chars].match(window).end()  # type: ignore[union-attr]
+    if length == 0 or length > longest:
+        return None
+    return end - length
 
 
 class _Ordered(int):
