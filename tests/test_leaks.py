@@ -19,11 +19,11 @@ SCANNER = LeakScanner()
 
 def found(row: dict[str, str]) -> bool:
     """A leak is found when a leak of its class is reported at exactly its span (for a secret: a
-    span that covers the secret value, which is what gets masked)."""
+    span that covers the secret value, which is what gets masked; for a held-out row, anywhere)."""
     text, expect = row["text"], row["expect"]
     for leak in SCANNER.scan(text):
         span = text[leak.start:leak.end]
-        if leak.rule == RULE[row["class"]] and (expect in span if row["class"] == "secret" else span == expect):
+        if leak.rule == RULE[row["class"]] and (expect is None or (expect in span if row["class"] == "secret" else span == expect)):
             return True
     return False
 
@@ -83,7 +83,7 @@ ADVERSARIAL = ["a.", "at ", "a", "a-", "a:", "a/", "/home/a,", "password=x", 'Fi
                "fd00:", "a@", "x://a:", "a://b:c@", "eyJ", "Bearer ", "-----BEGIN ", "#0 ", "** (A", "a.rb:1:", "a\\", "C:\\a",
                "\\\\a\\", "goroutine 1 [", "thread '", "sig=", "a.internal.", "0", "a" * 70 + ".", "db:", "~/", "a.php(",
                "at x.js:1:", "a.go:1 +0x", "localhost", "x-" * 40 + ".", "at async a (index ", "sku:3306 ", "v10.2.3.4 ",
-               "password=**** ", "/home/a/"]
+               "password=**** ", "/home/a/", "api_key: ", "X-Api-Key: a1"]
 
 
 def test_scanning_is_linear_on_adversarial_text() -> None:
