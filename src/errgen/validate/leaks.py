@@ -17,6 +17,7 @@ other three classes; these rules find 100% of each class with 0.3% false positiv
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import re
@@ -190,10 +191,15 @@ class LeakScanner:
     def __init__(self, allow_hosts: tuple[str, ...] = (), allow_patterns: tuple[str, ...] = ()) -> None:
         self._allow_hosts = tuple(h.lower() for h in allow_hosts)
         self._allow = [re.compile(p) for p in allow_patterns]
+        # Payloads repeat their short strings (codes, categories, messages): remember the answers.
+        self._short = functools.lru_cache(maxsize=4096)(lambda text: tuple(self._scan(text)))
 
     def scan(self, text: str) -> Iterator[Leak]:
         """Leaks in order of position; where two overlap, the first (and then the one listed
         first in DETECTORS) is reported."""
+        return iter(self._short(text)) if len(text) <= 256 else self._scan(text)
+
+    def _scan(self, text: str) -> Iterator[Leak]:
         end, reported = 0, 0
         for seen, (start, detector, stop) in enumerate(_candidates(text)):
             if reported == MAX_LEAKS or seen == MAX_CANDIDATES:
@@ -232,6 +238,27 @@ _COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DET
 _ALL_NEEDLES = [needles for d in DETECTORS for needles, _ in d.patterns]
 _NEEDLES = tuple((n, k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if not n.startswith("i:"))
 _ANY_CASE = tuple((n[2:].lower(), k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if n.startswith("i:"))
+
+
+def _by_first(pairs: tuple[tuple[str, int], ...]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Needles by their first character: a string is asked only about the needles that begin
+    with one of its own characters."""
+    return {c: tuple(p for p in pairs if p[0][0] == c) for c in {n[0] for n, _ in pairs}}
+
+
+_EXACT_BY_FIRST = _by_first(_NEEDLES)
+_ANY_CASE_BY_FIRST = _by_first(_ANY_CASE)
+
+
+def _possible(text: str) -> set[int]:
+    """The patterns whose needles the text contains."""
+    found = set()
+    for c in _EXACT_BY_FIRST.keys() & set(text):
+        found.update(k for n, k in _EXACT_BY_FIRST[c] if n in text)
+    lower = text.lower()
+    for c in _ANY_CASE_BY_FIRST.keys() & set(lower):
+        found.update(k for n, k in _ANY_CASE_BY_FIRST[c] if n in lower)
+    return found
 _RUNS = {d.before[0]: re.compile(d.before[0] + "*") for d in DETECTORS if d.before}
 _SHAPES = {d.before[2]: re.compile(d.before[2]) for d in DETECTORS if d.before}
 MAX_LEAKS = 100  # per string: past that, a string is all leak, and more findings say nothing new
@@ -241,10 +268,8 @@ MAX_CANDIDATES = 10 * MAX_LEAKS  # matches looked at twice (a version, not an ad
 def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
     """Each pattern's matches, merged in order of position (lazily: a string with thousands of
     leaks costs only as much as the first MAX_LEAKS)."""
-    lower = text.lower()
-    possible = {k for n, k in _NEEDLES if n in text} | {k for n, k in _ANY_CASE if n in lower}
     streams = []
-    for k in sorted(possible):
+    for k in sorted(_possible(text)):
         index, pattern, before = _COMPILED[k]
         first = pattern.search(text)
         if first is not None:
