@@ -22,7 +22,8 @@ REPEAT = 20
 
 
 def errgen_rules(text: str) -> set[str]:
-    return {leak.rule for leak in SCANNER.scan(text)}
+    # Past the scanner's cache of short strings' answers: a repeated corpus must not count as speed.
+    return {leak.rule for leak in SCANNER._scan(text)}
 
 
 def detect_secrets_rules(text: str) -> set[str]:
