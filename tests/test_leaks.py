@@ -67,11 +67,20 @@ def test_look_alikes_are_not_leaks(text: str) -> None:
     ("postgres://admin:p@ssW0rd@db.example.com", "p@ssW0rd"),
     ("redis://u:a:b@c/d@cache", "a:b@c/d"),
     ("password=hunter2!", "hunter2!"),
+    ("mysql://root:it's\"q@db.example.com", "it's\"q"),
+    ("password=it's<a>,b\"c ok", "it's<a>,b\"c"),
 ])
 def test_a_password_is_masked_whatever_it_contains(secret: str, password: str) -> None:
     shown = SCANNER.redact(f"failed: {secret} now")
     assert "****" in shown
     assert not any(part in shown for part in password.split("@") if len(part) > 2), shown  # no piece of it either
+
+
+def test_a_secret_quoted_in_a_message_is_masked_as_repr_shows_it() -> None:
+    """Messages quote values with repr(), which escapes quotes and backslashes."""
+    for secret in ("postgres://admin:p'w@db.example.com", "postgres://admin:p\\w\"x@db.example.com"):
+        shown = SCANNER.redact(f"category {secret!r} is unknown")
+        assert "****" in shown and "p'w" not in shown and "w\\\\\"x" not in shown, shown
 
 
 def test_a_token_keeps_only_a_recognisable_prefix() -> None:

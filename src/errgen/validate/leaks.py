@@ -147,11 +147,11 @@ DETECTORS: tuple[Detector, ...] = (
        (_n("=", ":"), _first("[pPsScCaArRtT]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|rivate[_-]?key)|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
        r"|(?<=c)(?:lient[_-]?secret|redentials?)|(?<=a)(?:pi[_-]?key|ccess[_-]?(?:key|token)|uth[_-]?token|ccountkey|ws_secret_access_key)"
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
-       r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>]{3,}"
+       r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>][^\s;&=]{2,}"
        # a header (`X-Api-Key: 4f9c...`): unquoted after a space only when it looks generated
        r"|:\s{1,5}(?=[^\s\"',;&=<>]{0,200}\d)(?=[^\s\"',;&=<>]{0,200}[A-Za-z])[^\s\"',;&=<>]{16,})={0,2}"), accept=_real_value),
     _d(SECRET, "a connection string with a password",
-       (_n("@"), r"://[^\s:/@'\"]{1,100}:[^\s'\"]{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]", 31, r"[a-z][a-z0-9+.-]*")),
+       (_n("@"), r"://[^\s:/@'\"]{1,100}:\S{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]", 31, r"[a-z][a-z0-9+.-]*")),
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
