@@ -83,3 +83,15 @@ def _seconds(text: str) -> float:
 def test_lint_is_linear_on_many_bad_references(hostile: str) -> None:
     clean = with_codes(20_000, extra=", deprecated: {{since: 1.0.0, replaced_by: BAD_INPUT}}")
     assert _seconds(hostile) < 3 * _seconds(clean) + 1
+
+
+def test_secrets_in_registry_text_are_masked_in_lint_output(tmp_path: Path) -> None:
+    text = (MINIMAL.replace("description: Timed out.", "description: 'Timed out: postgres://admin:p@ssW0rd1@db.example.com'")
+            .replace("  transient:", "  sk_live_4eC39HqLyjWDarjtT1zdp7dc: {retryable: true, description: x}\n  transient:"))
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    for fmt in ("text", "json"):
+        done = run_errgen("lint", "--registry", str(path), "--format", fmt)
+        shown = done.stdout + done.stderr
+        assert done.returncode == 1 and "description-leak" in shown, shown
+        assert "ssW0rd1" not in shown and "4eC39HqLyjWDarjtT1zdp7dc" not in shown, shown
