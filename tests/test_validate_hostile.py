@@ -87,6 +87,11 @@ def test_an_empty_file_is_clean(tmp_path: Path, name: str) -> None:
     assert code == 0, out
 
 
+def test_a_byte_order_mark_is_not_part_of_the_json(tmp_path: Path) -> None:
+    code, out = validate(tmp_path, "bom.json", "\ufeff" + json.dumps({**OK, "code": "NOPE"}))
+    assert code == 1 and "unknown-code" in out, out
+
+
 def _seconds(tmp_path: Path, payload: dict[str, object]) -> float:
     (tmp_path / "k.json").write_text(json.dumps(payload))
     start = time.perf_counter()

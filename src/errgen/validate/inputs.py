@@ -100,7 +100,7 @@ def records(name: str) -> Iterator[Record]:
         return
     path = Path(name)
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, encoding="utf-8-sig")  # a BOM is not part of the JSON
     except OSError as exc:
         raise Unreadable(f"cannot read {name}: {exc.strerror}") from None
     with handle:
