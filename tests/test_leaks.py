@@ -53,6 +53,7 @@ def test_false_positives_are_at_most_2_percent() -> None:
     ("see (/var/log/app.log).", "/var/log/app.log"),
     ("could not reach db.internal.", "db.internal"),
     ("file=/home/u/.env, retrying", "/home/u/.env"),
+    ("reached dev 10.0.0.1 at last", "10.0.0.1"),
 ])
 def test_spans_end_where_the_leak_does(text: str, span: str) -> None:
     assert [text[leak.start:leak.end] for leak in SCANNER.scan(text)] == [span]

@@ -32,7 +32,7 @@ _P = r"\w./@%+~:-"
 
 def _first(first: str, not_after: str) -> str:
     """`first` where the character before it is none of `not_after`. Each pattern begins with a
-    literal or one character class, never with a lookbehind or `\b`, so the engine can skip to
+    literal or one character class, never with a lookbehind or a word boundary, so the engine can skip to
     candidate positions instead of trying every one (that is most of the speed)."""
     return f"{first}(?<![{not_after}].)"
 
@@ -46,7 +46,7 @@ _DB_PORTS = ("5432", "3306", "6379", "27017", "9200", "11211", "5672", "9092", "
 def _not_version(text: str, start: int, span: str) -> bool:
     """10.2.3.4 after `version`, `v` or `release` is a version number, not an address."""
     before = text[max(0, start - 24):start].lower()
-    return re.search(r"(?:version|release|build|rev|ver|v)\s*[:=]?\s*v?$", before) is None
+    return re.search(r"\b(?:version|release|build|rev|ver|v)\s*[:=]?\s*v?$", before) is None
 
 
 _DB_LABEL = re.compile(r"(?:db|sql|postgres|pg|redis|mongo|cache|elastic|es|kafka|rabbit|mq|memcache|primary|replica|"
