@@ -25,6 +25,8 @@ except ImportError:  # pragma: no cover - libyaml missing: correct, only slower
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_NODES = 5_000_000
+MAX_DEPTH = 64  # a registry nests 5 levels; deeper is hostile, and would exhaust the stack
+MAX_INT_BITS = 63  # every target language holds a signed 64-bit integer
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -131,6 +133,7 @@ class _Builder:
         self.path = path
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
+        self.depth = 0
 
     def document(self, events: Any) -> Map:
         self.next: Callable[[], Any] = events.__next__
@@ -160,10 +163,14 @@ class _Builder:
         kind = type(event)
         if kind is yaml.ScalarEvent:
             return self.scalar(event)
-        if kind is yaml.MappingStartEvent:
-            return self.mapping(event)
-        if kind is yaml.SequenceStartEvent:
-            return self.sequence(event)
+        if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise self._fatal("too-deep", f"registry nests deeper than {MAX_DEPTH} levels; a registry needs 5", _loc(event))
+            try:
+                return self.mapping(event) if kind is yaml.MappingStartEvent else self.sequence(event)
+            finally:
+                self.depth -= 1
         msg = "YAML anchors and aliases are not supported in a registry; write the value out"
         self.diagnostics.append(diag("yaml-alias", msg, self.path, _loc(event)))
         return None
@@ -177,13 +184,13 @@ class _Builder:
             if type(key_event) is yaml.MappingEndEvent:
                 return out
             key_loc = _loc(key_event)
-            value_event = self.next()
-            value_loc = _loc(value_event)
             if type(key_event) is not yaml.ScalarEvent:
-                self.value(key_event)
-                self.value(value_event)
+                self.value(key_event)  # the whole key first: its events come before the value's
+                self.value(self.next())
                 self.diagnostics.append(diag("wrong-type", "mapping keys must be plain names, not a mapping or a sequence", self.path, key_loc))
                 continue
+            value_event = self.next()
+            value_loc = _loc(value_event)
             key = key_event.value
             if key == "<<" and key_event.implicit[0]:
                 self.value(value_event)
@@ -218,10 +225,20 @@ class _Builder:
             if not event.implicit[0]:
                 return text  # quoted or block scalar: always a string
             tag = _resolve_plain(text)
+        elif tag in (_INT, _BOOL, _NULL, _FLOAT) and _resolve_plain(text) != tag:
+            # `!!bool` on an empty or non-boolean value: say so rather than guess a value
+            msg = f"the value {_short(text)!r} is not a valid {tag.rsplit(':', 1)[-1]}; remove the tag or fix the value"
+            self.diagnostics.append(diag("yaml-tag", msg, self.path, _loc(event)))
+            return text
         if tag == _STR or tag == _TIMESTAMP:
             return text
         if tag == _INT:
-            return _int(text)
+            number = _int(text)
+            if number is None:
+                msg = f"the integer {_short(text)!r} does not fit in 64 bits; no target language could hold it"
+                self.diagnostics.append(diag("number-too-large", msg, self.path, _loc(event)))
+                return text
+            return number
         if tag == _BOOL:
             return _BOOLS[text.lower()]
         if tag == _NULL:
@@ -245,16 +262,26 @@ def _resolve_plain(text: str) -> str:
     return _STR
 
 
-def _int(text: str) -> int | str:
+def _short(text: str, limit: int = 40) -> str:
+    """A value as it goes into a message: huge values are cut, so a message stays readable."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _int(text: str) -> int | str | None:
+    """The integer, the text when it is no integer after all, None when it exceeds 64 bits."""
     clean = text.replace("_", "")
     if _SEXAGESIMAL.fullmatch(clean):
         return text
+    if len(clean) > 80:  # past 64 bits in any base: never parsed (time and memory)
+        return None
     try:
         if clean.lstrip("+-").startswith("0") and clean.lstrip("+-")[1:2].isdigit():
-            return int(clean, 8)
-        return int(clean, 0)
+            number = int(clean, 8)
+        else:
+            number = int(clean, 0)
     except ValueError:
         return text
+    return number if number.bit_length() <= MAX_INT_BITS else None
 
 
 def _float(text: str) -> float:

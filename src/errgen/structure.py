@@ -193,7 +193,8 @@ def _describe(value: Any) -> str:
         return "a list"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
-    return f"the string {value!r}"
+    shown = value if len(value) <= 40 else f"{value[:40]}... ({len(value)} characters)"
+    return f"the string {shown!r}"
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,8 @@ def build(doc: Document) -> tuple[Registry, list[Diagnostic], Names]:
     top = checker.fields(root, REGISTRY, root.loc, "", partial=True)
     declared = set(root["categories"]) if isinstance(root.get("categories"), Map) else set()
     codes = root.get("codes")
-    referenced = {c.get("category") for c in codes.values() if isinstance(c, Map)} if isinstance(codes, Map) else set()
+    raw_codes = codes.values() if isinstance(codes, Map) else ()
+    referenced: set[object] = {c.get("category") for c in raw_codes if isinstance(c, Map) and isinstance(c.get("category"), str)}
     broken = {key for key, (_, required) in REGISTRY.fields.items() if required and key not in top}
     registry = _registry(top, doc.path)
     fragments = getattr(doc, "fragments", ())

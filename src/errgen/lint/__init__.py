@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
@@ -10,6 +11,7 @@ from errgen.lint import categories, codes, fragments, history, names, prose  # n
 from errgen.load import Document, load_path, load_text
 from errgen.model import Registry
 from errgen import compose, structure
+from errgen.validate.leaks import LeakScanner
 
 
 class LintResult:
@@ -28,7 +30,16 @@ def lint_document(doc: Document) -> LintResult:
     ctx = Context(registry, names)
     for rule in RULES:
         diagnostics.extend(rule.run(ctx))
-    return LintResult(registry, diagnostics)
+    return LintResult(registry, [_masked(d) for d in diagnostics])
+
+
+_SCANNER = LeakScanner()
+
+
+def _masked(d: Diagnostic) -> Diagnostic:
+    """Messages quote registry text (names, values, descriptions); a secret in it is masked."""
+    message = _SCANNER.redact(d.message)
+    return d if message == d.message else dataclasses.replace(d, message=message)
 
 
 def lint_path(path: Path, display: str | None = None) -> LintResult:

@@ -58,6 +58,22 @@ def rule(rule_id: str) -> Callable[[Check], Check]:
     return register
 
 
+class Nearest:
+    """`nearest` over a registry's own names. Each fuzzy match compares the word with every name,
+    so a rule stops suggesting once it has made `budget` comparisons: lint stays linear on a
+    registry with thousands of names and thousands of bad references."""
+
+    def __init__(self, choices: Iterable[str], budget: int = 100_000) -> None:
+        self.options = list(choices)
+        self.left = budget
+
+    def __call__(self, word: str) -> str:
+        if self.left < len(self.options):
+            return ""
+        self.left -= len(self.options)
+        return nearest(word, self.options)
+
+
 def nearest(word: str, choices: Iterable[str]) -> str:
     """'; did you mean X?' or the list of choices, for messages that name what would be accepted."""
     options = list(choices)

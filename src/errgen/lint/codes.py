@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, nearest, rule
+from errgen.lint.base import Context, Finding, Nearest, nearest, rule
 from errgen.model import HINTS, SCOPES
 
 MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
@@ -14,9 +14,10 @@ MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
 @rule("unknown-category")
 def unknown_category(ctx: Context) -> Iterator[Finding]:
     """A code's category is one of the registry's categories."""
+    suggest = Nearest(ctx.names.declared_categories)
     for code in ctx.registry.codes:
         if code.category not in ctx.names.declared_categories:
-            msg = f"code {code.name}: unknown category {code.category!r}{nearest(code.category, ctx.names.declared_categories)}"
+            msg = f"code {code.name}: unknown category {code.category!r}{suggest(code.category)}"
             yield Finding(msg, code.locs["category"])
 
 
@@ -58,8 +59,8 @@ def unknown_scope(ctx: Context) -> Iterator[Finding]:
     for code in ctx.registry.codes:
         if code.scope not in SCOPES:
             yield Finding(f"code {code.name}: scope {code.scope!r} is not one of request, resource, service{nearest(code.scope, SCOPES)}", code.locs["scope"])
-        for scope in code.scopes if "scopes" in code.locs else ():
-            if scope not in SCOPES:
+        for scope in code.scopes:
+            if scope not in SCOPES and f"scopes:{scope}" in code.locs:  # absent when scopes is malformed
                 yield Finding(f"code {code.name}: scopes lists {scope!r}, not one of request, resource, service", code.locs[f"scopes:{scope}"])
 
 
@@ -115,10 +116,11 @@ def unknown_hint(ctx: Context) -> Iterator[Finding]:
 def replaced_by_unknown(ctx: Context) -> Iterator[Finding]:
     """A deprecated code's `replaced_by` names another code of this registry."""
     codes = ctx.registry.code_map
+    suggest = Nearest(codes)
     for code in ctx.registry.codes:
         target = code.deprecated.replaced_by if code.deprecated else None
         if target is not None and (target not in codes or target == code.name):
-            yield Finding(f"code {code.name}: replaced_by {target!r} names no other code{nearest(target, codes)}", code.locs["deprecated.replaced_by"])
+            yield Finding(f"code {code.name}: replaced_by {target!r} names no other code{suggest(target)}", code.locs["deprecated.replaced_by"])
 
 
 @rule("renamed-from-exists")

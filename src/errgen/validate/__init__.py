@@ -36,34 +36,42 @@ class Validator:
             yield from self.record(name, record)
 
     def record(self, name: str, record: Record) -> Iterator[PayloadFinding]:
+        """Every message is masked as a whole: a secret can sit in a code, a category, a key or
+        a suggestion as well as in a value, and each of those is quoted in some message."""
+        for rule, severity, message, line in self._findings(record):
+            yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
+
+    def _findings(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:
-            yield PayloadFinding("invalid-json", "error", record.error, name, record.line, record.index)
+            yield "invalid-json", "error", record.error, record.line
             return
         for rule, severity, message, field in self.contract.check(record.value, record.http):
-            line = record.line_of(field) if field else record.line
-            yield PayloadFinding(rule, severity, message, name, line, record.index)
+            yield rule, severity, message, record.line_of(field) if field else record.line
         if isinstance(record.value, dict):
             for rule, severity, message, field in prose_findings(record.value):
-                yield PayloadFinding(rule, severity, message, name, record.line_of(field) if field else record.line, record.index)
+                yield rule, severity, message, record.line_of(field) if field else record.line
             for key, text in _strings(record.value):
                 for leak in self.scanner.scan(text):
                     msg = f"{key} contains {leak.kind}: {leak.shown!r}; it must never cross the boundary"
-                    yield PayloadFinding(leak.rule, "error", msg, name, record.line_of(key.split(".")[0]), record.index)
+                    yield leak.rule, "error", msg, record.line_of(key.split(".")[0].split("[")[0])
 
 
-def _strings(value: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in the payload with a dotted path to it (keys are scanned too: they can leak)."""
-    if isinstance(value, str):
-        yield prefix or "payload", value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            if isinstance(key, str) and not prefix and key not in _KNOWN_KEYS:
-                yield path, key
-            yield from _strings(item, path)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _strings(item, f"{prefix}[{i}]")
+def _strings(value: Any) -> Iterator[tuple[str, str]]:
+    """Every string in the payload with a dotted path to it, keys included (they can leak too),
+    except the contract's own top-level keys. Iterative: any depth the JSON reader accepts."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        prefix, item = stack.pop()
+        if isinstance(item, str):
+            yield prefix or "payload", item
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                path = f"{prefix}.{key}" if prefix else str(key)
+                stack.append((path, inner))
+                if prefix or key not in _KNOWN_KEYS:
+                    stack.append((path, key))
+        elif isinstance(item, list):
+            stack.extend((f"{prefix}[{i}]", inner) for i, inner in reversed(list(enumerate(item))))
 
 
 _KNOWN_KEYS = frozenset(("code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",

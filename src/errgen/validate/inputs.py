@@ -10,8 +10,52 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-_DECODER = json.JSONDecoder()
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".log")
+MAX_INT_DIGITS = 20  # past 64 bits a number is read as a float, as JavaScript reads it
+
+
+def _number(text: str) -> int | float:
+    return int(text) if len(text) <= MAX_INT_DIGITS else float(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# Strict JSON: no NaN or Infinity; integers of any length read in linear time.
+_DECODER = json.JSONDecoder(parse_int=_number, parse_constant=_constant)
+
+
+def loads(text: str) -> Any:
+    """One JSON value and nothing after it; raises ValueError with a message saying where."""
+    value, end = _decode(text, _skip_blank(text, 0))
+    end = _skip_blank(text, end)
+    if end < len(text):
+        raise json.JSONDecodeError("unexpected text after the JSON value", text, end)
+    return value
+
+
+def _decode(text: str, pos: int) -> tuple[Any, int]:
+    try:
+        return _DECODER.raw_decode(text, pos)
+    except RecursionError:
+        raise json.JSONDecodeError("JSON nests too deeply to read", text, pos) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # from _constant
+        raise json.JSONDecodeError(str(exc), text, pos) from None
+
+
+def _skip_blank(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _reason(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    return str(exc)
 
 
 @dataclass(slots=True)
@@ -27,10 +71,22 @@ class Record:
     offset: int = 0
     http: tuple[Any, dict[str, str]] | None = None
     error: str | None = None
+    _cursor: tuple[int, int] | None = None
 
     def line_of(self, key: str) -> int:
-        at = self.text.find(json.dumps(key), self.offset)
-        return self.line + self.text.count("\n", self.offset, at) if at >= 0 else self.line
+        """Keys are asked for mostly in the order they are written, so the search goes on from
+        the last one found: linear in the payload however many keys it has."""
+        needle = json.dumps(key)
+        cursor, line = self._cursor if self._cursor is not None else (self.offset, self.line)
+        at = self.text.find(needle, cursor)
+        if at < 0:
+            cursor, line = self.offset, self.line
+            at = self.text.find(needle, cursor)
+            if at < 0:
+                return self.line
+        line += self.text.count("\n", cursor, at)
+        self._cursor = (at, line)
+        return line
 
 
 class Unreadable(Exception):
@@ -44,7 +100,7 @@ def records(name: str) -> Iterator[Record]:
         return
     path = Path(name)
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, encoding="utf-8-sig")  # a BOM is not part of the JSON
     except OSError as exc:
         raise Unreadable(f"cannot read {name}: {exc.strerror}") from None
     with handle:
@@ -62,7 +118,7 @@ def _sniffed(handle: IO[str], name: str) -> Iterator[Record]:
     first = handle.readline()
     rest_start = handle.readline()
     try:
-        json.loads(first)
+        loads(first)
         is_lines = bool(rest_start.strip())
     except ValueError:
         is_lines = False
@@ -78,49 +134,57 @@ def _lines(lines: Any, start: int) -> Iterator[Record]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = loads(line)
         except ValueError as exc:
-            yield Record(number - 1, number, error=f"line is not valid JSON: {exc.msg} at column {exc.colno}")
+            yield Record(number - 1, number, error=f"line is not valid JSON: {_reason(exc)}")
             continue
         yield _unwrap(Record(number - 1, number, value, line, 0))
 
 
 def _document(text: str, name: str) -> Iterator[Record]:
-    start = len(text) - len(text.lstrip())
-    if not text.strip():
-        raise Unreadable(f"{name} is empty")
+    """An empty file holds no payloads: an empty log is a clean log."""
+    start = _skip_blank(text, 0)
+    if start == len(text):
+        return
     try:
         if text[start] != "[":
-            value, _ = _DECODER.raw_decode(text, start)
+            value = loads(text)
             yield _unwrap(Record(0, text.count("\n", 0, start) + 1, value, text, start))
             return
         yield from _array(text, start + 1)
     except ValueError as exc:
-        raise Unreadable(f"{name} is not valid JSON: {exc}") from None
+        raise Unreadable(f"{name} is not valid JSON: {_reason(exc)}") from None
 
 
 def _array(text: str, pos: int) -> Iterator[Record]:
     """Each element of a top-level array, with the line it starts on."""
     index, line, counted = 0, 1, 0
+    pos = _skip(text, pos)
+    if text[pos] == "]":
+        return _end(text, pos)
     while True:
-        pos = _skip(text, pos)
-        if text[pos] == "]":
-            return
         line += text.count("\n", counted, pos)
         counted = pos
-        value, end = _DECODER.raw_decode(text, pos)
+        value, end = _decode(text, pos)
         yield _unwrap(Record(index, line, value, text, pos))
         index += 1
         pos = _skip(text, end)
-        if text[pos] == ",":
-            pos += 1
+        if text[pos] == "]":
+            return _end(text, pos)
+        if text[pos] != ",":
+            raise json.JSONDecodeError("expected ',' or ']' after an array element", text, pos)
+        pos = _skip(text, pos + 1)
+
+
+def _end(text: str, pos: int) -> None:
+    if _skip_blank(text, pos + 1) < len(text):
+        raise json.JSONDecodeError("unexpected text after the JSON value", text, _skip_blank(text, pos + 1))
 
 
 def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
+    pos = _skip_blank(text, pos)
     if pos >= len(text):
-        raise ValueError("unexpected end of the array")
+        raise json.JSONDecodeError("unexpected end of the array", text, pos)
     return pos
 
 
@@ -132,9 +196,11 @@ def _unwrap(record: Record) -> Record:
     if "isError" in value and ("structuredContent" in value or "content" in value):
         inner = value.get("structuredContent")
         if inner is None:
-            texts = [c.get("text") for c in value.get("content") or () if isinstance(c, dict) and c.get("type") == "text"]
+            content = value.get("content")
+            blocks = content if isinstance(content, list) else ()
+            texts = [c.get("text") for c in blocks if isinstance(c, dict) and c.get("type") == "text" and isinstance(c.get("text"), str)]
             try:
-                inner = json.loads(texts[0]) if texts else None
+                inner = loads(texts[0]) if texts else None
             except ValueError:
                 inner = texts[0]
         record.value = inner
@@ -143,7 +209,7 @@ def _unwrap(record: Record) -> Record:
         body = value["body"]
         if isinstance(body, str):
             try:
-                body = json.loads(body)
+                body = loads(body)
             except ValueError:
                 pass
         headers = value.get("headers") or {}

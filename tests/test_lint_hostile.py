@@ -1,0 +1,97 @@
+"""Lint on hostile registries: every input ends in diagnostics (exit 1) or a fatal diagnostic
+(exit 2), never a traceback, and time stays linear in the size of the registry."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_errgen
+from errgen.diagnostics import Fatal
+from errgen.lint import lint_text
+
+MINIMAL = (FIXTURES / "valid-minimal.yaml").read_text()
+CODE_LINE = "  C{i}: {{category: {category}, scope: request, http_status: 400, description: x, since: 1.0.0{extra}}}\n"
+
+
+def rules(text: str) -> set[str]:
+    return {d.rule for d in lint_text(text, "r.yaml").diagnostics}
+
+
+def fatal_rule(text: str) -> str:
+    with pytest.raises(Fatal) as info:
+        lint_text(text, "r.yaml")
+    return info.value.diagnostic.rule
+
+
+def with_codes(n: int, category: str = "validation", extra: str = "", categories: str = "") -> str:
+    codes = "".join(CODE_LINE.format(i=i, category=category.format(i=i), extra=extra.format(i=i)) for i in range(n))
+    return MINIMAL.replace("codes:\n", "codes:\n" + codes, 1).replace("categories:\n", "categories:\n" + categories, 1)
+
+
+def test_a_complex_key_is_a_wrong_type_not_a_crash() -> None:
+    assert "wrong-type" in rules("? x:\n")
+    assert "wrong-type" in rules(MINIMAL + "? [a, b]: 1\n")
+
+
+def test_an_explicit_tag_on_a_value_it_does_not_fit_is_reported() -> None:
+    assert "yaml-tag" in rules("n: !!bool\n")
+    assert "yaml-tag" in rules(MINIMAL.replace("name: demo", "name: !!int twelve"))
+
+
+def test_deep_nesting_is_refused_with_a_position() -> None:
+    assert fatal_rule("a: " + "[" * 500 + "]" * 500 + "\n") == "too-deep"
+    assert fatal_rule("a:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(500))) == "too-deep"
+
+
+def test_a_list_where_a_category_name_belongs() -> None:
+    assert "wrong-type" in rules("codes: {Y: {category: [-]}}\n")
+    assert "wrong-type" in rules(with_codes(1, category="[a, {{b: c}}]"))
+
+
+def test_a_malformed_scopes_list_beside_a_bad_scope() -> None:
+    text = MINIMAL.replace("    scope: request\n", "    scope: bogus\n    scopes: 5\n", 1)
+    assert {"unknown-scope", "wrong-type"} <= rules(text)
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "0x" + "f" * 5000, "0b" + "1" * 5000, "0" + "7" * 5000, "9" * 20])
+def test_integers_past_64_bits_are_reported_not_parsed(number: str) -> None:
+    for text in (MINIMAL.replace("name: demo", f"name: {number}"), MINIMAL.replace("http_status: 503", f"http_status: {number}")):
+        assert "number-too-large" in rules(text)
+
+
+def test_hostile_registries_exit_1_or_2_through_the_cli(tmp_path: Path) -> None:
+    for i, text in enumerate(("? x:\n", "n: !!bool\n", "a: " + "[" * 990 + "]" * 990 + "\n", "name: 0x" + "f" * 5000 + "\n")):
+        path = tmp_path / f"r{i}.yaml"
+        path.write_text(text)
+        done = run_errgen("lint", "--registry", str(path))
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, done.stderr
+
+
+def _seconds(text: str) -> float:
+    start = time.perf_counter()
+    lint_text(text, "r.yaml")
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("hostile", [
+    with_codes(20_000, extra=", deprecated: {{since: 1.0.0, replaced_by: R{i}}}"),
+    with_codes(10_000, category="cat{i}", categories="".join(f"  k{i}: {{retryable: true, description: x}}\n" for i in range(10_000))),
+], ids=["20k-unknown-replaced-by", "10k-unknown-categories"])
+def test_lint_is_linear_on_many_bad_references(hostile: str) -> None:
+    clean = with_codes(20_000, extra=", deprecated: {{since: 1.0.0, replaced_by: BAD_INPUT}}")
+    assert _seconds(hostile) < 3 * _seconds(clean) + 1
+
+
+def test_secrets_in_registry_text_are_masked_in_lint_output(tmp_path: Path) -> None:
+    text = (MINIMAL.replace("description: Timed out.", "description: 'Timed out: postgres://admin:p@ssW0rd1@db.example.com'")
+            .replace("  transient:", "  sk_live_4eC39HqLyjWDarjtT1zdp7dc: {retryable: true, description: x}\n  transient:"))
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    for fmt in ("text", "json"):
+        done = run_errgen("lint", "--registry", str(path), "--format", fmt)
+        shown = done.stdout + done.stderr
+        assert done.returncode == 1 and "description-leak" in shown, shown
+        assert "ssW0rd1" not in shown and "4eC39HqLyjWDarjtT1zdp7dc" not in shown, shown
