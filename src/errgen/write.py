@@ -465,10 +465,11 @@ def _remove(root: Path, rel: str) -> None:
     """Delete an orphan errgen wrote, if it is still a regular file, and its emptied folders."""
     path = root / rel
     st = _lstat(path)
-    if st is None or not stat.S_ISREG(st.st_mode):
+    if st is not None and not stat.S_ISREG(st.st_mode):
         return
-    path.unlink()
-    parent = path.parent
+    if st is not None:
+        path.unlink()
+    parent = path.parent  # pruned even when the file went before an interruption
     while parent != root and parent.is_dir() and not parent.is_symlink() and not any(parent.iterdir()):
         parent.rmdir()
         parent = parent.parent
