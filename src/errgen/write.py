@@ -115,7 +115,7 @@ def inside(root: Path, rel: str, out: Path) -> Path:
 def _lstat(path: Path) -> os.stat_result | None:
     try:
         return path.lstat()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # under a file: not there either
         return None
     except OSError as exc:
         raise WriteError(f"{show(path)}: {exc.strerror}") from None
