@@ -280,7 +280,8 @@ def commit(out: Path, plans: dict[str, Plan], force: bool = False) -> Changes:
     new = old.updated({t: hashes(p) for t, p in plans.items()})
     owned = old.files()
     changes = Changes(deleted=sorted(set(owned) - set(new.files())))
-    problems, refused = [], []
+    problems: list[str] = []
+    refused: list[str] = []
     for rel, text in sorted((r, t) for p in plans.values() for r, t in p.items()):
         state = _destination(root, rel, out, text.encode("utf-8"), problems)
         if state == "same":
