@@ -76,6 +76,9 @@ def test_leftover_patterns_are_anchored_per_package_and_skip_generated_paths() -
     assert "/rust/target/" in text and "/rust/Cargo.lock" in text
     assert "/java/target/" not in text  # a generated file lives there
     assert "\nbuild/" not in text and "\ntarget/" not in text
+    named_build = write.ignore_text(["python/pyproject.toml", "python/build_errors/models.py"])
+    assert "/python/build/" in named_build  # build_errors/ is not build/
+    assert "/python/*.egg-info/" not in write.ignore_text(["python/pyproject.toml", "python/x.egg-info/keep"])
 
 
 def test_fast_check_answers_from_the_cache_without_rendering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REGISTRY, build_to, run_errgen
+from conftest import REGISTRY, ROOT, build_to, run_errgen
 from errgen import write
 
 
@@ -226,3 +228,18 @@ def test_build_into_a_folder_holding_its_own_manifest_only_touches_its_files(tmp
     outside = [p for p in tmp_path.rglob("*") if out not in p.parents and p != out and p not in out.parents]
     assert outside == []
     assert os.listdir(tmp_path) == ["nested"]
+
+
+@pytest.mark.parametrize("where", ["manifest", "journal"])
+def test_a_fifo_in_place_of_a_manifest_or_journal_is_refused_without_hanging(workdir: Path, where: str) -> None:
+    out = built(workdir)
+    if where == "manifest":
+        (out / write.MANIFEST).unlink()
+        os.mkfifo(out / write.MANIFEST)
+    else:
+        commit = plant_commit(out, {"write": [], "delete": []})
+        (commit / "journal.json").unlink()
+        os.mkfifo(commit / "journal.json")
+    done = subprocess.run([sys.executable, "-m", "errgen", "build"], cwd=workdir, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    refused(done, "not a regular file")

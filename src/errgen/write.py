@@ -22,6 +22,7 @@ validated, and a bad one stops the build before anything is touched.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import hashlib
 import json
 import os
@@ -211,17 +212,22 @@ def _kind(value: object) -> str:
 
 def ignore_text(files: Iterable[str]) -> str:
     """OUT/.gitignore: errgen's scratch files, and the leftovers of building each generated
-    package, anchored at that package's folder."""
+    package, anchored at that package's folder (a pattern that would hide a generated file is
+    left out)."""
     files = sorted(files)
     lines = ["# Written by errgen build. Do not edit.", "# errgen's scratch files, and what building or installing a generated package leaves behind.", *_ALWAYS_IGNORED]
     for rel in files:
         folder, _, name = rel.rpartition("/")
         for pattern in LEFTOVERS.get(name, ()):
             anchored = f"/{folder}/{pattern}" if folder else f"/{pattern}"
-            stem = anchored.strip("/").replace("*", "")
-            if not any(f.startswith(stem) for f in files if "*" not in pattern) and anchored not in lines:
+            if anchored not in lines and not _hides(pattern, folder, files):
                 lines.append(anchored)
     return "\n".join(lines) + "\n"
+
+
+def _hides(pattern: str, folder: str, files: list[str]) -> bool:
+    prefix = f"{folder}/" if folder else ""
+    return any(fnmatch.fnmatchcase(f[len(prefix):].split("/")[0], pattern.rstrip("/")) for f in files if f.startswith(prefix))
 
 
 def with_own_files(old: Manifest, plans: dict[str, Plan]) -> dict[str, Plan]:
@@ -398,11 +404,8 @@ def _read_journal(root: Path, out: Path) -> _Journal:
     manifest_path = folder / "manifest.json"
     if _lstat(manifest_path) is None:
         return _Journal([], [], None)  # the manifest moved: only the clean-up was left
-    manifest_data = _read(manifest_path) or b""
-    journal_data = _read(folder / "journal.json")
-    if journal_data is None:
-        raise WriteError(f"{where}: no journal.json; not a commit errgen made (remove it)")
-    raw = _json(journal_data, f"{where}/journal.json")
+    manifest_data = _read_regular(manifest_path, where)
+    raw = _json(_read_regular(folder / "journal.json", where), f"{where}/journal.json")
     if not isinstance(raw, dict) or set(raw) != {"write", "delete"} or not all(isinstance(raw[k], list) for k in raw):
         raise WriteError(f"{where}/journal.json: expected {{\"write\": [path], \"delete\": [path]}}")
     write = [relative_path(r, f"{where}/journal.json") for r in raw["write"]]
@@ -414,13 +417,24 @@ def _read_journal(root: Path, out: Path) -> _Journal:
     for rel in delete:
         if rel not in owned or rel in new:
             raise WriteError(f"{where}: journal deletes {show(rel)}, which {show(out / MANIFEST)} does not own; nothing was changed")
+    listed = set(write)
     for path in _walk(folder / "files", where):
         rel = path.relative_to(folder / "files").as_posix()
-        if rel not in write:
+        if rel not in listed:
             raise WriteError(f"{where}: holds {show(rel)}, which its journal does not list")
     for rel in write + delete:
         inside(root, rel, out)
     return _Journal(write, delete, manifest_data)
+
+
+def _read_regular(path: Path, where: str) -> bytes:
+    st = _lstat(path)
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MANIFEST_BYTES:
+        raise WriteError(f"{where}: {path.name} is missing, not a regular file, or too large; not a commit errgen made (remove {where})")
+    data = _read(path)
+    if data is None:
+        raise WriteError(f"{where}: cannot read {path.name}")
+    return data
 
 
 def _walk(folder: Path, where: str) -> Iterator[Path]:
