@@ -113,3 +113,11 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     for text in ("[", '{"python": {"key": 1, "files": []}}', '{"python": {"key": "x", "files": {"../x": [1]}}}', "[" * 100_000):
         (tmp_path / write.CACHE).write_text(text)
         assert not pipeline.check(load_registry(), tmp_path)
+
+
+def test_the_cache_key_reads_every_template_and_errgen_source() -> None:
+    from errgen.resources import templates_dir
+
+    sources = set(pipeline._sources())
+    assert {p for p in templates_dir().rglob("*") if p.is_file()} <= sources
+    assert Path(pipeline.__file__).resolve() in sources and Path(write.__file__).resolve() in sources

@@ -64,10 +64,10 @@ def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_cache:
 
 
 def cache_key(model: str, target: ModuleType) -> str:
-    """Everything the target's output depends on: the model, its templates, errgen, the tools.
-    Machine-specific (tool versions), so it lives only in OUT's local cache, never in the
-    committed manifest."""
-    return digest("\n".join((target.NAME, model, _tooling(), _templates(target.NAME))))
+    """Everything the target's output depends on: the model, errgen's code and every file it
+    renders from, the tools. Machine-specific (tool versions), so it lives only in OUT's local
+    cache, never in the committed manifest."""
+    return digest("\n".join((target.NAME, model, _tooling())))
 
 
 def model_digest(registry: Registry) -> str:
@@ -79,9 +79,16 @@ def model_digest(registry: Registry) -> str:
 
 @cache
 def _tooling() -> str:
-    sources = sorted(_PACKAGE.rglob("*.py"))
     versions = [f"python=={sys.version_info[0]}.{sys.version_info[1]}"] + [f"{tool}=={_version(tool)}" for tool in _TOOLS]
-    return "\n".join(versions + [digest(p.read_bytes()) for p in sources])
+    return "\n".join(versions + [f"{p}:{digest(p.read_bytes())}" for p in _sources()])
+
+
+def _sources() -> list[Path]:
+    """Every file a build reads besides the registry: errgen's package (code, packaged templates
+    and runtime sources) and, in a source checkout, the top-level templates/ and runtimes/."""
+    roots = [_PACKAGE, templates_dir(), _PACKAGE.parent.parent / "runtimes"]
+    found = {p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    return sorted(found)
 
 
 def _version(tool: str) -> str:
@@ -89,10 +96,3 @@ def _version(tool: str) -> str:
         return metadata.version(tool)
     except metadata.PackageNotFoundError:
         return "absent"
-
-
-@cache
-def _templates(name: str) -> str:
-    folder = templates_dir() / name
-    files = sorted(folder.rglob("*")) if folder.is_dir() else []
-    return "\n".join(f"{p.relative_to(folder)}:{digest(p.read_bytes())}" for p in files if p.is_file())
