@@ -12,7 +12,8 @@ from typing import Iterable
 from errgen import targets as target_registry
 from errgen.model import Registry
 from errgen.resources import templates_dir
-from errgen.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes, recall, record
+from errgen.cache import recall, record
+from errgen.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
 _PACKAGE = Path(__file__).resolve().parent
 _TOOLS = ("black", "datamodel-code-generator", "pydantic", "jinja2")
