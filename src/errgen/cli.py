@@ -121,32 +121,84 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @click.option("--target", "targets", multiple=True, metavar="NAME",
               help="Build only this target (repeatable). Default: all. See `errgen targets`.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
-def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool) -> None:
+@click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
+@click.option("--force", is_flag=True, help="Overwrite files in the output directory that errgen did not write.")
+@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry is saved, until Ctrl-C.")
+def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
+          force: bool, watch: bool) -> None:
     """Lint the registry, then generate every artifact into the output directory.
 
     Nothing is written when the registry has a lint error. The outputs are replaced as a whole: a
-    crash or kill mid-build leaves the previous outputs intact. errgen only touches files it wrote
-    (listed in OUT/.errgen-manifest.json); your own files in OUT are never deleted.
+    crash or kill mid-build leaves the previous outputs, or a state the next build completes (and
+    --check reports). errgen writes only inside the output directory, deletes only files it wrote
+    (listed in OUT/.errgen-manifest.json), and does not overwrite your own files there unless
+    --force. With --watch, lint errors are shown and the loop goes on.
     """
+    if watch and check:
+        _fail("--watch rebuilds on every save; it does not combine with --check")
+    if show_diff and not check:
+        _fail("--diff shows what --check finds; pass both")
+    if watch:
+        _watch(registry_path, out_dir, targets, force)
+    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force))
+
+
+def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
+                force: bool, prefix: str = "") -> int:
+    """One build or check; its exit code (lint's own exits included)."""
     from errgen import build as pipeline
     from errgen.targets import UnknownTarget
+    from errgen.write import WriteError
 
-    result = _lint(registry_path)
     try:
+        result = _lint(registry_path)
         if check:
-            report = pipeline.check(result.registry, out_dir, targets)
+            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff)
             if report:
-                click.echo(report.render(), err=True)
-                console.current().status(f"{out_dir} is stale: run `errgen build` and commit the result.", ok=False)
-                sys.exit(1)
+                click.echo(report.render(diffs=show_diff), err=True)
+                hint = "" if show_diff else " (--diff shows the changes)"
+                console.current().status(f"{out_dir} is stale: run `errgen build` and commit the result{hint}.", ok=False)
+                return 1
             console.current().status(f"{out_dir}: up to date.")
-            return
-        changed = pipeline.build(result.registry, out_dir, targets)
+            return 0
+        changed = pipeline.build(result.registry, out_dir, targets, force)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
-        _fail(f"{exc}{config.set_by('targets', 'targets', targets)}")
-    except pipeline.BuildError as exc:
-        _fail(str(exc))
-    console.current().status(f"{out_dir}: {changed.summary()}")
+        click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
+        return 2
+    except (pipeline.BuildError, WriteError) as exc:
+        click.echo(f"{prefix}errgen: {exc}", err=True)
+        return 2
+    console.current().status(f"{prefix}{out_dir}: {changed.summary()}")
+    return 0
+
+
+def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
+    """Rebuild whenever the registry file changes (polled: no dependency, works on every file
+    system and with editors that save by renaming). Ctrl-C exits 0."""
+    import time
+
+    path = _registry_path(registry_path)
+    click.echo(f"watching {path}; Ctrl-C stops", err=True)
+    seen: tuple[int, ...] | None = ()
+    try:
+        while True:
+            try:
+                st = path.stat()
+                now: tuple[int, ...] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+            except OSError:
+                now = None
+            if now != seen:
+                seen = now
+                stamp = f"[{time.strftime('%H:%M:%S')}] "
+                code = _build_once(path, out_dir, targets, False, False, force, stamp)
+                if code:
+                    click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+        sys.exit(0)
 
 
 @main.command()

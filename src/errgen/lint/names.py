@@ -11,13 +11,19 @@ from errgen.lint.base import Context, Finding, nearest, rule
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+MAX_NAME_LENGTH = 50
 
 
 @rule("registry-name")
 def registry_name(ctx: Context) -> Iterator[Finding]:
-    """The registry `name` is lower_snake: it names the packages (acme_errors, acme-errors)."""
+    """The registry `name` is lower_snake, at most 50 characters: it names the packages and their
+    folders (acme_errors, acme-errors), which every file system and registry must accept."""
     reg = ctx.registry
-    if "name" not in ctx.broken and not LOWER_SNAKE.fullmatch(reg.name):
+    if "name" in ctx.broken:
+        return
+    if len(reg.name) > MAX_NAME_LENGTH:  # checked first: an absurd name is not worth scanning or quoting
+        yield Finding(f"registry name {reg.name[:20]!r}... has {len(reg.name)} characters; at most {MAX_NAME_LENGTH}", reg.locs["name"])
+    elif not LOWER_SNAKE.fullmatch(reg.name):
         yield Finding(f"registry name {reg.name!r} must be lower_snake (like 'acme' or 'acme_billing')", reg.locs["name"])
 
 

@@ -1,0 +1,61 @@
+"""errgen build --watch: a bounded run that saves the registry three times (a change, a lint
+error, the fix) and stops with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from conftest import ROOT
+
+
+def test_watch_rebuilds_on_save_shows_lint_errors_and_exits_0_on_ctrl_c(workdir: Path) -> None:
+    registry = workdir / "registry" / "errors.yaml"
+    original = registry.read_text()
+    proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--watch"], cwd=workdir, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
+
+    def wait_for(*needles: str) -> str:
+        deadline = time.monotonic() + 60
+        seen = []
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            seen.append(line)
+            if all(n in "".join(seen) for n in needles):
+                return "".join(seen)
+        raise AssertionError(f"waited for {needles}; saw {seen}")
+
+    try:
+        assert "generated: 23 written" in wait_for("watching", "written")
+        registry.write_text(original.replace("retry_after_ms: 2000", "retry_after_ms: 3000"))
+        assert "6 written" in wait_for("written")
+        registry.write_text(original.replace("http_status: 429", "http_status: 200"))
+        assert "http-status-range" in wait_for("left as it was")
+        assert proc.poll() is None  # a lint error does not end the loop
+        registry.write_text(original)
+        wait_for("written")
+        assert '"retry_after_ms": 2000' in (workdir / "generated" / "recovery.json").read_text()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        assert "stopped" in wait_for("stopped")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_watch_does_not_combine_with_check(workdir: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "errgen", "build", "--watch", "--check"], cwd=workdir, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, timeout=60)
+    assert done.returncode == 2 and "--watch" in done.stderr
