@@ -7,7 +7,9 @@ runtime files are copied as they are, with only their package clause set.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,8 +57,12 @@ def runtime_sources() -> dict[str, str]:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """The module's runner: `go run ./cmd/conformance check|emit VECTORS`, in the module."""
-    return ["go", "run", "./cmd/conformance", mode, str(Path(vectors).resolve())], Path(sdk_dir) / "go", "go"
+    """The module's runner, built then run, in the module (`go run` would turn the runner's exit
+    status 2, could not run, into 1)."""
+    module = (Path(sdk_dir) / "go").resolve()
+    binary = Path(tempfile.gettempdir()) / f"errgen-go-conformance-{hashlib.sha256(str(module).encode()).hexdigest()[:16]}"
+    script = 'go build -o "$1" ./cmd/conformance && exec "$1" "$2" "$3"'
+    return ["sh", "-c", script, "conformance", str(binary), mode, str(Path(vectors).resolve())], module, "go"
 
 
 def data_context(view: ContractView) -> dict[str, Any]:
