@@ -313,7 +313,7 @@ func exercise(data []byte) {
 
 func FuzzParse(f *testing.F) {
 	e := pick(func(e Entry) bool { return true })
-	valid, _ := json.Marshal(Entry{Code: e.Code})
+	valid, _ := json.Marshal(&ErrorPayload{Code: e.Code, Category: e.Category, Retryable: e.Retryable, Scope: e.Scope, CorrelationID: "c"})
 	for _, seed := range [][]byte{valid, []byte(`{"code":1}`), []byte(`[`), {0xff}, bytes.Repeat([]byte("["), 100)} {
 		f.Add(seed)
 	}
