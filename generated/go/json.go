@@ -6,12 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"math/big"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -38,75 +38,281 @@ func (o *object) has(key string) bool {
 	return ok
 }
 
-var errTooDeep = errors.New("JSON nests too deeply")
-
-// decodeJSON reads exactly one JSON value from UTF-8 text. maxDepth bounds the nesting of
-// arrays and objects (negative: unbounded, for files the caller trusts).
+// decodeJSON reads exactly one JSON value (RFC 8259) from UTF-8 text. maxDepth bounds the
+// nesting of arrays and objects (negative: unbounded, for files the caller trusts). A string's
+// lone surrogate escape becomes U+FFFD, as encoding/json makes it.
 func decodeJSON(data []byte, maxDepth int) (any, bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	value, err := readValue(dec, 0, maxDepth)
-	if err != nil {
+	p := parser{data: data, maxDepth: maxDepth}
+	value, ok := p.value(0)
+	if !ok {
 		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	return value, true
+	p.space()
+	return value, p.pos == len(data)
 }
 
-func readValue(dec *json.Decoder, depth, maxDepth int) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	delim, isDelim := tok.(json.Delim)
-	if !isDelim {
-		return tok, nil
-	}
-	if maxDepth >= 0 && depth >= maxDepth {
-		return nil, errTooDeep
-	}
-	switch delim {
-	case '[':
-		items := []any{}
-		for dec.More() {
-			item, err := readValue(dec, depth+1, maxDepth)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, item)
+type parser struct {
+	data     []byte
+	pos      int
+	maxDepth int
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, err
+	}
+}
+
+func (p *parser) value(depth int) (any, bool) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return nil, false
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{' || c == '[':
+		if p.maxDepth >= 0 && depth >= p.maxDepth {
+			return nil, false
 		}
-		return items, nil
-	case '{':
-		obj := newObject()
-		for dec.More() {
-			keyTok, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			key, ok := keyTok.(string)
+		p.pos++
+		if c == '[' {
+			return p.array(depth + 1)
+		}
+		return p.object(depth + 1)
+	case c == '"':
+		return p.string()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	}
+	for _, literal := range [...]struct {
+		text  string
+		value any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if bytes.HasPrefix(p.data[p.pos:], []byte(literal.text)) {
+			p.pos += len(literal.text)
+			return literal.value, true
+		}
+	}
+	return nil, false
+}
+
+func (p *parser) array(depth int) (any, bool) {
+	items := []any{}
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return items, true
+	}
+	for {
+		item, ok := p.value(depth)
+		if !ok {
+			return nil, false
+		}
+		items = append(items, item)
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, false
+		}
+		p.pos++
+		switch p.data[p.pos-1] {
+		case ',':
+		case ']':
+			return items, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (p *parser) object(depth int) (any, bool) {
+	obj := newObject()
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return obj, true
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, false
+		}
+		key, ok := p.string()
+		if !ok {
+			return nil, false
+		}
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, false
+		}
+		p.pos++
+		value, ok := p.value(depth)
+		if !ok {
+			return nil, false
+		}
+		obj.set(key.(string), value)
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, false
+		}
+		p.pos++
+		switch p.data[p.pos-1] {
+		case ',':
+		case '}':
+			return obj, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// string reads a string token at p.pos (an opening quote).
+func (p *parser) string() (any, bool) {
+	p.pos++
+	start := p.pos
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(p.data[start : p.pos-1]), true
+		case c == '\\':
+			return p.escapedString(start)
+		case c < 0x20:
+			return nil, false
+		}
+		p.pos++
+	}
+	return nil, false
+}
+
+func (p *parser) escapedString(start int) (any, bool) {
+	out := append([]byte(nil), p.data[start:p.pos]...)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(out), true
+		case c < 0x20:
+			return nil, false
+		case c != '\\':
+			out = append(out, c)
+			p.pos++
+			continue
+		}
+		if p.pos+1 >= len(p.data) {
+			return nil, false
+		}
+		escape := p.data[p.pos+1]
+		p.pos += 2
+		switch escape {
+		case '"', '\\', '/':
+			out = append(out, escape)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := p.hex4()
 			if !ok {
-				return nil, errors.New("object key is not a string")
+				return nil, false
 			}
-			value, err := readValue(dec, depth+1, maxDepth)
-			if err != nil {
-				return nil, err
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+					saved := p.pos
+					p.pos += 2
+					if r2, ok = p.hex4(); !ok {
+						return nil, false
+					}
+					if utf16.DecodeRune(r, r2) == utf8.RuneError {
+						p.pos, r2 = saved, -1
+					}
+				}
+				if r2 < 0 {
+					r = utf8.RuneError
+				} else {
+					r = utf16.DecodeRune(r, r2)
+				}
 			}
-			obj.set(key, value)
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, false
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, err
-		}
-		return obj, nil
 	}
-	return nil, errors.New("unexpected delimiter")
+	return nil, false
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	p.pos += 4
+	return r, true
+}
+
+// number reads RFC 8259's number grammar and keeps its text.
+func (p *parser) number() (any, bool) {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(p.data) && p.data[p.pos] == '0':
+		p.pos++
+	case p.digits() == 0:
+		return nil, false
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return nil, false
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return nil, false
+		}
+	}
+	return json.Number(p.data[start:p.pos]), true
+}
+
+func (p *parser) digits() int {
+	start := p.pos
+	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - start
 }
 
 // invalidValue stands for a Go value that has no JSON form (a channel, a NaN inside a struct):

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // pick is the first row that satisfies want, else the first row.
@@ -320,4 +321,163 @@ func FuzzParse(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { exercise(data) })
+}
+
+func TestJitterOnlyShortensTheBackoff(t *testing.T) {
+	body := fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c"%%s}`, allScopes[0])
+	backoff := RawJSON([]byte(fmt.Sprintf(body, ""))).Decide(3, 10)
+	if backoff.DelayMS != BackoffMS(3) {
+		t.Fatalf("backoff %d, want %d", backoff.DelayMS, BackoffMS(3))
+	}
+	for i := 0; i < 200; i++ {
+		d := RawJSON([]byte(fmt.Sprintf(body, ""))).Decide(3, 10, WithJitter())
+		if d.DelayMS < 0 || d.DelayMS >= backoff.DelayMS {
+			t.Fatalf("jittered delay %d outside [0, %d)", d.DelayMS, backoff.DelayMS)
+		}
+		named := RawJSON([]byte(fmt.Sprintf(body, `,"retry_after_ms":1234`))).Decide(3, 10, WithJitter())
+		if named.DelayMS != 1234 {
+			t.Fatalf("a named delay was jittered: %d", named.DelayMS)
+		}
+	}
+	if BackoffMS(0) != backoffBaseMS || BackoffMS(1000) != backoffMaxMS {
+		t.Errorf("backoff bounds: %d, %d", BackoffMS(0), BackoffMS(1000))
+	}
+}
+
+func TestMaxDelayOption(t *testing.T) {
+	body := []byte(fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c","retry_after_ms":1500}`, allScopes[0]))
+	if d := RawJSON(body).Decide(1, 5, WithMaxDelay(1499*time.Millisecond+1)); d.Action == ActionEscalate {
+		t.Errorf("1.499000001 s rounds up to 1500 ms, which 1500 ms does not exceed: %+v", d)
+	}
+	if d := RawJSON(body).Decide(1, 5, WithMaxDelay(time.Second)); d.Action != ActionEscalate || d.Reason != ReasonDelayExceedsMax || d.DelayMS != 0 {
+		t.Errorf("a delay over the maximum: %+v", d)
+	}
+}
+
+func TestProblemJSONBody(t *testing.T) {
+	e := pick(func(e Entry) bool { return true })
+	p := newErrorFor(t, e, "c-problem")
+	status, header, body := ToHTTP(p, AsProblem())
+	if status != e.HTTPStatus || header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("status %d, headers %v", status, header)
+	}
+	obj := RawJSON(body).value.(*object)
+	if !reflect.DeepEqual(obj.keys[:4], []string{"type", "title", "status", "detail"}) {
+		t.Errorf("RFC 9457 members first: %v", obj.keys)
+	}
+	want := map[string]any{"type": problemBase + string(e.Code), "title": e.Description, "status": json.Number(strconv.Itoa(e.HTTPStatus)), "detail": "display text"}
+	for k, v := range want {
+		if obj.vals[k] != v {
+			t.Errorf("%s = %v, want %v", k, obj.vals[k], v)
+		}
+	}
+	// Without the delay headers (which a retryable payload takes as its delay), it reads back as is.
+	back, err := FromHTTP(status, http.Header{"Content-Type": header.Values("Content-Type")}, body, time.Now()).Validate()
+	if err != nil || !reflect.DeepEqual(back, p) {
+		t.Errorf("problem+json does not read back: %+v, %v", back, err)
+	}
+	unknown := &ErrorPayload{Code: "CODE_FROM_A_NEWER_SERVER", Category: e.Category, Scope: e.Scope, CorrelationID: "c"}
+	if status, _, _ := ToHTTP(unknown); status != http.StatusInternalServerError {
+		t.Errorf("an unknown code's status is %d", status)
+	}
+}
+
+// go test -bench . : reading a payload from JSON text and deciding on it.
+func BenchmarkParseAndDecide(b *testing.B) {
+	e := pick(func(e Entry) bool { return true })
+	data, _ := json.Marshal(&ErrorPayload{Code: e.Code, Category: e.Category, Retryable: e.Retryable, Scope: e.Scope, ResourceID: "r", CorrelationID: "c"})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if d := RawJSON(data).Decide(1, DefaultMaxAttempts); d.Reason == ReasonInvalidPayload {
+			b.Fatal(d)
+		}
+	}
+}
+
+// plain is a decoded value as encoding/json (with UseNumber) would give it.
+func plain(v any) any {
+	switch t := v.(type) {
+	case *object:
+		m := map[string]any{}
+		for _, k := range t.keys {
+			m[k] = plain(t.vals[k])
+		}
+		return m
+	case []any:
+		out := make([]any, len(t))
+		for i, item := range t {
+			out[i] = plain(item)
+		}
+		return out
+	}
+	return v
+}
+
+// randomJSON writes a random JSON text: nesting, repeated keys, every escape (surrogate pairs and
+// lone halves), numbers of every shape, and white space between tokens.
+func randomJSON(rng *rand.Rand, depth int) string {
+	space := func() string { return [...]string{"", "", " ", "\n\t ", "\r"}[rng.Intn(5)] }
+	pick := func(options ...string) string { return options[rng.Intn(len(options))] }
+	switch k := rng.Intn(8); {
+	case k < 2 && depth < 4:
+		items := []string{}
+		for i := rng.Intn(4); i > 0; i-- {
+			items = append(items, space()+randomJSON(rng, depth+1)+space())
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	case k < 4 && depth < 4:
+		items := []string{}
+		for i := rng.Intn(4); i > 0; i-- {
+			key := pick(`"a"`, `"b"`, `"\u0061"`, `""`, `"k\n"`)
+			items = append(items, space()+key+space()+":"+space()+randomJSON(rng, depth+1))
+		}
+		return "{" + strings.Join(items, ",") + "}"
+	case k < 6:
+		var b strings.Builder
+		for i := rng.Intn(5); i > 0; i-- {
+			b.WriteString(pick("x", "é", "😀", `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\ud800\u0041`, `\uD834\uDD1E`))
+		}
+		return `"` + b.String() + `"`
+	case k < 7:
+		return pick("-", "") + pick("0", "7", "12345678901234567890123") + pick("", ".5", ".000") + pick("", "e5", "E+2", "e-400", "e400")
+	}
+	return pick("true", "false", "null")
+}
+
+// The package's JSON reader accepts exactly what encoding/json accepts (on UTF-8 text) and
+// reads the same values: random JSON texts, and the same cut and mutated.
+func TestJSONReaderAgreesWithEncodingJSON(t *testing.T) {
+	const alphabet = "{}[],:\"\\u0123456789abcdefE.-+ tnrulsfa\x01\t/"
+	rng := rand.New(rand.NewSource(2))
+	accepted := 0
+	for i := 0; i < 20000; i++ {
+		data := []byte(randomJSON(rng, 0))
+		if i%2 == 1 {
+			data = data[:rng.Intn(len(data)+1)]
+			for j := rng.Intn(3); j > 0 && len(data) > 0; j-- {
+				data[rng.Intn(len(data))] = alphabet[rng.Intn(len(alphabet))]
+			}
+		}
+		got, ok := decodeJSON(data, -1)
+		// Invalid UTF-8 is not JSON to the contract; encoding/json reads it, replacing bytes.
+		if want := json.Valid(data) && utf8.Valid(data); ok != want {
+			t.Fatalf("%q: ours %v, encoding/json %v", data, ok, want)
+		}
+		if !ok {
+			continue
+		}
+		accepted++
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		if !reflect.DeepEqual(plain(got), want) {
+			t.Fatalf("%q: ours %#v, encoding/json %#v", data, plain(got), want)
+		}
+	}
+	if accepted < 10000 {
+		t.Errorf("only %d of the texts were JSON; the comparison says little", accepted)
+	}
 }
