@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -57,12 +58,15 @@ def runtime_sources() -> dict[str, str]:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """The module's runner, built then run, in the module (`go run` would turn the runner's exit
-    status 2, could not run, into 1)."""
-    module = (Path(sdk_dir) / "go").resolve()
-    binary = Path(tempfile.gettempdir()) / f"errgen-go-conformance-{hashlib.sha256(str(module).encode()).hexdigest()[:16]}"
-    script = 'go build -o "$1" ./cmd/conformance && exec "$1" "$2" "$3"'
-    return ["sh", "-c", script, "conformance", str(binary), mode, str(Path(vectors).resolve())], module, "go"
+    """The module's runner in `sdk_dir` (the go/ folder), built and then run: `go run` would turn
+    the runner's exit status 2 (could not run) into 1. Without Go, argv[0] is the missing `go`."""
+    go = shutil.which("go")
+    if go is None:
+        return ["go", "run", "./cmd/conformance", mode, str(vectors)], Path(sdk_dir), "go"
+    digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
+    binary = Path(tempfile.gettempdir()) / f"errgen-go-conformance-{digest}"
+    script = '"$0" build -o "$1" ./cmd/conformance && exec "$1" "$2" "$3"'
+    return ["sh", "-c", script, go, str(binary), mode, str(vectors)], Path(sdk_dir), "go"
 
 
 def data_context(view: ContractView) -> dict[str, Any]:

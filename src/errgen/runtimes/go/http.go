@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func headerDelayMS(header http.Header, now time.Time) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	delay := when.UnixMilli() - now.UnixMilli()
+	delay := when - now.UnixMilli()
 	if delay < 0 {
 		delay = 0
 	}
@@ -129,11 +130,12 @@ var (
 )
 
 // parseIMFFixdate reads RFC 9110's preferred HTTP-date, `Sun, 06 Nov 1994 08:49:37 GMT`, and
-// nothing else: the obsolete forms are ignored, as the contract says.
-func parseIMFFixdate(s string) (time.Time, bool) {
+// nothing else: the obsolete forms are ignored, as the contract says. Years 0000-9999 count
+// (proleptic Gregorian); second 60, a leap second, is the next minute's first.
+func parseIMFFixdate(s string) (int64, bool) {
 	if len(s) != 29 || !dayNames[s[0:3]] || s[3:5] != ", " || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' ||
 		s[19] != ':' || s[22] != ':' || s[25:] != " GMT" {
-		return time.Time{}, false
+		return 0, false
 	}
 	month, ok := monthNames[s[8:11]]
 	day, ok1 := number(s[5:7])
@@ -141,14 +143,15 @@ func parseIMFFixdate(s string) (time.Time, bool) {
 	hour, ok3 := number(s[17:19])
 	minute, ok4 := number(s[20:22])
 	second, ok5 := number(s[23:25])
-	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || year < 1 || hour > 23 || minute > 59 || second > 59 {
-		return time.Time{}, false
+	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || hour > 23 || minute > 59 || second > 60 {
+		return 0, false
 	}
-	t := time.Date(year, month, day, hour, minute, second, 0, time.UTC)
-	if t.Day() != day || t.Month() != month {
-		return time.Time{}, false
+	// time.Date normalizes 31 Feb into March; a date that does not exist is no date.
+	midnight := time.Date(year, month, day, 0, 0, 0, 0, time.UTC)
+	if day < 1 || midnight.Day() != day || midnight.Month() != month {
+		return 0, false
 	}
-	return t, true
+	return midnight.UnixMilli() + int64(hour*3600+minute*60+second)*1000, true
 }
 
 func number(s string) (int, bool) {
@@ -215,7 +218,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 			problem.set("title", e.Description)
 		}
 		problem.set("status", json.Number(strconv.Itoa(status)))
-		if message, ok := obj.vals[wMessage]; ok {
+		if message, ok := obj.vals[wMessage].(string); ok {
 			problem.set("detail", message)
 		}
 		members := out.(*object)
@@ -227,11 +230,21 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 	return status, header, encodeJSON(out, false)
 }
 
+// payloadDelay is the delay a response announces: the payload's, when it is a non-negative
+// integral number (saturated), else for a retryable payload without one, the registry's.
 func payloadDelay(obj *object, e *Entry) (int64, bool) {
-	if obj.has(wRetryAfterMS) {
-		return integerIn(obj.vals[wRetryAfterMS], 0, maxDelayValueMS)
+	given := obj.vals[wRetryAfterMS]
+	if n, ok := given.(json.Number); ok {
+		r, finite := exactNumber(string(n))
+		if !finite || !r.IsInt() || r.Sign() < 0 {
+			return 0, false
+		}
+		if r.Num().Cmp(big.NewInt(maxDelayValueMS)) > 0 {
+			return maxDelayValueMS, true
+		}
+		return r.Num().Int64(), true
 	}
-	if retryable, _ := obj.vals[wRetryable].(bool); retryable && e != nil && e.RetryAfterMS != nil {
+	if retryable, _ := obj.vals[wRetryable].(bool); given == nil && retryable && e != nil && e.RetryAfterMS != nil {
 		return *e.RetryAfterMS, true
 	}
 	return 0, false

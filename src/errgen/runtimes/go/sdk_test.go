@@ -197,6 +197,11 @@ func TestHeaderDelays(t *testing.T) {
 		{[][2]string{{"Retry-After", "2026-01-01T00:00:02Z"}}, nil},
 		{[][2]string{{"Retry-After", "Thu, 01 Jan 2026 00:00:02 UTC"}}, nil},
 		{[][2]string{{"Retry-After", "Thu, 01 Jan 2026 24:00:02 GMT"}}, nil},
+		{[][2]string{{"Retry-After", "Wed, 31 Dec 2025 23:59:60 GMT"}}, json.Number("0")},
+		{[][2]string{{"Retry-After", "Thu, 01 Jan 2026 00:00:60 GMT"}}, json.Number("60000")},
+		{[][2]string{{"Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT"}}, json.Number("251635075199000")},
+		{[][2]string{{"Retry-After", "Sat, 29 Feb 2028 00:00:00 GMT"}}, json.Number("68169600000")},
+		{[][2]string{{"Retry-After", "Sat, 29 Feb 2027 00:00:00 GMT"}}, nil},
 		{[][2]string{{"Retry-After", strings.Repeat("9", 40)}}, json.Number(strconv.FormatInt(maxDelayValueMS, 10))},
 		{[][2]string{{"retry-after-ms", "9007199254740992"}}, json.Number(strconv.FormatInt(maxDelayValueMS, 10))},
 	}
