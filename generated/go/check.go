@@ -29,23 +29,6 @@ func (e *PayloadError) Error() string {
 	return "invalid error payload: " + strings.Join(messages, "; ")
 }
 
-// The problem ids of the strict verdict.
-const (
-	problemNotAnObject            = "not-an-object"
-	problemExtraField             = "extra-field"
-	problemWrongType              = "wrong-type"
-	problemMissingField           = "missing-field"
-	problemResourceIDMissing      = "resource-id-missing"
-	problemUnknownCategory        = "unknown-category"
-	problemUnknownCode            = "unknown-code"
-	problemCategoryMismatch       = "category-mismatch"
-	problemRetryableMismatch      = "retryable-mismatch"
-	problemScopeNotAllowed        = "scope-not-allowed"
-	problemRetryAfterNotRetryable = "retry-after-not-retryable"
-	problemHintNotAllowed         = "hint-not-allowed"
-	problemNotAnErrorResult       = "not-an-error-result"
-)
-
 // The field types of the contract view.
 const (
 	fieldKindString     = "string"
@@ -193,25 +176,25 @@ func (s *fieldSpec) expected() string {
 func envelopeProblems(raw any) []Problem {
 	obj, ok := raw.(*object)
 	if !ok {
-		return []Problem{{problemNotAnObject, problemMessageNotAnObject}}
+		return []Problem{{ProblemNotAnObject, problemMessageNotAnObject}}
 	}
 	var found []Problem
 	for _, key := range obj.keys {
 		spec, known := specByWire[key]
 		switch {
 		case !known:
-			found = append(found, Problem{problemExtraField, fmt.Sprintf("field %q is not part of the contract", key)})
+			found = append(found, Problem{ProblemExtraField, fmt.Sprintf("field %q is not part of the contract", key)})
 		case !spec.accepts(obj.vals[key]):
-			found = append(found, Problem{problemWrongType, fmt.Sprintf("field %q must be %s", key, spec.expected())})
+			found = append(found, Problem{ProblemWrongType, fmt.Sprintf("field %q must be %s", key, spec.expected())})
 		}
 	}
 	for i := range fieldSpecs {
 		if fieldSpecs[i].required && !obj.has(fieldSpecs[i].wire) {
-			found = append(found, Problem{problemMissingField, fmt.Sprintf("required field %q is missing", fieldSpecs[i].wire)})
+			found = append(found, Problem{ProblemMissingField, fmt.Sprintf("required field %q is missing", fieldSpecs[i].wire)})
 		}
 	}
 	if scope, _ := obj.vals[wScope].(string); scope == string(ScopeResource) && !obj.has(wResourceID) {
-		found = append(found, Problem{problemResourceIDMissing, problemMessageResourceRequired})
+		found = append(found, Problem{ProblemResourceIDMissing, problemMessageResourceRequired})
 	}
 	return found
 }
@@ -220,10 +203,10 @@ func envelopeProblems(raw any) []Problem {
 func registryProblems(obj *object, e *Entry) []Problem {
 	var found []Problem
 	if category := Category(obj.vals[wCategory].(string)); category != e.Category {
-		found = append(found, Problem{problemCategoryMismatch, fmt.Sprintf("%s has category %s, not %q", e.Code, e.Category, category)})
+		found = append(found, Problem{ProblemCategoryMismatch, fmt.Sprintf("%s has category %s, not %q", e.Code, e.Category, category)})
 	}
 	if obj.vals[wRetryable].(bool) != e.Retryable {
-		found = append(found, Problem{problemRetryableMismatch, fmt.Sprintf("%s has retryable %t", e.Code, e.Retryable)})
+		found = append(found, Problem{ProblemRetryableMismatch, fmt.Sprintf("%s has retryable %t", e.Code, e.Retryable)})
 	}
 	scope := Scope(obj.vals[wScope].(string))
 	allowed := false
@@ -231,15 +214,15 @@ func registryProblems(obj *object, e *Entry) []Problem {
 		allowed = allowed || s == scope
 	}
 	if !allowed {
-		found = append(found, Problem{problemScopeNotAllowed, fmt.Sprintf("%s may not carry scope %q", e.Code, scope)})
+		found = append(found, Problem{ProblemScopeNotAllowed, fmt.Sprintf("%s may not carry scope %q", e.Code, scope)})
 	}
 	if obj.has(wRetryAfterMS) && !e.Retryable {
-		found = append(found, Problem{problemRetryAfterNotRetryable, fmt.Sprintf("%s is not retryable, so it has no %s", e.Code, wRetryAfterMS)})
+		found = append(found, Problem{ProblemRetryAfterNotRetryable, fmt.Sprintf("%s is not retryable, so it has no %s", e.Code, wRetryAfterMS)})
 	}
 	for i := range fieldSpecs {
 		spec := &fieldSpecs[i]
 		if spec.hint && obj.has(spec.wire) && !contains(e.Hints, spec.name) {
-			found = append(found, Problem{problemHintNotAllowed, fmt.Sprintf("%s does not carry the hint field %q", e.Code, spec.wire)})
+			found = append(found, Problem{ProblemHintNotAllowed, fmt.Sprintf("%s does not carry the hint field %q", e.Code, spec.wire)})
 		}
 	}
 	return found
@@ -262,11 +245,11 @@ func strictProblems(raw any) []Problem {
 	}
 	obj := raw.(*object)
 	if !Category(obj.vals[wCategory].(string)).IsKnown() {
-		found = append(found, Problem{problemUnknownCategory, fmt.Sprintf("category %q is not in registry %s", obj.vals[wCategory], RegistryName)})
+		found = append(found, Problem{ProblemUnknownCategory, fmt.Sprintf("category %q is not in registry %s", obj.vals[wCategory], RegistryName)})
 	}
 	e, ok := entries[Code(obj.vals[wCode].(string))]
 	if !ok {
-		return append(found, Problem{problemUnknownCode, fmt.Sprintf("code %q is not in registry %s %s", obj.vals[wCode], RegistryName, RegistryVersion)})
+		return append(found, Problem{ProblemUnknownCode, fmt.Sprintf("code %q is not in registry %s %s", obj.vals[wCode], RegistryName, RegistryVersion)})
 	}
 	return append(found, registryProblems(obj, e)...)
 }
@@ -278,7 +261,7 @@ func tolerant(raw any) (Parsed, []Problem) {
 	}
 	obj := raw.(*object)
 	if !obj.vals[wRetryable].(bool) && obj.has(wRetryAfterMS) {
-		return ParsedInvalid, []Problem{{problemRetryAfterNotRetryable, fmt.Sprintf("a payload that is not retryable has no %s", wRetryAfterMS)}}
+		return ParsedInvalid, []Problem{{ProblemRetryAfterNotRetryable, fmt.Sprintf("a payload that is not retryable has no %s", wRetryAfterMS)}}
 	}
 	if !Code(obj.vals[wCode].(string)).IsKnown() || !Category(obj.vals[wCategory].(string)).IsKnown() {
 		return ParsedUnknown, nil

@@ -51,3 +51,46 @@ var fieldSpecs = []fieldSpec{
 // unknownCodeActions is the recovery rule for codes this package does not know, by retryable
 // and scope.
 var unknownCodeActions = map[bool]map[Scope]Action{true: {ScopeRequest: ActionRetry, ScopeResource: ActionRetry, ScopeService: ActionPause}, false: {ScopeRequest: ActionEscalate, ScopeResource: ActionSkip, ScopeService: ActionStop}}
+
+// exhaustedActions are the timed actions (they wait a delay) and what each becomes when the
+// attempts run out.
+var exhaustedActions = map[Action]Action{ActionRetry: ActionEscalate, ActionPause: ActionStop}
+
+// problemMembers are the RFC 9457 members a problem+json body adds around the payload.
+var problemMembers = map[string]bool{"type": true, "title": true, "status": true, "detail": true, "instance": true}
+
+// ProblemNotAnObject is the problem id not-an-object.
+const ProblemNotAnObject = "not-an-object"
+
+// ProblemExtraField is the problem id extra-field.
+const ProblemExtraField = "extra-field"
+
+// ProblemWrongType is the problem id wrong-type.
+const ProblemWrongType = "wrong-type"
+
+// ProblemMissingField is the problem id missing-field.
+const ProblemMissingField = "missing-field"
+
+// ProblemResourceIDMissing is the problem id resource-id-missing.
+const ProblemResourceIDMissing = "resource-id-missing"
+
+// ProblemUnknownCategory is the problem id unknown-category.
+const ProblemUnknownCategory = "unknown-category"
+
+// ProblemUnknownCode is the problem id unknown-code.
+const ProblemUnknownCode = "unknown-code"
+
+// ProblemCategoryMismatch is the problem id category-mismatch.
+const ProblemCategoryMismatch = "category-mismatch"
+
+// ProblemRetryableMismatch is the problem id retryable-mismatch.
+const ProblemRetryableMismatch = "retryable-mismatch"
+
+// ProblemScopeNotAllowed is the problem id scope-not-allowed.
+const ProblemScopeNotAllowed = "scope-not-allowed"
+
+// ProblemRetryAfterNotRetryable is the problem id retry-after-not-retryable.
+const ProblemRetryAfterNotRetryable = "retry-after-not-retryable"
+
+// ProblemHintNotAllowed is the problem id hint-not-allowed.
+const ProblemHintNotAllowed = "hint-not-allowed"

@@ -232,13 +232,13 @@ func TestDidYouMeanDrawsOnlyFromTheCallersValues(t *testing.T) {
 func TestNewErrorRejectsWhatTheContractRejects(t *testing.T) {
 	_, err := NewError("CODE_FROM_A_NEWER_SERVER", "c")
 	var invalid *PayloadError
-	if !errors.As(err, &invalid) || invalid.Problems[0].ID != problemUnknownCode {
+	if !errors.As(err, &invalid) || invalid.Problems[0].ID != ProblemUnknownCode {
 		t.Fatalf("NewError of an unknown code: %v", err)
 	}
 	e := pick(func(e Entry) bool { return !contains(e.Hints, canonicalDidYouMean) })
 	if !contains(e.Hints, canonicalDidYouMean) {
 		_, err := NewError(e.Code, "c", WithResourceID("r"), WithDidYouMean("x"))
-		if !errors.As(err, &invalid) || !contains(problemIDs(invalid.Problems), problemHintNotAllowed) {
+		if !errors.As(err, &invalid) || !contains(problemIDs(invalid.Problems), ProblemHintNotAllowed) {
 			t.Errorf("a hint the code does not carry: %v", err)
 		}
 	}

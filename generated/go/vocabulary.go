@@ -145,3 +145,17 @@ const (
 )
 
 var allReasons = []Reason{ReasonRegistry, ReasonUnknownCode, ReasonInvalidPayload, ReasonContradictsRegistry, ReasonAttemptsExhausted, ReasonDelayExceedsMax}
+
+// The tolerant verdicts (see Raw.Parsed).
+const (
+	// ParsedKnown is known.
+	ParsedKnown Parsed = "known"
+
+	// ParsedUnknown is unknown.
+	ParsedUnknown Parsed = "unknown"
+
+	// ParsedInvalid is invalid.
+	ParsedInvalid Parsed = "invalid"
+)
+
+var allParsed = []Parsed{ParsedKnown, ParsedUnknown, ParsedInvalid}

@@ -18,7 +18,7 @@ from typing import Any
 from errgen import contract
 from errgen.build import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry, derive_action
+from errgen.model import Registry
 from errgen.naming import go as naming
 from errgen.render import render as render_template
 
@@ -79,6 +79,8 @@ def data_context(view: ContractView) -> dict[str, Any]:
     actions = naming.unique_idents("Action", view.actions)
     states = naming.unique_idents("State", view.states)
     reasons = naming.unique_idents("Reason", view.reasons)
+    parsed = naming.unique_idents("Parsed", view.parsed)
+    problems = naming.unique_idents("Problem", contract.PROBLEMS)
     descriptions = {c.code: c.description for c in view.codes}
     category_text = {c.name: c.description for c in view.categories}
 
@@ -86,7 +88,8 @@ def data_context(view: ContractView) -> dict[str, Any]:
         items = [{"ident": ident, "literal": lit(value),
                   "comment": naming.comment(f"{value}: {texts[value]}" if texts.get(value) else f"{value}.")}
                  for value, ident in names.items()]
-        return {"type": kind, "doc": doc, "all": f"all{kind}s" if kind != "Category" else "allCategories", "items": items}
+        plural = {"Category": "Categories", "Parsed": "Parsed"}.get(kind, f"{kind}s")
+        return {"type": kind, "doc": doc, "all": f"all{plural}", "items": items}
 
     return {
         "header": naming.comment(view.header),
@@ -107,7 +110,11 @@ def data_context(view: ContractView) -> dict[str, Any]:
             vocabulary("Action", "What a caller does.", actions, {}),
             vocabulary("State", "Whether anything was read or written before the failure.", states, {}),
             vocabulary("Reason", "Which rule a Decision came from.", reasons, {}),
+            vocabulary("Parsed", "The tolerant verdicts (see Raw.Parsed).", parsed, {}),
         ],
+        "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")} for value, ident in problems.items()],
+        "problem_members": ", ".join(f"{lit(m)}: true" for m in contract.PROBLEM_MEMBERS),
+        "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
         "fields": [field_spec(f) for f in view.fields],
         "payload_fields": [payload_field(f) for f in view.fields],
         "unknown_actions": unknown_actions(view, scopes, actions),
@@ -148,10 +155,10 @@ def payload_field(f: FieldSpec) -> dict[str, str]:
 
 
 def unknown_actions(view: ContractView, scopes: dict[str, str], actions: dict[str, str]) -> str:
-    """The rule for codes the package does not know, as data: derive_action with no chosen action."""
+    """The view's fallback rule (for codes the package does not know) as a Go map literal."""
     rows = []
     for retryable in (True, False):
-        cells = ", ".join(f"{scopes[s]}: {actions[derive_action(retryable, s, None)]}" for s in view.scopes)
+        cells = ", ".join(f"{scopes[s]}: {actions[view.fallback_actions[s][retryable]]}" for s in view.scopes)
         rows.append(f"{str(retryable).lower()}: {{{cells}}}")
     return ", ".join(rows)
 

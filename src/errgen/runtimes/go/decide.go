@@ -15,7 +15,8 @@ type Decision struct {
 	Reason Reason
 	// Code is empty when the payload was not well-formed.
 	Code Code
-	// Delay and DelayMS say how long to wait before the next call; set for retry and pause only.
+	// Delay and DelayMS say how long to wait before the next call; set for the timed actions
+	// (retry and pause) only.
 	Delay         time.Duration
 	DelayMS       int64
 	CorrelationID string
@@ -97,14 +98,12 @@ func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
 	default:
 		action, reason, fallback = e.Actions[scope], ReasonRegistry, e.RetryAfterMS
 	}
-	if action != ActionRetry && action != ActionPause {
+	exhausted, timed := exhaustedActions[action]
+	if !timed {
 		return decision(obj, action, reason, 0)
 	}
 	if attempt >= maxAttempts {
-		if action == ActionPause {
-			return decision(obj, ActionStop, ReasonAttemptsExhausted, 0)
-		}
-		return decision(obj, ActionEscalate, ReasonAttemptsExhausted, 0)
+		return decision(obj, exhausted, ReasonAttemptsExhausted, 0)
 	}
 	delay, jitter := BackoffMS(attempt), o.jitter
 	if ms, ok := integerIn(obj.vals[wRetryAfterMS], 0, maxDelayValueMS); ok {
@@ -147,7 +146,7 @@ func decision(obj *object, action Action, reason Reason, delay int64) Decision {
 	d.Code = Code(obj.vals[wCode].(string))
 	d.CorrelationID = obj.vals[wCorrelationID].(string)
 	d.ResourceID, d.hasResource = obj.vals[wResourceID].(string)
-	if action == ActionRetry || action == ActionPause {
+	if _, timed := exhaustedActions[action]; timed {
 		d.DelayMS = delay
 		d.Delay = time.Duration(delay) * time.Millisecond
 	}
@@ -184,7 +183,7 @@ func (d Decision) value() *object {
 		o.set("code", string(d.Code))
 	}
 	o.set("delay_ms", nil)
-	if d.Action == ActionRetry || d.Action == ActionPause {
+	if _, timed := exhaustedActions[d.Action]; timed {
 		o.set("delay_ms", json.Number(strconv.FormatInt(d.DelayMS, 10)))
 	}
 	o.set("correlation_id", nil)

@@ -11,9 +11,6 @@ import (
 	"time"
 )
 
-// The RFC 9457 members a problem+json body adds around the payload.
-var problemMembers = map[string]bool{"type": true, "title": true, "status": true, "detail": true, "instance": true}
-
 // FromResponse reads an error response (plain JSON or RFC 9457 problem+json) into a raw payload;
 // decide on it with Raw.Decide. It reads resp.Body to the end; closing it is left to the caller.
 func FromResponse(resp *http.Response) (Raw, error) {

@@ -58,7 +58,7 @@ func typed(value any) (*ErrorPayload, error) {
 	if p := payloadFrom(value.(*object)); p != nil {
 		return p, nil
 	}
-	return nil, &PayloadError{[]Problem{{problemWrongType, "payload does not fit the payload type"}}}
+	return nil, &PayloadError{[]Problem{{ProblemWrongType, "payload does not fit the payload type"}}}
 }
 
 // MarshalJSON writes the raw value (a body that was not JSON, as a JSON string).

@@ -22,14 +22,6 @@ type Reason string
 // Parsed is the tolerant verdict on a raw payload.
 type Parsed string
 
-// The tolerant verdicts: a payload of a code this SDK knows, a well-formed payload of a code
-// (or category) it does not know yet, and a payload the contract rejects.
-const (
-	ParsedKnown   Parsed = "known"
-	ParsedUnknown Parsed = "unknown"
-	ParsedInvalid Parsed = "invalid"
-)
-
 var (
 	codeSet     = setOf(allCodes)
 	categorySet = setOf(allCategories)
@@ -37,6 +29,7 @@ var (
 	actionSet   = setOf(allActions)
 	stateSet    = setOf(allStates)
 	reasonSet   = setOf(allReasons)
+	parsedSet   = setOf(allParsed)
 )
 
 func setOf[T comparable](values []T) map[T]bool {
@@ -64,6 +57,9 @@ func (s State) IsKnown() bool { return stateSet[s] }
 
 // IsKnown reports whether r is one of the contract's decision reasons.
 func (r Reason) IsKnown() bool { return reasonSet[r] }
+
+// IsKnown reports whether p is one of the contract's tolerant verdicts.
+func (p Parsed) IsKnown() bool { return parsedSet[p] }
 
 // Codes returns every code of the registry, in registry order.
 func Codes() []Code { return append([]Code(nil), allCodes...) }
