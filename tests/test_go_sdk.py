@@ -140,6 +140,23 @@ def _hostile_registry() -> Any:
     return result.registry
 
 
+EMPTY = """errgen: 1
+name: empty
+version: 1.0.0
+categories:
+  spare: {retryable: true, description: Not used yet.}
+codes: {}
+history:
+  - {version: 1.0.0, date: 2026-01-10, changes: [Initial.]}
+"""
+
+
+def _empty_registry() -> Any:
+    result = lint_text(EMPTY)
+    assert result.ok, [d.text() for d in result.diagnostics]
+    return result.registry
+
+
 REGISTRIES = {"default": lambda: load_registry(REGISTRY), "example": lambda: load_registry(EXAMPLE), "hostile": _hostile_registry}
 
 
@@ -450,3 +467,14 @@ def test_emit_equals_pythons_on_junk(tmp_path_factory: pytest.TempPathFactory) -
         assert done.returncode == 0, done.stderr
         printed[target] = done.stdout
     assert printed["go"] == printed["python"]
+
+
+@needs_go
+def test_a_registry_without_codes_gives_a_clean_module(tmp_path: Path) -> None:
+    build(_empty_registry(), tmp_path, ["go"])
+    formatted = subprocess.run(["gofmt", "-l", "."], cwd=tmp_path / "go", capture_output=True, text=True, timeout=60)
+    assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
+    vet = _go("vet", "./...", cwd=tmp_path / "go")
+    assert vet.returncode == 0, vet.stderr
+    tested = _go("test", "-count=1", "./...", cwd=tmp_path / "go")
+    assert tested.returncode == 0, tested.stdout + tested.stderr
