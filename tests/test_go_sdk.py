@@ -303,6 +303,11 @@ def test_module_passes_hand_written_http_and_mcp_vectors(tmp_path_factory: pytes
         emitted = json.loads(line)
         assert list(emitted) == ["name", "valid", "problems", "parsed", "decision"] and emitted["name"] == vector["name"]
         assert line == json.dumps(emitted, separators=(",", ":"), ensure_ascii=False)
+    # A malformed vector is reported on its line; the others still run.
+    path.write_text(json.dumps({"vectors": [{"name": "no-input"}, HAND_VECTORS[0]]}), encoding="utf-8")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=240)
+    first, second = done.stdout.splitlines()
+    assert done.returncode == 0 and list(json.loads(first)) == ["name", "error"] and json.loads(second)["name"] == HAND_VECTORS[0]["name"]
     # An unreadable file is exit status 2.
     done = subprocess.run([*argv[:-1], str(out / "missing.json")], cwd=cwd, capture_output=True, text=True, timeout=240)
     assert done.returncode == 2 and "conformance:" in done.stderr
@@ -478,3 +483,9 @@ def test_a_registry_without_codes_gives_a_clean_module(tmp_path: Path) -> None:
     assert vet.returncode == 0, vet.stderr
     tested = _go("test", "-count=1", "./...", cwd=tmp_path / "go")
     assert tested.returncode == 0, tested.stdout + tested.stderr
+
+
+def test_words_given_by_the_view_name_the_constant() -> None:
+    # An `identifier:` in the registry gives a code its words; they win over the wire spelling.
+    assert naming.ident("Code", "E1042", ["card", "declined"]) == "CodeCardDeclined"
+    assert naming.unique_idents("Code", ["E1", "E2"], {"E1": ["late"], "E2": ["late"]}) == {"E1": "CodeLate", "E2": "CodeLate2"}

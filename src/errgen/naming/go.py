@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable
+from typing import Iterable, Mapping
 
 KEYWORDS = frozenset(
     "break case chan const continue default defer else fallthrough for func go goto if import interface "
@@ -57,10 +57,12 @@ def _title(word: str) -> str:
     return word[0].upper() + rest
 
 
-def ident(prefix: str, text: str) -> str:
-    """An exported identifier for `text`: the prefix, then its words title-cased."""
-    parts = [_title(w) for w in words(text)]
-    body = "".join(parts)
+def ident(prefix: str, text: str, given_words: Iterable[str] | None = None) -> str:
+    """An exported identifier for `text`: the prefix, then its words title-cased. `given_words`
+    (the contract view's words of a code, which an `identifier:` in the registry may set) take
+    the place of the words found in `text`."""
+    found = list(given_words) if given_words else words(text)
+    body = "".join(_title(w) for w in found)
     if not body or not all(_is_ident_char(ch) for ch in body):
         # No letters or digits at all (or case mapping left the identifier alphabet): spell the
         # code points, which stays unique and deterministic.
@@ -68,11 +70,11 @@ def ident(prefix: str, text: str) -> str:
     return prefix + body
 
 
-def unique_idents(prefix: str, values: Iterable[str]) -> dict[str, str]:
+def unique_idents(prefix: str, values: Iterable[str], given_words: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
     """Identifiers for distinct values; a clash keeps the first value's name and gives the
     later ones the smallest free numeric suffix, so adding a code never renames another."""
     values = list(dict.fromkeys(values))
-    natural = [ident(prefix, v) for v in values]
+    natural = [ident(prefix, v, (given_words or {}).get(v)) for v in values]
     taken: set[str] = set()
     first_use = set()
     names: dict[str, str] = {}

@@ -73,8 +73,9 @@ def data_context(view: ContractView) -> dict[str, Any]:
     package = naming.package_name(view.packages.go_package)
     module = naming.module_path(view.packages.go_module)
     lit = naming.string_literal
-    codes = naming.unique_idents("Code", view.code_names)
-    categories = naming.unique_idents("Category", view.category_names)
+    # Rows carry their words once the view has them (a registry's `identifier:` sets them).
+    codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+    categories = naming.unique_idents("Category", view.category_names, {c.name: getattr(c, "words", None) for c in view.categories})
     scopes = naming.unique_idents("Scope", view.scopes)
     actions = naming.unique_idents("Action", view.actions)
     states = naming.unique_idents("State", view.states)
