@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen import contract
+from errgen import contract, resources
 from errgen.build import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.model import Registry
@@ -25,7 +25,6 @@ from errgen.render import render as render_template
 NAME = "go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
 GO_VERSION = "1.21"
-RUNTIME = Path(__file__).resolve().parent.parent / "runtimes" / "go"
 RUNTIME_PACKAGE = "package errgenruntime\n"
 DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
 # encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
@@ -49,11 +48,10 @@ def render(registry: Registry) -> dict[str, str]:
 def runtime_sources() -> dict[str, str]:
     """The runtime's files without their package clause (the generated package names itself)."""
     sources = {}
-    for path in sorted(RUNTIME.glob("*.go")):
-        text = path.read_text(encoding="utf-8")
+    for name, text in resources.runtime_sources(NAME).items():
         if not text.startswith(RUNTIME_PACKAGE):
-            raise BuildError(f"runtime file {path.name} must start with {RUNTIME_PACKAGE.strip()!r}")
-        sources[path.name] = text[len(RUNTIME_PACKAGE):]
+            raise BuildError(f"runtime file {name} must start with {RUNTIME_PACKAGE.strip()!r}")
+        sources[name] = text[len(RUNTIME_PACKAGE):]
     return sources
 
 
