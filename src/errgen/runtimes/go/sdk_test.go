@@ -129,19 +129,45 @@ func TestOpenEnumsKeepUnknownValues(t *testing.T) {
 		t.Error("an unknown value is reported as known")
 	}
 	e := pick(t, func(e Entry) bool { return e.Scope != ScopeResource })
-	body := fmt.Sprintf(`{"code":"CODE_FROM_A_NEWER_SERVER","category":%q,"retryable":false,"scope":%q,"correlation_id":"c"}`, e.Category, e.Scope)
-	p, err := Parse([]byte(body))
+	body := wireJSON(canonicalCode, `"CODE_FROM_A_NEWER_SERVER"`, canonicalCategory, jsonText(string(e.Category)),
+		canonicalRetryable, "false", canonicalScope, jsonText(string(e.Scope)), canonicalCorrelationID, `"c"`)
+	p, err := Parse(body)
 	if err != nil || p.Code != "CODE_FROM_A_NEWER_SERVER" || p.Known() {
 		t.Fatalf("tolerant parse of an unknown code: %+v, %v", p, err)
 	}
-	if _, err := Validate([]byte(body)); err == nil {
+	if _, err := Validate(body); err == nil {
 		t.Error("strict validation accepted an unknown code")
 	}
 }
 
-func envelopeWith(field, valueJSON string) []byte {
-	return []byte(fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c",%q:%s}`, allScopes[0], field, valueJSON))
+// wireJSON is a payload's JSON text under the contract's wire names: canonical field names and
+// JSON texts, alternating, in order.
+func wireJSON(pairs ...string) []byte {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(jsonText(wireOf[pairs[i]]) + ":" + pairs[i+1])
+	}
+	b.WriteByte('}')
+	return []byte(b.String())
 }
+
+func jsonText(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+// newCodePayload is a well-formed payload of a code this package does not know, plus extra pairs.
+func newCodePayload(extra ...string) []byte {
+	base := []string{canonicalCode, `"NEW"`, canonicalCategory, `"new"`, canonicalRetryable, "true",
+		canonicalScope, jsonText(string(allScopes[0])), canonicalResourceID, `"r"`, canonicalCorrelationID, `"c"`}
+	return wireJSON(append(base, extra...)...)
+}
+
+func envelopeWith(field, valueJSON string) []byte { return newCodePayload(field, valueJSON) }
 
 // Integral values count (2.0, as in JSON Schema), bounds are exact at 2^53 - 1, and huge or
 // non-finite numbers are rejected rather than rounded into range.
@@ -152,7 +178,7 @@ func TestDelayNumbers(t *testing.T) {
 		"-1": false, "2.5": false, "1e400": false, strings.Repeat("9", 400): false, `"2"`: false, "true": false,
 	}
 	for text, valid := range cases {
-		problems := envelopeProblems(RawJSON(envelopeWith(wRetryAfterMS, text)).value)
+		problems := envelopeProblems(RawJSON(envelopeWith(canonicalRetryAfterMS, text)).value)
 		if (len(problems) == 0) != valid {
 			t.Errorf("retry_after_ms %s: problems %v, want valid=%v", text, problems, valid)
 		}
@@ -181,7 +207,7 @@ func TestJSONTextRules(t *testing.T) {
 
 func TestHeaderDelays(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	body := []byte(fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c"}`, allScopes[0]))
+	body := newCodePayload()
 	cases := []struct {
 		headers [][2]string
 		want    any
@@ -331,17 +357,16 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestJitterOnlyShortensTheBackoff(t *testing.T) {
-	body := fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c"%%s}`, allScopes[0])
-	backoff := RawJSON([]byte(fmt.Sprintf(body, ""))).Decide(3, 10)
+	backoff := RawJSON(newCodePayload()).Decide(3, 10)
 	if backoff.DelayMS != BackoffMS(3) {
 		t.Fatalf("backoff %d, want %d", backoff.DelayMS, BackoffMS(3))
 	}
 	for i := 0; i < 200; i++ {
-		d := RawJSON([]byte(fmt.Sprintf(body, ""))).Decide(3, 10, WithJitter())
+		d := RawJSON(newCodePayload()).Decide(3, 10, WithJitter())
 		if d.DelayMS < 0 || d.DelayMS >= backoff.DelayMS {
 			t.Fatalf("jittered delay %d outside [0, %d)", d.DelayMS, backoff.DelayMS)
 		}
-		named := RawJSON([]byte(fmt.Sprintf(body, `,"retry_after_ms":1234`))).Decide(3, 10, WithJitter())
+		named := RawJSON(newCodePayload(canonicalRetryAfterMS, "1234")).Decide(3, 10, WithJitter())
 		if named.DelayMS != 1234 {
 			t.Fatalf("a named delay was jittered: %d", named.DelayMS)
 		}
@@ -352,7 +377,7 @@ func TestJitterOnlyShortensTheBackoff(t *testing.T) {
 }
 
 func TestMaxDelayOption(t *testing.T) {
-	body := []byte(fmt.Sprintf(`{"code":"NEW","category":"new","retryable":true,"scope":%q,"resource_id":"r","correlation_id":"c","retry_after_ms":1500}`, allScopes[0]))
+	body := newCodePayload(canonicalRetryAfterMS, "1500")
 	if d := RawJSON(body).Decide(1, 5, WithMaxDelay(1499*time.Millisecond+1)); d.Action == ActionEscalate {
 		t.Errorf("1.499000001 s rounds up to 1500 ms, which 1500 ms does not exceed: %+v", d)
 	}
