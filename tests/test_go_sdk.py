@@ -503,3 +503,23 @@ def test_runtime_sources_are_copied_verbatim_but_for_their_package_clause() -> N
         assert source.startswith("package errgenruntime\n"), name
         expected = header + "package acmeerrors\n" + source.removeprefix("package errgenruntime\n")
         assert (GENERATED / "go" / name).read_text(encoding="utf-8") == expected, name
+
+
+@needs_go
+def test_go_string_literals_carry_any_text_exactly(tmp_path: Path) -> None:
+    """Random text from every Unicode category (controls, NUL, BOM, separators, astral) compiled
+    as Go literals comes back exactly."""
+    import random
+
+    rng = random.Random(11)
+    pool = [chr(c) for c in (*range(0, 0x80), 0x7F, 0x85, 0xA0, 0xAD, 0x2028, 0x2029, 0x202E, 0xFEFF, 0xFFFD, 0xE000, 0x10FFFF, 0x1F600, 0x1D11E)]
+    pool += [chr(rng.randrange(0x80, 0xD800)) for _ in range(200)] + ['"', "\\", "`", "*/", "${"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 12))) for _ in range(400)]
+    literals = ",\n".join(f"\t{naming.string_literal(t)}" for t in texts)
+    (tmp_path / "go.mod").write_text("module literals\n\ngo 1.21\n", encoding="utf-8")
+    (tmp_path / "main.go").write_text(
+        'package main\n\nimport (\n\t"encoding/json"\n\t"os"\n)\n\nvar texts = []string{\n' + literals + ",\n}\n\n"
+        "func main() { json.NewEncoder(os.Stdout).Encode(texts) }\n", encoding="utf-8")
+    done = _go("run", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == texts

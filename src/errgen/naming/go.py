@@ -70,7 +70,7 @@ def ident(prefix: str, text: str, given_words: Iterable[str] | None = None) -> s
     return prefix + body
 
 
-def unique_idents(prefix: str, values: Iterable[str], given_words: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
+def unique_idents(prefix: str, values: Iterable[str], given_words: Mapping[str, Iterable[str] | None] | None = None) -> dict[str, str]:
     """Identifiers for distinct values; a clash keeps the first value's name and gives the
     later ones the smallest free numeric suffix, so adding a code never renames another."""
     values = list(dict.fromkeys(values))
