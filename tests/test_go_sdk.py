@@ -26,7 +26,6 @@ from errgen.lint import lint_text
 from errgen.naming import go as naming
 from errgen.targets import go as go_target
 
-EXAMPLE = ROOT / "examples" / "refund-tool.yaml"
 GO = shutil.which("go")
 needs_go = pytest.mark.skipif(GO is None, reason="needs the Go toolchain (go)")
 
@@ -161,7 +160,17 @@ def _empty_registry() -> Any:
     return result.registry
 
 
-REGISTRIES = {"default": lambda: load_registry(REGISTRY), "example": lambda: load_registry(EXAMPLE), "hostile": _hostile_registry}
+def _file_registry(path: Path) -> Any:
+    return lambda: load_registry(path)
+
+
+# The default registry, every example and real-world registry file, and the hostile one.
+REGISTRIES = {
+    "default": _file_registry(REGISTRY),
+    **{f"example-{p.stem}": _file_registry(p) for p in sorted((ROOT / "examples").glob("*.yaml"))},
+    **{f"realworld-{p.stem}": _file_registry(p) for p in sorted((FIXTURES / "realworld").glob("*.yaml"))},
+    "hostile": _hostile_registry,
+}
 
 
 _BUILT: dict[str, tuple[str, Any, Path]] = {}
