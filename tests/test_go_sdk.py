@@ -227,8 +227,7 @@ def test_module_carries_registry_text_exactly(module: tuple[str, Any, Path]) -> 
         "\tjson.NewEncoder(os.Stdout).Encode(rows)\n}\n", encoding="utf-8")
     done = _go("run", "./cmd/dumptable", cwd=out / "go")
     assert done.returncode == 0, done.stderr
-    base = registry.problem_base or f"urn:errgen:{registry.name}:"
-    assert json.loads(done.stdout) == {c.name: [c.description, c.category, base + c.name, True] for c in registry.codes}
+    assert json.loads(done.stdout) == {c.code: [c.description, c.category, c.type_uri, True] for c in contract.view(registry).codes}
 
 
 # Hand-written from docs/conformance.md: HTTP and MCP inputs, header delays, problem+json,
@@ -348,7 +347,12 @@ NUMBER_TEXTS = ["2", "2.0", "1E3", "-0", "-0.0", "9007199254740991", "9007199254
 @needs_go
 def test_strict_verdicts_agree_with_the_json_schema(module: tuple[str, Any, Path]) -> None:
     _, registry, out = module
-    corpus = [(n, p, ok) for n, p, ok in (*payload_cases(registry), *generic_payload_cases(registry))]
+    wire = {f.name: f.wire for f in contract.view(registry).fields}
+
+    def on_the_wire(payload: Any) -> Any:  # the corpus names fields canonically
+        return {wire.get(k, k): v for k, v in payload.items()} if isinstance(payload, dict) else payload
+
+    corpus = [(n, on_the_wire(p), ok) for n, p, ok in (*payload_cases(registry), *generic_payload_cases(registry))]
     retryable = next((c for c in registry.codes if c.retryable and c.scope != "resource"), None)
     texts = {}
     if retryable:
@@ -357,7 +361,7 @@ def test_strict_verdicts_agree_with_the_json_schema(module: tuple[str, Any, Path
             texts[json.dumps(placeholder)] = text
             payload = {"code": retryable.name, "category": retryable.category, "retryable": True,
                        "scope": retryable.scope, "correlation_id": "c", "retry_after_ms": placeholder}
-            corpus.append((f"number/{text}", payload, None))
+            corpus.append((f"number/{text}", on_the_wire(payload), None))
     document = json.dumps({"vectors": [{"name": n, "input": {"payload": p}} for n, p, _ in corpus]})
     for placeholder, text in texts.items():
         document = document.replace(placeholder, text)
@@ -369,7 +373,7 @@ def test_strict_verdicts_agree_with_the_json_schema(module: tuple[str, Any, Path
     schema = json.loads((out / "schema" / "error.schema.json").read_text(encoding="utf-8"))
     # docs/conformance.md bounds delays at 2^53 - 1 in the schema too; a schema rendered before
     # that bound reached it gets it here, so the comparison is with the documented verdict.
-    schema["properties"]["retry_after_ms"].setdefault("maximum", contract.MAX_DELAY_VALUE_MS)
+    schema["properties"][wire["retry_after_ms"]].setdefault("maximum", contract.MAX_DELAY_VALUE_MS)
     validator = Draft202012Validator(schema)
     vectors = json.loads(document)["vectors"]
     assert len(vectors) == len(corpus) > 20
