@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -240,7 +241,13 @@ func pythonStr(v any) (string, bool) {
 	case string:
 		return t, true
 	case json.Number:
-		return string(appendNumber(nil, string(t), true)), true
+		// str() of a float spells infinity "inf", where json.dumps writes "Infinity".
+		switch text := string(appendNumber(nil, string(t), true)); text {
+		case "Infinity", "-Infinity":
+			return strings.ToLower(strings.TrimSuffix(text, "inity")), true
+		default:
+			return text, true
+		}
 	case bool:
 		if t {
 			return "True", true
