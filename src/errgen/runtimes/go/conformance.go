@@ -1,0 +1,270 @@
+package errgenruntime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// RunConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
+// vector whose outputs differ from its expectations, then "N passed, N failed"; mode "emit"
+// writes one compact JSON line per vector, spelled as the Python SDK spells it (a malformed
+// vector gets {"name": ..., "error": ...}). It returns how
+// many vectors failed; an error means the file could not be run.
+func RunConformance(mode string, vectorsJSON []byte, out io.Writer) (int, error) {
+	if mode != "check" && mode != "emit" {
+		return 0, fmt.Errorf("mode %q: expected check or emit", mode)
+	}
+	vectors, err := loadVectors(vectorsJSON)
+	if err != nil {
+		return 0, err
+	}
+	failed := 0
+	for _, vector := range vectors {
+		name, _ := vector.vals["name"].(string)
+		actual, err := runVector(vector)
+		if mode == "emit" {
+			if err != nil {
+				// A malformed vector (no input, say) says why; the others still run.
+				actual = newObject()
+				actual.set("name", vector.vals["name"])
+				actual.set("error", err.Error())
+			}
+			if _, err := fmt.Fprintf(out, "%s\n", emitLine(actual)); err != nil {
+				return failed, err
+			}
+			continue
+		}
+		lines := failures(name, vector, actual, err)
+		for _, line := range lines {
+			fmt.Fprintln(out, line)
+		}
+		if len(lines) > 0 {
+			failed++
+		}
+	}
+	if mode == "check" {
+		fmt.Fprintf(out, "%d passed, %d failed\n", len(vectors)-failed, failed)
+	}
+	return failed, nil
+}
+
+func loadVectors(data []byte) ([]*object, error) {
+	doc, ok := decodeJSON(data, -1)
+	root, isObject := doc.(*object)
+	items, isList := (*object).getList(root, "vectors")
+	if !ok || !isObject || !isList {
+		return nil, errors.New("a vectors file is an object whose `vectors` is a list of objects")
+	}
+	vectors := make([]*object, len(items))
+	for i, item := range items {
+		if vectors[i], ok = item.(*object); !ok {
+			return nil, errors.New("a vectors file is an object whose `vectors` is a list of objects")
+		}
+	}
+	return vectors, nil
+}
+
+func (o *object) getList(key string) ([]any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	items, ok := o.vals[key].([]any)
+	return items, ok
+}
+
+var outputs = []string{"valid", "problems", "parsed", "decision"}
+
+// failures are the check-mode lines of one vector: an output that differs from its expectation
+// (problems compared as a set), or the error that kept the vector from running.
+func failures(name string, vector, actual *object, err error) []string {
+	if name == "" {
+		name = "?"
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("FAIL %s: raised %v", name, err)}
+	}
+	expected, _ := vector.vals["expected"].(*object)
+	var lines []string
+	for _, key := range outputs {
+		if expected == nil || !expected.has(key) {
+			continue
+		}
+		want := expected.vals[key]
+		if key == "problems" {
+			want = sortedProblems(want)
+		}
+		if !jsonEqual(want, actual.vals[key]) {
+			lines = append(lines, fmt.Sprintf("FAIL %s: %s: expected %s, got %s", name, key, encodeJSON(want, true), encodeJSON(actual.vals[key], true)))
+		}
+	}
+	return lines
+}
+
+func sortedProblems(v any) any {
+	items, ok := v.([]any)
+	ids := make([]Problem, 0, len(items))
+	for _, item := range items {
+		id, isString := item.(string)
+		if !isString {
+			return v
+		}
+		ids = append(ids, Problem{ID: id})
+	}
+	if !ok {
+		return v
+	}
+	return normalize(problemIDs(ids))
+}
+
+// emitLine is the vector's outputs as one JSON line. A top-level field holding a number Python
+// reads as infinite (1e400, an integer of more than 4000 characters) is left out, as the Python
+// runner leaves out what JSON cannot carry.
+func emitLine(actual *object) []byte {
+	line := newObject()
+	for _, k := range actual.keys {
+		if !hasInfinite(actual.vals[k]) {
+			line.set(k, actual.vals[k])
+		}
+	}
+	return encodeJSON(line, true)
+}
+
+func hasInfinite(v any) bool {
+	switch t := v.(type) {
+	case json.Number:
+		if isIntegerText(string(t)) {
+			return len(t) > pythonMaxIntChars
+		}
+		_, finite := exactNumber(string(t))
+		return !finite
+	case []any:
+		for _, item := range t {
+			if hasInfinite(item) {
+				return true
+			}
+		}
+	case *object:
+		for _, k := range t.keys {
+			if hasInfinite(t.vals[k]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pythonMaxIntChars is the longest integer text the Python SDK reads as an int (longer is inf).
+const pythonMaxIntChars = 4000
+
+// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision.
+func runVector(v *object) (*object, error) {
+	raw, err := vectorInput(v)
+	if err != nil {
+		return nil, err
+	}
+	attempt, err1 := vectorInt(v, "attempt", 1)
+	maxAttempts, err2 := vectorInt(v, "max_attempts", DefaultMaxAttempts)
+	maxDelay, err3 := vectorInt(v, "max_delay_ms", DefaultMaxDelayMS)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nil, err
+	}
+	result := newObject()
+	result.set("name", v.vals["name"])
+	problems := problemIDs(raw.Problems())
+	result.set("valid", len(problems) == 0)
+	result.set("problems", normalize(problems))
+	result.set("parsed", string(raw.Parsed()))
+	result.set("decision", raw.Decide(int(attempt), int(maxAttempts), WithMaxDelayMS(maxDelay)).value())
+	return result, nil
+}
+
+func vectorInput(v *object) (Raw, error) {
+	input, ok := v.vals["input"].(*object)
+	switch {
+	case !ok:
+		return Raw{}, errors.New(`no "input" object`)
+	case input.has("payload"):
+		return Raw{input.vals["payload"]}, nil
+	case input.has("http"):
+		return vectorHTTP(v, input.vals["http"])
+	case input.has("mcp"):
+		return FromMCPResult(input.vals["mcp"]), nil
+	}
+	return Raw{}, errors.New("input holds none of payload, http, mcp")
+}
+
+func vectorHTTP(v *object, value any) (Raw, error) {
+	h, ok := value.(*object)
+	if !ok {
+		return Raw{}, errors.New(`"http" must be an object`)
+	}
+	status, err := vectorInt(h, "status", 0)
+	if err != nil {
+		return Raw{}, err
+	}
+	header := http.Header{}
+	pairs, _ := h.vals["headers"].([]any)
+	for _, p := range pairs {
+		pair, ok := p.([]any)
+		if !ok || len(pair) != 2 {
+			return Raw{}, errors.New("each header must be a [name, value] pair")
+		}
+		name, ok1 := pythonStr(pair[0])
+		val, ok2 := pythonStr(pair[1])
+		if !ok1 || !ok2 {
+			return Raw{}, errors.New("header names and values must be strings")
+		}
+		header.Add(name, val)
+	}
+	body, ok := h.vals["body"].(string)
+	if !ok {
+		return Raw{}, errors.New(`"body" must be a string`)
+	}
+	nowMS, err := vectorInt(v, "now_ms", 0)
+	if err != nil {
+		return Raw{}, err
+	}
+	return FromHTTP(int(status), header, []byte(body), time.UnixMilli(nowMS)), nil
+}
+
+// pythonStr is a JSON scalar as the Python runner's str() spells it.
+func pythonStr(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case json.Number:
+		// str() of a float spells infinity "inf", where json.dumps writes "Infinity".
+		switch text := string(appendNumber(nil, string(t), true)); text {
+		case "Infinity", "-Infinity":
+			return strings.ToLower(strings.TrimSuffix(text, "inity")), true
+		default:
+			return text, true
+		}
+	case bool:
+		if t {
+			return "True", true
+		}
+		return "False", true
+	case nil:
+		return "None", true
+	}
+	return "", false
+}
+
+func vectorInt(o *object, key string, fallback int64) (int64, error) {
+	value, ok := o.vals[key]
+	if !ok {
+		return fallback, nil
+	}
+	n, ok := integerIn(value, math.MinInt64, math.MaxInt64)
+	if !ok {
+		return 0, fmt.Errorf("%q must be an integer", key)
+	}
+	return n, nil
+}

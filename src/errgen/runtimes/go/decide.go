@@ -1,0 +1,208 @@
+package errgenruntime
+
+import (
+	"encoding/json"
+	"math/rand"
+	"strconv"
+	"time"
+)
+
+// Decision is what to do about one error.
+type Decision struct {
+	Action Action
+	// Reason says which rule decided: registry, unknown-code, invalid-payload,
+	// contradicts-registry, attempts-exhausted or delay-exceeds-max.
+	Reason Reason
+	// Code is empty when the payload was not well-formed.
+	Code Code
+	// Delay and DelayMS say how long to wait before the next call; set for the timed actions
+	// (retry and pause) only.
+	Delay         time.Duration
+	DelayMS       int64
+	CorrelationID string
+	ResourceID    string
+	// The hints a caller builds its next call from.
+	DidYouMean []string
+	Accepted   []string
+	Searched   map[string]any
+	// Payload is the payload decided on (nil when it was not well-formed).
+	Payload *ErrorPayload
+
+	hasCode        bool
+	hasCorrelation bool
+	hasResource    bool
+	searched       *object
+}
+
+// DecideOption changes how Decide bounds and times its decision.
+type DecideOption func(*decideOptions)
+
+type decideOptions struct {
+	maxDelayMS int64
+	jitter     bool
+}
+
+// WithMaxDelay makes a requested delay longer than d an escalation (reason delay-exceeds-max).
+// The default is DefaultMaxDelayMS.
+func WithMaxDelay(d time.Duration) DecideOption {
+	return WithMaxDelayMS(int64((d + time.Millisecond - 1) / time.Millisecond))
+}
+
+// WithMaxDelayMS is WithMaxDelay in milliseconds.
+func WithMaxDelayMS(ms int64) DecideOption {
+	return func(o *decideOptions) { o.maxDelayMS = ms }
+}
+
+// WithJitter draws the backoff delay uniformly from [0, delay) ("full jitter"), so many callers
+// do not retry in step. A delay the server or the registry names is never shortened.
+func WithJitter() DecideOption {
+	return func(o *decideOptions) { o.jitter = true }
+}
+
+// Decide is the action the registry prescribes for p at the given attempt (1 for the first
+// failure). Pass DefaultMaxAttempts unless the caller has its own budget.
+func Decide(p *ErrorPayload, attempt, maxAttempts int, opts ...DecideOption) Decision {
+	return RawValue(p).Decide(attempt, maxAttempts, opts...)
+}
+
+// Decide is the action the registry prescribes for this raw payload (see docs/conformance.md).
+func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
+	o := decideOptions{maxDelayMS: DefaultMaxDelayMS}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if len(envelopeProblems(r.value)) > 0 {
+		d := Decision{Action: ActionEscalate, Reason: ReasonInvalidPayload}
+		if obj, ok := r.value.(*object); ok {
+			d.CorrelationID, d.hasCorrelation = obj.vals[wCorrelationID].(string)
+		}
+		return d
+	}
+	obj := r.value.(*object)
+	retryable := obj.vals[wRetryable].(bool)
+	if !retryable && obj.has(wRetryAfterMS) {
+		return decision(obj, ActionEscalate, ReasonInvalidPayload, 0)
+	}
+	scope := Scope(obj.vals[wScope].(string))
+	e, known := entries[Code(obj.vals[wCode].(string))]
+	var action Action
+	var reason Reason
+	var fallback *int64
+	switch {
+	case !known || !Category(obj.vals[wCategory].(string)).IsKnown():
+		action, reason = unknownCodeActions[retryable][scope], ReasonUnknownCode
+	case len(registryProblems(obj, e)) > 0:
+		return decision(obj, ActionEscalate, ReasonContradictsRegistry, 0)
+	default:
+		action, reason, fallback = e.Actions[scope], ReasonRegistry, e.RetryAfterMS
+	}
+	exhausted, timed := exhaustedActions[action]
+	if !timed {
+		return decision(obj, action, reason, 0)
+	}
+	if attempt >= maxAttempts {
+		return decision(obj, exhausted, ReasonAttemptsExhausted, 0)
+	}
+	delay, jitter := BackoffMS(attempt), o.jitter
+	if ms, ok := integerIn(obj.vals[wRetryAfterMS], 0, maxDelayValueMS); ok {
+		delay, jitter = ms, false
+	} else if fallback != nil {
+		delay, jitter = *fallback, false
+	}
+	if delay > o.maxDelayMS {
+		return decision(obj, ActionEscalate, ReasonDelayExceedsMax, 0)
+	}
+	if jitter {
+		delay = int64(rand.Float64() * float64(delay))
+	}
+	return decision(obj, action, reason, delay)
+}
+
+// BackoffMS is the delay before attempt+1 when neither the server nor the registry names one:
+// min(base * 2^(attempt-1), max), the exponent capped by the policy.
+func BackoffMS(attempt int) int64 {
+	e := attempt - 1
+	if e < 0 {
+		e = 0
+	}
+	if e > backoffMaxExponent {
+		e = backoffMaxExponent
+	}
+	delay := int64(backoffBaseMS)
+	for i := 0; i < e && delay < backoffMaxMS; i++ {
+		delay *= 2
+	}
+	if delay > backoffMaxMS {
+		delay = backoffMaxMS
+	}
+	return delay
+}
+
+// decision fills a Decision from a well-formed payload; delay counts for retry and pause only.
+func decision(obj *object, action Action, reason Reason, delay int64) Decision {
+	d := Decision{Action: action, Reason: reason, Payload: payloadFrom(obj), hasCode: true, hasCorrelation: true}
+	d.Code = Code(obj.vals[wCode].(string))
+	d.CorrelationID = obj.vals[wCorrelationID].(string)
+	d.ResourceID, d.hasResource = obj.vals[wResourceID].(string)
+	if _, timed := exhaustedActions[action]; timed {
+		d.DelayMS = delay
+		d.Delay = time.Duration(delay) * time.Millisecond
+	}
+	d.DidYouMean = stringItems(obj.vals[wDidYouMean])
+	d.Accepted = stringItems(obj.vals[wAccepted])
+	d.searched, _ = obj.vals[wSearched].(*object)
+	d.Searched = map[string]any{}
+	if d.searched != nil {
+		for _, k := range d.searched.keys {
+			d.Searched[k] = d.searched.vals[k]
+		}
+	}
+	return d
+}
+
+func stringItems(v any) []string {
+	items, _ := v.([]any)
+	out := make([]string, 0, len(items))
+	for _, item := range items {
+		if s, ok := item.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// value is the decision as docs/conformance.md spells it (null, [] and {} for what is absent).
+func (d Decision) value() *object {
+	o := newObject()
+	o.set("action", string(d.Action))
+	o.set("reason", string(d.Reason))
+	o.set("code", nil)
+	if d.hasCode {
+		o.set("code", string(d.Code))
+	}
+	o.set("delay_ms", nil)
+	if _, timed := exhaustedActions[d.Action]; timed {
+		o.set("delay_ms", json.Number(strconv.FormatInt(d.DelayMS, 10)))
+	}
+	o.set("correlation_id", nil)
+	if d.hasCorrelation {
+		o.set("correlation_id", d.CorrelationID)
+	}
+	o.set("resource_id", nil)
+	if d.hasResource {
+		o.set("resource_id", d.ResourceID)
+	}
+	o.set("did_you_mean", normalize(d.DidYouMean))
+	o.set("accepted", normalize(d.Accepted))
+	searched := d.searched
+	if searched == nil {
+		searched = newObject()
+	}
+	o.set("searched", searched)
+	return o
+}
+
+// MarshalJSON writes the decision in the conformance vectors' form.
+func (d Decision) MarshalJSON() ([]byte, error) { return encodeJSON(d.value(), false), nil }
