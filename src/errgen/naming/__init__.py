@@ -1,0 +1,1 @@
+"""Per-language naming: identifiers, package names and string literals from registry text."""
