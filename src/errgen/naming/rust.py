@@ -191,7 +191,7 @@ def _struct(type_name: str, row: Row, indent: int) -> str:
             items = [item for item in value[2:-1].split("\x1f") if item]
             lines.append(array(items, indent + 4, f"{name}: ") + "\n")
         else:
-            lines.append(assignment(indent + 4, f"{name}:", value, ",") + "\n")
+            lines.append(assignment(indent + 4, f"{name}:", value, ",", end_counts=False) + "\n")
     return f"{type_name} {{\n" + "".join(lines) + " " * indent + "}"
 
 
@@ -206,12 +206,14 @@ def width(text: str) -> int:
     return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def assignment(indent: int, lead: str, value: str, end: str) -> str:
+def assignment(indent: int, lead: str, value: str, end: str, end_counts: bool = True) -> str:
     """`lead value end` (a struct field, a constant), as rustfmt lays it out: moved to the next
-    line when only that makes it fit. A value too wide either way stays where it is: rustfmt
-    cannot format the item and leaves the text as written."""
+    line when the line is too wide and the value fits there (a struct field's comma may overhang;
+    a statement's semicolon may not). Otherwise it stays where it is: rustfmt leaves a line it
+    cannot fit as written."""
     pad = " " * indent
     one_line = f"{pad}{lead} {value}{end}"
-    if width(one_line) > MAX_WIDTH and width(f"{pad}    {value}{end}") <= MAX_WIDTH:
+    next_line = f"{pad}    {value}{end if end_counts else ''}"
+    if width(one_line) > MAX_WIDTH and width(next_line) <= MAX_WIDTH:
         return f"{pad}{lead}\n{pad}    {value}{end}"
     return one_line

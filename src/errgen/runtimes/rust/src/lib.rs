@@ -20,6 +20,8 @@ mod open_enum;
 mod payload;
 mod suggest;
 mod table;
+#[cfg(test)]
+mod tests;
 mod validate;
 
 #[doc(hidden)]
