@@ -105,7 +105,7 @@ def check_crate(crate: Path, vectors: Path, *features: str) -> None:
     ok(cargo(crate, "fmt", "--check"))
     ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings"))
     ok(cargo(crate, "test", "--quiet", *features))
-    argv, cwd, tool = rust_target.conformance_command(crate.parent, vectors, "check")
+    argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
     assert tool == "cargo"
     out = ok(cargo(cwd, *argv[1:]))
     count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
@@ -295,7 +295,7 @@ def junk_vectors() -> list[dict[str, Any]]:
 def test_junk_inputs_odd_headers_and_unknown_codes_behave_as_documented(golden_crate: Path, tmp_path: Path) -> None:
     vectors = tmp_path / "junk.json"
     vectors.write_text(json.dumps({"vectors": junk_vectors()}), encoding="utf-8")
-    argv, cwd, _ = rust_target.conformance_command(golden_crate.parent, vectors, "check")
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "check")
     done = cargo(cwd, *argv[1:])
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == f"{len(junk_vectors())} passed, 0 failed"
@@ -307,13 +307,13 @@ def test_check_reports_failures_and_emit_prints_one_line_per_vector(golden_crate
     wrong[0]["expected"] = {"parsed": "known"}
     vectors = tmp_path / "wrong.json"
     vectors.write_text(json.dumps({"vectors": wrong}), encoding="utf-8")
-    argv, cwd, _ = rust_target.conformance_command(golden_crate.parent, vectors, "check")
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "check")
     done = cargo(cwd, *argv[1:])
     assert done.returncode == 1
     assert done.stdout.splitlines() == ['http/html: parsed: expected "known", got "invalid"', "1 passed, 1 failed"]
 
     source = GENERATED / "conformance" / "vectors.json"
-    argv, cwd, _ = rust_target.conformance_command(golden_crate.parent, source, "emit")
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, source, "emit")
     lines = ok(cargo(cwd, *argv[1:])).splitlines()
     expected = json.loads(source.read_text(encoding="utf-8"))["vectors"]
     assert len(lines) == len(expected)

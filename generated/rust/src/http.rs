@@ -182,13 +182,8 @@ fn imf_fixdate_ms(text: &str) -> Option<i64> {
     let (day, year) = (number(5..7)?, number(12..16)?);
     let (hour, minute, second) = (number(17..19)?, number(20..22)?, number(23..25)?);
     let month = i64::try_from(month).ok()?;
-    if year < 1
-        || day < 1
-        || day > days_in_month(year, month)
-        || hour > 23
-        || minute > 59
-        || second > 59
-    {
+    // Years 0000-9999 all exist (proleptic Gregorian); second 60, a leap second, is the next minute's 0.
+    if day < 1 || day > days_in_month(year, month) || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
     let days = days_from_civil(year, month, day);

@@ -59,9 +59,13 @@ def runtime_sources() -> dict[str, str]:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """The crate's runner: `cargo run --example conformance -- check|emit VECTORS`, in the crate."""
-    argv = ["cargo", "run", "--quiet", "--example", "conformance", "--", mode, str(Path(vectors).resolve())]
-    return argv, Path(sdk_dir) / "rust", "cargo"
+    """The crate's runner, `cargo run --example conformance -- check|emit VECTORS`, run in the
+    crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
+    (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
+    never needs that feature."""
+    argv = ["cargo", "run", "--quiet", "--features", "serde_json/preserve_order", "--example", "conformance", "--",
+            mode, str(vectors)]
+    return argv, Path(sdk_dir), "cargo"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -65,7 +65,8 @@ pub fn main() -> ExitCode {
 }
 
 /// What this SDK does with one vector's input: valid, problems, parsed and decision.
-pub fn outputs(vector: &Value) -> Vec<(&'static str, Value)> {
+/// Each as compact JSON text, the decision's fields in their documented order.
+pub fn outputs(vector: &Value) -> Vec<(&'static str, String)> {
     let raw = raw_payload(vector);
     let number = |key: &str| vector.get(key).and_then(as_whole);
     let attempt = number("attempt").unwrap_or(1);
@@ -81,12 +82,12 @@ pub fn outputs(vector: &Value) -> Vec<(&'static str, Value)> {
         clamp(max_delay_ms),
     );
     vec![
-        ("valid", Value::Bool(ids.is_empty())),
-        ("problems", json!(ids)),
-        ("parsed", Value::from(verdict(&raw).as_str())),
+        ("valid", ids.is_empty().to_string()),
+        ("problems", json!(ids).to_string()),
+        ("parsed", Value::from(verdict(&raw).as_str()).to_string()),
         (
             "decision",
-            serde_json::to_value(decision).unwrap_or(Value::Null),
+            serde_json::to_string(&decision).unwrap_or_default(),
         ),
     ]
 }
@@ -103,24 +104,30 @@ fn emit_line(vector: &Value) -> String {
 fn check(vector: &Value) -> Vec<String> {
     let name = vector.get("name").and_then(Value::as_str).unwrap_or("?");
     let Some(mut expected) = vector.get("expected").and_then(Value::as_object).cloned() else {
-        return vec![format!("{name}: no expected outputs")];
+        return vec![format!("FAIL {name}: no expected outputs")];
     };
     if vector.get("input").is_none() {
         // Vectors written before `input` existed expect only the decision.
         expected = Map::from_iter([("decision".to_owned(), Value::Object(expected))]);
     }
+    if let Some(Value::Array(ids)) = expected.get_mut("problems") {
+        // Problems are compared as a set.
+        ids.sort_by(|a, b| a.to_string().cmp(&b.to_string()));
+        ids.dedup();
+    }
     let actual = outputs(vector);
     if !actual.iter().any(|(key, _)| expected.contains_key(*key)) {
         return vec![format!(
-            "{name}: expected names none of valid, problems, parsed, decision"
+            "FAIL {name}: expected names none of valid, problems, parsed, decision"
         )];
     }
     actual
         .into_iter()
         .filter_map(|(key, actual)| {
             let wanted = expected.get(key)?;
+            let actual: Value = serde_json::from_str(&actual).unwrap_or(Value::Null);
             (!same(wanted, &actual))
-                .then(|| format!("{name}: {key}: expected {wanted}, got {actual}"))
+                .then(|| format!("FAIL {name}: {key}: expected {wanted}, got {actual}"))
         })
         .collect()
 }
