@@ -302,25 +302,36 @@ def test_junk_inputs_odd_headers_and_unknown_codes_behave_as_documented(golden_c
 
 
 @needs_cargo
-def test_check_reports_failures_and_emit_prints_one_line_per_vector(golden_crate: Path, tmp_path: Path) -> None:
+def test_check_reports_each_failure(golden_crate: Path, tmp_path: Path) -> None:
     wrong = junk_vectors()[:2]
     wrong[0]["expected"] = {"parsed": "known"}
+    wrong[1]["expected"] = {"problems": ["not-an-object", "not-an-object"]}  # compared as a set
     vectors = tmp_path / "wrong.json"
     vectors.write_text(json.dumps({"vectors": wrong}), encoding="utf-8")
     argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "check")
     done = cargo(cwd, *argv[1:])
     assert done.returncode == 1
-    assert done.stdout.splitlines() == ['http/html: parsed: expected "known", got "invalid"', "1 passed, 1 failed"]
+    assert done.stdout.splitlines() == ['FAIL http/html: parsed: expected "known", got "invalid"', "1 passed, 1 failed"]
+    missing = cargo(cwd, *argv[1:-1], str(tmp_path / "absent.json"))
+    assert missing.returncode == 2
 
-    source = GENERATED / "conformance" / "vectors.json"
-    argv, cwd, _ = rust_target.conformance_command(golden_crate, source, "emit")
-    lines = ok(cargo(cwd, *argv[1:])).splitlines()
-    expected = json.loads(source.read_text(encoding="utf-8"))["vectors"]
-    assert len(lines) == len(expected)
-    for line, vector in zip(lines, expected):
-        emitted = json.loads(line)
-        assert list(emitted) == ["name", "valid", "problems", "parsed", "decision"]
-        assert emitted["name"] == vector["name"]
-        # Until the vectors carry `input`, `expected` is the decision alone.
-        assert emitted["decision"] == vector["expected"].get("decision", vector["expected"])
-        assert line == json.dumps(emitted, ensure_ascii=False, separators=(",", ":"))
+
+def python_emit(vectors: Path) -> list[str]:
+    """The Python SDK's emit lines for the same inputs (generated/python, the golden)."""
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "acme_errors._conformance", "emit", str(vectors)],
+                          cwd=GENERATED / "python", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+@needs_cargo
+def test_emit_prints_exactly_what_python_prints(golden_crate: Path, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text(json.dumps({"vectors": junk_vectors()}, ensure_ascii=False), encoding="utf-8")
+    for vectors in (GENERATED / "conformance" / "vectors.json", junk):
+        argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "emit")
+        lines = ok(cargo(cwd, *argv[1:])).splitlines()
+        assert lines == python_emit(vectors)
+        assert list(json.loads(lines[0])) == ["name", "valid", "problems", "parsed", "decision"]

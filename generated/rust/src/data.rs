@@ -3,7 +3,7 @@
 //! an open enum, the recovery table, the payload's field specs and wire names, and the policy.
 
 use crate::open_enum::{closed_enum, open_enum, Wire};
-use crate::table::{CategoryEntry, CodeEntry, FieldKind, FieldSpec, RuleRow};
+use crate::table::{CategoryEntry, CodeEntry, FieldKind, FieldSpec, RuleRow, Timed};
 
 /// The registry these types were generated from.
 pub const REGISTRY_NAME: &str = "acme";
@@ -24,6 +24,22 @@ pub mod policy {
     pub const MAX_JSON_DEPTH: usize = 64;
     pub const PROBLEM_BASE: &str = "https://errors.acme.dev/";
     pub const ENVELOPE: Option<&str> = None;
+}
+
+/// The stable ids of the reasons the strict contract rejects a payload.
+pub mod problem {
+    pub const NOT_AN_OBJECT: &str = "not-an-object";
+    pub const EXTRA_FIELD: &str = "extra-field";
+    pub const WRONG_TYPE: &str = "wrong-type";
+    pub const MISSING_FIELD: &str = "missing-field";
+    pub const RESOURCE_ID_MISSING: &str = "resource-id-missing";
+    pub const UNKNOWN_CATEGORY: &str = "unknown-category";
+    pub const UNKNOWN_CODE: &str = "unknown-code";
+    pub const CATEGORY_MISMATCH: &str = "category-mismatch";
+    pub const RETRYABLE_MISMATCH: &str = "retryable-mismatch";
+    pub const SCOPE_NOT_ALLOWED: &str = "scope-not-allowed";
+    pub const RETRY_AFTER_NOT_RETRYABLE: &str = "retry-after-not-retryable";
+    pub const HINT_NOT_ALLOWED: &str = "hint-not-allowed";
 }
 
 /// Each payload field's name on the wire.
@@ -127,12 +143,22 @@ pub enum Reason {
     DelayExceedsMax,
 }
 
+/// The tolerant verdict on a raw payload (`verdict`): known, from a newer server, or invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Verdict {
+    Known,
+    Unknown,
+    Invalid,
+}
+
 open_enum!(Code, RECOVERY_TABLE, code, wire);
 open_enum!(Category, CATEGORIES, category, wire);
 open_enum!(Scope, SCOPE_WIRES, value, wire);
 open_enum!(State, STATE_WIRES, value, wire);
 open_enum!(Action, ACTION_WIRES, value, wire);
 closed_enum!(Reason, REASON_WIRES);
+closed_enum!(Verdict, VERDICT_WIRES);
 
 /// Every code of the registry, in registry order: the recovery table.
 pub static RECOVERY_TABLE: &[CodeEntry] = &[
@@ -498,6 +524,21 @@ static REASON_WIRES: &[Wire<Reason>] = &[
     },
 ];
 
+static VERDICT_WIRES: &[Wire<Verdict>] = &[
+    Wire {
+        value: Verdict::Known,
+        wire: "known",
+    },
+    Wire {
+        value: Verdict::Unknown,
+        wire: "unknown",
+    },
+    Wire {
+        value: Verdict::Invalid,
+        wire: "invalid",
+    },
+];
+
 /// The registry's rule for a code this SDK does not know, for each retryable and scope.
 pub(crate) static UNKNOWN_CODE_RULE: &[RuleRow] = &[
     RuleRow {
@@ -506,9 +547,19 @@ pub(crate) static UNKNOWN_CODE_RULE: &[RuleRow] = &[
         action: Action::Retry,
     },
     RuleRow {
+        retryable: false,
+        scope: Scope::Request,
+        action: Action::Escalate,
+    },
+    RuleRow {
         retryable: true,
         scope: Scope::Resource,
         action: Action::Retry,
+    },
+    RuleRow {
+        retryable: false,
+        scope: Scope::Resource,
+        action: Action::Skip,
     },
     RuleRow {
         retryable: true,
@@ -517,20 +568,25 @@ pub(crate) static UNKNOWN_CODE_RULE: &[RuleRow] = &[
     },
     RuleRow {
         retryable: false,
-        scope: Scope::Request,
-        action: Action::Escalate,
-    },
-    RuleRow {
-        retryable: false,
-        scope: Scope::Resource,
-        action: Action::Skip,
-    },
-    RuleRow {
-        retryable: false,
         scope: Scope::Service,
         action: Action::Stop,
     },
 ];
+
+/// The actions that wait a delay, and what each becomes when the attempts run out.
+pub(crate) static TIMED_ACTIONS: &[Timed] = &[
+    Timed {
+        action: Action::Retry,
+        exhausted: Action::Escalate,
+    },
+    Timed {
+        action: Action::Pause,
+        exhausted: Action::Stop,
+    },
+];
+
+/// RFC 9457 members a problem+json body adds around the payload.
+pub(crate) static PROBLEM_MEMBERS: &[&str] = &["type", "title", "status", "detail", "instance"];
 
 /// The payload's fields, in wire order.
 pub(crate) static FIELDS: &[FieldSpec] = &[

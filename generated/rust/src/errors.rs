@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::data::Code;
+use crate::data::{problem, Code};
 use crate::payload::ErrorPayload;
 use crate::table::recovery_entry;
 use crate::validate::{problems, PayloadError, Problem};
@@ -58,7 +58,7 @@ pub fn new_error_with(
         let message = format!("code {:?} is not in the registry", code.as_str());
         return Err(PayloadError {
             problems: vec![Problem {
-                id: "unknown-code",
+                id: problem::UNKNOWN_CODE,
                 message,
             }],
         });

@@ -29,8 +29,8 @@ mod validate;
 pub mod conformance;
 
 pub use data::{
-    policy, wire, Action, Category, Code, Reason, Scope, State, CATEGORIES, RECOVERY_TABLE,
-    REGISTRY_NAME, REGISTRY_VERSION,
+    policy, problem, wire, Action, Category, Code, Reason, Scope, State, Verdict, CATEGORIES,
+    RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
 pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_jitter, Decision};
 pub use errors::{new_error, new_error_with};
@@ -42,6 +42,4 @@ pub use mcp::{from_mcp_result, to_mcp_result};
 pub use payload::ErrorPayload;
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
-pub use validate::{
-    parse, parse_value, problems, validate, verdict, PayloadError, Problem, Verdict,
-};
+pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};

@@ -53,6 +53,12 @@ pub(crate) struct RuleRow {
     pub action: Action,
 }
 
+/// An action that waits a delay (retry, pause), and the action it becomes once the attempts run out.
+pub(crate) struct Timed {
+    pub action: Action,
+    pub exhausted: Action,
+}
+
 /// What a payload field holds on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

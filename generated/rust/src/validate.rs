@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, Scope, FIELDS};
+use crate::data::{policy, problem, wire, Scope, Verdict, FIELDS};
 use crate::json::{integral, read_json};
 use crate::payload::ErrorPayload;
 use crate::table::{category_entry, field_spec, recovery_entry, CodeEntry, FieldKind, FieldSpec};
@@ -40,27 +40,6 @@ impl fmt::Display for PayloadError {
 
 impl std::error::Error for PayloadError {}
 
-/// The tolerant verdict on a raw payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// A well-formed payload whose code and category this registry knows.
-    Known,
-    /// A well-formed payload from a newer server: its code or category is not in this registry.
-    Unknown,
-    /// Not a payload of the contract.
-    Invalid,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Known => "known",
-            Verdict::Unknown => "unknown",
-            Verdict::Invalid => "invalid",
-        }
-    }
-}
-
 /// Every reason the strict contract rejects `raw` (empty: valid), as `errgen validate` and the
 /// JSON Schema see it. Registry checks run only on a well-formed envelope.
 pub fn problems(raw: &Value) -> Vec<Problem> {
@@ -74,14 +53,14 @@ pub fn problems(raw: &Value) -> Vec<Problem> {
     let category = str_field(object, wire::CATEGORY);
     if category_entry(category).is_none() {
         found.push(Problem::new(
-            "unknown-category",
+            problem::UNKNOWN_CATEGORY,
             format!("category {category:?} is not in the registry"),
         ));
     }
     let code = str_field(object, wire::CODE);
     match recovery_entry(code) {
         None => found.push(Problem::new(
-            "unknown-code",
+            problem::UNKNOWN_CODE,
             format!("code {code:?} is not in the registry"),
         )),
         Some(entry) => found.extend(registry_problems(object, entry)),
@@ -94,7 +73,7 @@ pub fn problems(raw: &Value) -> Vec<Problem> {
 pub(crate) fn envelope_problems(raw: &Value) -> Vec<Problem> {
     let Some(object) = raw.as_object() else {
         return vec![Problem::new(
-            "not-an-object",
+            problem::NOT_AN_OBJECT,
             "payload must be a JSON object".to_owned(),
         )];
     };
@@ -102,12 +81,12 @@ pub(crate) fn envelope_problems(raw: &Value) -> Vec<Problem> {
     for (key, value) in object {
         match field_spec(key) {
             None => found.push(Problem::new(
-                "extra-field",
+                problem::EXTRA_FIELD,
                 format!("field {key:?} is not part of the contract"),
             )),
             Some(spec) if !fits(spec, value) => {
                 found.push(Problem::new(
-                    "wrong-type",
+                    problem::WRONG_TYPE,
                     format!("field {key:?} must be {}", expected(spec)),
                 ));
             }
@@ -119,7 +98,7 @@ pub(crate) fn envelope_problems(raw: &Value) -> Vec<Problem> {
         .filter(|spec| spec.required && !object.contains_key(spec.wire))
     {
         found.push(Problem::new(
-            "missing-field",
+            problem::MISSING_FIELD,
             format!("required field {:?} is missing", spec.wire),
         ));
     }
@@ -128,7 +107,7 @@ pub(crate) fn envelope_problems(raw: &Value) -> Vec<Problem> {
         && !object.contains_key(wire::RESOURCE_ID)
     {
         found.push(Problem::new(
-            "resource-id-missing",
+            problem::RESOURCE_ID_MISSING,
             format!("scope is {resource}, so {} is required", wire::RESOURCE_ID),
         ));
     }
@@ -142,27 +121,27 @@ fn registry_problems(object: &Map<String, Value>, entry: &CodeEntry) -> Vec<Prob
     let category = str_field(object, wire::CATEGORY);
     if category != entry.category.as_str() {
         found.push(Problem::new(
-            "category-mismatch",
+            problem::CATEGORY_MISMATCH,
             format!("{code} has category {}, not {category:?}", entry.category),
         ));
     }
     let retryable = object.get(wire::RETRYABLE).and_then(Value::as_bool) == Some(true);
     if retryable != entry.retryable {
         found.push(Problem::new(
-            "retryable-mismatch",
+            problem::RETRYABLE_MISMATCH,
             format!("{code} has retryable {}", entry.retryable),
         ));
     }
     let scope = str_field(object, wire::SCOPE);
     if !entry.scopes.iter().any(|s| s.as_str() == scope) {
         found.push(Problem::new(
-            "scope-not-allowed",
+            problem::SCOPE_NOT_ALLOWED,
             format!("{code} may not carry scope {scope:?}"),
         ));
     }
     if object.contains_key(wire::RETRY_AFTER_MS) && !entry.retryable {
         found.push(Problem::new(
-            "retry-after-not-retryable",
+            problem::RETRY_AFTER_NOT_RETRYABLE,
             format!(
                 "{code} is not retryable, so it has no {}",
                 wire::RETRY_AFTER_MS
@@ -172,7 +151,7 @@ fn registry_problems(object: &Map<String, Value>, entry: &CodeEntry) -> Vec<Prob
     for spec in FIELDS.iter().filter(|spec| spec.hint) {
         if object.contains_key(spec.wire) && !entry.hints.contains(&spec.wire) {
             found.push(Problem::new(
-                "hint-not-allowed",
+                problem::HINT_NOT_ALLOWED,
                 format!("{code} does not carry the hint field {:?}", spec.wire),
             ));
         }
@@ -217,7 +196,7 @@ pub fn parse_value(raw: &Value) -> Result<ErrorPayload, PayloadError> {
             wire::RETRY_AFTER_MS
         );
         return Err(PayloadError {
-            problems: vec![Problem::new("retry-after-not-retryable", message)],
+            problems: vec![Problem::new(problem::RETRY_AFTER_NOT_RETRYABLE, message)],
         });
     }
     typed(raw)
@@ -230,7 +209,7 @@ pub fn parse(bytes: &[u8]) -> Result<ErrorPayload, PayloadError> {
         Some(raw) => parse_value(&raw),
         None => Err(PayloadError {
             problems: vec![Problem::new(
-                "not-an-object",
+                problem::NOT_AN_OBJECT,
                 format!(
                     "payload is not JSON (or nests deeper than {})",
                     policy::MAX_JSON_DEPTH
@@ -252,7 +231,7 @@ pub fn validate(raw: &Value) -> Result<ErrorPayload, PayloadError> {
 
 fn typed(raw: &Value) -> Result<ErrorPayload, PayloadError> {
     ErrorPayload::deserialize_value(raw).map_err(|e| PayloadError {
-        problems: vec![Problem::new("wrong-type", e.to_string())],
+        problems: vec![Problem::new(problem::WRONG_TYPE, e.to_string())],
     })
 }
 

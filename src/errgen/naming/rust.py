@@ -61,19 +61,21 @@ def camel(text: str, prefix: str) -> str:
     return prefix + name if name[0].isdigit() else name
 
 
-def variants(values: Iterable[str], prefix: str) -> list[str]:
+def variants(values: Iterable[str], prefix: str, open_enum: bool = True) -> list[str]:
     """One unique variant name per value, in order: a clash (`RATE_LIMITED`, `rate-limited`) gets
-    the next free numeric suffix, decided by registry order, so names never change on rebuild."""
+    the next free numeric suffix, decided by registry order, so names never change on rebuild.
+    An open enum also reserves `Unknown`, its catch-all."""
+    reserved = RESERVED_VARIANTS if open_enum else RESERVED_VARIANTS - {"Unknown"}
     values = list(values)
     natural = [camel(v, prefix) for v in values]
-    taken = set(RESERVED_VARIANTS)
+    taken = set(reserved)
     first_owner: dict[str, int] = {}
     for index, name in enumerate(natural):
         first_owner.setdefault(name, index)
-    taken.update(n for n, i in first_owner.items() if n not in RESERVED_VARIANTS)
+    taken.update(n for n in first_owner if n not in reserved)
     result = []
     for index, name in enumerate(natural):
-        if name not in RESERVED_VARIANTS and first_owner[name] == index:
+        if name not in reserved and first_owner[name] == index:
             result.append(name)
             continue
         n = 2

@@ -86,7 +86,8 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "Code": dict(zip(view.code_names, naming.variants(view.code_names, "Code"))),
         "Category": dict(zip(view.category_names, naming.variants(view.category_names, "Category"))),
         **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
-        "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason"))),
+        "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
+        "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
     }
     scope = names["Scope"]
     action = names["Action"]
@@ -124,8 +125,9 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
     rule_rows = [[
         ("retryable", _bool(retryable)),
         ("scope", path("Scope", s)),
-        ("action", path("Action", contract.derive_action(retryable, s, None))),
-    ] for retryable in (True, False) for s in view.scopes]
+        ("action", path("Action", by_retryable[retryable])),
+    ] for s, by_retryable in view.fallback_actions.items() for retryable in (True, False)]
+    timed_rows = [[("action", path("Action", timed)), ("exhausted", path("Action", last))] for timed, last in view.exhausted.items()]
     field_rows = [[
         ("name", naming.string(f.name)),
         ("wire", naming.string(f.wire)),
@@ -152,8 +154,14 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
     ]
     return {
         "enums": enums,
-        "reasons": list(names["Reason"].values()),
-        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")} | {"Reason": wires("Reason")},
+        "closed_enums": {"Reason": list(names["Reason"].values()), "Verdict": list(names["Verdict"].values())},
+        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")}
+        | {"Reason": wires("Reason"), "Verdict": wires("Verdict")},
+        "timed_table": naming.struct_array("Timed", timed_rows),
+        "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
+                        for p in contract.PROBLEMS],
+        "problem_members": naming.array([naming.string(m) for m in contract.PROBLEM_MEMBERS], 0,
+                                        "pub(crate) static PROBLEM_MEMBERS: &[&str] = ", ";"),
         "recovery_table": naming.struct_array("CodeEntry", code_rows),
         "category_table": naming.struct_array("CategoryEntry", category_rows),
         "rule_table": naming.struct_array("RuleRow", rule_rows),

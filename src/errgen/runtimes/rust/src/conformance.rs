@@ -112,7 +112,7 @@ fn check(vector: &Value) -> Vec<String> {
     }
     if let Some(Value::Array(ids)) = expected.get_mut("problems") {
         // Problems are compared as a set.
-        ids.sort_by(|a, b| a.to_string().cmp(&b.to_string()));
+        ids.sort_by_key(|id| id.to_string());
         ids.dedup();
     }
     let actual = outputs(vector);

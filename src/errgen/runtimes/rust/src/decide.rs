@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hasher};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, Action, Code, Reason, Scope, UNKNOWN_CODE_RULE};
+use crate::data::{policy, wire, Action, Code, Reason, Scope, TIMED_ACTIONS, UNKNOWN_CODE_RULE};
 use crate::json::integral;
 use crate::payload::ErrorPayload;
 use crate::table::{category_entry, recovery_entry};
@@ -86,15 +86,11 @@ pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: 
             None,
         ),
     };
-    if action != Action::Retry && action != Action::Pause {
+    let Some(timed) = TIMED_ACTIONS.iter().find(|timed| timed.action == action) else {
         return filled(object, action, reason, None);
-    }
+    };
     if attempt >= max_attempts {
-        let last = if action == Action::Pause {
-            Action::Stop
-        } else {
-            Action::Escalate
-        };
+        let last = timed.exhausted.clone();
         return filled(object, last, Reason::AttemptsExhausted, None);
     }
     let payload_delay = object

@@ -6,13 +6,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire};
+use crate::data::{policy, wire, PROBLEM_MEMBERS};
 use crate::json::read_json;
 use crate::payload::ErrorPayload;
 use crate::table::recovery_entry;
 
-/// RFC 9457 members a problem+json body adds around the payload.
-const PROBLEM_MEMBERS: [&str; 5] = ["type", "title", "status", "detail", "instance"];
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTH_NAMES: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
