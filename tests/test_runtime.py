@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,10 +29,12 @@ def as_dict(decision: sdk.Decision) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def ts_sdk(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ts") / "js"
-    done = tsc(node_bin, GENERATED / "typescript", out)
+    """The generated package built as `npm run build` builds it (its own tsconfig), into dist/."""
+    package = tmp_path_factory.mktemp("out") / "typescript"
+    shutil.copytree(GENERATED / "typescript", package)
+    done = subprocess.run([str(node_bin / "tsc"), "-p", str(package)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout
-    return out / "index.js"
+    return package / "dist" / "index.js"
 
 
 def node(ts_sdk: Path, body: str) -> Any:
@@ -49,15 +52,31 @@ def test_python_runner_passes_every_vector() -> None:
     assert done.stdout.strip() == f"python: {total} passed, 0 failed"
 
 
-def test_typescript_decide_matches_the_payload_vectors(ts_sdk: Path, tmp_path: Path) -> None:
-    # The TypeScript runtime's own runner and its hardening come with its move to runtime source;
-    # until then its decide() is held to the payload vectors it already implements.
-    vectors = [v for v in payload_vectors() if v["expected"]["decision"]["reason"] != "delay-exceeds-max"
-               and not v["name"].startswith(("invalid/retry_after_ms/", "backoff/capped/", "valid/retry_after_ms/largest"))]
-    (tmp_path / "v.json").write_text(json.dumps(vectors))
-    got = node(ts_sdk, f"const v = JSON.parse(require('fs').readFileSync({json.dumps(str(tmp_path / 'v.json'))}, 'utf8'));\n"
-                       "console.log(JSON.stringify(Object.fromEntries(v.map((x) => [x.name, m.decide(x.input.payload, x.attempt, x.max_attempts)]))));")
-    assert got == {v["name"]: v["expected"]["decision"] for v in vectors}
+def test_typescript_runner_passes_every_vector(ts_sdk: Path) -> None:
+    """The runner compiled with the package (tsconfig's strict flags), found by errgen conformance."""
+    done = run_errgen("conformance", "--out", str(ts_sdk.parent.parent.parent), "--target", "typescript", "--vectors", str(VECTORS))
+    assert done.returncode == 0, done.stdout + done.stderr
+    total = len(json.loads(VECTORS.read_text())["vectors"])
+    assert done.stdout.strip() == f"typescript: {total} passed, 0 failed"
+
+
+def test_python_and_typescript_emit_the_same_lines(ts_sdk: Path, tmp_path: Path) -> None:
+    """Any inputs, no expectations: both SDKs print byte-identical emit lines."""
+    odd = ["-1", "1.5", "+5", "2099-01-01", "\u00b2", "9" * 5000, "Fri, 31 Dec 9999 23:59:59 GMT", "", " 3 ", "3,4"]
+    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request"))
+    inputs = [{"name": f"h{i}", "input": {"http": {"status": 429, "headers": [["Retry-After", v]], "body": body}}, "now_ms": 5}
+              for i, v in enumerate(odd)]
+    junk: list[Any] = [{"code": "X"}, {"scope": {}}, [], "x", 1e300, {"code": "RATE_LIMITED", "__proto__": 1}, {"constructor": 1}]
+    inputs += [{"name": f"p{i}", "input": {"payload": v}} for i, v in enumerate(junk)]
+    inputs += [{"name": f"m{i}", "input": {"mcp": v}} for i, v in enumerate([{"content": True}, {"content": [{"type": "text", "text": "{"}]}])]
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps({"vectors": inputs}))
+    out = str(ts_sdk.parent.parent.parent)
+    ts = run_errgen("conformance", "--out", out, "--target", "typescript", "--emit", str(path))
+    py = run_errgen("conformance", "--target", "python", "--emit", str(path))
+    assert ts.returncode == py.returncode == 0, ts.stderr + py.stderr
+    assert len(ts.stdout.splitlines()) == len(inputs)
+    assert ts.stdout == py.stdout
 
 
 def test_vectors_cover_every_code_scope_and_case_kind() -> None:
@@ -256,3 +275,80 @@ def test_did_you_mean_is_the_same_in_both_languages(ts_sdk: Path) -> None:
     ts = node(ts_sdk, f"console.log(JSON.stringify({json.dumps(cases)}.map(([v, a]) => m.didYouMean(v, a))));")
     assert py == ts
     assert py[0] == ["www"] and py[1] == ["acme-prd", "acme-prod2"] and py[2] == [] and py[3] == []
+
+
+def random_inputs(seed: int, count: int) -> list[dict[str, Any]]:
+    """Deterministic junk near the contract: mutated payloads, odd bodies and headers, MCP shapes."""
+    import random
+
+    rng = random.Random(seed)
+    keys = ["code", "category", "retryable", "scope", "correlation_id", "resource_id", "retry_after_ms", "message", "searched",
+            "did_you_mean", "accepted", "state", "safe_to_replay", "x", "__proto__", "constructor", "toString", "detail", "type"]
+    scalars: list[Any] = [None, True, False, 0, -1, 1.5, 2.0, 2**53 - 1, 2**53, 1e300, "", "request", "resource", "service",
+                          "RATE_LIMITED", "rate_limit", "galaxy", "constructor", "é\u2028", "unchanged"]
+
+    def value(depth: int = 0) -> Any:
+        roll = rng.random()
+        if depth > 2 or roll < 0.6:
+            return rng.choice(scalars)
+        if roll < 0.8:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 3))}
+
+    def payload() -> Any:
+        code = rng.choice([*sdk.RECOVERY_TABLE])
+        entry = sdk.RECOVERY_TABLE[code]
+        scope = rng.choice(entry.scopes).value
+        p: dict[str, Any] = sdk.new_error(code.value, "c-1", scope=scope, **({"resource_id": "r"} if scope == "resource" else {}))
+        for _ in range(rng.randint(0, 2)):
+            action = rng.random()
+            if action < 0.4 and p:
+                p.pop(rng.choice(list(p)))
+            else:
+                p[rng.choice(keys)] = value()
+        return p if rng.random() < 0.9 else value()
+
+    def http_date() -> str:
+        day = rng.choice(["Mon", "Tue", "Sun", "Xyz"])
+        return (f"{day}, {rng.randint(0, 32):02d} {rng.choice(['Jan', 'Feb', 'Dec', 'jan'])} {rng.choice([0, 1970, 2026, 2028, 9999]):04d} "
+                f"{rng.randint(0, 24):02d}:{rng.randint(0, 60):02d}:{rng.randint(0, 61):02d} {rng.choice(['GMT', 'GMT', 'UTC'])}")
+
+    def header_value() -> str:
+        return rng.choice([str(rng.randint(0, 10**6)), "-1", "1.5", "+5", "\u00b2", " 12 ", "0" * 30, "9" * 40, "", "1e3", http_date(),
+                           http_date(), "Wed,  21 Oct 2026 07:28:05 GMT"])
+
+    out: list[dict[str, Any]] = []
+    for i in range(count):
+        kind = rng.random()
+        vector: dict[str, Any] = {"name": f"r{i}", "attempt": rng.randint(-2, 8), "max_attempts": rng.randint(0, 6),
+                                  "max_delay_ms": rng.choice([0, 1000, 3_600_000, 2**53 - 1]), "now_ms": rng.randint(0, 2**45)}
+        if kind < 0.4:
+            vector["input"] = {"payload": payload()}
+        elif kind < 0.8:
+            body = json.dumps(payload())
+            body = rng.choice([body, body, body[: rng.randint(0, len(body))], body + " x", "[" * rng.randint(60, 70) + "]" * 70])
+            names = ["Retry-After", "retry-after-ms", "RETRY-AFTER", "Content-Type"]
+            headers = [[rng.choice(names), header_value()] for _ in range(rng.randint(0, 3))]
+            vector["input"] = {"http": {"status": 429, "headers": headers, "body": body}}
+        else:
+            p = payload()
+            vector["input"] = {"mcp": rng.choice([{"structuredContent": p}, {"content": [{"type": "text", "text": json.dumps(p)}]},
+                                                  {"content": value()}, value(), {"content": [value(), {"type": "text", "text": value()}]}])}
+        out.append(vector)
+    return out
+
+
+def test_python_and_typescript_agree_on_random_inputs(ts_sdk: Path, tmp_path: Path) -> None:
+    inputs = random_inputs(seed=12, count=600)
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps({"vectors": inputs}))
+    ts = run_errgen("conformance", "--out", str(ts_sdk.parent.parent.parent), "--target", "typescript", "--emit", str(path))
+    py = run_errgen("conformance", "--target", "python", "--emit", str(path))
+    assert ts.returncode == py.returncode == 0, ts.stderr + py.stderr
+    ts_lines, py_lines = [json.loads(x) for x in ts.stdout.splitlines()], [json.loads(x) for x in py.stdout.splitlines()]
+    assert len(ts_lines) == len(py_lines) == len(inputs)
+    differing = [(a, b) for a, b in zip(py_lines, ts_lines) if a != b]
+    assert not differing, differing[:3]
+    assert not any("error" in line for line in py_lines)
+    reasons = {line["decision"]["reason"] for line in py_lines}
+    assert len(reasons) >= 5, reasons  # the junk reaches most rules, not only invalid-payload
