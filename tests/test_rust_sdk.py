@@ -337,10 +337,21 @@ def python_emit(vectors: Path) -> list[str]:
 
 @needs_cargo
 def test_emit_prints_exactly_what_python_prints(golden_crate: Path, tmp_path: Path) -> None:
+    from test_runtime import random_inputs
+
     junk = tmp_path / "junk.json"
     junk.write_text(json.dumps({"vectors": junk_vectors()}, ensure_ascii=False), encoding="utf-8")
-    for vectors in (GENERATED / "conformance" / "vectors.json", junk):
+    seeded = tmp_path / "seeded.json"
+    seeded.write_text(json.dumps({"vectors": random_inputs(seed=16, count=600)}, ensure_ascii=False), encoding="utf-8")
+    malformed = tmp_path / "malformed.json"
+    malformed.write_text(json.dumps({"vectors": [{"name": "no-input"}, junk_vectors()[0]]}), encoding="utf-8")
+    for vectors in (GENERATED / "conformance" / "vectors.json", junk, seeded):
         argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "emit")
         lines = ok(cargo(cwd, *argv[1:])).splitlines()
         assert lines == python_emit(vectors)
         assert list(json.loads(lines[0])) == ["name", "valid", "problems", "parsed", "decision"]
+    # A vector the runner cannot read is reported in its line; the others still run.
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, malformed, "emit")
+    first, second = ok(cargo(cwd, *argv[1:])).splitlines()
+    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp"}
+    assert json.loads(second)["parsed"] == "invalid"

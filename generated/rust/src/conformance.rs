@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::data::policy;
 use crate::decide::decide_value;
@@ -67,8 +67,8 @@ pub fn main() -> ExitCode {
 
 /// What this SDK does with one vector's input: valid, problems, parsed and decision.
 /// Each as compact JSON text, the decision's fields in their documented order.
-pub fn outputs(vector: &Value) -> Vec<(&'static str, String)> {
-    let raw = raw_payload(vector);
+pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
+    let raw = raw_payload(vector)?;
     let number = |key: &str| vector.get(key).and_then(as_whole);
     let attempt = number("attempt").unwrap_or(1);
     let max_attempts = number("max_attempts").unwrap_or(i128::from(policy::DEFAULT_MAX_ATTEMPTS));
@@ -76,13 +76,9 @@ pub fn outputs(vector: &Value) -> Vec<(&'static str, String)> {
     let mut ids: Vec<&str> = problems(&raw).iter().map(|p| p.id).collect();
     ids.sort_unstable();
     ids.dedup();
-    let decision = decide_value(
-        &raw,
-        clamp(attempt),
-        clamp(max_attempts),
-        clamp(max_delay_ms),
-    );
-    vec![
+    let (attempt, max_attempts) = attempts(attempt, max_attempts);
+    let decision = decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms));
+    Ok(vec![
         ("valid", ids.is_empty().to_string()),
         ("problems", json!(ids).to_string()),
         ("parsed", Value::from(verdict(&raw).as_str()).to_string()),
@@ -90,13 +86,19 @@ pub fn outputs(vector: &Value) -> Vec<(&'static str, String)> {
             "decision",
             serde_json::to_string(&decision).unwrap_or_default(),
         ),
-    ]
+    ])
 }
 
+/// One compact JSON line; a vector the runner cannot read says why instead of stopping the run.
 fn emit_line(vector: &Value) -> String {
     let mut line = format!("{{\"name\":{}", vector.get("name").unwrap_or(&Value::Null));
-    for (key, value) in outputs(vector) {
-        line.push_str(&format!(",\"{key}\":{value}"));
+    match outputs(vector) {
+        Ok(outputs) => {
+            for (key, value) in outputs {
+                line.push_str(&format!(",\"{key}\":{value}"));
+            }
+        }
+        Err(why) => line.push_str(&format!(",\"error\":{}", Value::String(why))),
     }
     line.push('}');
     line
@@ -107,16 +109,15 @@ fn check(vector: &Value) -> Vec<String> {
     let Some(mut expected) = vector.get("expected").and_then(Value::as_object).cloned() else {
         return vec![format!("FAIL {name}: no expected outputs")];
     };
-    if vector.get("input").is_none() {
-        // Vectors written before `input` existed expect only the decision.
-        expected = Map::from_iter([("decision".to_owned(), Value::Object(expected))]);
-    }
     if let Some(Value::Array(ids)) = expected.get_mut("problems") {
         // Problems are compared as a set.
         ids.sort_by_key(|id| id.to_string());
         ids.dedup();
     }
-    let actual = outputs(vector);
+    let actual = match outputs(vector) {
+        Ok(actual) => actual,
+        Err(why) => return vec![format!("FAIL {name}: {why}")],
+    };
     if !actual.iter().any(|(key, _)| expected.contains_key(*key)) {
         return vec![format!(
             "FAIL {name}: expected names none of valid, problems, parsed, decision"
@@ -133,44 +134,39 @@ fn check(vector: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The raw payload a vector's input stands for.
-fn raw_payload(vector: &Value) -> Value {
+/// The raw payload a vector's input stands for; `Err` when the vector has no input to read.
+fn raw_payload(vector: &Value) -> Result<Value, String> {
     let now_ms = vector.get("now_ms").and_then(as_whole).unwrap_or(0);
-    let Some(input) = vector.get("input") else {
-        // Vectors written before `input` existed hold the payload itself.
-        return vector.get("payload").cloned().unwrap_or(Value::Null);
-    };
-    if let Some(payload) = input.get("payload") {
-        return payload.clone();
+    let input = vector.get("input").and_then(Value::as_object);
+    if let Some(payload) = input.and_then(|i| i.get("payload")) {
+        return Ok(payload.clone());
     }
-    if let Some(result) = input.get("mcp") {
-        return from_mcp_result(result);
+    if let Some(http) = input.and_then(|i| i.get("http")).and_then(Value::as_object) {
+        let headers = http
+            .get("headers")
+            .and_then(Value::as_array)
+            .map(|pairs| pairs.iter().filter_map(header_pair).collect())
+            .unwrap_or_default();
+        let response = HttpParts {
+            status: http
+                .get("status")
+                .and_then(Value::as_u64)
+                .and_then(|s| u16::try_from(s).ok())
+                .unwrap_or(0),
+            headers,
+            body: http
+                .get("body")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .as_bytes()
+                .to_vec(),
+        };
+        return Ok(from_http(&response, clamp(now_ms)));
     }
-    let http = input
-        .get("http")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_else(Map::new);
-    let headers = http
-        .get("headers")
-        .and_then(Value::as_array)
-        .map(|pairs| pairs.iter().filter_map(header_pair).collect())
-        .unwrap_or_default();
-    let response = HttpParts {
-        status: http
-            .get("status")
-            .and_then(Value::as_u64)
-            .and_then(|s| u16::try_from(s).ok())
-            .unwrap_or(0),
-        headers,
-        body: http
-            .get("body")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .as_bytes()
-            .to_vec(),
-    };
-    from_http(&response, clamp(now_ms))
+    if let Some(result) = input.and_then(|i| i.get("mcp")) {
+        return Ok(from_mcp_result(result));
+    }
+    Err("input holds none of payload, http, mcp".to_owned())
 }
 
 fn header_pair(pair: &Value) -> Option<(String, String)> {
@@ -191,6 +187,18 @@ fn as_whole(value: &Value) -> Option<i128> {
         .as_f64()
         .filter(|f| f.fract() == 0.0)
         .map(|f| f as i128)
+}
+
+/// A vector's attempt and limit as the runtime's `u32`s: vectors may hold any integers (a
+/// negative attempt, say), so the pair is mapped to one with the same outcome of
+/// `attempt >= max_attempts` and the same backoff exponent.
+fn attempts(attempt: i128, max_attempts: i128) -> (u32, u32) {
+    let a: u32 = clamp(attempt);
+    if attempt >= max_attempts {
+        (a, a.min(clamp(max_attempts)))
+    } else {
+        (a, clamp(max_attempts.max(i128::from(a) + 1)))
+    }
 }
 
 /// A vector's whole number in the range of the runtime's parameter type.
