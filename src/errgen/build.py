@@ -68,7 +68,8 @@ def model_digest(registry: Registry) -> str:
 
 @cache
 def _tooling() -> str:
-    sources = sorted(_PACKAGE.rglob("*.py"))
+    # Every file errgen ships, runtime sources in any language included (a .rs runtime file shapes output).
+    sources = sorted(p for p in _PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     versions = [f"{tool}=={_version(tool)}" for tool in _TOOLS]
     return "\n".join(versions + [digest(p.read_bytes()) for p in sources])
 
