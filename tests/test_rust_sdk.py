@@ -19,7 +19,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
-from conftest import FIXTURES, GENERATED, ROOT
+from conftest import FIXTURES, GENERATED, ROOT, run_errgen
 from errgen.build import build
 from errgen.lint import lint_path, lint_text
 from errgen.model import Registry
@@ -139,6 +139,17 @@ def test_snake_and_crate_names() -> None:
     assert naming.version("1.0.0-rc.1+build.5") == "1.0.0-rc.1+build.5"
     with pytest.raises(naming.NamingError):
         naming.version("1.0")
+
+
+def test_a_bad_crate_name_stops_the_build_with_a_message(tmp_path: Path) -> None:
+    text = (ROOT / "registry" / "errors.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "errors.yaml"
+    bad.write_text(text.replace("\nversion:", '\ntargets: {rust: {crate: "bad crate"}}\nversion:', 1), encoding="utf-8")
+    done = run_errgen("build", "--registry", str(bad), "--target", "rust", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "target rust: crate name 'bad crate' is not a valid Cargo package name" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "rust").exists()
 
 
 def test_string_literals_escape_the_rust_way() -> None:

@@ -31,7 +31,15 @@ _FIELD_KINDS = {"string": "String", "boolean": "Boolean", "integer": "Integer", 
 
 
 def render(registry: Registry) -> dict[str, str]:
-    view = contract.view(registry)
+    try:
+        return _render(contract.view(registry))
+    except naming.NamingError as exc:
+        from errgen.build import BuildError
+
+        raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
+
+
+def _render(view: contract.ContractView) -> dict[str, str]:
     crate = naming.crate_name(view.packages.rust_crate)
     context = {
         "header": view.header,
