@@ -1,0 +1,262 @@
+//! HTTP out (status, `Retry-After` and `retry-after-ms`, optional RFC 9457 problem+json) and in
+//! (the raw payload of a response, with a header delay), on plain parts; the `http` feature adds
+//! the `http` crate's types.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+use crate::data::{policy, wire, PROBLEM_MEMBERS};
+use crate::json::read_json;
+use crate::payload::ErrorPayload;
+use crate::table::recovery_entry;
+
+const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const MONTH_NAMES: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// An HTTP response as plain parts: status, header pairs in order, body bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpParts {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpParts {
+    /// The first value of a header, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The response for an error: the code's HTTP status (500 for a code this registry does not
+/// know), a JSON body, and `Retry-After` (whole seconds, rounded up) with `retry-after-ms` when
+/// the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
+/// 9457 `application/problem+json` with the payload's fields as extension members.
+pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
+    let entry = recovery_entry(payload.code.as_str());
+    let status = entry.map_or(500, |e| e.http_status);
+    let content_type = if problem {
+        "application/problem+json"
+    } else {
+        "application/json"
+    };
+    let mut headers = vec![("Content-Type".to_owned(), content_type.to_owned())];
+    let registry_delay = entry
+        .filter(|_| payload.retryable)
+        .and_then(|e| e.retry_after_ms);
+    if let Some(delay) = payload.retry_after_ms.or(registry_delay) {
+        let delay = delay.min(policy::MAX_DELAY_VALUE_MS);
+        headers.push(("Retry-After".to_owned(), delay.div_ceil(1000).to_string()));
+        headers.push(("retry-after-ms".to_owned(), delay.to_string()));
+    }
+    let fields = payload.to_value();
+    let mut body = Map::new();
+    if problem {
+        let code = payload.code.as_str();
+        let type_uri = entry.map_or_else(
+            || format!("{}{code}", policy::PROBLEM_BASE),
+            |e| e.type_uri.to_owned(),
+        );
+        body.insert("type".to_owned(), Value::String(type_uri));
+        let title = entry.map_or(code, |e| e.description);
+        body.insert("title".to_owned(), Value::String(title.to_owned()));
+        body.insert("status".to_owned(), Value::from(status));
+        if let Some(message) = &payload.message {
+            body.insert("detail".to_owned(), Value::String(message.clone()));
+        }
+    }
+    match (policy::ENVELOPE, fields) {
+        (Some(key), fields) => {
+            body.insert(key.to_owned(), fields);
+        }
+        (None, Value::Object(fields)) => body.extend(fields),
+        (None, _) => {}
+    }
+    let body = serde_json::to_vec(&Value::Object(body)).unwrap_or_default();
+    HttpParts {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// The raw payload of an HTTP error response (plain JSON or problem+json), for `parse`,
+/// `validate` or `decide_value`. A body that is not JSON is returned as a string (which every
+/// verdict rejects); a retryable payload without a delay takes one from `retry-after-ms`, else
+/// `Retry-After` (delta-seconds or an IMF-fixdate, measured from `now_ms`).
+pub fn from_http(response: &HttpParts, now_ms: u64) -> Value {
+    let Some(mut value) = read_json(&response.body) else {
+        return Value::String(String::from_utf8_lossy(&response.body).into_owned());
+    };
+    if let (Some(key), Some(object)) = (policy::ENVELOPE, value.as_object_mut()) {
+        if let Some(inner) = object.remove(key) {
+            value = inner;
+        }
+    }
+    let Value::Object(body) = value else {
+        return value;
+    };
+    let mut payload: Map<String, Value> = body
+        .iter()
+        .filter(|(key, _)| !PROBLEM_MEMBERS.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    if let Some(detail) = body.get("detail") {
+        if !payload.contains_key(wire::MESSAGE) && payload.contains_key(wire::CODE) {
+            payload.insert(wire::MESSAGE.to_owned(), detail.clone());
+        }
+    }
+    let retryable = payload.get(wire::RETRYABLE) == Some(&Value::Bool(true));
+    if retryable && !payload.contains_key(wire::RETRY_AFTER_MS) {
+        if let Some(delay) = header_delay_ms(response, now_ms) {
+            payload.insert(wire::RETRY_AFTER_MS.to_owned(), Value::from(delay));
+        }
+    }
+    Value::Object(payload)
+}
+
+/// [`from_http`] measured from the system clock.
+pub fn from_http_now(response: &HttpParts) -> Value {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    from_http(response, u64::try_from(now).unwrap_or(u64::MAX))
+}
+
+fn header_delay_ms(response: &HttpParts, now_ms: u64) -> Option<u64> {
+    if let Some(ms) = response.header("retry-after-ms").and_then(digits) {
+        return Some(ms);
+    }
+    let raw = response.header("retry-after")?;
+    if let Some(seconds) = digits(raw) {
+        return Some(seconds.saturating_mul(1000).min(policy::MAX_DELAY_VALUE_MS));
+    }
+    let date_ms = imf_fixdate_ms(raw.trim_matches(|c| c == ' ' || c == '\t'))?;
+    let delay =
+        (i128::from(date_ms) - i128::from(now_ms)).clamp(0, i128::from(policy::MAX_DELAY_VALUE_MS));
+    u64::try_from(delay).ok()
+}
+
+/// `[0-9]+` with surrounding spaces trimmed, saturating at the largest delay.
+fn digits(raw: &str) -> Option<u64> {
+    let text = raw.trim_matches(|c| c == ' ' || c == '\t');
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let value = text.bytes().fold(0u64, |n, b| {
+        n.saturating_mul(10)
+            .saturating_add(u64::from(b - b'0'))
+            .min(policy::MAX_DELAY_VALUE_MS)
+    });
+    Some(value)
+}
+
+/// Milliseconds since the epoch of an RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
+fn imf_fixdate_ms(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 29 || &b[3..5] != b", " || b[7] != b' ' || b[11] != b' ' || b[16] != b' ' {
+        return None;
+    }
+    if b[19] != b':' || b[22] != b':' || &b[25..] != b" GMT" {
+        return None;
+    }
+    if !DAY_NAMES.iter().any(|d| d.as_bytes() == &b[..3]) {
+        return None;
+    }
+    let month = MONTH_NAMES.iter().position(|m| m.as_bytes() == &b[8..11])? + 1;
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = &b[range];
+        part.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| part.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
+    };
+    let (day, year) = (number(5..7)?, number(12..16)?);
+    let (hour, minute, second) = (number(17..19)?, number(20..22)?, number(23..25)?);
+    let month = i64::try_from(month).ok()?;
+    // Years 0000-9999 all exist (proleptic Gregorian); second 60, a leap second, is the next minute's 0.
+    if day < 1 || day > days_in_month(year, month) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let days = days_from_civil(year, month, day);
+    Some(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000)
+}
+
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(feature = "http")]
+mod http_types {
+    use super::{from_http, to_http, HttpParts};
+    use crate::payload::ErrorPayload;
+
+    impl From<HttpParts> for http::Response<Vec<u8>> {
+        fn from(parts: HttpParts) -> Self {
+            let mut response = http::Response::new(parts.body);
+            *response.status_mut() = http::StatusCode::from_u16(parts.status)
+                .unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+            for (name, value) in parts.headers {
+                if let (Ok(name), Ok(value)) = (
+                    http::header::HeaderName::try_from(name),
+                    http::header::HeaderValue::try_from(value),
+                ) {
+                    response.headers_mut().append(name, value);
+                }
+            }
+            response
+        }
+    }
+
+    /// [`to_http`] as an `http::Response`.
+    pub fn to_http_response(payload: &ErrorPayload, problem: bool) -> http::Response<Vec<u8>> {
+        to_http(payload, problem).into()
+    }
+
+    /// [`from_http`] on an `http::Response`.
+    pub fn from_http_response<B: AsRef<[u8]>>(
+        response: &http::Response<B>,
+        now_ms: u64,
+    ) -> serde_json::Value {
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let parts = HttpParts {
+            status: response.status().as_u16(),
+            headers,
+            body: response.body().as_ref().to_vec(),
+        };
+        from_http(&parts, now_ms)
+    }
+}
+
+#[cfg(feature = "http")]
+pub use http_types::{from_http_response, to_http_response};

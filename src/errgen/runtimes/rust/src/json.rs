@@ -1,0 +1,147 @@
+//! Reading JSON text tolerantly and safely: nesting is bounded before serde_json sees the text
+//! (its own recursion limit is far deeper), and numbers are read as every SDK reads them.
+
+use serde_json::Value;
+
+use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH};
+
+/// The JSON value `bytes` hold, or `None` when they are not exactly one JSON value in UTF-8, or
+/// nest arrays and objects deeper than `policy::MAX_JSON_DEPTH`. Never panics.
+///
+/// A number too large for an `f64` is read as the largest finite `f64` of its sign (other SDKs
+/// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
+/// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
+pub fn read_json(bytes: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let repaired = scan(text)?;
+    serde_json::from_str(repaired.as_deref().unwrap_or(text)).ok()
+}
+
+/// Checks nesting depth in one pass over `text`; returns `Some(Some(copy))` when numbers or
+/// escapes needed repair, `Some(None)` when the text can be parsed as it is.
+fn scan(text: &str) -> Option<Option<String>> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut repairs: Vec<(usize, usize, String)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return None;
+                }
+                i += 1;
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'"' => i = scan_string(bytes, i + 1, &mut repairs),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                if matches!(token.parse::<f64>(), Ok(n) if n.is_infinite()) {
+                    let largest = if token.starts_with('-') {
+                        "-1.7976931348623157e308"
+                    } else {
+                        "1.7976931348623157e308"
+                    };
+                    repairs.push((start, i, largest.to_owned()));
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if repairs.is_empty() {
+        return Some(None);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (start, end, replacement) in repairs {
+        out.push_str(&text[last..start]);
+        out.push_str(&replacement);
+        last = end;
+    }
+    out.push_str(&text[last..]);
+    Some(Some(out))
+}
+
+/// Skips a string body starting after its opening quote; returns the index after the closing
+/// quote (or the end). Unpaired surrogate escapes are queued for replacement by U+FFFD.
+fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, String)>) -> usize {
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return i + 1,
+            b'\\' if bytes.get(i + 1) == Some(&b'u') => {
+                match hex4(bytes, i + 2) {
+                    Some(0xD800..=0xDBFF) => {
+                        let paired = bytes.get(i + 6) == Some(&b'\\')
+                            && bytes.get(i + 7) == Some(&b'u')
+                            && matches!(hex4(bytes, i + 8), Some(0xDC00..=0xDFFF));
+                        if paired {
+                            i += 12;
+                            continue;
+                        }
+                        repairs.push((i, i + 6, "\\uFFFD".to_owned()));
+                    }
+                    Some(0xDC00..=0xDFFF) => repairs.push((i, i + 6, "\\uFFFD".to_owned())),
+                    _ => {}
+                }
+                i += 2;
+            }
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    let text = std::str::from_utf8(digits).ok()?;
+    if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(text, 16).ok()
+}
+
+/// A JSON number with an integral value (2.0 counts, as in JSON Schema), as a `u64` when it lies
+/// within `0..=maximum`.
+pub(crate) fn integral(value: &Value, minimum: u64, maximum: u64) -> Option<u64> {
+    let number = value.as_number()?;
+    let n = if let Some(n) = number.as_u64() {
+        n
+    } else if number.is_i64() {
+        return None;
+    } else {
+        let f = number.as_f64()?;
+        if !(f.is_finite() && f.fract() == 0.0 && f >= 0.0 && f <= maximum as f64) {
+            return None;
+        }
+        f as u64
+    };
+    (minimum..=maximum).contains(&n).then_some(n)
+}
+
+/// serde's reader for an optional integer field: the same integral values `validate` accepts.
+pub(crate) fn optional_integer<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    let value = <Option<Value> as serde::Deserialize>::deserialize(deserializer)?;
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => integral(&v, 0, MAX_DELAY_VALUE_MS)
+            .map(Some)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "expected an integer from 0 to {MAX_DELAY_VALUE_MS}, got {v}"
+                ))
+            }),
+    }
+}

@@ -1,0 +1,44 @@
+//! The error contract of one errgen registry, typed: every code, category, scope and action as an
+//! open enum (a value from a newer server is kept, never an error), [`ErrorPayload`] with the
+//! registry's wire names, and the recovery runtime every errgen SDK shares:
+//!
+//! - [`parse`] (tolerant) and [`validate`] (strict, the JSON Schema's verdicts);
+//! - [`decide`]: what an agent does about an error (retry, pause, skip, fix, stop, escalate);
+//! - [`new_error`], [`to_http`] / [`from_http`] and [`to_mcp_result`] / [`from_mcp_result`];
+//! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
+//!
+//! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
+//! the vectors that pin it.
+
+mod data;
+mod decide;
+mod errors;
+mod http;
+mod json;
+mod mcp;
+mod open_enum;
+mod payload;
+mod suggest;
+mod table;
+#[cfg(test)]
+mod tests;
+mod validate;
+
+#[doc(hidden)]
+pub mod conformance;
+
+pub use data::{
+    policy, problem, wire, Action, Category, Code, Reason, Scope, State, Verdict, CATEGORIES,
+    RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
+};
+pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_jitter, Decision};
+pub use errors::{new_error, new_error_with};
+pub use http::{from_http, from_http_now, to_http, HttpParts};
+#[cfg(feature = "http")]
+pub use http::{from_http_response, to_http_response};
+pub use json::read_json;
+pub use mcp::{from_mcp_result, to_mcp_result};
+pub use payload::ErrorPayload;
+pub use suggest::did_you_mean;
+pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
+pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};

@@ -1,0 +1,341 @@
+//! The runtime's own tests. They hold for any registry: they take codes from the table.
+
+use serde_json::{json, Value};
+
+use crate::*;
+
+fn first() -> &'static CodeEntry {
+    &RECOVERY_TABLE[0]
+}
+
+fn payload_for(entry: &CodeEntry, scope: &Scope) -> Value {
+    let mut p = json!({
+        wire::CODE: entry.wire,
+        wire::CATEGORY: entry.category.as_str(),
+        wire::RETRYABLE: entry.retryable,
+        wire::SCOPE: scope.as_str(),
+        wire::CORRELATION_ID: "c-1",
+    });
+    if *scope == Scope::Resource {
+        p[wire::RESOURCE_ID] = json!("r-1");
+    }
+    p
+}
+
+fn response(headers: &[(&str, &str)], body: &Value) -> HttpParts {
+    HttpParts {
+        status: 503,
+        headers: headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+        body: body.to_string().into_bytes(),
+    }
+}
+
+fn retryable_unknown() -> Value {
+    json!({
+        wire::CODE: "CODE_FROM_A_NEWER_SERVER",
+        wire::CATEGORY: CATEGORIES[0].wire,
+        wire::RETRYABLE: true,
+        wire::SCOPE: Scope::Request.as_str(),
+        wire::CORRELATION_ID: "c-2",
+    })
+}
+
+#[test]
+fn unknown_values_round_trip_exactly() {
+    let code: Code = serde_json::from_str("\"NoSuchBucket\u{2028}\\\"x\"").unwrap();
+    assert_eq!(code, Code::Unknown("NoSuchBucket\u{2028}\"x".to_owned()));
+    assert_eq!(
+        serde_json::to_string(&code).unwrap(),
+        "\"NoSuchBucket\u{2028}\\\"x\""
+    );
+    let scope: Scope = serde_json::from_str("\"galaxy\"").unwrap();
+    assert!(!scope.is_known());
+    assert_eq!(serde_json::to_value(&scope).unwrap(), json!("galaxy"));
+}
+
+#[test]
+fn known_values_use_their_exact_wire_strings() {
+    for entry in RECOVERY_TABLE {
+        assert_eq!(entry.code.as_str(), entry.wire);
+        assert_eq!(Code::from_wire(entry.wire), entry.code);
+        assert_eq!(
+            serde_json::to_value(&entry.code).unwrap(),
+            json!(entry.wire)
+        );
+        assert!(entry.code.is_known());
+    }
+    for entry in CATEGORIES {
+        assert_eq!(entry.category.to_string(), entry.wire);
+    }
+    assert_eq!(Code::known().count(), RECOVERY_TABLE.len());
+}
+
+#[test]
+fn every_code_in_every_scope_validates_and_decides_by_the_table() {
+    for entry in RECOVERY_TABLE {
+        for scope in entry.scopes {
+            let raw = payload_for(entry, scope);
+            let payload = validate(&raw).unwrap();
+            assert_eq!(payload.to_value(), raw);
+            assert_eq!(verdict(&raw), Verdict::Known);
+            let decision = decide(&payload, 1, 5);
+            assert_eq!(Some(&decision.action), entry.action_for(scope));
+            assert_eq!(decision.reason, Reason::Registry);
+            assert_eq!(decision.code.as_ref(), Some(&entry.code));
+        }
+    }
+}
+
+#[test]
+fn parse_never_panics_on_junk_or_deep_nesting() {
+    let deep = "[".repeat(100_000);
+    assert!(parse(deep.as_bytes()).is_err());
+    let deep_object = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
+    assert!(parse(deep_object.as_bytes()).is_err());
+    for junk in [
+        &b"\xff\xfe"[..],
+        b"",
+        b"nul",
+        b"{\"code\":",
+        b"[1 2]",
+        b"\"\\ud800\"",
+        b"1e999",
+    ] {
+        let parsed = parse(junk);
+        assert!(parsed.is_err(), "{junk:?}");
+    }
+    let mut bytes = Vec::new();
+    let mut state = 7u64;
+    for _ in 0..3_000 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        bytes.push(b"{}[]\",:0123456789.eE+-tfnul\\ "[(state >> 33) as usize % 29]);
+        let _ = parse(&bytes);
+    }
+}
+
+#[test]
+fn nesting_is_bounded_by_the_policy() {
+    let at_limit = "[".repeat(policy::MAX_JSON_DEPTH) + &"]".repeat(policy::MAX_JSON_DEPTH);
+    assert!(read_json(at_limit.as_bytes()).is_some());
+    let beyond = format!("[{at_limit}]");
+    assert!(read_json(beyond.as_bytes()).is_none());
+    // Brackets inside strings do not count.
+    let text = format!("[\"{}\"]", "[".repeat(1000));
+    assert!(read_json(text.as_bytes()).is_some());
+}
+
+#[test]
+fn numbers_are_integral_within_the_contract_bounds() {
+    let entry = RECOVERY_TABLE.iter().find(|e| e.retryable);
+    let Some(entry) = entry else { return };
+    let scope = &entry.scopes[0];
+    let with_delay = |delay: &str| {
+        let mut text = payload_for(entry, scope).to_string();
+        text.pop();
+        text.push_str(&format!(",\"{}\":{delay}}}", wire::RETRY_AFTER_MS));
+        read_json(text.as_bytes()).unwrap()
+    };
+    for ok in ["0", "2.0", "9007199254740991", "1e3"] {
+        assert!(problems(&with_delay(ok)).is_empty(), "{ok}");
+    }
+    for bad in [
+        "-1",
+        "2.5",
+        "9007199254740992",
+        "18446744073709551616",
+        "1e400",
+        "\"5\"",
+    ] {
+        let ids: Vec<&str> = problems(&with_delay(bad)).iter().map(|p| p.id).collect();
+        assert_eq!(ids, ["wrong-type"], "{bad}");
+    }
+    assert_eq!(
+        parse(with_delay("2.0").to_string().as_bytes())
+            .unwrap()
+            .retry_after_ms,
+        Some(2)
+    );
+}
+
+#[test]
+fn unknown_codes_are_kept_by_parse_and_rejected_by_validate() {
+    let raw = retryable_unknown();
+    let payload = parse_value(&raw).unwrap();
+    assert!(!payload.is_known());
+    assert_eq!(payload.code.as_str(), "CODE_FROM_A_NEWER_SERVER");
+    assert_eq!(verdict(&raw), Verdict::Unknown);
+    let ids: Vec<&str> = validate(&raw)
+        .unwrap_err()
+        .problems
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(ids, ["unknown-code"]);
+    let decision = decide_value(&raw, 2, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(decision.action, Action::Retry);
+    assert_eq!(decision.reason, Reason::UnknownCode);
+    assert_eq!(decision.delay_ms, Some(backoff_ms(2)));
+    let last = decide_value(&raw, 5, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(
+        (last.action, last.reason, last.delay_ms),
+        (Action::Escalate, Reason::AttemptsExhausted, None)
+    );
+}
+
+#[test]
+fn invalid_payloads_escalate_with_the_correlation_id_only() {
+    let mut raw = payload_for(first(), &first().scope);
+    raw["stack_trace"] = json!("Traceback ...");
+    let decision = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(decision.action, Action::Escalate);
+    assert_eq!(decision.reason, Reason::InvalidPayload);
+    assert_eq!(decision.code, None);
+    assert_eq!(decision.correlation_id.as_deref(), Some("c-1"));
+    assert_eq!(verdict(&raw), Verdict::Invalid);
+    assert_eq!(verdict(&json!([])), Verdict::Invalid);
+}
+
+#[test]
+fn long_delays_escalate_and_backoff_is_bounded() {
+    let mut raw = retryable_unknown();
+    raw[wire::RETRY_AFTER_MS] = json!(policy::DEFAULT_MAX_DELAY_MS + 1);
+    let decision = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(
+        (decision.action, decision.reason),
+        (Action::Escalate, Reason::DelayExceedsMax)
+    );
+    assert_eq!(backoff_ms(0), policy::BACKOFF_BASE_MS);
+    assert_eq!(backoff_ms(u32::MAX), policy::BACKOFF_MAX_MS);
+    assert!(full_jitter(1000) < 1000);
+    assert_eq!(full_jitter(0), 0);
+}
+
+#[test]
+fn http_round_trip_carries_payload_and_delay() {
+    let raw = retryable_unknown();
+    let mut payload = parse_value(&raw).unwrap();
+    payload.retry_after_ms = Some(1500);
+    payload.message = Some("later \u{2028} \"quoted\"".to_owned());
+    let out = to_http(&payload, true);
+    assert_eq!(out.status, 500);
+    assert_eq!(out.header("retry-after"), Some("2"));
+    assert_eq!(out.header("Retry-After-Ms"), Some("1500"));
+    assert_eq!(out.header("content-type"), Some("application/problem+json"));
+    let back = from_http(&out, 0);
+    assert_eq!(back, payload.to_value());
+}
+
+#[test]
+fn http_headers_give_a_delay_only_in_their_exact_forms() {
+    let body = retryable_unknown();
+    let delay = |headers: &[(&str, &str)]| {
+        from_http(&response(headers, &body), 784_111_777_000)
+            .get(wire::RETRY_AFTER_MS)
+            .cloned()
+    };
+    assert_eq!(delay(&[("Retry-After-Ms", " 250 ")]), Some(json!(250)));
+    assert_eq!(delay(&[("retry-after", "3")]), Some(json!(3000)));
+    assert_eq!(
+        delay(&[("Retry-After", "3"), ("retry-after", "9")]),
+        Some(json!(3000))
+    );
+    assert_eq!(
+        delay(&[("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]),
+        Some(json!(0))
+    );
+    assert_eq!(
+        delay(&[("Retry-After", "Sun, 06 Nov 1994 08:49:40 GMT")]),
+        Some(json!(3000))
+    );
+    assert_eq!(
+        delay(&[("Retry-After", "99999999999999999999999")]),
+        Some(json!(policy::MAX_DELAY_VALUE_MS))
+    );
+    assert_eq!(
+        delay(&[("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")]),
+        Some(json!(252_618_189_022_000u64))
+    );
+    for ignored in [
+        "-1",
+        "1.5",
+        "+3",
+        "Sunday, 06-Nov-94 08:49:37 GMT",
+        "Sun Nov  6 08:49:37 1994",
+        "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun,  06 Nov 1994 08:49:37 GMT",
+        "Sun, 31 Feb 1994 08:49:37 GMT",
+        "1994-11-06T08:49:37Z",
+        "",
+    ] {
+        assert_eq!(delay(&[("Retry-After", ignored)]), None, "{ignored}");
+    }
+    let mut final_body = body.clone();
+    final_body[wire::RETRYABLE] = json!(false);
+    let read = from_http(&response(&[("Retry-After", "3")], &final_body), 0);
+    assert!(read.get(wire::RETRY_AFTER_MS).is_none());
+}
+
+#[test]
+fn http_bodies_that_are_not_json_stay_strings() {
+    let mut parts = response(&[], &json!(null));
+    parts.body = b"<html>Bad Gateway</html>".to_vec();
+    assert_eq!(from_http(&parts, 0), json!("<html>Bad Gateway</html>"));
+    parts.body = b"[1]".to_vec();
+    assert_eq!(from_http(&parts, 0), json!([1]));
+}
+
+#[test]
+fn mcp_round_trip_and_junk() {
+    let payload = parse_value(&retryable_unknown()).unwrap();
+    let result = to_mcp_result(&payload);
+    assert_eq!(result["isError"], json!(true));
+    assert_eq!(from_mcp_result(&result), payload.to_value());
+    let text_only = json!({"content": [{"type": "image"}, {"type": "text", "text": result["content"][0]["text"]}]});
+    assert_eq!(from_mcp_result(&text_only), payload.to_value());
+    assert_eq!(from_mcp_result(&json!("x")), Value::Null);
+    assert_eq!(
+        from_mcp_result(&json!({"content": [{"type": "text", "text": "not json"}]})),
+        Value::Null
+    );
+}
+
+#[test]
+fn new_error_fills_from_the_table_and_checks_the_result() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-9", |p| {
+        p.message = Some("display only".to_owned());
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-9".to_owned());
+        }
+    })
+    .unwrap();
+    assert_eq!(payload.category, entry.category);
+    assert_eq!(payload.retryable, entry.retryable);
+    assert_eq!(payload.scope, entry.scope);
+    assert!(payload.to_string().contains("c-9"));
+    let err = new_error(Code::from_wire("NOT_IN_THIS_REGISTRY"), "c").unwrap_err();
+    assert_eq!(err.problems[0].id, "unknown-code");
+    let err = new_error_with(entry.code.clone(), "c", |p| {
+        p.scope = Scope::from_wire("galaxy")
+    });
+    assert!(err.is_err());
+    let boxed: Box<dyn std::error::Error> = Box::new(payload);
+    assert!(boxed.to_string().starts_with(entry.wire));
+}
+
+#[test]
+fn did_you_mean_picks_near_misses_in_order() {
+    let allowed = ["tenant", "tenants", "tent", "talent", "other"];
+    assert_eq!(
+        did_you_mean("tenatn", &allowed, 3),
+        ["tenant", "tenants", "tent"]
+    );
+    assert!(did_you_mean("tenant", &["tenant"], 3).is_empty());
+    assert_eq!(did_you_mean("ab", &["xy", "ac"], 3), ["ac"]);
+    assert_eq!(did_you_mean("日本語", &["日本人"], 3), ["日本人"]);
+}

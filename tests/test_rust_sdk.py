@@ -1,0 +1,368 @@
+"""The Rust SDK: names and literals from any registry text, layout exactly as rustfmt's, and the
+generated crate checked by the real toolchain (cargo fmt, clippy -D warnings, cargo test) and run
+against the conformance vectors for the default, example, hostile-text and minimal registries.
+
+Every crate builds into one shared target directory, so dependencies compile once per machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+
+from conftest import FIXTURES, GENERATED, ROOT, run_errgen
+from errgen.build import build
+from errgen.lint import lint_path, lint_text
+from errgen.model import Registry
+from errgen.naming import rust as naming
+from errgen.targets import conformance as vectors_target
+from errgen.targets import rust as rust_target
+from strategies import registries
+
+CARGO = shutil.which("cargo")
+RUSTFMT = shutil.which("rustfmt")
+TARGET_DIR = Path.home() / ".cache" / "errgen-tests" / "cargo-target"
+needs_cargo = pytest.mark.skipif(CARGO is None, reason="needs cargo (the Rust toolchain)")
+needs_rustfmt = pytest.mark.skipif(RUSTFMT is None, reason="needs rustfmt (the Rust toolchain)")
+
+# Codes as real services spell them, and names that collide or are reserved once made Rust.
+ODD_CODES = {
+    "RATE_LIMITED": "RateLimited", "rate-limited": "RateLimited2", "card_declined": "CardDeclined",
+    "NoSuchBucket": "NoSuchBucket", "20003": "Code20003", "23505": "Code23505", "out-of-credit": "OutOfCredit",
+    "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException": "ComAmazonawsDynamodbV20120810ResourceNotFoundException",
+    "Unknown": "Unknown2", "エラー": "CodeU30A8U30E9U30FC",
+}
+HOSTILE = ("quote \" apostrophe ' triple \"\"\" backtick ` comment */ /* template ${x} {} \\ \\u0001 r#\"raw\"# "
+           "bidi \u202e reversed \u202c sep \u2028 para \u2029 ctl \x01\x1b\x7f tab\there 日本語の説明 العربية 😀")
+
+
+def cargo(crate: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CARGO_TARGET_DIR": str(TARGET_DIR), "CARGO_TERM_COLOR": "never"}
+    return subprocess.run([CARGO or "cargo", *args], cwd=crate, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def registry_of(path: Path) -> Registry:
+    result = lint_path(path)
+    assert result.ok, [d.text() for d in result.diagnostics]
+    assert result.registry is not None
+    return result.registry
+
+
+def hostile_registry() -> Registry:
+    """Hostile text everywhere, then the codes renamed to real-world wire forms (which the
+    linter's house style would refuse, but a registry describing another service must carry)."""
+    categories = {
+        "self": {"retryable": True, "description": HOSTILE},
+        "unknown": {"retryable": False, "description": "x" * 150},
+        "type": {"retryable": False, "action": "fix",
+                 "description": "A description exactly as long as it takes to move onto the next line."},
+    }
+    hints = [["searched", "did_you_mean", "accepted", "state", "safe_to_replay"], ["state"], []]
+    codes = {
+        f"C_{i}": {"category": ["self", "unknown", "type"][i % 3], "scope": "request", "scopes": ["request", "resource"],
+                   "http_status": 400 + i, "description": f"{HOSTILE} {i}", "since": "0.1.0", "hints": list(hints[i % 3])}
+        for i in range(len(ODD_CODES))
+    }
+    codes["C_0"]["retry_after_ms"] = 1500
+    text = yaml.safe_dump({
+        "errgen": 1, "name": "demo", "version": "1.0.0-rc.1+build.5", "categories": categories, "codes": codes,
+        "targets": {"rust": {"crate": "demo_hostile-errors"}},
+        "history": [{"version": "1.0.0-rc.1+build.5", "date": "2026-01-10", "changes": ["First."]}],
+    }, allow_unicode=True, sort_keys=False, width=1_000_000)
+    result = lint_text(text)
+    assert result.registry is not None and not [d for d in result.diagnostics if d.severity == "error"], \
+        [d.text() for d in result.diagnostics]
+    renamed = tuple(dataclasses.replace(code, name=name) for code, name in zip(result.registry.codes, ODD_CODES))
+    return dataclasses.replace(result.registry, codes=renamed)
+
+
+def write_crate(registry: Registry, out: Path) -> Path:
+    files = {**rust_target.render(registry), **vectors_target.render(registry)}
+    for rel, text in files.items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return out / "rust"
+
+
+def check_crate(crate: Path, vectors: Path, *features: str) -> None:
+    """The toolchain's verdicts on a generated crate, then the conformance runner through the
+    command the target hands to `errgen conformance`."""
+    ok(cargo(crate, "fmt", "--check"))
+    ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings"))
+    ok(cargo(crate, "test", "--quiet", *features))
+    argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
+    assert tool == "cargo"
+    out = ok(cargo(cwd, *argv[1:]))
+    count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
+    assert out.splitlines()[-1] == f"{count} passed, 0 failed"
+
+
+# --- names and literals --------------------------------------------------------------------------
+
+
+def test_wire_codes_become_unique_variants_keeping_word_boundaries() -> None:
+    assert naming.variants(list(ODD_CODES), "Code") == list(ODD_CODES.values())
+    assert naming.variants(["HTTPServerError", "self", "Self", "crate"], "Category") == [
+        "HttpServerError", "Self2", "Self3", "Crate"]
+
+
+def test_clashing_names_are_deterministic_and_never_collide() -> None:
+    # Registry order decides: the first spelling keeps the plain name, later ones the next free suffix.
+    names = naming.variants(["a_b", "A-B", "ab2", "a.b"], "Code")
+    assert names == ["AB", "AB2", "Ab2", "AB3"]
+    assert len(set(names)) == len(names)
+
+
+def test_snake_and_crate_names() -> None:
+    assert naming.snake("retry_after_ms") == "retry_after_ms"
+    assert naming.snake("type") == "type_"
+    assert naming.snake("2fa") == "f_2_fa"
+    assert naming.lib_name(naming.crate_name("acme-errors")) == "acme_errors"
+    for bad in ("1acme", "acme errors", "ac/me", "self", ""):
+        with pytest.raises(naming.NamingError):
+            naming.crate_name(bad)
+    assert naming.version("1.0.0-rc.1+build.5") == "1.0.0-rc.1+build.5"
+    with pytest.raises(naming.NamingError):
+        naming.version("1.0")
+
+
+def test_a_bad_crate_name_stops_the_build_with_a_message(tmp_path: Path) -> None:
+    text = (ROOT / "registry" / "errors.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "errors.yaml"
+    bad.write_text(text.replace("\nversion:", '\ntargets: {rust: {crate: "bad crate"}}\nversion:', 1), encoding="utf-8")
+    done = run_errgen("build", "--registry", str(bad), "--target", "rust", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "target rust: crate name 'bad crate' is not a valid Cargo package name" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "rust").exists()
+
+
+def test_string_literals_escape_the_rust_way() -> None:
+    assert naming.string("a\"b\\c") == '"a\\"b\\\\c"'
+    assert naming.string("\x01\x1b\x7f") == '"\\u{1}\\u{1b}\\u{7f}"'
+    assert naming.string("\u202e\u2028") == '"\\u{202e}\\u{2028}"'
+    assert naming.string("日本語 😀 ${x} */") == '"日本語 😀 ${x} */"'
+    assert "\\u0001" not in naming.string("\x01")
+
+
+@needs_rustfmt
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(registry=registries(max_codes=5))
+def test_rendered_sources_are_exactly_as_rustfmt_formats_them(registry: dict[str, Any], tmp_path_factory: Any) -> None:
+    result = lint_text(yaml.safe_dump(registry, allow_unicode=True, sort_keys=False, width=1_000_000))
+    assert result.registry is not None
+    crate = write_crate(result.registry, tmp_path_factory.mktemp("fmt"))
+    sources = [str(p) for p in sorted(crate.rglob("*.rs"))]
+    done = subprocess.run([RUSTFMT or "rustfmt", "--check", "--edition", "2021", *sources], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+# --- the generated crates --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def golden_crate(tmp_path_factory: Any) -> Path:
+    """A copy of generated/rust, so cargo's lock file never lands in the repository."""
+    sdk = tmp_path_factory.mktemp("golden")
+    shutil.copytree(GENERATED / "rust", sdk / "rust")
+    return sdk / "rust"
+
+
+@needs_cargo
+def test_default_registry_crate_with_http_feature(golden_crate: Path) -> None:
+    check_crate(golden_crate, GENERATED / "conformance" / "vectors.json", "--all-features")
+
+
+@needs_cargo
+def test_documented_example_runs(golden_crate: Path) -> None:
+    text = (ROOT / "docs" / "sdk-rust.md").read_text(encoding="utf-8")
+    example = text.split("```rust\n", 1)[1].split("```", 1)[0]
+    (golden_crate / "examples" / "documented.rs").write_text(example, encoding="utf-8")
+    ok(cargo(golden_crate, "clippy", "--quiet", "--example", "documented", "--", "-D", "warnings"))
+    assert ok(cargo(golden_crate, "run", "--quiet", "--example", "documented")) == 'skip Some("contact_4127"), go on with the batch\n'
+
+
+@needs_cargo
+def test_example_registry_crate(tmp_path: Path) -> None:
+    crate = write_crate(registry_of(ROOT / "examples" / "refund-tool.yaml"), tmp_path)
+    check_crate(crate, tmp_path / "conformance" / "vectors.json")
+
+
+@needs_cargo
+def test_minimal_registry_crate(tmp_path: Path) -> None:
+    crate = write_crate(registry_of(FIXTURES / "valid-minimal.yaml"), tmp_path)
+    check_crate(crate, tmp_path / "conformance" / "vectors.json")
+
+
+@needs_cargo
+def test_hostile_registry_crate_compiles_and_carries_text_exactly(tmp_path: Path) -> None:
+    registry = hostile_registry()
+    crate = write_crate(registry, tmp_path)
+    assert 'name = "demo_hostile-errors"' in (crate / "Cargo.toml").read_text(encoding="utf-8")
+    check_crate(crate, tmp_path / "conformance" / "vectors.json")
+    (crate / "examples" / "dump.rs").write_text(
+        "use demo_hostile_errors::{CATEGORIES, RECOVERY_TABLE};\n\n"
+        "fn main() {\n"
+        "    let codes: Vec<_> = RECOVERY_TABLE\n"
+        "        .iter()\n"
+        "        .map(|e| (e.wire, format!(\"{:?}\", e.code), e.description))\n"
+        "        .collect();\n"
+        "    let categories: Vec<_> = CATEGORIES.iter().map(|e| (e.wire, e.description)).collect();\n"
+        "    println!(\"{}\", serde_json::json!({\"codes\": codes, \"categories\": categories}));\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    dumped = json.loads(ok(cargo(crate, "run", "--quiet", "--example", "dump")))
+    assert dumped["codes"] == [[c.name, ODD_CODES[c.name], c.description] for c in registry.codes]
+    assert dumped["categories"] == [[c.name, c.description] for c in registry.categories]
+
+
+# --- behaviour on junk, odd headers and unknown codes, from docs/conformance.md ---------------------
+
+
+def decision(action: str, reason: str, payload: dict[str, Any] | None = None, delay: int | None = None) -> dict[str, Any]:
+    p = payload or {}
+    return {"action": action, "reason": reason, "code": p.get("code"), "delay_ms": delay,
+            "correlation_id": p.get("correlation_id"), "resource_id": p.get("resource_id"),
+            "did_you_mean": p.get("did_you_mean", []), "accepted": p.get("accepted", []), "searched": p.get("searched", {})}
+
+
+def junk_vectors() -> list[dict[str, Any]]:
+    """Hand-derived from docs/conformance.md against the default registry (acme 2.1.0)."""
+    rate = {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-r"}
+    not_json = {"valid": False, "problems": ["not-an-object"], "parsed": "invalid", "decision": decision("escalate", "invalid-payload")}
+
+    def http(body: Any, headers: list[list[str]] | None = None, **extra: Any) -> dict[str, Any]:
+        text = body if isinstance(body, str) else json.dumps(body)
+        return {"input": {"http": {"status": 429, "headers": headers or [], "body": text}}, **extra}
+
+    def waits(name: str, headers: list[list[str]], delay: int | None, **extra: Any) -> dict[str, Any]:
+        expected = decision("retry", "registry", rate, delay) if delay is not None and delay <= 3_600_000 else \
+            decision("escalate", "delay-exceeds-max", rate)
+        return {"name": name, **http(rate, headers, **extra), "expected": {"valid": True, "decision": expected}}
+
+    nested = {**rate, "extra": json.loads("[" * 63 + "]" * 63)}
+    deeper = {**rate, "extra": json.loads("[" * 64 + "]" * 64)}
+    date = "Thu, 01 Jan 2026 00:00:05 GMT"
+    return [
+        {"name": "http/html", **http("<html>Bad Gateway</html>"), "expected": not_json},
+        {"name": "http/two-values", **http("[1 2]"), "expected": not_json},
+        {"name": "http/trailing-garbage", **http(json.dumps(rate) + "x"), "expected": not_json},
+        {"name": "http/depth-64", **http(nested),
+         "expected": {"problems": ["extra-field"], "decision": decision("escalate", "invalid-payload", {"correlation_id": "c-r"})}},
+        {"name": "http/depth-65", **http(deeper), "expected": not_json},
+        {"name": "http/huge-number", **http({**rate, "retry_after_ms": 1e300}),
+         "expected": {"problems": ["wrong-type"], "parsed": "invalid"}},
+        {"name": "http/overflowing-number", **http(json.dumps(rate)[:-1] + ', "retry_after_ms": 1e400}'),
+         "expected": {"problems": ["wrong-type"], "parsed": "invalid"}},
+        waits("retry-after/seconds", [["Retry-After", "3"]], 3000),
+        waits("retry-after/spaces", [["retry-after", "  7 "]], 7000),
+        waits("retry-after/first-wins", [["Retry-After", "4"], ["RETRY-AFTER", "9"]], 4000),
+        waits("retry-after/ms-header-first", [["Retry-After", "3"], ["retry-after-ms", "250"]], 250),
+        waits("retry-after/bad-ms-header", [["Retry-After", "3"], ["retry-after-ms", "25 0"]], 3000),
+        waits("retry-after/negative", [["Retry-After", "-1"]], 2000),
+        waits("retry-after/fraction", [["Retry-After", "1.5"]], 2000),
+        waits("retry-after/plus", [["Retry-After", "+3"]], 2000),
+        waits("retry-after/date", [["Retry-After", date]], 5000, now_ms=1_767_225_600_000),
+        waits("retry-after/past-date", [["Retry-After", date]], 0, now_ms=1_767_225_700_000),
+        waits("retry-after/rfc850", [["Retry-After", "Thursday, 01-Jan-26 00:00:05 GMT"]], 2000, now_ms=1_767_225_600_000),
+        waits("retry-after/asctime", [["Retry-After", "Thu Jan  1 00:00:05 2026"]], 2000, now_ms=1_767_225_600_000),
+        waits("retry-after/iso", [["Retry-After", "2026-01-01T00:00:05Z"]], 2000, now_ms=1_767_225_600_000),
+        waits("retry-after/saturates", [["Retry-After", "9" * 40]], 9_007_199_254_740_991),
+        {"name": "http/final-ignores-header",
+         **http({**rate, "code": "AUTH_EXPIRED", "category": "auth", "retryable": False}, [["Retry-After", "3"]]),
+         "expected": {"valid": True, "decision": decision("escalate", "registry", {**rate, "code": "AUTH_EXPIRED"})}},
+        {"name": "http/problem-json",
+         **http({"type": "https://errors.acme.dev/RATE_LIMITED", "title": "t", "status": 429, "detail": "slow down",
+                 "instance": "/x", **rate}),
+         "expected": {"valid": True, "problems": [], "decision": decision("retry", "registry", rate, 2000)}},
+        {"name": "http/detail-without-code", **http({"detail": "d", "title": "t"}),
+         "expected": {"problems": ["missing-field"], "decision": decision("escalate", "invalid-payload")}},
+        {"name": "mcp/structured", "input": {"mcp": {"structuredContent": rate, "content": []}},
+         "expected": {"valid": True, "decision": decision("retry", "registry", rate, 2000)}},
+        {"name": "mcp/text", "input": {"mcp": {"content": [{"type": "image"}, {"type": "text", "text": json.dumps(rate)}]}},
+         "expected": {"valid": True, "parsed": "known"}},
+        {"name": "mcp/text-not-json", "input": {"mcp": {"content": [{"type": "text", "text": "boom"}]}}, "expected": not_json},
+        {"name": "mcp/not-an-object", "input": {"mcp": [rate]}, "expected": not_json},
+        {"name": "unknown-code/resource", "input": {"payload": {**rate, "code": "NEW", "scope": "resource", "retryable": False,
+                                                               "resource_id": "r-1"}},
+         "expected": {"valid": False, "problems": ["unknown-code"], "parsed": "unknown",
+                      "decision": decision("skip", "unknown-code", {**rate, "code": "NEW", "resource_id": "r-1"})}},
+        {"name": "unknown-code/delay-too-long", "attempt": 2, "max_delay_ms": 1000,
+         "input": {"payload": {**rate, "code": "NEW", "retry_after_ms": 1001.0}},
+         "expected": {"parsed": "unknown", "decision": decision("escalate", "delay-exceeds-max", {**rate, "code": "NEW"})}},
+        {"name": "unknown-code/backoff", "attempt": 40, "max_attempts": 50, "input": {"payload": {**rate, "code": "NEW"}},
+         "expected": {"decision": decision("retry", "unknown-code", {**rate, "code": "NEW"}, 30_000)}},
+    ]
+
+
+@needs_cargo
+def test_junk_inputs_odd_headers_and_unknown_codes_behave_as_documented(golden_crate: Path, tmp_path: Path) -> None:
+    vectors = tmp_path / "junk.json"
+    vectors.write_text(json.dumps({"vectors": junk_vectors()}), encoding="utf-8")
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "check")
+    done = cargo(cwd, *argv[1:])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{len(junk_vectors())} passed, 0 failed"
+
+
+@needs_cargo
+def test_check_reports_each_failure(golden_crate: Path, tmp_path: Path) -> None:
+    wrong = junk_vectors()[:2]
+    wrong[0]["expected"] = {"parsed": "known"}
+    wrong[1]["expected"] = {"problems": ["not-an-object", "not-an-object"]}  # compared as a set
+    vectors = tmp_path / "wrong.json"
+    vectors.write_text(json.dumps({"vectors": wrong}), encoding="utf-8")
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "check")
+    done = cargo(cwd, *argv[1:])
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == ['FAIL http/html: parsed: expected "known", got "invalid"', "1 passed, 1 failed"]
+    missing = cargo(cwd, *argv[1:-1], str(tmp_path / "absent.json"))
+    assert missing.returncode == 2
+
+
+def python_emit(vectors: Path) -> list[str]:
+    """The Python SDK's emit lines for the same inputs (generated/python, the golden)."""
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "acme_errors._conformance", "emit", str(vectors)],
+                          cwd=GENERATED / "python", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+@needs_cargo
+def test_emit_prints_exactly_what_python_prints(golden_crate: Path, tmp_path: Path) -> None:
+    from test_runtime import random_inputs
+
+    junk = tmp_path / "junk.json"
+    junk.write_text(json.dumps({"vectors": junk_vectors()}, ensure_ascii=False), encoding="utf-8")
+    seeded = tmp_path / "seeded.json"
+    seeded.write_text(json.dumps({"vectors": random_inputs(seed=16, count=600)}, ensure_ascii=False), encoding="utf-8")
+    malformed = tmp_path / "malformed.json"
+    malformed.write_text(json.dumps({"vectors": [{"name": "no-input"}, junk_vectors()[0]]}), encoding="utf-8")
+    for vectors in (GENERATED / "conformance" / "vectors.json", junk, seeded):
+        argv, cwd, _ = rust_target.conformance_command(golden_crate, vectors, "emit")
+        lines = ok(cargo(cwd, *argv[1:])).splitlines()
+        assert lines == python_emit(vectors)
+        assert list(json.loads(lines[0])) == ["name", "valid", "problems", "parsed", "decision"]
+    # A vector the runner cannot read is reported in its line; the others still run.
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, malformed, "emit")
+    first, second = ok(cargo(cwd, *argv[1:])).splitlines()
+    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp"}
+    assert json.loads(second)["parsed"] == "invalid"
