@@ -1,0 +1,46 @@
+package com.example.acmeerrors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * The tolerant verdict on a raw payload, from {@link Errors#parse}: never an exception.
+ *
+ * @param verdict known, unknown (a newer server's code or category) or invalid
+ * @param payload the payload, or null when invalid
+ * @param problems why the payload is invalid (empty otherwise)
+ * @param raw the raw payload as received
+ */
+public record Parsed(Verdict verdict, ErrorPayload payload, List<Problem> problems, JsonNode raw) {
+
+  /** Copies the problems. */
+  public Parsed {
+    problems = List.copyOf(problems);
+  }
+
+  /** Whether a payload came out of it. */
+  public boolean ok() {
+    return payload != null;
+  }
+
+  /** The tolerant verdicts. */
+  public enum Verdict implements Wire {
+    /** A well-formed payload of a code this SDK knows. */
+    KNOWN("known"),
+    /** A well-formed payload with a code or category from a newer server. */
+    UNKNOWN("unknown"),
+    /** Not a payload this SDK can act on. */
+    INVALID("invalid");
+
+    private final String wire;
+
+    Verdict(String wire) {
+      this.wire = wire;
+    }
+
+    @Override
+    public String wire() {
+      return wire;
+    }
+  }
+}

@@ -1,0 +1,133 @@
+"""Java SDK: a Maven project (Java 17, Jackson) with enums, records, the recovery table as data,
+the runtime and a conformance runner.
+
+The runtime is real Java under errgen/runtimes/java, copied with only its package line changed;
+the templates hold data (enum constants, contract.json, pom.xml). Every file is already laid out as
+google-java-format 1.28.0 lays it out, so a build needs no JDK; the tests prove it with the tool.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from errgen.contract import ContractView, derive_action, view
+from errgen.model import Registry
+from errgen.naming import java as naming
+from errgen.render import render as render_template
+
+NAME = "java"
+SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
+RUNTIME = Path(__file__).resolve().parent.parent / "runtimes" / "java"
+RUNTIME_PACKAGE = "package errgen.runtime;"
+RUNNER = "ConformanceRunner"
+# Pinned so a build of the same registry is the same project; each is served by Maven Central.
+VERSIONS = {
+    "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
+    "jar": "3.4.2", "dependency": "3.8.1",
+}
+ENUMS = {
+    "Code": "Every error code of the registry.",
+    "Category": "The categories of failure; one recovery policy each.",
+    "Scope": "What failed: the request, one resource, or the whole service.",
+    "Action": "What a caller does about an error.",
+    "State": "Whether anything was read or written before the failure.",
+    "Reason": "Which rule took a decision.",
+}
+
+
+def render(registry: Registry) -> dict[str, str]:
+    v = view(registry)
+    package = naming.package_name(v.packages.java_package)
+    src = f"java/src/main/java/{naming.package_path(package)}"
+    files = {"java/pom.xml": pom(v, package)}
+    vocabularies = {
+        "Code": v.code_names, "Category": v.category_names, "Scope": v.scopes, "Action": v.actions,
+        "State": v.states, "Reason": v.reasons,
+    }
+    for name, values in vocabularies.items():
+        files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
+    for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
+        for path in sorted((RUNTIME / kind).glob("*.java")):
+            files[f"{folder}/{path.name}"] = runtime_source(path, package)
+    files[f"java/src/main/resources/{naming.package_path(package)}/contract.json"] = contract_json(v)
+    return files
+
+
+def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...]) -> str:
+    names = naming.constant_names(values)
+    constants = [line for wire in values for line in naming.enum_constant_lines(names[wire], wire, last=False)]
+    constants.append("  /** A value this version of the SDK does not know; the payload keeps its string. */")
+    constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
+    return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
+                           summary=ENUMS[name], constants=constants)
+
+
+def runtime_source(path: Path, package: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(RUNTIME_PACKAGE + "\n"), path
+    return f"package {package};\n" + text[len(RUNTIME_PACKAGE) + 1:]
+
+
+def pom(v: ContractView, package: str) -> str:
+    p = v.packages
+    return render_template(
+        NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
+        group=naming.coordinate("group", p.java_group), artifact=naming.coordinate("artifact", p.java_artifact),
+        version=naming.coordinate("version", v.version), versions=VERSIONS,
+        description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
+    )
+
+
+def contract_json(v: ContractView) -> str:
+    """Everything the runtime reads: policy, fields with wire names, categories, the table, and the
+    recovery rule for codes the SDK does not know (from errgen.model.derive_action)."""
+    data: dict[str, Any] = {
+        "$comment": v.header,
+        "registry": v.name,
+        "version": v.version,
+        "policy": dataclasses.asdict(v.policy),
+        "envelope": v.envelope,
+        "fields": [
+            {"name": f.name, "wire": f.wire, "type": f.type, "required": f.required, "values": list(f.values),
+             "hint": f.hint, "minimum": f.minimum, "maximum": f.maximum, "max_items": f.max_items}
+            for f in v.fields
+        ],
+        "categories": [{"name": c.name, "retryable": c.retryable, "action": c.action} for c in v.categories],
+        "codes": [
+            {"code": c.code, "category": c.category, "retryable": c.retryable, "scope": c.scope, "scopes": list(c.scopes),
+             "actions": dict(c.actions), "retry_after_ms": c.retry_after_ms, "http_status": c.http_status,
+             "hints": list(c.hints), "description": c.description, "type_uri": c.type_uri,
+             "deprecated_since": c.deprecated_since, "replaced_by": c.replaced_by}
+            for c in v.codes
+        ],
+        "fallback_actions": {
+            json.dumps(retryable): {scope: derive_action(retryable, scope, None) for scope in v.scopes}
+            for retryable in (True, False)
+        },
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """Compile once with Maven (offline once the dependencies are cached), then run the runner on
+    the JVM directly: about 0.5 s a run instead of Maven's several seconds."""
+    package = _package_of(sdk_dir)
+    script = (
+        'if [ ! -f target/classpath.txt ] || [ -n "$(find pom.xml src -newer target/classpath.txt -print -quit)" ]; then '
+        "mvn -q -o -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2 || "
+        "mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2 || exit 2; fi; "
+        'exec java -cp "target/classes:$(cat target/classpath.txt)" "$0" "$1" "$2"'
+    )
+    return ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve())], Path(sdk_dir), "mvn"
+
+
+def _package_of(sdk_dir: Path) -> str:
+    for path in sorted(Path(sdk_dir).glob(f"src/main/java/**/{RUNNER}.java")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("package "):
+                return line.removeprefix("package ").rstrip(";").strip()
+    raise FileNotFoundError(f"{sdk_dir}: no {RUNNER}.java; build the java target first")
