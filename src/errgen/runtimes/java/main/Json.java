@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -205,7 +207,7 @@ public final class Json {
     if (d == 0) {
       return 1 / d < 0 ? "-0.0" : "0.0";
     }
-    BigDecimal exact = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+    BigDecimal exact = shortest(Math.abs(d));
     String digits = exact.unscaledValue().toString();
     int exponent = digits.length() - 1 - exact.scale();
     String sign = d < 0 ? "-" : "";
@@ -222,6 +224,18 @@ public final class Json {
       return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
     }
     return sign + "0." + "0".repeat(-exponent - 1) + digits;
+  }
+
+  /** The fewest significant digits that read back as {@code d}, rounded from its exact value. */
+  private static BigDecimal shortest(double d) {
+    BigDecimal exact = new BigDecimal(d);
+    for (int precision = 1; precision < 17; precision++) {
+      BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+      if (rounded.doubleValue() == d) {
+        return rounded.stripTrailingZeros();
+      }
+    }
+    return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
   }
 
   /** A JSON number or string, boolean, list or map value as a plain Java value. */
