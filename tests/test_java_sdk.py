@@ -1,0 +1,245 @@
+"""The Java target: names from any wire string, and for the default, example and hostile-text
+registries a generated Maven project that google-java-format 1.28.0 leaves unchanged, that
+compiles with `javac -Xlint:all -Werror`, whose JUnit tests pass (API tests and every conformance
+vector) and whose conformance runner passes the vectors in check mode. One Maven run per registry;
+the Maven repository (~/.m2) is shared, so only the first run ever downloads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, REGISTRY, ROOT
+from errgen.build import build
+from errgen.lint import lint_text
+from errgen.model import Registry
+from errgen.naming import java as naming
+from errgen.targets import java as target
+
+GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
+GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"
+# google-java-format reads javac's internals; Java 17 opens them only on request.
+GJF_OPENS = [f"--add-exports=jdk.compiler/com.sun.tools.javac.{p}=ALL-UNNAMED" for p in ("api", "code", "file", "parser", "tree", "util")]
+# Wire spellings the registry format does not allow yet (lint wants UPPER_SNAKE); the Java target
+# must handle them, so the hostile registry's codes are renamed to them after loading.
+ODD_CODES = {
+    "CARD_DECLINED_LOWER": "card_declined",
+    "NO_SUCH_BUCKET": "NoSuchBucket",
+    "TWILIO_20003": "20003",
+    "POSTGRES_23505": "23505",
+    "OUT_OF_CREDIT": "out-of-credit",
+    "DYNAMODB_RESOURCE_NOT_FOUND": "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+    "CYRILLIC_LONG": "ошибка доступа с очень длинным именем, которое не помещается в одну строку \u2028 \"q\" \\u0022",
+}
+
+
+# Names and literals -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("wire", "name"), [
+    ("RATE_LIMITED", "RATE_LIMITED"),
+    ("card_declined", "CARD_DECLINED"),
+    ("NoSuchBucket", "NO_SUCH_BUCKET"),
+    ("HTTPError", "HTTP_ERROR"),
+    ("20003", "V_20003"),
+    ("out-of-credit", "OUT_OF_CREDIT"),
+    ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "COM_AMAZONAWS_DYNAMODB_V_20120810_RESOURCE_NOT_FOUND_EXCEPTION"),
+    ("ОШИБКА", "U041E_U0428_U0418_U0411_U041A_U0410"),
+    ("", "EMPTY"),
+])
+def test_constant_names_keep_word_boundaries(wire: str, name: str) -> None:
+    assert naming.constant_name(wire) == name
+
+
+def test_constant_names_are_unique_and_never_the_unknown_constant() -> None:
+    names = naming.constant_names(["CARD_DECLINED", "card-declined", "cardDeclined", "UNKNOWN_TO_SDK_VERSION"])
+    assert list(names.values()) == ["CARD_DECLINED", "CARD_DECLINED_2", "CARD_DECLINED_3", "UNKNOWN_TO_SDK_VERSION_2"]
+
+
+def test_string_literals_are_ascii_and_never_form_a_unicode_escape() -> None:
+    literal = naming.string_literal('a"b\\u0022c\n\u2028日😀\x7f */')
+    assert literal == '"a\\"b\\\\u0022c\\012\\u2028\\u65e5\\ud83d\\ude00\\177 */"'
+    assert literal.isascii()
+    assert naming.string_literal("a b", unbreakable=True) == '"a\\sb"'
+
+
+def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
+    assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
+    long = "x" * 90
+    assert naming.enum_constant_lines("LONG", long, last=True) == ["  LONG(", f'      "{long}");']
+
+
+@pytest.mark.parametrize(("key", "value"), [("package", "com.example.class"), ("package", "com..x"), ("package", "1x.y")])
+def test_bad_java_packages_are_refused(key: str, value: str) -> None:
+    with pytest.raises(naming.JavaNameError, match=f"targets.java.{key}"):
+        naming.package_name(value)
+
+
+def test_bad_maven_coordinates_are_refused() -> None:
+    with pytest.raises(naming.JavaNameError, match="targets.java.group"):
+        naming.coordinate("group", "com.example/evil")
+
+
+# The generated project ----------------------------------------------------------------------------
+
+def _load(path: Path) -> Registry:
+    result = lint_text(path.read_text(encoding="utf-8"))
+    assert result.ok and result.registry is not None, [d.text() for d in result.diagnostics]
+    return result.registry
+
+
+def _with_odd_codes(registry: Registry) -> Registry:
+    codes = tuple(dataclasses.replace(c, name=ODD_CODES.get(c.name, c.name)) for c in registry.codes)
+    return dataclasses.replace(registry, codes=codes)
+
+
+REGISTRIES = {
+    "default": lambda: _load(REGISTRY),
+    "example": lambda: _load(ROOT / "examples" / "refund-tool.yaml"),
+    "hostile": lambda: _with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")),
+}
+
+
+def _need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.skip(f"needs {tool}")
+    return path
+
+
+def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Offline first; online only when a dependency is not in ~/.m2 yet."""
+    command = [_need("mvn"), "-q", "-B", *args]
+    done = subprocess.run([*command, "-o"], cwd=project, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 and "offline" in done.stdout + done.stderr:
+        done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=600)
+    return done
+
+
+def _spec_vectors(path: Path) -> Path:
+    """The vectors in docs/conformance.md's format (`input`, and `expected` holding `decision`),
+    converting the older layout (a bare `payload`, `expected` being the decision)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["vectors"] = [
+        v if "input" in v else {"name": v["name"], "input": {"payload": v["payload"]}, "attempt": v["attempt"],
+                                "max_attempts": v["max_attempts"], "expected": {"decision": v["expected"]}}
+        for v in document["vectors"]
+    ]
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module", params=sorted(REGISTRIES))
+def built(request: Any, tmp_path_factory: Any) -> tuple[Registry, Path]:
+    """The registry's Java project and vectors, verified by one `mvn verify` (javac -Xlint:all
+    -Werror, JUnit: the API tests and every vector) that also writes the runtime classpath."""
+    _need("java")
+    registry = REGISTRIES[request.param]()
+    out = tmp_path_factory.mktemp(f"java-{request.param}")
+    build(registry, out, ["java", "conformance"])
+    vectors = _spec_vectors(out / "conformance" / "vectors.json")
+    done = _mvn(out / "java", "verify", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt",
+                f"-Dvectors={vectors}")
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    reports = "".join(p.read_text() for p in (out / "java" / "target" / "surefire-reports").glob("*.txt"))
+    assert "Failures: 0, Errors: 0, Skipped: 0" in reports and "ConformanceTest" in reports and "SdkTest" in reports
+    return registry, out
+
+
+def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    if not GJF_JAR.exists():
+        assert _mvn(out / "java", "dependency:get", f"-Dartifact={GJF}").returncode == 0
+    sources = sorted(str(p) for p in (out / "java").rglob("*.java"))
+    done = subprocess.run([_need("java"), *GJF_OPENS, "-jar", str(GJF_JAR), "--dry-run", "--set-exit-if-changed", *sources],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "", f"not formatted: {done.stdout}{done.stderr}"
+
+
+def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vectors = out / "conformance" / "vectors.json"
+    argv, cwd, tool = target.conformance_command(out / "java", vectors, "check")
+    assert tool == "mvn"
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{count} passed, 0 failed"
+
+
+def test_emit_prints_one_line_per_vector_matching_the_expectations(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
+    argv, cwd, _ = target.conformance_command(out / "java", out / "conformance" / "vectors.json", "emit")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # One line per vector: split at newlines only (a string may hold U+2028, which splitlines() splits at).
+    lines = [json.loads(line) for line in done.stdout.split("\n") if line]
+    assert [line["name"] for line in lines] == [v["name"] for v in vectors]
+    for line, vector in zip(lines, vectors):
+        assert list(line) == ["name", "valid", "problems", "parsed", "decision"]
+        assert {k: line[k] for k in vector["expected"]} == vector["expected"], vector["name"]
+
+
+def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vector = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"][0]
+    wrong = {**vector, "expected": {**vector["expected"], "decision": {**vector["expected"]["decision"], "action": "dance"}}}
+    path = out / "wrong.json"
+    path.write_text(json.dumps({"vectors": [vector, wrong]}), encoding="utf-8")
+    argv, cwd, _ = target.conformance_command(out / "java", path, "check")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        f"FAIL {vector['name']}: decision expected {json.dumps(wrong['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}, "
+        f"got {json.dumps(vector['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}",
+        "1 passed, 1 failed",
+    ]
+
+
+def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path]) -> None:
+    registry, out = built
+    project = out / "java"
+    package = target._package_of(project)
+    probe = out / "probe" / "Probe.java"
+    probe.parent.mkdir(exist_ok=True)
+    probe.write_text(
+        f"import {package}.*;\n"
+        "public class Probe {\n"
+        "  public static void main(String[] a) {\n"
+        "    var codes = new java.util.ArrayList<String>();\n"
+        "    for (Code c : Code.values()) if (c != Code.UNKNOWN_TO_SDK_VERSION) codes.add(c.wire());\n"
+        "    var descriptions = new java.util.ArrayList<String>();\n"
+        "    for (RecoveryEntry e : RecoveryTable.entries()) descriptions.add(e.description());\n"
+        "    var categories = new java.util.ArrayList<String>();\n"
+        "    for (Category c : Category.values()) if (c != Category.UNKNOWN_TO_SDK_VERSION) categories.add(c.wire());\n"
+        "    System.out.print(Json.write(java.util.List.of(codes, descriptions, categories)));\n"
+        "  }\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    classpath = f"{project / 'target' / 'classes'}:{(project / 'target' / 'classpath.txt').read_text().strip()}"
+    compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe.parent), str(probe)],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    done = subprocess.run([_need("java"), "-cp", f"{probe.parent}:{classpath}", "Probe"], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    codes, descriptions, categories = json.loads(done.stdout.decode("utf-8"))
+    assert codes == [c.name for c in registry.codes]
+    assert descriptions == [c.description for c in registry.codes]
+    assert categories == [c.name for c in registry.categories]
+
+
+def test_hostile_registry_uses_its_java_coordinates() -> None:
+    files = target.render(_with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")))
+    pom = files["java/pom.xml"]
+    assert "<groupId>org.hostile</groupId>" in pom and "<artifactId>hostile-errors</artifactId>" in pom
+    code = files["java/src/main/java/org/hostile/errors/Code.java"]
+    assert "  CARD_DECLINED_2(\"CARD_DECLINED\")," in code and "  UNKNOWN_TO_SDK_VERSION_2(" in code
+    assert all(text.isascii() for path, text in files.items() if path.endswith(".java"))
