@@ -51,7 +51,7 @@ def errgen_agent(client: Client, world: World, report: Report) -> None:
             if status == 200:
                 report.completed.add(item.id)
                 break
-            decision = sdk.decide(sdk.from_http(status, headers, body, now=0), attempt)
+            decision = sdk.decide(sdk.from_http(status, headers, body, now_ms=0), attempt)
             action = decision.action.value
             if action in ("retry", "pause"):
                 client.sleep(decision.delay_ms)

@@ -276,3 +276,30 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
         _fail(str(exc))
     click.echo(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", err=True)
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
+
+
+@main.command()
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
+              show_default=True, help="The folder `errgen build` wrote the SDKs to.")
+@click.option("--target", "targets", multiple=True, metavar="NAME", help="Run only this SDK's runner (repeatable). Default: every SDK.")
+@click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
+@click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",
+              help="Print what one SDK (--target) makes of each input, one JSON line each; no expected values needed.")
+def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, inputs: Path | None) -> None:
+    """Run each built SDK's conformance runner against the vectors.
+
+    Prints, per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is
+    not installed. Builds nothing. Exit 0 when nothing failed, 1 when something failed, 2 when
+    errgen could not run.
+    """
+    from errgen import conformance as runners
+
+    try:
+        if inputs is not None:
+            if vectors is not None:
+                _fail("pass either --vectors or --emit, not both")
+            sys.exit(runners.emit(out_dir, targets, inputs, click.echo))
+        sys.exit(runners.check(out_dir, targets, vectors, click.echo))
+    except runners.CannotRun as exc:
+        _fail(str(exc))

@@ -19,6 +19,18 @@ FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scal
 # Why a decision was taken; stable ids every SDK emits and the vectors pin.
 REASONS = ("registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max")
 
+# Why the strict verdict rejects a payload; stable ids every SDK and `errgen validate` report.
+ENVELOPE_PROBLEMS = ("not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing")
+REGISTRY_PROBLEMS = ("unknown-category", "unknown-code", "category-mismatch", "retryable-mismatch", "scope-not-allowed",
+                     "retry-after-not-retryable", "hint-not-allowed")
+PROBLEMS = ENVELOPE_PROBLEMS + REGISTRY_PROBLEMS
+
+# The tolerant verdict of a raw payload.
+PARSED = ("known", "unknown", "invalid")
+
+# RFC 9457 members a problem+json body adds around the payload; `from_http` drops them.
+PROBLEM_MEMBERS = ("type", "title", "status", "detail", "instance")
+
 # The largest delay any SDK represents: 2^53 - 1 ms, the largest integer every language's JSON
 # reader keeps exactly. Larger requests saturate to it (and then exceed any max_delay_ms).
 MAX_DELAY_VALUE_MS = 9_007_199_254_740_991
@@ -130,6 +142,11 @@ class ContractView:
     categories: tuple[CategoryRow, ...]
     codes: tuple[CodeRow, ...]
     packages: Packages
+    # The rule for a code the SDK does not know (no chosen action): scope -> retryable -> action.
+    parsed: tuple[str, ...]
+    fallback_actions: Mapping[str, Mapping[bool, str]]
+    # The timed actions (they wait a delay) and what each becomes when the attempts run out.
+    exhausted: Mapping[str, str]
     registry: Registry = field(repr=False, compare=False)
 
     @cached_property
@@ -219,6 +236,15 @@ def code_row(code: Code, policy: Policy) -> CodeRow:
     )
 
 
+def fallback_actions() -> dict[str, dict[bool, str]]:
+    """`derive_action` tabulated for every scope and retryable, so runtimes never restate the rule."""
+    return {scope: {retryable: derive_action(retryable, scope, None) for retryable in (True, False)} for scope in SCOPES}
+
+
+# A `retry` out of attempts needs a human; a paused job out of attempts stops.
+EXHAUSTED = {"retry": "escalate", "pause": "stop"}
+
+
 def view(registry: Registry) -> ContractView:
     policy = Policy(problem_base=registry.problem_base or f"urn:errgen:{registry.name}:")
     return ContractView(
@@ -237,8 +263,12 @@ def view(registry: Registry) -> ContractView:
         categories=tuple(CategoryRow(c.name, c.retryable, c.description, c.action) for c in registry.categories),
         codes=tuple(code_row(c, policy) for c in registry.codes),
         packages=packages(registry),
+        parsed=PARSED,
+        fallback_actions=fallback_actions(),
+        exhausted=dict(EXHAUSTED),
         registry=registry,
     )
 
 
-__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Packages", "Policy", "REASONS", "derive_action", "view"]
+__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Packages", "Policy", "PARSED", "PROBLEMS", "REASONS",
+           "derive_action", "view"]

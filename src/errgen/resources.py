@@ -29,3 +29,9 @@ def _schema_hint() -> str:
 
 def registry_schema_path() -> Path:
     return _PACKAGE / "schemas" / "registry.schema.json"
+
+
+def runtime_sources(language: str) -> dict[str, str]:
+    """A language's runtime source files (name -> text), which its target copies into the SDK."""
+    folder = _PACKAGE / "runtimes" / language
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}

@@ -23,7 +23,7 @@ class ErrorPayloadEnvelope(BaseModel):
     """
     Whether the identical call may succeed later.
     """
-    retry_after_ms: Annotated[StrictInt | None, Field(ge=0)] = None
+    retry_after_ms: Annotated[StrictInt | None, Field(ge=0, le=9007199254740991)] = None
     """
     How long to wait before retrying.
     """

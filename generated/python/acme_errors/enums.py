@@ -61,3 +61,22 @@ class Action(_StrEnum):
     FIX = "fix"
     STOP = "stop"
     ESCALATE = "escalate"
+
+
+class Reason(_StrEnum):
+    """Which rule decided a Decision."""
+
+    REGISTRY = "registry"
+    UNKNOWN_CODE = "unknown-code"
+    INVALID_PAYLOAD = "invalid-payload"
+    CONTRADICTS_REGISTRY = "contradicts-registry"
+    ATTEMPTS_EXHAUSTED = "attempts-exhausted"
+    DELAY_EXCEEDS_MAX = "delay-exceeds-max"
+
+
+class Parsed(_StrEnum):
+    """The tolerant reading of a raw payload."""
+
+    KNOWN = "known"
+    UNKNOWN = "unknown"
+    INVALID = "invalid"

@@ -2,128 +2,147 @@
 """Acting on errors: `decide()` for agents, strict and tolerant parsing, MCP and HTTP mapping,
 `new_error()` for services and `did_you_mean()` for near-miss suggestions.
 
-The TypeScript SDK implements the same rules; both pass generated/conformance/vectors.json.
+Every SDK errgen generates behaves the same way (docs/conformance.md); this one proves it with
+`python -m <package>._conformance check vectors.json`. No function here raises on what a server
+sends: a bad payload is a verdict, and `decide` escalates it.
 """
 
 from __future__ import annotations
 
-import email.utils
-import json
-import math
 import random
 import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
-from . import _validate
-from .enums import Action
+from . import _validate, _wire
+from ._contract import (
+    BACKOFF_BASE_MS,
+    BACKOFF_MAX_EXPONENT,
+    BACKOFF_MAX_MS,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_MAX_DELAY_MS,
+    DID_YOU_MEAN_LIMIT,
+    ENVELOPE,
+    EXHAUSTED,
+    FALLBACK_ACTIONS,
+    MAX_DELAY_VALUE_MS,
+    PROBLEM_BASE,
+    PROBLEM_MEMBERS,
+    REGISTRY_NAME,
+)
+from ._wire import Headers
+from .enums import Action, Parsed, Reason
 from .models import ErrorPayload
-from .recovery import REGISTRY_NAME, recovery_entry
-
-PROBLEM_BASE = "https://errors.acme.dev/"
-BACKOFF_BASE_MS = 500
-BACKOFF_MAX_MS = 30_000
+from .recovery import RecoveryEntry, recovery_entry
 
 Searched = Mapping[str, Union[str, int, float, bool]]
+_W = _validate.WIRE
 
 
 class PayloadError(ValueError):
-    """A payload the contract rejects; `problems` holds (reason id, message) pairs."""
+    """A payload the contract rejects; `problems` holds (problem id, message) pairs."""
 
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
+    def __init__(self, problems: list[Tuple[str, str]]) -> None:
         super().__init__("; ".join(message for _, message in problems))
         self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What to do about one error. `reason` says which rule decided:
-    invalid-payload, contradicts-registry, unknown-code, registry or attempts-exhausted."""
+    """What to do about one error, and which rule decided (`reason`)."""
 
     action: Action
-    reason: str
-    code: str | None = None
-    delay_ms: int | None = None
-    correlation_id: str | None = None
-    resource_id: str | None = None
-    did_you_mean: tuple[str, ...] = ()
-    accepted: tuple[str, ...] = ()
+    reason: Reason
+    code: Optional[str] = None
+    delay_ms: Optional[int] = None
+    correlation_id: Optional[str] = None
+    resource_id: Optional[str] = None
+    did_you_mean: Tuple[str, ...] = ()
+    accepted: Tuple[str, ...] = ()
     searched: Searched = field(default_factory=lambda: MappingProxyType({}))
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The strict problems of a raw payload (none: valid) and its tolerant reading."""
+
+    problems: Tuple[Tuple[str, str], ...]
+    parsed: Parsed
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
 def backoff_ms(attempt: int, jitter: bool = False) -> int:
-    """min(500 ms * 2^(attempt-1), 30 s); with jitter, a uniform draw below that ("full jitter")."""
-    delay = min(BACKOFF_BASE_MS * 2 ** max(attempt - 1, 0), BACKOFF_MAX_MS)
+    """The wait when neither payload nor registry gives one: base * 2^(attempt-1), capped; with
+    jitter, a uniform draw below that ("full jitter")."""
+    exponent = min(max(attempt - 1, 0), BACKOFF_MAX_EXPONENT)
+    delay = min(BACKOFF_BASE_MS * 2**exponent, BACKOFF_MAX_MS)
     return int(random.random() * delay) if jitter else delay
 
 
-def derive_action(retryable: bool, scope: str, chosen: str | None = None) -> Action:
-    """The registry's rule, for codes this SDK does not know: scope first, then retryable."""
-    if scope == "service":
-        return Action.PAUSE if retryable else Action.STOP
-    if retryable:
-        return Action.RETRY
-    if scope == "resource":
-        return Action.SKIP
-    return Action(chosen) if chosen else Action.ESCALATE
+def _delay_on_final(payload: Mapping[str, Any]) -> bool:
+    return payload[_W["retryable"]] is False and _W["retry_after_ms"] in payload
+
+
+def _unknown(payload: Mapping[str, Any]) -> bool:
+    return recovery_entry(payload[_W["code"]]) is None or payload[_W["category"]] not in _validate.CATEGORY_NAMES
+
+
+def check_payload(payload: object) -> Verdict:
+    """Both verdicts at once: strict problems, and known / unknown / invalid."""
+    problems = tuple(_validate.problems(payload))
+    if not isinstance(payload, dict) or _validate.envelope_problems(payload) or _delay_on_final(payload):
+        return Verdict(problems, Parsed.INVALID)
+    return Verdict(problems, Parsed.UNKNOWN if _unknown(payload) else Parsed.KNOWN)
 
 
 def decide(
-    payload: object, attempt: int = 1, max_attempts: int = 5, *, jitter: bool = False
+    payload: object,
+    attempt: int = 1,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
+    *,
+    jitter: bool = False,
 ) -> Decision:
-    """The action the registry prescribes for a raw JSON payload, as received."""
-    if _validate.envelope_problems(payload) or not isinstance(payload, dict):
-        correlation = payload.get("correlation_id") if isinstance(payload, dict) else None
-        return Decision(
-            Action.ESCALATE,
-            "invalid-payload",
-            correlation_id=correlation if isinstance(correlation, str) else None,
-        )
-    if not payload["retryable"] and "retry_after_ms" in payload:
-        return _decision(payload, Action.ESCALATE, "invalid-payload", None)
-    entry = recovery_entry(payload["code"])
-    if entry is None or payload["category"] not in _validate.CATEGORIES:
-        action, reason, default = (
-            derive_action(payload["retryable"], payload["scope"]),
-            "unknown-code",
-            None,
-        )
+    """The action the registry prescribes for a raw JSON payload, as received (any value)."""
+    if not isinstance(payload, dict) or _validate.envelope_problems(payload):
+        correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
+        return Decision(Action.ESCALATE, Reason.INVALID_PAYLOAD, correlation_id=correlation if isinstance(correlation, str) else None)
+    if _delay_on_final(payload):
+        return _decision(payload, Action.ESCALATE, Reason.INVALID_PAYLOAD)
+    registry_delay: Optional[int] = None
+    entry = recovery_entry(payload[_W["code"]])
+    if entry is None or _unknown(payload):
+        action, reason = Action(FALLBACK_ACTIONS[(payload[_W["scope"]], payload[_W["retryable"]])]), Reason.UNKNOWN_CODE
     elif _validate.registry_problems(payload):
-        return _decision(payload, Action.ESCALATE, "contradicts-registry", None)
+        return _decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY)
     else:
-        action, reason, default = entry.actions[payload["scope"]], "registry", entry.retry_after_ms
-    if action in (Action.RETRY, Action.PAUSE):
-        if attempt >= max_attempts:
-            return _decision(
-                payload,
-                Action.STOP if action is Action.PAUSE else Action.ESCALATE,
-                "attempts-exhausted",
-                None,
-            )
-        delay = payload.get("retry_after_ms", default)
-        return _decision(
-            payload,
-            action,
-            reason,
-            int(delay) if delay is not None else backoff_ms(attempt, jitter),
-        )
-    return _decision(payload, action, reason, None)
+        action, reason, registry_delay = entry.actions[payload[_W["scope"]]], Reason.REGISTRY, entry.retry_after_ms
+    if action.value not in EXHAUSTED:
+        return _decision(payload, action, reason)
+    if attempt >= max_attempts:
+        return _decision(payload, Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED)
+    given = payload.get(_W["retry_after_ms"])
+    delay = int(given) if given is not None else registry_delay if registry_delay is not None else backoff_ms(attempt, jitter)
+    if delay > max_delay_ms:
+        return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
+    return _decision(payload, action, reason, delay)
 
 
-def _decision(
-    payload: Mapping[str, Any], action: Action, reason: str, delay: int | None
-) -> Decision:
+def _decision(payload: Mapping[str, Any], action: Action, reason: Reason, delay: Optional[int] = None) -> Decision:
     return Decision(
         action=action,
         reason=reason,
-        code=payload["code"],
+        code=payload[_W["code"]],
         delay_ms=delay,
-        correlation_id=payload["correlation_id"],
-        resource_id=payload.get("resource_id"),
-        did_you_mean=tuple(payload.get("did_you_mean", ())),
-        accepted=tuple(payload.get("accepted", ())),
-        searched=MappingProxyType(dict(payload.get("searched", {}))),
+        correlation_id=payload[_W["correlation_id"]],
+        resource_id=payload.get(_W["resource_id"]),
+        did_you_mean=tuple(payload.get(_W["did_you_mean"], ())),
+        accepted=tuple(payload.get(_W["accepted"], ())),
+        searched=MappingProxyType(dict(payload.get(_W["searched"], {}))),
     )
 
 
@@ -147,40 +166,41 @@ class UnknownErrorPayload:
     raw: Mapping[str, Any]
 
 
-def parse_payload(payload: object) -> ErrorPayload | UnknownErrorPayload:
-    """Tolerant (a client): unknown codes come back as UnknownErrorPayload, never as a failure."""
-    problems = _validate.envelope_problems(payload)
-    if problems or not isinstance(payload, dict):
-        raise PayloadError(problems)
-    if recovery_entry(payload["code"]) is None or payload["category"] not in _validate.CATEGORIES:
+def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
+    """Tolerant (a client): a code from a newer server comes back as UnknownErrorPayload, never as
+    a failure. Raises PayloadError for an invalid payload, and for a known code that contradicts
+    the registry (`check_payload` reports that case as known without raising)."""
+    verdict = check_payload(payload)
+    if verdict.parsed is Parsed.INVALID or not isinstance(payload, dict):
+        raise PayloadError(list(verdict.problems) or _validate.problems(payload) or [("invalid", "invalid payload")])
+    if verdict.parsed is Parsed.UNKNOWN:
         return UnknownErrorPayload(
-            payload["code"],
-            payload["category"],
-            payload["retryable"],
-            payload["scope"],
-            payload["correlation_id"],
-            MappingProxyType(dict(payload)),
+            code=payload[_W["code"]],
+            category=payload[_W["category"]],
+            retryable=payload[_W["retryable"]],
+            scope=payload[_W["scope"]],
+            correlation_id=payload[_W["correlation_id"]],
+            raw=MappingProxyType(dict(payload)),
         )
     return validate_payload(payload)
 
 
-def new_error(
-    code: str, correlation_id: str, *, scope: str | None = None, **fields: Any
-) -> dict[str, Any]:
+def new_error(code: str, correlation_id: str, *, scope: Optional[str] = None, **fields: Any) -> dict[str, Any]:
     """A payload for `code` with category, retryable and default scope filled from the table, so a
-    service cannot emit a contradictory one. `fields`: resource_id, message, retry_after_ms and the
-    hint fields the code allows. Raises PayloadError on anything the contract rejects."""
+    service cannot emit a contradictory one. `fields` (by their Python names): resource_id, message,
+    retry_after_ms and the hint fields the code allows. Raises PayloadError on anything the
+    contract rejects."""
     entry = recovery_entry(code)
     if entry is None:
         raise PayloadError([("unknown-code", f"code {code!r} is not in registry {REGISTRY_NAME}")])
     payload: dict[str, Any] = {
-        "code": entry.code.value,
-        "category": entry.category.value,
-        "retryable": entry.retryable,
-        "scope": scope or entry.scope.value,
-        "correlation_id": correlation_id,
+        _W["code"]: entry.code.value,
+        _W["category"]: entry.category.value,
+        _W["retryable"]: entry.retryable,
+        _W["scope"]: scope or entry.scope.value,
+        _W["correlation_id"]: correlation_id,
     }
-    payload.update({key: value for key, value in fields.items() if value is not None})
+    payload.update({_W.get(key, key): value for key, value in fields.items() if value is not None})
     problems = _validate.problems(payload)
     if problems:
         raise PayloadError(problems)
@@ -189,31 +209,13 @@ def new_error(
 
 def to_mcp_result(payload: Mapping[str, Any]) -> dict[str, Any]:
     """An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent."""
-    return {
-        "content": [
-            {"type": "text", "text": json.dumps(payload, separators=(",", ":"), ensure_ascii=False)}
-        ],
-        "structuredContent": dict(payload),
-        "isError": True,
-    }
+    return {"content": [{"type": "text", "text": _wire.to_json(dict(payload))}], "structuredContent": dict(payload), "isError": True}
 
 
-def from_mcp_result(result: Mapping[str, Any]) -> object:
-    """The raw payload of an MCP tools/call result (structuredContent, else the first text item)."""
-    structured = result.get("structuredContent")
-    if isinstance(structured, dict):
-        return structured
-    for item in result.get("content") or ():
-        if (
-            isinstance(item, dict)
-            and item.get("type") == "text"
-            and isinstance(item.get("text"), str)
-        ):
-            try:
-                return json.loads(item["text"])
-            except ValueError:
-                break
-    raise PayloadError([("not-an-error-result", "MCP result carries no JSON error payload")])
+def from_mcp_result(result: object) -> object:
+    """The raw payload of an MCP tools/call result (structuredContent, else the first text item's
+    JSON), or None when it carries none; judge it with check_payload or decide."""
+    return _wire.mcp_payload(result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,90 +225,75 @@ class HttpResponse:
     body: str
 
 
-_PROBLEM_MEMBERS = ("type", "title", "status", "detail", "instance")
-
-
-def _delay_of(payload: Mapping[str, Any]) -> int | None:
-    entry = recovery_entry(payload.get("code"))
-    if "retry_after_ms" in payload:
-        return int(payload["retry_after_ms"])
-    return entry.retry_after_ms if entry is not None and payload.get("retryable") else None
-
-
-def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
-    """Status from the code's http_status; Retry-After in whole seconds, rounded up, when there is
-    a delay; with problem=True an RFC 9457 application/problem+json body with the payload fields
-    as extension members."""
-    entry = recovery_entry(payload.get("code"))
-    status = entry.http_status if entry is not None else 500
-    headers = {"Content-Type": "application/problem+json" if problem else "application/json"}
-    delay = _delay_of(payload)
-    if delay is not None:
-        headers["Retry-After"] = str(math.ceil(delay / 1000))
-    body: dict[str, Any] = dict(payload)
-    if problem:
-        body = {
-            "type": PROBLEM_BASE + str(payload.get("code", "")),
-            "title": entry.description if entry else str(payload.get("code")),
-            "status": status,
-            **({"detail": payload["message"]} if "message" in payload else {}),
-            **body,
-        }
-    return HttpResponse(
-        status, headers, json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    )
-
-
-def from_http(
-    status: int,
-    headers: Mapping[str, str],
-    body: str | bytes | Mapping[str, Any],
-    now: float | None = None,
-) -> object:
-    """The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly.
-    When the body has no retry_after_ms, a `retry-after-ms` header, else `Retry-After` (seconds or
-    an HTTP date), is authoritative."""
-    if isinstance(body, (str, bytes)):
-        try:
-            body = json.loads(body)
-        except ValueError:
-            return body
-    if not isinstance(body, Mapping):
-        return body
-    lowered = {key.lower(): value for key, value in headers.items()}
-    payload = {key: value for key, value in body.items() if key not in _PROBLEM_MEMBERS}
-    if "detail" in body and "message" not in payload and "code" in payload:
-        payload["message"] = body["detail"]
-    if "retry_after_ms" not in payload and payload.get("retryable") is True:
-        delay = _header_delay_ms(lowered, time.time() if now is None else now)
-        if delay is not None:
-            payload["retry_after_ms"] = delay
-    return payload
-
-
-def _header_delay_ms(headers: Mapping[str, str], now: float) -> int | None:
-    raw_ms = headers.get("retry-after-ms", "").strip()
-    if raw_ms.isdigit():
-        return int(raw_ms)
-    raw = headers.get("retry-after", "").strip()
-    if raw.isdigit():
-        return int(raw) * 1000
-    if raw:
-        try:
-            when = email.utils.parsedate_to_datetime(raw)
-        except (TypeError, ValueError):
-            return None
-        return max(0, math.ceil((when.timestamp() - now) * 1000))
+def _delay_of(payload: Mapping[str, Any], entry: Optional[RecoveryEntry]) -> Optional[int]:
+    given = payload.get(_W["retry_after_ms"])
+    if isinstance(given, int) and not isinstance(given, bool) and given >= 0:
+        return min(given, MAX_DELAY_VALUE_MS)
+    if isinstance(given, float) and given.is_integer() and given >= 0:
+        return int(min(given, float(MAX_DELAY_VALUE_MS)))
+    if given is None and entry is not None and payload.get(_W["retryable"]) is True:
+        return entry.retry_after_ms
     return None
 
 
-def did_you_mean(value: str, allowed: "list[str] | tuple[str, ...]", limit: int = 3) -> list[str]:
+def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
+    """Status from the code's http_status (500 for a code this SDK does not know); Retry-After in
+    whole seconds, rounded up, and retry-after-ms when there is a delay; with problem=True an RFC
+    9457 application/problem+json body with the payload fields as extension members."""
+    entry = recovery_entry(payload.get(_W["code"]))
+    status = entry.http_status if entry is not None else 500
+    headers = {"Content-Type": "application/problem+json" if problem else "application/json"}
+    delay = _delay_of(payload, entry)
+    if delay is not None:
+        headers["Retry-After"] = str(-(-delay // 1000))
+        headers["retry-after-ms"] = str(delay)
+    body: dict[str, Any] = {ENVELOPE: dict(payload)} if ENVELOPE else dict(payload)
+    if problem:
+        code = payload.get(_W["code"])
+        message = payload.get(_W["message"])
+        members = {"type": PROBLEM_BASE + (code if isinstance(code, str) else ""),
+                   "title": entry.description if entry is not None else str(code), "status": status}
+        if isinstance(message, str):
+            members["detail"] = message
+        body = {**members, **body}
+    return HttpResponse(status, headers, _wire.to_json(body))
+
+
+def from_http(status: int, headers: Headers, body: Union[str, bytes], now_ms: Optional[int] = None) -> object:
+    """The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly:
+    a body that is not JSON comes back as its text. When the payload is retryable and has no
+    retry_after_ms, the `retry-after-ms` header, else `Retry-After` (delta-seconds or an
+    IMF-fixdate, relative to now_ms), supplies it. `headers`: a mapping or (name, value) pairs."""
+    ok, text = _wire.as_text(body)
+    parsed, value = _wire.read_json(text) if ok else (False, None)
+    if not parsed:
+        return text
+    if ENVELOPE and isinstance(value, dict) and ENVELOPE in value:
+        value = value[ENVELOPE]
+    if not isinstance(value, dict):
+        return value
+    payload = {key: item for key, item in value.items() if key not in PROBLEM_MEMBERS}
+    if "detail" in value and _W["message"] not in payload and _W["code"] in payload:
+        payload[_W["message"]] = value["detail"]
+    if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
+        now = int(time.time() * 1000) if now_ms is None else now_ms
+        delay = _wire.header_delay_ms(headers, now)
+        if delay is not None:
+            payload[_W["retry_after_ms"]] = delay
+    return payload
+
+
+def did_you_mean(value: str, allowed: "list[str] | tuple[str, ...]", limit: int = DID_YOU_MEAN_LIMIT) -> list[str]:
     """Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third
     of the length). Pass only the values this caller may read (its own tenants, say), never a global
     list: a suggestion drawn from everything leaks the existence of what the caller cannot see."""
+    if not isinstance(value, str):
+        return []
     budget = max(1, len(value) // 3)
     scored = []
     for index, candidate in enumerate(allowed):
+        if not isinstance(candidate, str):
+            continue
         distance = _levenshtein(value, candidate, budget)
         if distance <= budget and candidate != value:
             scored.append((distance, index, candidate))

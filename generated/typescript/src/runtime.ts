@@ -189,7 +189,10 @@ export function toHttp(payload: Json, problem = false): HttpResponse {
   const status = entry !== undefined ? entry.http_status : 500;
   const headers: Record<string, string> = { "Content-Type": problem ? "application/problem+json" : "application/json" };
   const delay = delayOf(payload);
-  if (delay !== null) headers["Retry-After"] = String(Math.ceil(delay / 1000));
+  if (delay !== null) {
+    headers["Retry-After"] = String(Math.ceil(delay / 1000));
+    headers["retry-after-ms"] = String(delay);
+  }
   const body: Json = problem
     ? { type: PROBLEM_BASE + String(payload.code ?? ""), title: entry !== undefined ? entry.description : String(payload.code),
         status, ...(typeof payload.message === "string" ? { detail: payload.message } : {}), ...payload }

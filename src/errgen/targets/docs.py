@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from errgen import payload
-from errgen.model import Code, Registry
+from errgen.contract import CodeRow, view
+from errgen.model import Registry
 from errgen.render import render as render_template
 
 NAME = "docs"
@@ -20,13 +21,12 @@ ACTION_ADVICE = {
 
 
 def render(registry: Registry) -> dict[str, str]:
-    by_category: dict[str, list[Code]] = {category.name: [] for category in registry.categories}
-    for code in registry.codes:
-        by_category[code.category].append(code)
-    groups = [(category, by_category[category.name]) for category in registry.categories]
-    examples = {code.name: payload.example(registry, code) for code in registry.codes}
-    text = render_template(
-        NAME, "errors.md.jinja", registry=registry, groups=[g for g in groups if g[1]],
-        examples=examples, advice=ACTION_ADVICE, header=payload.header(registry),
-    )
+    contract = view(registry)
+    by_category: dict[str, list[CodeRow]] = {category.name: [] for category in contract.categories}
+    for row in contract.codes:
+        by_category[row.category].append(row)
+    groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
+    examples = {row.code: payload.example(contract, row) for row in contract.codes}
+    text = render_template(NAME, "errors.md.jinja", view=contract, groups=groups, examples=examples, advice=ACTION_ADVICE,
+                           header=contract.header)
     return {"docs/errors.md": text}

@@ -113,14 +113,14 @@ def contract_json(v: ContractView) -> str:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """Compile once with Maven (offline once the dependencies are cached), then run the runner on
-    the JVM directly: about 0.5 s a run instead of Maven's several seconds."""
+    """Compile once with Maven (offline once the dependencies are cached; again only when a source
+    is newer), then run the runner on the JVM directly: about 1.5 s a run where `mvn test` takes 14 s."""
     package = _package_of(sdk_dir)
     script = (
         'if [ ! -f target/classpath.txt ] || [ -n "$(find pom.xml src -newer target/classpath.txt -print -quit)" ]; then '
         "mvn -q -o -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2 || "
         "mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2 || exit 2; fi; "
-        'exec java -cp "target/classes:$(cat target/classpath.txt)" "$0" "$1" "$2"'
+        'exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "target/classes:$(cat target/classpath.txt)" "$0" "$1" "$2"'
     )
     return ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve())], Path(sdk_dir), "mvn"
 

@@ -1,50 +1,83 @@
-"""Python SDK: enums, pydantic v2 model, recovery table, formatted with black.
+"""Python SDK: the runtime (errgen/runtimes/python, copied as is) plus the contract's data rendered
+from the view: enums, `_contract.py` (policy, fields, the tabulated rule), the table, pydantic
+field types and pyproject.toml. Black formats what is rendered.
 
 Only the registry-independent envelope goes through datamodel-code-generator, so its cost does not
-grow with the number of codes; per-code parts are rendered from templates.
+grow with the number of codes.
 """
 
 from __future__ import annotations
 
+import sys
 from functools import cache
+from pathlib import Path
+from typing import Any
 
-from errgen import payload, table
-from errgen.model import HINTS, Registry
+from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.model import Registry
+from errgen.naming import python as naming
 from errgen.render import render as render_template
+from errgen.resources import runtime_sources
 
 NAME = "python"
-SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime)"
-MODULES = ("__init__.py", "enums.py", "recovery.py", "_validate.py", "models.py", "runtime.py")
+SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
+TEMPLATES = ("__init__.py", "enums.py", "_contract.py")
 LINE_LENGTH = 100
 
 
 def render(registry: Registry) -> dict[str, str]:
-    header = payload.header(registry)
-    context = {
-        "registry": registry,
-        "header": header,
-        "package": registry.package,
-        "hints": HINTS,
-        "rows": table.rows(registry),
-        "max_suggestions": payload.MAX_SUGGESTIONS,
-        "backoff_base_ms": payload.BACKOFF_BASE_MS,
-        "backoff_max_ms": payload.BACKOFF_MAX_MS,
+    contract = view(registry)
+    package = contract.packages.python_package
+    context: dict[str, Any] = {
+        "view": contract,
+        "header": contract.header,
+        "package": package,
+        "distribution": contract.packages.python_distribution,
+        "version": naming.version(contract.version),
+        "enums": enums(contract),
+        "problem_members": PROBLEM_MEMBERS,
     }
-    base = f"python/{registry.package}"
-    files = {f"{base}/{module}": format_python(render_template(NAME, f"{module}.jinja", **context)) for module in MODULES}
-    files[f"{base}/_envelope.py"] = envelope_module(header)
+    base = f"python/{package}"
+    files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in TEMPLATES}
+    for name, source in runtime_sources(NAME).items():
+        files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
+    files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
     files[f"{base}/py.typed"] = ""
     files[f"{base}/_table.json"] = render_template(NAME, "_table.json.jinja", **context)
     files["python/pyproject.toml"] = render_template(NAME, "pyproject.toml.jinja", **context)
     return files
 
 
+def enums(contract: ContractView) -> list[dict[str, Any]]:
+    """Each enum's class name, docstring and (member, wire value) pairs; member names are unique."""
+    def members(values: tuple[str, ...]) -> list[tuple[str, str]]:
+        return list(zip(naming.unique(naming.constant(v) for v in values), values))
+
+    return [
+        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": members(contract.code_names)},
+        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": members(contract.category_names)},
+        {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
+        {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
+        {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},
+        {"name": "Parsed", "doc": "The tolerant reading of a raw payload.", "members": members(contract.parsed)},
+    ]
+
+
+def envelope_schema_text(contract: ContractView) -> str:
+    from errgen import payload
+    from errgen.render import to_json
+
+    return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
+
+
 @cache
-def envelope_module(header: str) -> str:
+def envelope_module(header: str, schema: str) -> str:
+    import json
+
     from datamodel_code_generator import DataModelType, InputFileType, generate
 
     source = generate(
-        payload.envelope_schema("ErrorPayloadEnvelope"),
+        json.loads(schema),
         input_file_type=InputFileType.JsonSchema,
         output_model_type=DataModelType.PydanticV2BaseModel,
         disable_timestamp=True,
@@ -70,3 +103,10 @@ def format_python(source: str) -> str:
     # An explicit mode: black must not read [tool.black] from whatever pyproject.toml is nearby.
     mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
     return black.format_str(source, mode=mode)
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """The runner of the SDK built in `sdk_dir` (the python/ folder): argv, working folder, tool."""
+    packages = sorted(p.name for p in sdk_dir.iterdir() if (p / "_conformance.py").is_file()) if sdk_dir.is_dir() else []
+    package = packages[0] if packages else "_missing_"
+    return [sys.executable, "-m", f"{package}._conformance", mode, str(vectors)], sdk_dir, "python3"

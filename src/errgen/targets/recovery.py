@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from errgen import table
-from errgen.model import SCOPES, Registry
-from errgen.payload import header
+from errgen.contract import view
+from errgen.model import Registry
 from errgen.render import render as render_template
 from errgen.render import to_json
 
@@ -13,7 +12,8 @@ SUMMARY = "recovery.json, recovery.md: what a caller should do for each code"
 
 
 def render(registry: Registry) -> dict[str, str]:
-    rows = table.rows(registry)
-    document = {"$comment": header(registry), "registry": registry.name, "version": registry.version, "codes": rows}
-    markdown = render_template(NAME, "recovery.md.jinja", registry=registry, rows=rows, scopes=SCOPES, header=header(registry))
+    contract = view(registry)
+    rows = [row.as_dict() for row in contract.codes]
+    document = {"$comment": contract.header, "registry": contract.name, "version": contract.version, "codes": rows}
+    markdown = render_template(NAME, "recovery.md.jinja", view=contract, rows=rows, header=contract.header)
     return {"recovery.json": to_json(document, indent=2) + "\n", "recovery.md": markdown}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from errgen import payload, table
+from errgen.contract import view
 from errgen.model import Registry
 from errgen.render import render as render_template
 
@@ -12,13 +12,14 @@ SOURCES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts", "runtime.ts")
 
 
 def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
     context = {
         "registry": registry,
-        "header": payload.header(registry),
-        "rows": table.rows(registry),
-        "max_suggestions": payload.MAX_SUGGESTIONS,
-        "backoff_base_ms": payload.BACKOFF_BASE_MS,
-        "backoff_max_ms": payload.BACKOFF_MAX_MS,
+        "header": contract.header,
+        "rows": [row.as_dict() for row in contract.codes],
+        "max_suggestions": contract.policy.max_suggestions,
+        "backoff_base_ms": contract.policy.backoff_base_ms,
+        "backoff_max_ms": contract.policy.backoff_max_ms,
     }
     files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in SOURCES}
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)

@@ -1,9 +1,8 @@
-# {{ header }}
-"""`ErrorPayload`: the pydantic model of one error payload.
+"""`ErrorPayload`: the pydantic model of one valid error payload.
 
 The field types come from datamodel-code-generator (`_envelope.py`); this subclass pins the
-registry's enums and rejects payloads that contradict the registry, so the model accepts exactly
-what schema/error.schema.json accepts.
+registry's enums and rejects what the strict verdict rejects, so the model accepts exactly what
+schema/error.schema.json accepts.
 """
 
 from __future__ import annotations
@@ -27,20 +26,15 @@ class ErrorPayload(ErrorPayloadEnvelope):
         # JSON Schema: an absent field is fine, an explicit null is not; 2.0 is an integer.
         if not isinstance(data, dict):
             return data
-        nulls = sorted(key for key, value in data.items() if value is None)
+        nulls = sorted(str(key) for key, value in data.items() if value is None)
         if nulls:
             raise ValueError(f"fields may be omitted but not null: {', '.join(nulls)}")
-        delay = data.get("retry_after_ms")
-        if isinstance(delay, float) and delay.is_integer():
-            data = {**data, "retry_after_ms": int(delay)}
-        return data
+        return {key: int(value) if isinstance(value, float) and value.is_integer() and _validate.is_delay(key) else value
+                for key, value in data.items()}
 
     @model_validator(mode="after")
     def _matches_registry(self) -> ErrorPayload:
-        data = self.model_dump(mode="json", exclude_unset=True)
-        problems = _validate.registry_problems(data)
-        if self.scope == "resource" and self.resource_id is None:
-            problems.append(("resource-id-missing", "scope is resource, so resource_id is required"))
+        problems = _validate.problems(self.model_dump(mode="json", exclude_unset=True, by_alias=True))
         if problems:
             raise ValueError("; ".join(message for _, message in problems))
         return self

@@ -1,0 +1,105 @@
+"""Python names and literals for anything the registry says: identifiers from any wire string,
+distribution versions (PEP 440) and string literals that carry registry text exactly."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from typing import Iterable
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def words(wire: str) -> list[str]:
+    """The words of a wire string: separators split, case changes split (`NoSuchBucket`,
+    `HTTPError` -> HTTP, Error), digits stay together; anything not ASCII-alphanumeric separates."""
+    return _WORD.findall(wire)
+
+
+def constant(wire: str) -> str:
+    """UPPER_SNAKE for an enum member or constant: `card_declined` -> CARD_DECLINED,
+    `NoSuchBucket` -> NO_SUCH_BUCKET, `20003` -> N_20003 (an identifier cannot start with a digit)."""
+    name = "_".join(w.upper() for w in words(wire)) or "X"
+    if name[0].isdigit():
+        name = "N_" + name
+    return name
+
+
+def type_name(wire: str) -> str:
+    """PascalCase for a class: `rate_limit` -> RateLimit, `20003` -> N20003."""
+    name = "".join(w[:1].upper() + w[1:].lower() for w in words(wire)) or "X"
+    return "N" + name if name[0].isdigit() else name
+
+
+def snake(wire: str) -> str:
+    """snake_case for a module, package or function: `acme-corp` -> acme_corp."""
+    name = "_".join(w.lower() for w in words(wire)) or "x"
+    name = "n_" + name if name[0].isdigit() else name
+    return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
+
+
+def unique(names: Iterable[str]) -> list[str]:
+    """The names in order, a later clash made unique with a suffix (_2, _3, ...): deterministic,
+    since registry order is."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        candidate, n = name, 1
+        while candidate in seen:
+            n += 1
+            candidate = f"{name}_{n}"
+        seen.add(candidate)
+        out.append(candidate)
+    return out
+
+
+_PRE = {"alpha": "a", "a": "a", "beta": "b", "b": "b", "rc": "rc", "c": "rc", "pre": "rc", "preview": "rc"}
+_SEMVER = re.compile(r"(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?")
+
+
+def version(semver: str) -> str:
+    """A semver version as PEP 440: `1.0.0-alpha.1` -> 1.0.0a1, `2.0.0-rc.2` -> 2.0.0rc2,
+    `1.0.0-dev.3` -> 1.0.0.dev3. Pre-release identifiers PEP 440 has no place for, and build
+    metadata, go to the local part (`1.0.0-alpha.beta` -> 1.0.0a0+beta)."""
+    match = _SEMVER.fullmatch(semver)
+    if match is None:
+        raise ValueError(f"not a semantic version: {semver!r}")
+    major, minor, patch, pre, build = match.groups()
+    out = f"{int(major)}.{int(minor)}.{int(patch)}"
+    local: list[str] = []
+    if pre:
+        parts = pre.split(".")
+        head = parts[0].lower()
+        number = parts[1] if len(parts) > 1 and parts[1].isdigit() else None
+        rest = parts[2:] if number is not None else parts[1:]
+        if head in _PRE or head == "dev":
+            marker = ".dev" if head == "dev" else _PRE[head]
+            out += f"{marker}{int(number) if number else 0}"
+        else:
+            out += ".dev0"
+            rest = parts
+        local += rest
+    if build:
+        local += build.split(".")
+    segments = [re.sub(r"[^a-z0-9]+", ".", s.lower()).strip(".") for s in local]
+    segments = [s for s in segments if s]
+    return out + ("+" + ".".join(segments) if segments else "")
+
+
+def string_literal(value: str) -> str:
+    """A Python string literal meaning exactly `value`: JSON's escapes are a subset of Python's;
+    U+2028 and U+2029 are escaped too, so every line of the source stays a line in any editor."""
+    literal = json.dumps(value, ensure_ascii=False)
+    for raw, escaped in _LINE_SEPARATORS.items():
+        literal = literal.replace(raw, escaped)
+    return literal
+
+
+def string_tuple(values: Iterable[str]) -> str:
+    """A tuple literal of strings with no magic trailing comma, so black keeps it on one line."""
+    items = [string_literal(v) for v in values]
+    if not items:
+        return "()"
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"

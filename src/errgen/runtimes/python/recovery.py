@@ -1,0 +1,71 @@
+"""The recovery table: for each code, what a caller should do (rows from `_table.json`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib.resources import files
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Tuple
+
+from ._contract import HINT_FIELDS, REGISTRY_NAME, REGISTRY_VERSION
+from .enums import Action, Category, Code, Scope
+
+__all__ = ["HINT_FIELDS", "RECOVERY_TABLE", "REGISTRY_NAME", "REGISTRY_VERSION", "Deprecation", "RecoveryEntry", "recovery_entry"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deprecation:
+    since: str
+    replaced_by: Optional[Code]
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryEntry:
+    code: Code
+    category: Category
+    retryable: bool
+    scope: Scope
+    scopes: Tuple[Scope, ...]
+    actions: Mapping[Scope, Action]
+    retry_after_ms: Optional[int]
+    http_status: int
+    hints: Tuple[str, ...]
+    deprecated: Optional[Deprecation]
+    description: str
+
+
+def _entry(row: list[Any]) -> RecoveryEntry:
+    # One row per code: code, category, retryable, default scope, allowed scopes, the action for
+    # each allowed scope, retry_after_ms, http_status, hints, [since, replaced_by] or null, description.
+    code, category, retryable, scope, scopes, actions, delay, status, hints, deprecated, description = row
+    allowed = tuple(Scope(s) for s in scopes)
+    return RecoveryEntry(
+        code=Code(code),
+        category=Category(category),
+        retryable=retryable,
+        scope=Scope(scope),
+        scopes=allowed,
+        actions=MappingProxyType(dict(zip(allowed, (Action(a) for a in actions)))),
+        retry_after_ms=delay,
+        http_status=status,
+        hints=tuple(hints),
+        deprecated=Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None) if deprecated else None,
+        description=description,
+    )
+
+
+def _load() -> Mapping[Code, RecoveryEntry]:
+    # The rows are data, not code, so this module stays small for any registry.
+    rows = json.loads(files(__package__).joinpath("_table.json").read_text(encoding="utf-8"))["rows"]
+    return MappingProxyType({entry.code: entry for entry in map(_entry, rows)})
+
+
+RECOVERY_TABLE: Mapping[Code, RecoveryEntry] = _load()
+
+_BY_WIRE: dict[str, RecoveryEntry] = {code.value: entry for code, entry in RECOVERY_TABLE.items()}
+
+
+def recovery_entry(code: object) -> Optional[RecoveryEntry]:
+    """The entry of `code`, or None for a code this SDK does not know (safe for any value)."""
+    return _BY_WIRE.get(code) if isinstance(code, str) else None
