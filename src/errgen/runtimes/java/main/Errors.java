@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
 import java.net.http.HttpResponse;
-import java.time.DateTimeException;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.LocalDate;
+import java.time.YearMonth;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -351,48 +350,44 @@ public final class Errors {
     if (!m.matches()) {
       return null;
     }
-    try {
-      int year = Integer.parseInt(m.group(3));
-      if (year < 1) {
-        return null;
-      }
-      LocalDateTime when =
-          LocalDateTime.of(
-              year,
-              MONTHS.indexOf(m.group(2)) / 3 + 1,
-              Integer.parseInt(m.group(1)),
-              Integer.parseInt(m.group(4)),
-              Integer.parseInt(m.group(5)),
-              Integer.parseInt(m.group(6)));
-      long dateMs = when.toEpochSecond(ZoneOffset.UTC) * 1000;
-      return saturated(BigInteger.valueOf(Math.max(0, dateMs - nowMs)));
-    } catch (DateTimeException e) {
+    int day = Integer.parseInt(m.group(1));
+    int month = MONTHS.indexOf(m.group(2)) / 3 + 1;
+    int year = Integer.parseInt(m.group(3));
+    int hour = Integer.parseInt(m.group(4));
+    int minute = Integer.parseInt(m.group(5));
+    int second = Integer.parseInt(m.group(6));
+    // Any year 0000-9999 of the proleptic Gregorian calendar; a leap second (60) counts.
+    if (day < 1
+        || day > YearMonth.of(year, month).lengthOfMonth()
+        || hour > 23
+        || minute > 59
+        || second > 60) {
       return null;
     }
+    long dateMs =
+        (LocalDate.of(year, month, day).toEpochDay() * 86400 + hour * 3600 + minute * 60 + second)
+            * 1000;
+    return saturated(BigInteger.valueOf(Math.max(0, dateMs - nowMs)));
   }
 
   private static long saturated(BigInteger ms) {
     return ms.min(BigInteger.valueOf(C.policy.maxDelayValueMs())).longValue();
   }
 
-  /** Trims what Python's {@code str.strip()} trims, as the reference SDK does. */
+  /** Trims optional whitespace (spaces and tabs), as HTTP does around a field value. */
   private static String strip(String s) {
     if (s == null) {
       return null;
     }
     int start = 0;
     int end = s.length();
-    while (start < end && isSpace(s.charAt(start))) {
+    while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
       start++;
     }
-    while (end > start && isSpace(s.charAt(end - 1))) {
+    while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) {
       end--;
     }
     return s.substring(start, end);
-  }
-
-  private static boolean isSpace(char c) {
-    return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u0085';
   }
 
   private static Map.Entry<String, String> header(String name, String value) {

@@ -17,10 +17,11 @@ public record HttpMessage(int status, List<Map.Entry<String, String>> headers, S
     headers = List.copyOf(headers);
   }
 
-  /** The first value of a header, names compared case-insensitively; null when absent. */
+  /** The first value of a header, names compared ASCII case-insensitively; null when absent. */
   public String header(String name) {
     for (Map.Entry<String, String> h : headers) {
-      if (h.getKey().equalsIgnoreCase(name)) {
+      String key = h.getKey();
+      if (key.chars().allMatch(c -> c < 0x80) && key.equalsIgnoreCase(name)) {
         return h.getValue();
       }
     }

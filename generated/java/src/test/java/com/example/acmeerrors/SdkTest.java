@@ -204,6 +204,7 @@ class SdkTest {
     assertEquals(2000L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:03 GMT"));
     assertEquals(0L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:00 GMT"));
     assertNull(delay("Retry-After", "Thu, 30 Feb 1970 00:00:00 GMT"));
+    assertEquals(59000L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:60 GMT"));
     long max = RecoveryTable.policy().maxDelayValueMs();
     assertEquals(max, delay("retry-after-ms", "9".repeat(40)));
     assertEquals(max, delay("Retry-After", "9".repeat(40)));
