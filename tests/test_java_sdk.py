@@ -126,30 +126,17 @@ def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def _spec_vectors(path: Path) -> Path:
-    """The vectors in docs/conformance.md's format (`input`, and `expected` holding `decision`),
-    converting the older layout (a bare `payload`, `expected` being the decision)."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    document["vectors"] = [
-        v if "input" in v else {"name": v["name"], "input": {"payload": v["payload"]}, "attempt": v["attempt"],
-                                "max_attempts": v["max_attempts"], "expected": {"decision": v["expected"]}}
-        for v in document["vectors"]
-    ]
-    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
-    return path
-
-
 @pytest.fixture(scope="module", params=sorted(REGISTRIES))
 def built(request: Any, tmp_path_factory: Any) -> tuple[Registry, Path]:
-    """The registry's Java project and vectors, verified by one `mvn verify` (javac -Xlint:all
-    -Werror, JUnit: the API tests and every vector) that also writes the runtime classpath."""
+    """The registry's Java and Python SDKs and vectors; the Java project verified by one `mvn verify`
+    (javac -Xlint:all -Werror, JUnit: the API tests and every vector) that also writes the runtime
+    classpath the conformance command then uses."""
     _need("java")
     registry = REGISTRIES[request.param]()
     out = tmp_path_factory.mktemp(f"java-{request.param}")
-    build(registry, out, ["java", "conformance"])
-    vectors = _spec_vectors(out / "conformance" / "vectors.json")
+    build(registry, out, ["java", "python", "conformance"])
     done = _mvn(out / "java", "verify", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt",
-                f"-Dvectors={vectors}")
+                f"-Dvectors={out / 'conformance' / 'vectors.json'}")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     reports = "".join(p.read_text() for p in (out / "java" / "target" / "surefire-reports").glob("*.txt"))
     assert "Failures: 0, Errors: 0, Skipped: 0" in reports and "ConformanceTest" in reports and "SdkTest" in reports
@@ -183,12 +170,37 @@ def test_emit_prints_one_line_per_vector_matching_the_expectations(built: tuple[
     argv, cwd, _ = target.conformance_command(out / "java", out / "conformance" / "vectors.json", "emit")
     done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    # One line per vector: split at newlines only (a string may hold U+2028, which splitlines() splits at).
-    lines = [json.loads(line) for line in done.stdout.split("\n") if line]
+    lines = [json.loads(line) for line in _lines(done.stdout)]
     assert [line["name"] for line in lines] == [v["name"] for v in vectors]
     for line, vector in zip(lines, vectors):
         assert list(line) == ["name", "valid", "problems", "parsed", "decision"]
         assert {k: line[k] for k in vector["expected"]} == vector["expected"], vector["name"]
+
+
+def _lines(stdout: str) -> list[str]:
+    # One line per vector: split at newlines only (a string may hold U+2028, which splitlines() splits at).
+    return [line for line in stdout.split("\n") if line]
+
+
+def _emit(target_module: Any, sdk: Path, inputs: Path) -> list[str]:
+    argv, cwd, _ = target_module.conformance_command(sdk, inputs, "emit")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return _lines(done.stdout)
+
+
+def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) -> None:
+    """Byte for byte, on the vectors and on junk: mutated payloads, odd Retry-After values, unknown
+    codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
+    from errgen.targets import python
+
+    _, out = built
+    vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
+    inputs = out / "junk.json"
+    inputs.write_text(json.dumps({"vectors": vectors + junk_vectors(vectors, 400)}, ensure_ascii=False), encoding="utf-8")
+    java_lines = _emit(target, out / "java", inputs)
+    assert len(java_lines) == len(vectors) + 400
+    assert java_lines == _emit(python, out / "python", inputs)
 
 
 def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> None:
@@ -247,3 +259,84 @@ def test_hostile_registry_uses_its_java_coordinates() -> None:
     code = files["java/src/main/java/org/hostile/errors/Code.java"]
     assert "  CARD_DECLINED_2(\"CARD_DECLINED\")," in code and "  UNKNOWN_TO_SDK_VERSION_2(" in code
     assert all(text.isascii() for path, text in files.items() if path.endswith(".java"))
+
+
+# Junk inputs ------------------------------------------------------------------------------------------
+
+JUNK_VALUES: list[Any] = [
+    None, True, False, 0, -1, 2.0, 2.5, -0.0, 1e300, 1e-7, 9_007_199_254_740_991, 9_007_199_254_740_992,
+    12345678901234567890123, "", "x\u2028y", "\x01\x1f", "😀", "日本", [], {}, ["a"], ["a", 1], {"k": 1.5}, {"k": [1]},
+    "request", "resource", "service", "unchanged", "RATE_LIMITED", "CODE_FROM_A_NEWER_SERVER",
+]
+JUNK_KEYS = ["code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
+             "searched", "did_you_mean", "accepted", "state", "safe_to_replay", "extra", "type", "detail"]
+RETRY_AFTER = [
+    "2", " 3 ", "\t4", "-1", "+1", "1.5", "1e3", "\u0663", "99999999999999999999999", "0", "007", "", "  ",
+    "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    "Fri, 31 Dec 9999 23:59:60 GMT", "Thu, 01 Jan 1970 00:00:01 GMT", "Mon, 29 Feb 2100 00:00:00 GMT",
+    "Tue, 29 Feb 2000 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 gmt", "Sun,  06 Nov 1994 08:49:37 GMT",
+]
+
+
+def junk_vectors(vectors: list[dict[str, Any]], count: int, seed: int = 17) -> list[dict[str, Any]]:
+    """Deterministic junk built from the vectors' own payloads, in all three input kinds."""
+    import random
+
+    rng = random.Random(seed)
+    payloads = [v["input"]["payload"] for v in vectors if isinstance(v["input"].get("payload"), dict)]
+
+    def mutate(p: dict[str, Any]) -> dict[str, Any]:
+        p = dict(p)
+        for _ in range(rng.randint(1, 3)):
+            key = rng.choice(JUNK_KEYS)
+            if rng.random() < 0.3:
+                p.pop(key, None)
+            else:
+                p[key] = rng.choice(JUNK_VALUES)
+        return p
+
+    out = []
+    for i in range(count):
+        p = mutate(rng.choice(payloads))
+        v: dict[str, Any] = {"name": f"junk-{i}", "attempt": rng.choice([0, 1, 2, 5, 40, -3]),
+                             "max_attempts": rng.choice([1, 3, 5, 100]), "max_delay_ms": rng.choice([0, 1000, 3_600_000, 10**15])}
+        kind = rng.random()
+        if kind < 0.35:
+            v["input"] = {"payload": p}
+        elif kind < 0.75:
+            body = json.dumps(p, ensure_ascii=rng.random() < 0.5)
+            shape = rng.random()
+            if shape < 0.1:
+                body += " x"
+            elif shape < 0.2:
+                body = "[" * 70 + "]" * 70
+            elif shape < 0.25:
+                body = body[:-1]
+            elif shape < 0.3:
+                body = '{"error": ' + body + "}"
+            elif shape < 0.4:
+                body = json.dumps({"type": "about:blank", "title": "t", "status": 429, "detail": "d",
+                                   **{k: x for k, x in p.items() if k != "message"}})
+            headers = [[rng.choice(["Retry-After", "retry-after", "RETRY-AFTER-MS", "retry-after-ms", "X-Other"]),
+                        rng.choice(RETRY_AFTER)] for _ in range(rng.randint(0, 3))]
+            v["input"] = {"http": {"status": rng.choice([400, 429, 503]), "headers": headers, "body": body}}
+            v["now_ms"] = rng.choice([0, 784_111_777_000, 1_767_225_600_000])
+        else:
+            text = json.dumps(p)
+            shape = rng.random()
+            mcp: Any
+            if shape < 0.3:
+                mcp = {"content": [{"type": "text", "text": text}], "isError": True}
+            elif shape < 0.5:
+                mcp = {"content": [{"type": "image"}, {"type": "text", "text": text}]}
+            elif shape < 0.6:
+                mcp = {"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": text}]}
+            elif shape < 0.7:
+                mcp = [1, 2]
+            elif shape < 0.8:
+                mcp = {"structuredContent": p, "content": "x"}
+            else:
+                mcp = {"structuredContent": [p], "content": [{"type": "text", "text": text}]}
+            v["input"] = {"mcp": mcp}
+        out.append(v)
+    return out

@@ -89,7 +89,7 @@ public final class ConformanceRunner {
     JsonNode raw = raw(vector);
     List<Problem> problems = Errors.validate(raw);
     TreeSet<String> ids = new TreeSet<>();
-    problems.forEach(p -> ids.add(p.id()));
+    problems.forEach(p -> ids.add(p.id().wire()));
     Decision decision =
         Errors.decide(
             raw,

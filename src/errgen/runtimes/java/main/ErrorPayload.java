@@ -262,7 +262,8 @@ public record ErrorPayload(
           RecoveryTable.entry(code.wire() == null ? "" : code.wire()).orElse(null);
       if (entry == null) {
         throw new InvalidPayloadException(
-            List.of(new Problem("unknown-code", "code " + code + " is not in the registry")));
+            List.of(
+                new Problem(ProblemId.UNKNOWN_CODE, "code " + code + " is not in the registry")));
       }
       ErrorPayload payload =
           new ErrorPayload(

@@ -24,8 +24,6 @@ import java.util.regex.Pattern;
  */
 public final class Errors {
   private static final Contract C = Contract.INSTANCE;
-  private static final List<String> PROBLEM_MEMBERS =
-      List.of("type", "title", "status", "detail", "instance");
   private static final Pattern DIGITS = Pattern.compile("[0-9]+");
   private static final Pattern IMF_FIXDATE =
       Pattern.compile(
@@ -64,13 +62,13 @@ public final class Errors {
     if (problems.isEmpty() && Verdicts.delayWithoutRetry(value)) {
       problems.add(
           new Problem(
-              "retry-after-not-retryable",
+              ProblemId.RETRY_AFTER_NOT_RETRYABLE,
               "a payload that is not retryable has no " + C.wire("retry_after_ms")));
     }
     if (!problems.isEmpty()) {
-      return new Parsed(Parsed.Verdict.INVALID, null, problems, value);
+      return new Parsed(Verdict.INVALID, null, problems, value);
     }
-    Parsed.Verdict verdict = Verdicts.known(value) ? Parsed.Verdict.KNOWN : Parsed.Verdict.UNKNOWN;
+    Verdict verdict = Verdicts.known(value) ? Verdict.KNOWN : Verdict.UNKNOWN;
     return new Parsed(verdict, ErrorPayload.fromJson(value), List.of(), value);
   }
 
@@ -137,11 +135,11 @@ public final class Errors {
       reason = Reason.REGISTRY;
       registryDelay = entry.retryAfterMs();
     }
-    if (action != Action.RETRY && action != Action.PAUSE) {
+    Action last = C.exhausted.get(action);
+    if (last == null) {
       return decision(payload, action, reason, null);
     }
     if (attempt >= maxAttempts) {
-      Action last = action == Action.PAUSE ? Action.STOP : Action.ESCALATE;
       return decision(payload, last, Reason.ATTEMPTS_EXHAUSTED, null);
     }
     Long asked = payload.retryAfterMs() != null ? payload.retryAfterMs() : registryDelay;
@@ -312,7 +310,7 @@ public final class Errors {
         .properties()
         .forEach(
             e -> {
-              if (!PROBLEM_MEMBERS.contains(e.getKey())) {
+              if (!C.problemMembers.contains(e.getKey())) {
                 payload.set(e.getKey(), e.getValue());
               }
             });

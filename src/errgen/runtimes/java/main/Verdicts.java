@@ -20,24 +20,27 @@ final class Verdicts {
   static List<Problem> envelope(JsonNode raw) {
     List<Problem> problems = new ArrayList<>();
     if (raw == null || !raw.isObject()) {
-      problems.add(new Problem("not-an-object", "the payload must be a JSON object"));
+      problems.add(new Problem(ProblemId.NOT_AN_OBJECT, "the payload must be a JSON object"));
       return problems;
     }
     for (Map.Entry<String, JsonNode> e : raw.properties()) {
       FieldSpec spec = C.byWire.get(e.getKey());
       if (spec == null) {
         problems.add(
-            new Problem("extra-field", "field " + quote(e.getKey()) + " is not in the contract"));
+            new Problem(
+                ProblemId.EXTRA_FIELD, "field " + quote(e.getKey()) + " is not in the contract"));
       } else if (!hasType(spec, e.getValue())) {
         problems.add(
             new Problem(
-                "wrong-type", "field " + quote(spec.wire()) + " must be " + expected(spec)));
+                ProblemId.WRONG_TYPE,
+                "field " + quote(spec.wire()) + " must be " + expected(spec)));
       }
     }
     for (FieldSpec spec : C.fields) {
       if (spec.required() && !raw.has(spec.wire())) {
         problems.add(
-            new Problem("missing-field", "required field " + quote(spec.wire()) + " is missing"));
+            new Problem(
+                ProblemId.MISSING_FIELD, "required field " + quote(spec.wire()) + " is missing"));
       }
     }
     JsonNode scope = raw.get(C.wire("scope"));
@@ -46,7 +49,7 @@ final class Verdicts {
         && !raw.has(C.wire("resource_id"))) {
       problems.add(
           new Problem(
-              "resource-id-missing",
+              ProblemId.RESOURCE_ID_MISSING,
               "scope is "
                   + Scope.RESOURCE.wire()
                   + ", so "
@@ -64,41 +67,45 @@ final class Verdicts {
     if (!C.categories.contains(category)) {
       problems.add(
           new Problem(
-              "unknown-category", "category " + quote(category) + " is not in the registry"));
+              ProblemId.UNKNOWN_CATEGORY,
+              "category " + quote(category) + " is not in the registry"));
     }
     RecoveryEntry entry = C.codes.get(code);
     if (entry == null) {
       problems.add(
           new Problem(
-              "unknown-code",
+              ProblemId.UNKNOWN_CODE,
               "code " + quote(code) + " is not in registry " + C.registry + " " + C.version));
       return problems;
     }
     if (!entry.category().equals(category)) {
       problems.add(
           new Problem(
-              "category-mismatch",
+              ProblemId.CATEGORY_MISMATCH,
               code + " has category " + entry.category() + ", not " + quote(category)));
     }
     boolean retryable = raw.get(C.wire("retryable")).booleanValue();
     if (retryable != entry.retryable()) {
-      problems.add(new Problem("retryable-mismatch", code + " has retryable " + entry.retryable()));
+      problems.add(
+          new Problem(ProblemId.RETRYABLE_MISMATCH, code + " has retryable " + entry.retryable()));
     }
     Scope scope = Scope.fromWire(raw.get(C.wire("scope")).textValue());
     if (!entry.scopes().contains(scope)) {
-      problems.add(new Problem("scope-not-allowed", code + " may not carry scope " + scope.wire()));
+      problems.add(
+          new Problem(ProblemId.SCOPE_NOT_ALLOWED, code + " may not carry scope " + scope.wire()));
     }
     if (raw.has(C.wire("retry_after_ms")) && !entry.retryable()) {
       problems.add(
           new Problem(
-              "retry-after-not-retryable",
+              ProblemId.RETRY_AFTER_NOT_RETRYABLE,
               code + " is not retryable, so it has no " + C.wire("retry_after_ms")));
     }
     for (FieldSpec spec : C.fields) {
       if (spec.hint() && raw.has(spec.wire()) && !entry.hints().contains(spec.name())) {
         problems.add(
             new Problem(
-                "hint-not-allowed", code + " does not carry the hint " + quote(spec.wire())));
+                ProblemId.HINT_NOT_ALLOWED,
+                code + " does not carry the hint " + quote(spec.wire())));
       }
     }
     return problems;

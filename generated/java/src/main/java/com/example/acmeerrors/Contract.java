@@ -31,7 +31,11 @@ final class Contract {
   final Map<String, FieldSpec> byWire;
   final Set<String> categories;
   final Map<String, RecoveryEntry> codes;
+  // The recovery rule for a code this SDK does not know: retryable -> scope -> action.
   final Map<Boolean, Map<Scope, Action>> fallback;
+  // The timed actions (retry, pause) and what each becomes when the attempts run out.
+  final Map<Action, Action> exhausted;
+  final List<String> problemMembers;
 
   private Contract(JsonNode data) {
     registry = data.get("registry").asText();
@@ -60,13 +64,24 @@ final class Contract {
     for (boolean retryable : new boolean[] {true, false}) {
       Map<Scope, Action> byScope = new EnumMap<>(Scope.class);
       data.get("fallback_actions")
-          .get(Boolean.toString(retryable))
           .properties()
           .forEach(
-              e -> byScope.put(Scope.fromWire(e.getKey()), Action.fromWire(e.getValue().asText())));
+              e ->
+                  byScope.put(
+                      Scope.fromWire(e.getKey()),
+                      Action.fromWire(e.getValue().get(Boolean.toString(retryable)).asText())));
       rule.put(retryable, Collections.unmodifiableMap(byScope));
     }
     fallback = Collections.unmodifiableMap(rule);
+    Map<Action, Action> last = new EnumMap<>(Action.class);
+    data.get("exhausted")
+        .properties()
+        .forEach(
+            e -> last.put(Action.fromWire(e.getKey()), Action.fromWire(e.getValue().asText())));
+    exhausted = Collections.unmodifiableMap(last);
+    List<String> members = new ArrayList<>();
+    data.get("problem_members").forEach(m -> members.add(m.asText()));
+    problemMembers = List.copyOf(members);
   }
 
   private static Contract load() {

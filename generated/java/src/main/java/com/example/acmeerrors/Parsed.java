@@ -22,25 +22,4 @@ public record Parsed(Verdict verdict, ErrorPayload payload, List<Problem> proble
   public boolean ok() {
     return payload != null;
   }
-
-  /** The tolerant verdicts. */
-  public enum Verdict implements Wire {
-    /** A well-formed payload of a code this SDK knows. */
-    KNOWN("known"),
-    /** A well-formed payload with a code or category from a newer server. */
-    UNKNOWN("unknown"),
-    /** Not a payload this SDK can act on. */
-    INVALID("invalid");
-
-    private final String wire;
-
-    Verdict(String wire) {
-      this.wire = wire;
-    }
-
-    @Override
-    public String wire() {
-      return wire;
-    }
-  }
 }

@@ -60,7 +60,7 @@ class SdkTest {
       assertEquals(entry.category(), p.category());
       assertEquals(entry.retryable(), p.retryable());
       assertEquals(List.of(), Errors.validate(p.toJson()));
-      assertSame(Parsed.Verdict.KNOWN, Errors.parse(p.toString()).verdict());
+      assertSame(Verdict.KNOWN, Errors.parse(p.toString()).verdict());
       Decision d = Errors.decide(p, 1, 5);
       assertEquals(Reason.REGISTRY, d.reason());
       assertEquals(entry.actions().get(entry.scope()), d.action());
@@ -73,7 +73,7 @@ class SdkTest {
         assertThrows(
             InvalidPayloadException.class,
             () -> Errors.newError(Code.UNKNOWN_TO_SDK_VERSION, "c-1"));
-    assertEquals("unknown-code", unknown.problems().get(0).id());
+    assertEquals(ProblemId.UNKNOWN_CODE, unknown.problems().get(0).id());
     Optional<Scope> other =
         Arrays.stream(Scope.values())
             .filter(s -> s != Scope.UNKNOWN_TO_SDK_VERSION && !FIRST.scopes().contains(s))
@@ -85,7 +85,7 @@ class SdkTest {
             () ->
                 Errors.newError(
                     FIRST.knownCode(), "c-1", b -> b.scope(other.get()).resourceId("r-1")));
-    assertTrue(bad.problems().stream().anyMatch(p -> p.id().equals("scope-not-allowed")));
+    assertTrue(bad.problems().stream().anyMatch(p -> p.id() == ProblemId.SCOPE_NOT_ALLOWED));
   }
 
   @Test
@@ -166,10 +166,10 @@ class SdkTest {
       Parsed parsed = Errors.parse(junk);
       assertFalse(parsed.ok() && parsed.payload() == null);
       String text = new String(junk, StandardCharsets.ISO_8859_1);
-      assertSame(Parsed.Verdict.INVALID, Errors.parse("{\"x\":" + text).verdict());
+      assertSame(Verdict.INVALID, Errors.parse("{\"x\":" + text).verdict());
       Errors.decide(Errors.fromHttp(500, List.of(), junk, 0), 1, 5);
     }
-    assertSame(Parsed.Verdict.INVALID, Errors.parse((JsonNode) null).verdict());
+    assertSame(Verdict.INVALID, Errors.parse((JsonNode) null).verdict());
     String deep = "[".repeat(65) + "]".repeat(65);
     assertTrue(Errors.parse(deep).raw().isTextual());
   }
@@ -180,7 +180,7 @@ class SdkTest {
     raw.put("code", "CODE_FROM_A_NEWER_SERVER");
     raw.remove(List.of("searched", "did_you_mean", "accepted", "state", "safe_to_replay"));
     Parsed parsed = Errors.parse(raw);
-    assertSame(Parsed.Verdict.UNKNOWN, parsed.verdict());
+    assertSame(Verdict.UNKNOWN, parsed.verdict());
     assertEquals("CODE_FROM_A_NEWER_SERVER", parsed.payload().code());
     assertSame(Code.UNKNOWN_TO_SDK_VERSION, parsed.payload().knownCode());
     assertEquals(Reason.UNKNOWN_CODE, Errors.decide(raw, 1, 5).reason());
