@@ -52,12 +52,16 @@ ODD_CODES = {
     ("HTTPError", "HTTP_ERROR"),
     ("20003", "V_20003"),
     ("out-of-credit", "OUT_OF_CREDIT"),
-    ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "COM_AMAZONAWS_DYNAMODB_V_20120810_RESOURCE_NOT_FOUND_EXCEPTION"),
+    ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "COM_AMAZONAWS_DYNAMODB_V20120810_RESOURCE_NOT_FOUND_EXCEPTION"),
     ("ОШИБКА", "U041E_U0428_U0418_U0411_U041A_U0410"),
     ("", "EMPTY"),
 ])
 def test_constant_names_keep_word_boundaries(wire: str, name: str) -> None:
     assert naming.constant_name(wire) == name
+
+
+def test_constant_names_follow_the_words_given() -> None:
+    assert naming.constant_names(["e404"], {"e404": ("not", "found")}) == {"e404": "NOT_FOUND"}
 
 
 def test_constant_names_are_unique_and_never_the_unknown_constant() -> None:

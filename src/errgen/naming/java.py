@@ -9,7 +9,7 @@ neither the file's encoding nor a bidirectional-override character can change wh
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
 
 # google-java-format's column limit; the enum template lays constants out as it would.
 COLUMN_LIMIT = 100
@@ -24,7 +24,10 @@ KEYWORDS = frozenset(
     try void volatile while true false null var yield record sealed permits non-sealed when module open _""".split()
 )
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# The words of a wire name, as every errgen language finds them: a run of capitals before a
+# capitalised word (HTTP|Error), a capitalised or lower word, or digits glued to the letters
+# before them (v2, e404).
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 _SEGMENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+")
 _SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\"}
@@ -34,29 +37,30 @@ class JavaNameError(ValueError):
     """A `targets: java:` setting Java or Maven cannot use as given."""
 
 
-def words(text: str) -> list[str]:
-    """Word boundaries of a wire string: separators, case changes (`NoSuchBucket`, `HTTPError`),
-    and letter/digit changes. Characters outside ASCII letters and digits separate words."""
-    return _WORD.findall(text)
+def words(text: str) -> tuple[str, ...]:
+    """Word boundaries of a wire string: separators and case changes (`NoSuchBucket`, `HTTPError`).
+    Characters outside ASCII letters and digits separate words."""
+    return tuple(_WORD.findall(text))
 
 
-def constant_name(wire: str) -> str:
-    """An UPPER_SNAKE enum constant for any wire string. A string with no ASCII word (`ОШИБКА`,
-    `#`) is spelled by its code points, so the name is still stable across registry edits."""
-    parts = [w.upper() for w in words(wire)]
+def constant_name(wire: str, wire_words: Iterable[str] | None = None) -> str:
+    """An UPPER_SNAKE enum constant for any wire string, from its words (or the ones given: the
+    contract view's, which a registry may override). A string with no ASCII word (`ОШИБКА`, `#`) is
+    spelled by its code points, so the name is still stable across registry edits."""
+    parts = [w.upper() for w in (words(wire) if wire_words is None else wire_words)]
     if not parts:
         parts = ["U" + format(ord(ch), "04X") for ch in wire] or ["EMPTY"]
     name = "_".join(parts)
     return name if name[0].isalpha() else "V_" + name
 
 
-def constant_names(wires: Iterable[str]) -> dict[str, str]:
+def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
     """Unique constant names, in order: a later value whose name is taken (`card-declined` after
     `CARD_DECLINED`), or equals the unknown-value constant, gets the first free `_2`, `_3`..."""
     taken = {UNKNOWN_CONSTANT}
     names: dict[str, str] = {}
     for wire in wires:
-        base = constant_name(wire)
+        base = constant_name(wire, (wire_words or {}).get(wire))
         name, n = base, 1
         while name in taken:
             n += 1

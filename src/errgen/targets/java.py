@@ -61,12 +61,19 @@ def render(registry: Registry) -> dict[str, str]:
 
 
 def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...]) -> str:
-    names = naming.constant_names(values)
+    names = naming.constant_names(values, _view_words(v))
     constants = [line for wire in values for line in naming.enum_constant_lines(names[wire], wire, last=False)]
     constants.append("  /** A value this version of the SDK does not know; the payload keeps its string. */")
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
                            summary=ENUMS[name], constants=constants)
+
+
+def _view_words(v: ContractView) -> dict[str, tuple[str, ...]]:
+    """The words the contract view names codes and categories after, where it has them (a registry
+    may give a code an `identifier`); otherwise each name's own words."""
+    rows = [*v.codes, *v.categories]
+    return {getattr(r, "code", None) or getattr(r, "name"): words for r in rows if (words := getattr(r, "words", None))}
 
 
 def runtime_source(path: Path, package: str) -> str:
