@@ -55,7 +55,7 @@ def render(registry: Registry) -> dict[str, str]:
         files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
-            files[f"{folder}/{path.name}"] = runtime_source(path, package)
+            files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
     files[f"java/src/main/resources/{naming.package_path(package)}/contract.json"] = contract_json(v)
     return files
 
@@ -76,10 +76,11 @@ def _view_words(v: ContractView) -> dict[str, tuple[str, ...]]:
     return {getattr(r, "code", None) or getattr(r, "name"): words for r in rows if (words := getattr(r, "words", None))}
 
 
-def runtime_source(path: Path, package: str) -> str:
+def runtime_source(path: Path, package: str, header: str) -> str:
+    """A runtime file as shipped: the header, then the SDK's package instead of the placeholder."""
     text = path.read_text(encoding="utf-8")
     assert text.startswith(RUNTIME_PACKAGE + "\n"), path
-    return f"package {package};\n" + text[len(RUNTIME_PACKAGE) + 1:]
+    return f"// {header}\npackage {package};\n" + text[len(RUNTIME_PACKAGE) + 1:]
 
 
 def pom(v: ContractView, package: str) -> str:

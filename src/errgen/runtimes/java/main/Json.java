@@ -163,8 +163,8 @@ public final class Json {
       out.append(pythonFloat(d));
     } else if (value instanceof Float f) {
       out.append(pythonFloat(f.doubleValue()));
-    } else if (value instanceof Enum<?> e) {
-      string(((Wire) e).wire(), out);
+    } else if (value instanceof Wire w && w.wire() != null) {
+      string(w.wire(), out);
     } else {
       out.append(value);
     }

@@ -29,6 +29,11 @@ import org.junit.jupiter.api.Test;
 class SdkTest {
   private static final RecoveryEntry FIRST = RecoveryTable.entries().get(0);
 
+  // Field names on the wire come from the registry (`wire:` may rename them).
+  private static String wire(String name) {
+    return Contract.INSTANCE.wire(name);
+  }
+
   private static ErrorPayload payload(RecoveryEntry entry) {
     return Errors.newError(
         entry.knownCode(),
@@ -121,7 +126,7 @@ class SdkTest {
         if (entry.retryable() && entry.retryAfterMs() != null) {
           assertEquals(
               Long.toString((entry.retryAfterMs() + 999) / 1000), out.header("retry-after"));
-          expected.put("retry_after_ms", entry.retryAfterMs());
+          expected.put(wire("retry_after_ms"), entry.retryAfterMs());
         }
         assertEquals(expected, Errors.fromHttp(out));
       }
@@ -138,11 +143,11 @@ class SdkTest {
     assumeTrue(retryable != null, "no retryable code");
     ErrorPayload p = Errors.newError(retryable.knownCode(), "c-2", b -> b.scope(Scope.REQUEST));
     ObjectNode withoutDelay = p.toJson();
-    withoutDelay.remove("retry_after_ms");
+    withoutDelay.remove(wire("retry_after_ms"));
     HttpResponse<String> response =
         new FakeResponse(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
     JsonNode raw = Errors.fromHttp(response);
-    assertEquals(7000, raw.get("retry_after_ms").asLong());
+    assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
     assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
   }
 
@@ -177,8 +182,8 @@ class SdkTest {
   @Test
   void unknownCodesAreKept() {
     ObjectNode raw = payload(FIRST).toJson();
-    raw.put("code", "CODE_FROM_A_NEWER_SERVER");
-    raw.remove(List.of("searched", "did_you_mean", "accepted", "state", "safe_to_replay"));
+    raw.put(wire("code"), "CODE_FROM_A_NEWER_SERVER");
+    Contract.INSTANCE.fields.stream().filter(FieldSpec::hint).forEach(f -> raw.remove(f.wire()));
     Parsed parsed = Errors.parse(raw);
     assertSame(Verdict.UNKNOWN, parsed.verdict());
     assertEquals("CODE_FROM_A_NEWER_SERVER", parsed.payload().code());
