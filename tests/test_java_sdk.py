@@ -344,3 +344,15 @@ def junk_vectors(vectors: list[dict[str, Any]], count: int, seed: int = 17) -> l
             v["input"] = {"mcp": mcp}
         out.append(v)
     return out
+
+
+def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> None:
+    from conftest import run_errgen
+
+    registry = tmp_path / "errors.yaml"
+    text = (FIXTURES / "java" / "hostile.yaml").read_text(encoding="utf-8")
+    registry.write_text(text.replace("package: org.hostile.errors", "package: org.class.errors"), encoding="utf-8")
+    done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / "out"), "--target", "java")
+    assert done.returncode == 2
+    assert "target java: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
+    assert not (tmp_path / "out" / "java").exists()

@@ -43,7 +43,15 @@ ENUMS = {
 
 
 def render(registry: Registry) -> dict[str, str]:
-    v = view(registry)
+    try:
+        return _render(view(registry))
+    except naming.JavaNameError as exc:
+        from errgen.build import BuildError
+
+        raise BuildError(f"target java: {exc}") from None
+
+
+def _render(v: ContractView) -> dict[str, str]:
     package = naming.package_name(v.packages.java_package)
     src = f"java/src/main/java/{naming.package_path(package)}"
     files = {"java/pom.xml": pom(v, package)}
