@@ -356,3 +356,33 @@ def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> No
     assert done.returncode == 2
     assert "target java: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
     assert not (tmp_path / "out" / "java").exists()
+
+
+@pytest.mark.parametrize("built", ["default"], indirect=True)
+def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
+    """docs/sdk-java.md's example (the default registry's codes), inside a method that declares
+    what the example leaves undefined."""
+    _, out = built
+    doc = (ROOT / "docs" / "sdk-java.md").read_text(encoding="utf-8")
+    example = doc.split("```java\n", 1)[1].split("```", 1)[0]
+    imports = [line for line in example.splitlines() if line.startswith("import ")]
+    body = "\n".join(line for line in example.splitlines() if not line.startswith("import "))
+    source = out / "doc" / "DocExample.java"
+    source.parent.mkdir(exist_ok=True)
+    source.write_text(
+        "\n".join(imports) + "\nimport com.fasterxml.jackson.databind.JsonNode;\nimport com.fasterxml.jackson.databind.node.ObjectNode;\n"
+        "import java.net.http.HttpResponse;\nimport java.util.List;\n"
+        "class DocExample {\n"
+        "  void run(HttpResponse<String> response, long attempt, String requestId) throws Exception {\n"
+        f"{body}\n  }}\n"
+        "  void retryWith(List<String> didYouMean, List<String> accepted) {}\n"
+        "  void skip(String resourceId) {}\n"
+        "  void escalate(String correlationId) {}\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    project = out / "java"
+    classpath = f"{project / 'target' / 'classes'}:{(project / 'target' / 'classpath.txt').read_text().strip()}"
+    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(source.parent), str(source)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
