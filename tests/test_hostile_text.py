@@ -49,9 +49,12 @@ def test_hostile_registries_build_valid_code_that_carries_text_exactly(registry:
 
     compiled = tsc(node_bin, out / "typescript", out / "js")
     assert compiled.returncode == 0, compiled.stdout
+    runner = subprocess.run(["node", str(out / "js" / "conformance.js"), "check", str(out / "conformance" / "vectors.json")],
+                            capture_output=True, text=True)
+    assert runner.returncode == 0 and runner.stdout.endswith(" 0 failed\n"), runner.stdout[-2000:]
     got = node_json(
         f"const m = require({json.dumps(str(out / 'js' / 'index.js'))});"
-        "console.log(JSON.stringify({descriptions: Object.fromEntries(Object.entries(m.RECOVERY_TABLE).map(([k, e]) => [k, e.description])), categories: m.CATEGORIES}));",
+        "console.log(JSON.stringify({descriptions: Object.fromEntries([...m.RECOVERY_TABLE.entries()].map(([k, e]) => [k, e.description])), categories: m.CATEGORIES}));",
         out,
     )
     assert got == expected
@@ -78,3 +81,7 @@ def test_hostile_python_sdk_passes_mypy_strict(registry: dict[str, Any], tmp_pat
         cwd=out / "python", capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stdout
+    # The vectors computed for this registry hold for its SDK too.
+    runner = subprocess.run([sys.executable, "-m", "demo_errors._conformance", "check", str(out / "conformance" / "vectors.json")],
+                            cwd=out / "python", capture_output=True, text=True)
+    assert runner.returncode == 0 and runner.stdout.endswith(" 0 failed\n"), runner.stdout[-2000:] + runner.stderr

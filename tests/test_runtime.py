@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conformance_inputs import random_inputs
 from conftest import GENERATED, REGISTRY, build_to, load_registry, node_json, run_errgen, tsc
 
 VECTORS = GENERATED / "conformance" / "vectors.json"
@@ -28,10 +30,12 @@ def as_dict(decision: sdk.Decision) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def ts_sdk(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ts") / "js"
-    done = tsc(node_bin, GENERATED / "typescript", out)
+    """The generated package built as `npm run build` builds it (its own tsconfig), into dist/."""
+    package = tmp_path_factory.mktemp("out") / "typescript"
+    shutil.copytree(GENERATED / "typescript", package)
+    done = subprocess.run([str(node_bin / "tsc"), "-p", str(package)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout
-    return out / "index.js"
+    return package / "dist" / "index.js"
 
 
 def node(ts_sdk: Path, body: str) -> Any:
@@ -49,15 +53,31 @@ def test_python_runner_passes_every_vector() -> None:
     assert done.stdout.strip() == f"python: {total} passed, 0 failed"
 
 
-def test_typescript_decide_matches_the_payload_vectors(ts_sdk: Path, tmp_path: Path) -> None:
-    # The TypeScript runtime's own runner and its hardening come with its move to runtime source;
-    # until then its decide() is held to the payload vectors it already implements.
-    vectors = [v for v in payload_vectors() if v["expected"]["decision"]["reason"] != "delay-exceeds-max"
-               and not v["name"].startswith(("invalid/retry_after_ms/", "backoff/capped/", "valid/retry_after_ms/largest"))]
-    (tmp_path / "v.json").write_text(json.dumps(vectors))
-    got = node(ts_sdk, f"const v = JSON.parse(require('fs').readFileSync({json.dumps(str(tmp_path / 'v.json'))}, 'utf8'));\n"
-                       "console.log(JSON.stringify(Object.fromEntries(v.map((x) => [x.name, m.decide(x.input.payload, x.attempt, x.max_attempts)]))));")
-    assert got == {v["name"]: v["expected"]["decision"] for v in vectors}
+def test_typescript_runner_passes_every_vector(ts_sdk: Path) -> None:
+    """The runner compiled with the package (tsconfig's strict flags), found by errgen conformance."""
+    done = run_errgen("conformance", "--out", str(ts_sdk.parent.parent.parent), "--target", "typescript", "--vectors", str(VECTORS))
+    assert done.returncode == 0, done.stdout + done.stderr
+    total = len(json.loads(VECTORS.read_text())["vectors"])
+    assert done.stdout.strip() == f"typescript: {total} passed, 0 failed"
+
+
+def test_python_and_typescript_emit_the_same_lines(ts_sdk: Path, tmp_path: Path) -> None:
+    """Any inputs, no expectations: both SDKs print byte-identical emit lines."""
+    odd = ["-1", "1.5", "+5", "2099-01-01", "\u00b2", "9" * 5000, "Fri, 31 Dec 9999 23:59:59 GMT", "", " 3 ", "3,4"]
+    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request"))
+    inputs = [{"name": f"h{i}", "input": {"http": {"status": 429, "headers": [["Retry-After", v]], "body": body}}, "now_ms": 5}
+              for i, v in enumerate(odd)]
+    junk: list[Any] = [{"code": "X"}, {"scope": {}}, [], "x", 1e300, {"code": "RATE_LIMITED", "__proto__": 1}, {"constructor": 1}]
+    inputs += [{"name": f"p{i}", "input": {"payload": v}} for i, v in enumerate(junk)]
+    inputs += [{"name": f"m{i}", "input": {"mcp": v}} for i, v in enumerate([{"content": True}, {"content": [{"type": "text", "text": "{"}]}])]
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps({"vectors": inputs}))
+    out = str(ts_sdk.parent.parent.parent)
+    ts = run_errgen("conformance", "--out", out, "--target", "typescript", "--emit", str(path))
+    py = run_errgen("conformance", "--target", "python", "--emit", str(path))
+    assert ts.returncode == py.returncode == 0, ts.stderr + py.stderr
+    assert len(ts.stdout.splitlines()) == len(inputs)
+    assert ts.stdout == py.stdout
 
 
 def test_vectors_cover_every_code_scope_and_case_kind() -> None:
@@ -256,3 +276,31 @@ def test_did_you_mean_is_the_same_in_both_languages(ts_sdk: Path) -> None:
     ts = node(ts_sdk, f"console.log(JSON.stringify({json.dumps(cases)}.map(([v, a]) => m.didYouMean(v, a))));")
     assert py == ts
     assert py[0] == ["www"] and py[1] == ["acme-prd", "acme-prod2"] and py[2] == [] and py[3] == []
+
+
+def test_python_and_typescript_agree_on_random_inputs(ts_sdk: Path, tmp_path: Path) -> None:
+    inputs = random_inputs(seed=12, count=600)
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps({"vectors": inputs}))
+    ts = run_errgen("conformance", "--out", str(ts_sdk.parent.parent.parent), "--target", "typescript", "--emit", str(path))
+    py = run_errgen("conformance", "--target", "python", "--emit", str(path))
+    assert ts.returncode == py.returncode == 0, ts.stderr + py.stderr
+    ts_lines, py_lines = [json.loads(x) for x in ts.stdout.splitlines()], [json.loads(x) for x in py.stdout.splitlines()]
+    assert len(ts_lines) == len(py_lines) == len(inputs)
+    differing = [(a, b) for a, b in zip(py_lines, ts_lines) if a != b]
+    assert not differing, differing[:3]
+    assert not any("error" in line for line in py_lines)
+    reasons = {line["decision"]["reason"] for line in py_lines}
+    assert len(reasons) >= 5, reasons  # the junk reaches most rules, not only invalid-payload
+
+
+def test_every_sdk_passes_the_vectors_of_another_registry(node_bin: Path, tmp_path: Path) -> None:
+    """The vectors follow the registry (article 003's refund categories): both SDKs pass them."""
+    out = tmp_path / "out"
+    build_to(REGISTRY.parent.parent / "examples" / "refund-tool.yaml", out)
+    compiled = subprocess.run([str(node_bin / "tsc"), "-p", str(out / "typescript")], capture_output=True, text=True, timeout=300)
+    assert compiled.returncode == 0, compiled.stdout
+    done = run_errgen("conformance", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["python", "typescript"] and all(line.endswith(" 0 failed") for line in lines)

@@ -12,6 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, node_json, tsc
+from errgen.contract import view
+from errgen.validate.contract import ContractChecker, strict_problems
 from payload_cases import cases
 
 EXAMPLE = ROOT / "examples" / "refund-tool.yaml"
@@ -82,9 +84,14 @@ def test_all_validators_agree_on_every_case(registry_path: Path, node_bin: Path,
     validator = Draft202012Validator(schema_of(out))
     reference = [validator.is_valid(p) for p in payloads]
     assert dict(zip(names, reference)) == dict(zip(names, intended))
-    model, checker = python_verdicts(out / "python", registry.package, payloads)
+    model, checker = python_verdicts(out / "python", view(registry).packages.python_package, payloads)
     assert dict(zip(names, model)) == dict(zip(names, reference))
     assert dict(zip(names, checker)) == dict(zip(names, reference))
+    # errgen validate judges with the registry alone (no SDK built): the same verdicts.
+    contract, checker_of_validate = view(registry), ContractChecker(registry)
+    assert {n: not strict_problems(contract, p) for n, p in zip(names, payloads)} == dict(zip(names, reference))
+    validate_ok = [not any(severity == "error" for _, severity, _, _ in checker_of_validate.check(p, None)) for p in payloads]
+    assert dict(zip(names, validate_ok)) == dict(zip(names, reference))
     ts = ts_verdicts(node_bin, out, payloads, tmp_path)
     assert dict(zip(names, ts)) == dict(zip(names, reference))
     assert len(corpus) > 10 * len(registry.codes)

@@ -7,34 +7,19 @@ exactly that string (a Python or TypeScript literal, a Markdown cell, a comment)
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from typing import Any
 
 import jinja2
 
+from errgen.naming import python as python_naming
+from errgen.naming import typescript as typescript_naming
 from errgen.render_text import md_inline as md
 from errgen.resources import templates_dir
 
-_LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def string_literal(value: str) -> str:
-    """A string literal valid in Python and in TypeScript: JSON's escapes are a subset of both
-    languages'; U+2028 and U+2029 are escaped too, since older JavaScript ends a line at them."""
-    literal = json.dumps(value, ensure_ascii=False)
-    for raw, escaped in _LINE_SEPARATORS.items():
-        literal = literal.replace(raw, escaped)
-    return literal
-
-
-py_str = ts_str = string_literal
-
-
-def py_tuple(values: list[str] | tuple[str, ...]) -> str:
-    """A tuple literal of strings with no magic trailing comma, so black keeps it on one line."""
-    items = [py_str(v) for v in values]
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+py_str = python_naming.string_literal
+ts_str = typescript_naming.string_literal
+py_tuple = python_naming.string_tuple
 
 
 def comment(value: str) -> str:

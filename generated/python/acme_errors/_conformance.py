@@ -35,9 +35,15 @@ def raw_payload(given: Mapping[str, Any], now_ms: int) -> object:
 
 def decision_json(decision: Decision) -> dict[str, Any]:
     return {
-        "action": decision.action.value, "reason": decision.reason.value, "code": decision.code,
-        "delay_ms": decision.delay_ms, "correlation_id": decision.correlation_id, "resource_id": decision.resource_id,
-        "did_you_mean": list(decision.did_you_mean), "accepted": list(decision.accepted), "searched": dict(decision.searched),
+        "action": decision.action.value,
+        "reason": decision.reason.value,
+        "code": decision.code,
+        "delay_ms": decision.delay_ms,
+        "correlation_id": decision.correlation_id,
+        "resource_id": decision.resource_id,
+        "did_you_mean": list(decision.did_you_mean),
+        "accepted": list(decision.accepted),
+        "searched": dict(decision.searched),
     }
 
 
@@ -46,10 +52,27 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
     now_ms = vector.get("now_ms", 0)
     raw = raw_payload(vector["input"], now_ms)
     verdict = check_payload(raw)
-    decision = decide(raw, vector.get("attempt", 1), vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
-                      vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS))
-    return {"name": vector["name"], "valid": verdict.valid, "problems": sorted({p[0] for p in verdict.problems}),
-            "parsed": verdict.parsed.value, "decision": decision_json(decision)}
+    decision = decide(
+        raw,
+        vector.get("attempt", 1),
+        vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
+        vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
+    )
+    return {
+        "name": vector["name"],
+        "valid": verdict.valid,
+        "problems": sorted({p[0] for p in verdict.problems}),
+        "parsed": verdict.parsed.value,
+        "decision": decision_json(decision),
+    }
+
+
+def emitted(vector: Mapping[str, Any]) -> dict[str, Any]:
+    """The emit line of one vector; a vector the runner cannot read says why instead."""
+    try:
+        return outputs(vector)
+    except Exception as exc:  # a malformed vector (no input, say): reported, the others still run
+        return {"name": vector.get("name"), "error": f"{type(exc).__name__}: {exc}"}
 
 
 def same(a: Any, b: Any) -> bool:
@@ -79,7 +102,11 @@ def failures(vector: Mapping[str, Any]) -> Iterator[str]:
 
 
 def _sorted(key: str, value: Any) -> Any:
-    return sorted(set(value)) if key == "problems" and isinstance(value, list) and all(isinstance(p, str) for p in value) else value
+    return (
+        sorted(set(value))
+        if key == "problems" and isinstance(value, list) and all(isinstance(p, str) for p in value)
+        else value
+    )
 
 
 def _dump(value: Any) -> str:
@@ -106,7 +133,7 @@ def main(argv: Sequence[str], out: TextIO = sys.stdout) -> int:
         return 2
     if argv[0] == "emit":
         for vector in vectors:
-            out.write(_dump(outputs(vector)) + "\n")
+            out.write(_dump(emitted(vector)) + "\n")
         return 0
     failed = 0
     for vector in vectors:

@@ -30,12 +30,20 @@ class ErrorPayload(ErrorPayloadEnvelope):
         nulls = sorted(str(key) for key, value in data.items() if value is None)
         if nulls:
             raise ValueError(f"fields may be omitted but not null: {', '.join(nulls)}")
-        return {key: int(value) if isinstance(value, float) and value.is_integer() and _validate.is_delay(key) else value
-                for key, value in data.items()}
+        return {
+            key: (
+                int(value)
+                if isinstance(value, float) and value.is_integer() and _validate.is_delay(key)
+                else value
+            )
+            for key, value in data.items()
+        }
 
     @model_validator(mode="after")
     def _matches_registry(self) -> ErrorPayload:
-        problems = _validate.problems(self.model_dump(mode="json", exclude_unset=True, by_alias=True))
+        problems = _validate.problems(
+            self.model_dump(mode="json", exclude_unset=True, by_alias=True)
+        )
         if problems:
             raise ValueError("; ".join(message for _, message in problems))
         return self

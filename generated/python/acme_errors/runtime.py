@@ -88,13 +88,20 @@ def _delay_on_final(payload: Mapping[str, Any]) -> bool:
 
 
 def _unknown(payload: Mapping[str, Any]) -> bool:
-    return recovery_entry(payload[_W["code"]]) is None or payload[_W["category"]] not in _validate.CATEGORY_NAMES
+    return (
+        recovery_entry(payload[_W["code"]]) is None
+        or payload[_W["category"]] not in _validate.CATEGORY_NAMES
+    )
 
 
 def check_payload(payload: object) -> Verdict:
     """Both verdicts at once: strict problems, and known / unknown / invalid."""
     problems = tuple(_validate.problems(payload))
-    if not isinstance(payload, dict) or _validate.envelope_problems(payload) or _delay_on_final(payload):
+    if (
+        not isinstance(payload, dict)
+        or _validate.envelope_problems(payload)
+        or _delay_on_final(payload)
+    ):
         return Verdict(problems, Parsed.INVALID)
     return Verdict(problems, Parsed.UNKNOWN if _unknown(payload) else Parsed.KNOWN)
 
@@ -110,29 +117,46 @@ def decide(
     """The action the registry prescribes for a raw JSON payload, as received (any value)."""
     if not isinstance(payload, dict) or _validate.envelope_problems(payload):
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
-        return Decision(Action.ESCALATE, Reason.INVALID_PAYLOAD, correlation_id=correlation if isinstance(correlation, str) else None)
+        return Decision(
+            Action.ESCALATE,
+            Reason.INVALID_PAYLOAD,
+            correlation_id=correlation if isinstance(correlation, str) else None,
+        )
     if _delay_on_final(payload):
         return _decision(payload, Action.ESCALATE, Reason.INVALID_PAYLOAD)
     registry_delay: Optional[int] = None
     entry = recovery_entry(payload[_W["code"]])
     if entry is None or _unknown(payload):
-        action, reason = Action(FALLBACK_ACTIONS[(payload[_W["scope"]], payload[_W["retryable"]])]), Reason.UNKNOWN_CODE
+        action, reason = (
+            Action(FALLBACK_ACTIONS[(payload[_W["scope"]], payload[_W["retryable"]])]),
+            Reason.UNKNOWN_CODE,
+        )
     elif _validate.registry_problems(payload):
         return _decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY)
     else:
-        action, reason, registry_delay = entry.actions[payload[_W["scope"]]], Reason.REGISTRY, entry.retry_after_ms
+        action, reason, registry_delay = (
+            entry.actions[payload[_W["scope"]]],
+            Reason.REGISTRY,
+            entry.retry_after_ms,
+        )
     if action.value not in EXHAUSTED:
         return _decision(payload, action, reason)
     if attempt >= max_attempts:
         return _decision(payload, Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED)
     given = payload.get(_W["retry_after_ms"])
-    delay = int(given) if given is not None else registry_delay if registry_delay is not None else backoff_ms(attempt, jitter)
+    delay = (
+        int(given)
+        if given is not None
+        else registry_delay if registry_delay is not None else backoff_ms(attempt, jitter)
+    )
     if delay > max_delay_ms:
         return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
     return _decision(payload, action, reason, delay)
 
 
-def _decision(payload: Mapping[str, Any], action: Action, reason: Reason, delay: Optional[int] = None) -> Decision:
+def _decision(
+    payload: Mapping[str, Any], action: Action, reason: Reason, delay: Optional[int] = None
+) -> Decision:
     return Decision(
         action=action,
         reason=reason,
@@ -172,7 +196,11 @@ def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
     the registry (`check_payload` reports that case as known without raising)."""
     verdict = check_payload(payload)
     if verdict.parsed is Parsed.INVALID or not isinstance(payload, dict):
-        raise PayloadError(list(verdict.problems) or _validate.problems(payload) or [("invalid", "invalid payload")])
+        raise PayloadError(
+            list(verdict.problems)
+            or _validate.problems(payload)
+            or [("invalid", "invalid payload")]
+        )
     if verdict.parsed is Parsed.UNKNOWN:
         return UnknownErrorPayload(
             code=payload[_W["code"]],
@@ -185,7 +213,9 @@ def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
     return validate_payload(payload)
 
 
-def new_error(code: str, correlation_id: str, *, scope: Optional[str] = None, **fields: Any) -> dict[str, Any]:
+def new_error(
+    code: str, correlation_id: str, *, scope: Optional[str] = None, **fields: Any
+) -> dict[str, Any]:
     """A payload for `code` with category, retryable and default scope filled from the table, so a
     service cannot emit a contradictory one. `fields` (by their Python names): resource_id, message,
     retry_after_ms and the hint fields the code allows. Raises PayloadError on anything the
@@ -209,7 +239,11 @@ def new_error(code: str, correlation_id: str, *, scope: Optional[str] = None, **
 
 def to_mcp_result(payload: Mapping[str, Any]) -> dict[str, Any]:
     """An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent."""
-    return {"content": [{"type": "text", "text": _wire.to_json(dict(payload))}], "structuredContent": dict(payload), "isError": True}
+    return {
+        "content": [{"type": "text", "text": _wire.to_json(dict(payload))}],
+        "structuredContent": dict(payload),
+        "isError": True,
+    }
 
 
 def from_mcp_result(result: object) -> object:
@@ -251,15 +285,20 @@ def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
     if problem:
         code = payload.get(_W["code"])
         message = payload.get(_W["message"])
-        members = {"type": PROBLEM_BASE + (code if isinstance(code, str) else ""),
-                   "title": entry.description if entry is not None else str(code), "status": status}
+        members = {
+            "type": PROBLEM_BASE + (code if isinstance(code, str) else ""),
+            "title": entry.description if entry is not None else str(code),
+            "status": status,
+        }
         if isinstance(message, str):
             members["detail"] = message
         body = {**members, **body}
     return HttpResponse(status, headers, _wire.to_json(body))
 
 
-def from_http(status: int, headers: Headers, body: Union[str, bytes], now_ms: Optional[int] = None) -> object:
+def from_http(
+    status: int, headers: Headers, body: Union[str, bytes], now_ms: Optional[int] = None
+) -> object:
     """The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly:
     a body that is not JSON comes back as its text. When the payload is retryable and has no
     retry_after_ms, the `retry-after-ms` header, else `Retry-After` (delta-seconds or an
@@ -283,7 +322,9 @@ def from_http(status: int, headers: Headers, body: Union[str, bytes], now_ms: Op
     return payload
 
 
-def did_you_mean(value: str, allowed: "list[str] | tuple[str, ...]", limit: int = DID_YOU_MEAN_LIMIT) -> list[str]:
+def did_you_mean(
+    value: str, allowed: "list[str] | tuple[str, ...]", limit: int = DID_YOU_MEAN_LIMIT
+) -> list[str]:
     """Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third
     of the length). Pass only the values this caller may read (its own tenants, say), never a global
     list: a suggestion drawn from everything leaks the existence of what the caller cannot see."""

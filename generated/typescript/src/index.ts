@@ -3,3 +3,5 @@ export * from "./contract";
 export * from "./payload";
 export * from "./recovery";
 export * from "./runtime";
+export type { Entry, FieldSpec, Json, Problem } from "./verdict";
+export type { Headers } from "./wire";

@@ -5,7 +5,7 @@ import type { Action, Category, Code, HintField, Scope } from "./contract";
 
 export interface Deprecation {
   readonly since: string;
-  readonly replaced_by: Code | null;
+  readonly replacedBy: Code | null;
 }
 
 export interface RecoveryEntry {
@@ -15,188 +15,187 @@ export interface RecoveryEntry {
   readonly scope: Scope;
   readonly scopes: readonly Scope[];
   readonly actions: Readonly<Partial<Record<Scope, Action>>>;
-  readonly retry_after_ms: number | null;
-  readonly http_status: number;
+  readonly retryAfterMs: number | null;
+  readonly httpStatus: number;
   readonly hints: readonly HintField[];
   readonly deprecated: Deprecation | null;
   readonly description: string;
 }
 
-export const RECOVERY_TABLE: Readonly<Record<Code, RecoveryEntry>> = {
-  RATE_LIMITED: {
+/** Every code's entry, in registry order. */
+export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, RecoveryEntry>([
+  ["RATE_LIMITED", {
     code: "RATE_LIMITED",
     category: "rate_limit",
     retryable: true,
     scope: "service",
     scopes: ["service", "request"],
     actions: {"service": "pause", "request": "retry"},
-    retry_after_ms: 2000,
-    http_status: 429,
+    retryAfterMs: 2000,
+    httpStatus: 429,
     hints: [],
     deprecated: null,
     description: "Too many requests. Wait, then resume.",
-  },
-  RESOURCE_NOT_FOUND: {
+  }],
+  ["RESOURCE_NOT_FOUND", {
     code: "RESOURCE_NOT_FOUND",
     category: "validation",
     retryable: false,
     scope: "request",
     scopes: ["request", "resource"],
     actions: {"request": "fix", "resource": "skip"},
-    retry_after_ms: null,
-    http_status: 404,
+    retryAfterMs: null,
+    httpStatus: 404,
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "The requested resource does not exist or is not visible to the caller.",
-  },
-  AUTH_EXPIRED: {
+  }],
+  ["AUTH_EXPIRED", {
     code: "AUTH_EXPIRED",
     category: "auth",
     retryable: false,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "escalate"},
-    retry_after_ms: null,
-    http_status: 401,
+    retryAfterMs: null,
+    httpStatus: 401,
     hints: ["state"],
     deprecated: null,
     description: "The credential has expired. A human must renew it.",
-  },
-  UPSTREAM_TIMEOUT: {
+  }],
+  ["UPSTREAM_TIMEOUT", {
     code: "UPSTREAM_TIMEOUT",
     category: "upstream",
     retryable: true,
     scope: "request",
     scopes: ["request", "service"],
     actions: {"request": "retry", "service": "pause"},
-    retry_after_ms: 500,
-    http_status: 504,
+    retryAfterMs: 500,
+    httpStatus: 504,
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "An upstream dependency did not answer in time. The write may or may not have been applied.",
-  },
-  VALIDATION_FAILED: {
+  }],
+  ["VALIDATION_FAILED", {
     code: "VALIDATION_FAILED",
     category: "validation",
     retryable: false,
     scope: "resource",
     scopes: ["resource", "request"],
     actions: {"resource": "skip", "request": "fix"},
-    retry_after_ms: null,
-    http_status: 422,
+    retryAfterMs: null,
+    httpStatus: 422,
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The record does not satisfy the schema and cannot be processed as sent.",
-  },
-  CONFLICT: {
+  }],
+  ["CONFLICT", {
     code: "CONFLICT",
     category: "conflict",
     retryable: false,
     scope: "resource",
     scopes: ["resource", "request"],
     actions: {"resource": "skip", "request": "fix"},
-    retry_after_ms: null,
-    http_status: 409,
+    retryAfterMs: null,
+    httpStatus: 409,
     hints: ["state"],
     deprecated: null,
     description: "The resource was changed by someone else; re-read it before writing.",
-  },
-  TENANT_UNKNOWN: {
+  }],
+  ["TENANT_UNKNOWN", {
     code: "TENANT_UNKNOWN",
     category: "validation",
     retryable: false,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "fix"},
-    retry_after_ms: null,
-    http_status: 404,
+    retryAfterMs: null,
+    httpStatus: 404,
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "No tenant with that slug exists among the caller's tenants.",
-  },
-  OPERATOR_NOT_ALLOWED: {
+  }],
+  ["OPERATOR_NOT_ALLOWED", {
     code: "OPERATOR_NOT_ALLOWED",
     category: "validation",
     retryable: false,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "fix"},
-    retry_after_ms: null,
-    http_status: 400,
+    retryAfterMs: null,
+    httpStatus: 400,
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The filter uses an operator this field does not support.",
-  },
-  PAYMENT_TIMEOUT: {
+  }],
+  ["PAYMENT_TIMEOUT", {
     code: "PAYMENT_TIMEOUT",
     category: "upstream",
     retryable: true,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "retry"},
-    retry_after_ms: 1000,
-    http_status: 504,
+    retryAfterMs: 1000,
+    httpStatus: 504,
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "The payment processor did not confirm in time. Replay with the same idempotency key.",
-  },
-  REFUND_WINDOW_CLOSED: {
+  }],
+  ["REFUND_WINDOW_CLOSED", {
     code: "REFUND_WINDOW_CLOSED",
     category: "business",
     retryable: false,
     scope: "resource",
     scopes: ["resource", "request"],
     actions: {"resource": "skip", "request": "escalate"},
-    retry_after_ms: null,
-    http_status: 422,
+    retryAfterMs: null,
+    httpStatus: 422,
     hints: ["state"],
     deprecated: null,
     description: "The refund window for this order has closed.",
-  },
-  SERVICE_UNAVAILABLE: {
+  }],
+  ["SERVICE_UNAVAILABLE", {
     code: "SERVICE_UNAVAILABLE",
     category: "internal",
     retryable: false,
     scope: "service",
     scopes: ["service"],
     actions: {"service": "stop"},
-    retry_after_ms: null,
-    http_status: 503,
+    retryAfterMs: null,
+    httpStatus: 503,
     hints: [],
     deprecated: null,
     description: "The service is down for everyone. Stop and report it upstream.",
-  },
-  INTERNAL_ERROR: {
+  }],
+  ["INTERNAL_ERROR", {
     code: "INTERNAL_ERROR",
     category: "internal",
     retryable: false,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "escalate"},
-    retry_after_ms: null,
-    http_status: 500,
+    retryAfterMs: null,
+    httpStatus: 500,
     hints: ["state"],
     deprecated: null,
     description: "Something failed inside the service. Report the correlation id.",
-  },
-  ITEM_MISSING: {
+  }],
+  ["ITEM_MISSING", {
     code: "ITEM_MISSING",
     category: "validation",
     retryable: false,
     scope: "request",
     scopes: ["request"],
     actions: {"request": "fix"},
-    retry_after_ms: null,
-    http_status: 404,
+    retryAfterMs: null,
+    httpStatus: 404,
     hints: [],
-    deprecated: {"since": "2.1.0", "replaced_by": "RESOURCE_NOT_FOUND"},
+    deprecated: { since: "2.1.0", replacedBy: "RESOURCE_NOT_FOUND" },
     description: "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.",
-  },
-};
+  }],
+]);
 
 /** The entry of `code`, or undefined for a code this SDK does not know (safe for any string). */
 export function recoveryEntry(code: string): RecoveryEntry | undefined {
-  return Object.prototype.hasOwnProperty.call(RECOVERY_TABLE, code)
-    ? RECOVERY_TABLE[code as Code]
-    : undefined;
+  return RECOVERY_TABLE.get(code as Code);
 }

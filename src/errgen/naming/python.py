@@ -8,14 +8,9 @@ import keyword
 import re
 from typing import Iterable
 
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+from errgen.naming import words
+
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def words(wire: str) -> list[str]:
-    """The words of a wire string: separators split, case changes split (`NoSuchBucket`,
-    `HTTPError` -> HTTP, Error), digits stay together; anything not ASCII-alphanumeric separates."""
-    return _WORD.findall(wire)
 
 
 def constant(wire: str) -> str:

@@ -112,7 +112,7 @@ def parsed(contract: ContractView, raw: Any) -> str:
 def backoff(contract: ContractView, attempt: int) -> int:
     p = contract.policy
     exponent = min(max(attempt - 1, 0), p.backoff_max_exponent)
-    return min(p.backoff_base_ms * 2**exponent, p.backoff_max_ms)
+    return int(min(p.backoff_base_ms * 2**exponent, p.backoff_max_ms))
 
 
 def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int) -> dict[str, Any]:
@@ -169,7 +169,7 @@ def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = 
     """A payload of `row` in `scope`, keyed by wire names, with the code's hints when asked."""
     w = {f.name: f.wire for f in contract.fields}
     p: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable, w["scope"]: scope,
-                         w["correlation_id"]: f"c-{len(row.code)}-{scope}"}
+                         w["correlation_id"]: f"c-{row.code}-{scope}"}
     if scope == "resource":
         p[w["resource_id"]] = "item_4127"
     if hints:
@@ -440,12 +440,14 @@ def mcp_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("mcp/text-array", {"mcp": {"content": [item("[1]")]}}, [1])
     yield Case("mcp/text-too-deep", {"mcp": {"content": [item("[" * 1000 + "]" * 1000)]}}, None)
     yield Case("mcp/text-trailing-garbage", {"mcp": {"content": [item(text + "}")]}}, None)
-    for label, value in (("content-true", {"content": True}), ("content-5", {"content": 5}), ("content-object", {"content": {"type": "text", "text": text}}),
+    no_payload: list[tuple[str, Any]] = [("content-true", {"content": True}), ("content-5", {"content": 5}), ("content-object", {"content": {"type": "text", "text": text}}),
                          ("text-5", {"content": [{"type": "text", "text": 5}]}), ("text-null", {"content": [{"type": "text", "text": None}]}),
                          ("item-not-object", {"content": [text]}), ("no-type", {"content": [{"text": text}]}), ("empty", {}),
-                         ("structured-null", {"structuredContent": None})):
+                         ("structured-null", {"structuredContent": None})]
+    for label, value in no_payload:
         yield Case(f"mcp/no-payload/{label}", {"mcp": value}, None)
-    for label, value in (("null", None), ("array", [p]), ("string", text), ("number", 5)):
+    not_objects: list[tuple[str, Any]] = [("null", None), ("array", [p]), ("string", text), ("number", 5)]
+    for label, value in not_objects:
         yield Case(f"mcp/not-an-object/{label}", {"mcp": value}, None)
 
 

@@ -71,7 +71,8 @@ class ContractChecker:
             yield (rule, "error", message, field)
         if not isinstance(payload, dict):
             return
-        code = self.codes.get(payload.get("code")) if isinstance(payload.get("code"), str) else None
+        name = payload.get(self.contract.field_map["code"].wire)
+        code = self.codes.get(name) if isinstance(name, str) else None
         if code is None:
             return
         if code.deprecated:
@@ -85,7 +86,7 @@ class ContractChecker:
         if status != code.http_status:
             yield ("http-status-mismatch", "error", f"{code.name} is sent with HTTP {code.http_status}, not {status}", None)
         header = headers.get("retry-after", "").strip()
-        delay = payload.get("retry_after_ms")
+        delay: Any = payload.get("retry_after_ms")
         if re.fullmatch(r"[0-9]{1,16}", header) and _integral(delay) and abs(delay) < 2**53:
             expected = math.ceil(int(delay) / 1000)
             if int(header) != expected:

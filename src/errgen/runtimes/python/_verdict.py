@@ -61,7 +61,9 @@ def type_ok(spec: Spec, value: object) -> bool:
         if not _integral(value):
             return False
         number: Any = value
-        return (spec.minimum is None or number >= spec.minimum) and (spec.maximum is None or number <= spec.maximum)
+        return (spec.minimum is None or number >= spec.minimum) and (
+            spec.maximum is None or number <= spec.maximum
+        )
     if kind == "string_list":
         return (
             isinstance(value, list)
@@ -69,7 +71,9 @@ def type_ok(spec: Spec, value: object) -> bool:
             and (spec.max_items is None or len(value) <= spec.max_items)
         )
     if kind == "scalar_map":
-        return isinstance(value, dict) and all(isinstance(item, (str, int, float)) for item in value.values())
+        return isinstance(value, dict) and all(
+            isinstance(item, (str, int, float)) for item in value.values()
+        )
     return False
 
 
@@ -80,7 +84,11 @@ def describe(spec: Spec) -> str:
     if spec.type == "integer":
         return f"an integer from {spec.minimum} to {spec.maximum}"
     if spec.type == "string_list":
-        return "a list of strings" if spec.max_items is None else f"a list of at most {spec.max_items} strings"
+        return (
+            "a list of strings"
+            if spec.max_items is None
+            else f"a list of at most {spec.max_items} strings"
+        )
     if spec.type == "scalar_map":
         return "an object of names to strings, numbers or booleans"
     return f"a {spec.type}"
@@ -109,36 +117,83 @@ def envelope_problems(fields: Sequence[Spec], raw: object) -> list[Problem]:
             found.append(("missing-field", f"required field {spec.wire!r} is missing", None))
     w = wire_names(fields)
     if raw.get(w["scope"]) == "resource" and w["resource_id"] not in raw:
-        found.append(("resource-id-missing", f"{w['scope']} is resource, so {w['resource_id']} is required", w["scope"]))
+        found.append(
+            (
+                "resource-id-missing",
+                f"{w['scope']} is resource, so {w['resource_id']} is required",
+                w["scope"],
+            )
+        )
     return found
 
 
 def registry_problems(
-    fields: Sequence[Spec], categories: Collection[str], lookup: Callable[[str], Optional[Entry]], raw: dict[str, Any]
+    fields: Sequence[Spec],
+    categories: Collection[str],
+    lookup: Callable[[str], Optional[Entry]],
+    raw: dict[str, Any],
 ) -> list[Problem]:
     """Where a payload's well-typed fields disagree with the registry: an unknown category or
     code, or a known code's contradictions (category, retryable, scope, delay, hints)."""
     w = wire_names(fields)
-    code, category, retryable, scope = (raw.get(w[k]) for k in ("code", "category", "retryable", "scope"))
+    code, category, retryable, scope = (
+        raw.get(w[k]) for k in ("code", "category", "retryable", "scope")
+    )
     found: list[Problem] = []
     if isinstance(category, str) and category not in categories:
-        found.append(("unknown-category", f"category {category!r} is not in the registry", w["category"]))
+        found.append(
+            ("unknown-category", f"category {category!r} is not in the registry", w["category"])
+        )
     entry = lookup(code) if isinstance(code, str) else None
     if entry is None:
         if isinstance(code, str):
             found.append(("unknown-code", f"code {code!r} is not in the registry", w["code"]))
         return found
     if isinstance(category, str) and category != entry.category:
-        found.append(("category-mismatch", f"{code} has category {entry.category}, not {category!r}", w["category"]))
+        found.append(
+            (
+                "category-mismatch",
+                f"{code} has category {entry.category}, not {category!r}",
+                w["category"],
+            )
+        )
     if isinstance(retryable, bool) and retryable != entry.retryable:
-        found.append(("retryable-mismatch", f"{code} has retryable {str(entry.retryable).lower()}", w["retryable"]))
-    if isinstance(scope, str) and scope not in entry.scopes and type_ok(_spec(fields, "scope"), scope):
-        found.append(("scope-not-allowed", f"{code} may carry scope {', '.join(entry.scopes)}, not {scope!r}", w["scope"]))
+        found.append(
+            (
+                "retryable-mismatch",
+                f"{code} has retryable {str(entry.retryable).lower()}",
+                w["retryable"],
+            )
+        )
+    if (
+        isinstance(scope, str)
+        and scope not in entry.scopes
+        and type_ok(_spec(fields, "scope"), scope)
+    ):
+        found.append(
+            (
+                "scope-not-allowed",
+                f"{code} may carry scope {', '.join(entry.scopes)}, not {scope!r}",
+                w["scope"],
+            )
+        )
     if w["retry_after_ms"] in raw and not entry.retryable:
-        found.append(("retry-after-not-retryable", f"{code} is not retryable, so it has no retry_after_ms", w["retry_after_ms"]))
+        found.append(
+            (
+                "retry-after-not-retryable",
+                f"{code} is not retryable, so it has no retry_after_ms",
+                w["retry_after_ms"],
+            )
+        )
     for spec in fields:
         if spec.hint and spec.wire in raw and spec.name not in entry.hints:
-            found.append(("hint-not-allowed", f"{code} does not carry the hint field {spec.wire!r}", spec.wire))
+            found.append(
+                (
+                    "hint-not-allowed",
+                    f"{code} does not carry the hint field {spec.wire!r}",
+                    spec.wire,
+                )
+            )
     return found
 
 
@@ -147,7 +202,10 @@ def _spec(fields: Sequence[Spec], name: str) -> Spec:
 
 
 def strict_problems(
-    fields: Sequence[Spec], categories: Collection[str], lookup: Callable[[str], Optional[Entry]], raw: object
+    fields: Sequence[Spec],
+    categories: Collection[str],
+    lookup: Callable[[str], Optional[Entry]],
+    raw: object,
 ) -> list[Problem]:
     """The strict verdict: the envelope's problems, else the registry's (empty: valid)."""
     found = envelope_problems(fields, raw)

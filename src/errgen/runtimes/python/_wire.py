@@ -71,7 +71,9 @@ def to_json(value: Any) -> str:
     except (ValueError, TypeError, RecursionError):
         if not isinstance(value, Mapping):
             return "null"
-        kept = {key: item for key, item in value.items() if isinstance(key, str) and _serializable(item)}
+        kept = {
+            key: item for key, item in value.items() if isinstance(key, str) and _serializable(item)
+        }
         return json.dumps(kept, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -145,7 +147,8 @@ def http_date_ms(text: str) -> Optional[int]:
 
 def header_delay_ms(headers: Headers, now_ms: int) -> Optional[int]:
     """The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or
-    an IMF-fixdate (relative to now_ms); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS."""
+    an IMF-fixdate (relative to now_ms); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS.
+    """
     millis = (header(headers, "retry-after-ms") or "").strip(_OWS)
     if _DIGITS.fullmatch(millis):
         return _saturated(millis, 1)
@@ -170,7 +173,11 @@ def mcp_payload(result: object) -> object:
     if not isinstance(content, list):
         return None
     for item in content:
-        if isinstance(item, Mapping) and item.get("type") == "text" and isinstance(item.get("text"), str):
+        if (
+            isinstance(item, Mapping)
+            and item.get("type") == "text"
+            and isinstance(item.get("text"), str)
+        ):
             ok, value = read_json(item["text"])
             return value if ok else None
     return None

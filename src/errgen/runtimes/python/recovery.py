@@ -11,7 +11,15 @@ from typing import Any, Mapping, Optional, Tuple
 from ._contract import HINT_FIELDS, REGISTRY_NAME, REGISTRY_VERSION
 from .enums import Action, Category, Code, Scope
 
-__all__ = ["HINT_FIELDS", "RECOVERY_TABLE", "REGISTRY_NAME", "REGISTRY_VERSION", "Deprecation", "RecoveryEntry", "recovery_entry"]
+__all__ = [
+    "HINT_FIELDS",
+    "RECOVERY_TABLE",
+    "REGISTRY_NAME",
+    "REGISTRY_VERSION",
+    "Deprecation",
+    "RecoveryEntry",
+    "recovery_entry",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +46,19 @@ class RecoveryEntry:
 def _entry(row: list[Any]) -> RecoveryEntry:
     # One row per code: code, category, retryable, default scope, allowed scopes, the action for
     # each allowed scope, retry_after_ms, http_status, hints, [since, replaced_by] or null, description.
-    code, category, retryable, scope, scopes, actions, delay, status, hints, deprecated, description = row
+    (
+        code,
+        category,
+        retryable,
+        scope,
+        scopes,
+        actions,
+        delay,
+        status,
+        hints,
+        deprecated,
+        description,
+    ) = row
     allowed = tuple(Scope(s) for s in scopes)
     return RecoveryEntry(
         code=Code(code),
@@ -50,14 +70,20 @@ def _entry(row: list[Any]) -> RecoveryEntry:
         retry_after_ms=delay,
         http_status=status,
         hints=tuple(hints),
-        deprecated=Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None) if deprecated else None,
+        deprecated=(
+            Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None)
+            if deprecated
+            else None
+        ),
         description=description,
     )
 
 
 def _load() -> Mapping[Code, RecoveryEntry]:
     # The rows are data, not code, so this module stays small for any registry.
-    rows = json.loads(files(__package__).joinpath("_table.json").read_text(encoding="utf-8"))["rows"]
+    rows = json.loads(files(__package__).joinpath("_table.json").read_text(encoding="utf-8"))[
+        "rows"
+    ]
     return MappingProxyType({entry.code: entry for entry in map(_entry, rows)})
 
 

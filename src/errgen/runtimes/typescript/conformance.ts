@@ -1,0 +1,120 @@
+// The conformance runner of docs/conformance.md, compiled with the package:
+//   node dist/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
+//   node dist/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
+// Exit 2 when the vectors file cannot be read.
+
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract";
+import { checkPayload, decide, fromHttp, fromMcpResult } from "./runtime";
+import type { Decision } from "./runtime";
+import { isObject, own } from "./verdict";
+import type { Json } from "./verdict";
+
+// Node's own API, declared here so the package needs no type dependency.
+declare const process: { argv: string[]; exitCode?: number; stdout: { write(text: string): boolean } };
+declare function require(name: "fs"): { readFileSync(path: string, encoding: "utf8"): string };
+
+const OUTPUTS = ["valid", "problems", "parsed", "decision"] as const;
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" ? value : fallback;
+}
+
+function rawPayload(input: Json, nowMs: number): unknown {
+  if (Object.prototype.hasOwnProperty.call(input, "payload")) return input["payload"];
+  const http = own(input, "http");
+  if (isObject(http)) {
+    const headers = Array.isArray(http["headers"]) ? (http["headers"] as [string, string][]) : [];
+    return fromHttp(numberOr(http["status"], 0), headers, String(http["body"]), nowMs);
+  }
+  if (Object.prototype.hasOwnProperty.call(input, "mcp")) return fromMcpResult(input["mcp"]);
+  throw new Error("input holds none of payload, http, mcp");
+}
+
+function decisionJson(d: Decision): Json {
+  return {
+    action: d.action, reason: d.reason, code: d.code, delay_ms: d.delayMs, correlation_id: d.correlationId,
+    resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched: { ...d.searched },
+  };
+}
+
+function outputs(vector: Json): Json {
+  const raw = rawPayload(isObject(vector["input"]) ? vector["input"] : {}, numberOr(vector["now_ms"], 0));
+  const verdict = checkPayload(raw);
+  const decision = decide(raw, numberOr(vector["attempt"], 1), numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
+    numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS));
+  return { name: vector["name"], valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
+           parsed: verdict.parsed, decision: decisionJson(decision) };
+}
+
+/** The emit line of one vector; a vector the runner cannot read says why instead. */
+function emitted(vector: Json): Json {
+  try {
+    return outputs(vector);
+  } catch (error) {
+    return { name: vector["name"] ?? null, error: String(error) };
+  }
+}
+
+/** Equal as JSON data: key order is ignored, true is not 1. */
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  }
+  if (isObject(a) || isObject(b)) {
+    if (!isObject(a) || !isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
+  }
+  return a === b;
+}
+
+function failures(vector: Json): string[] {
+  const name = String(vector["name"] ?? "?");
+  let got: Json;
+  try {
+    got = outputs(vector);
+  } catch (error) {
+    return [`FAIL ${name}: raised ${String(error)}`];
+  }
+  const expected = isObject(vector["expected"]) ? vector["expected"] : {};
+  const found: string[] = [];
+  for (const key of OUTPUTS) {
+    if (!Object.prototype.hasOwnProperty.call(expected, key)) continue;
+    let want = expected[key];
+    if (key === "problems" && Array.isArray(want)) want = [...new Set(want as string[])].sort();
+    if (!same(want, got[key])) found.push(`FAIL ${name}: ${key}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got[key])}`);
+  }
+  return found;
+}
+
+function main(argv: readonly string[]): number {
+  const [mode, path] = argv;
+  if (argv.length !== 2 || (mode !== "check" && mode !== "emit") || path === undefined) {
+    process.stdout.write("usage: node dist/conformance.js check|emit VECTORS.json\n");
+    return 2;
+  }
+  let vectors: Json[];
+  try {
+    const document: unknown = JSON.parse(require("fs").readFileSync(path, "utf8"));
+    const list = isObject(document) ? document["vectors"] : undefined;
+    if (!Array.isArray(list) || !list.every(isObject)) throw new Error("`vectors` must be a list of objects");
+    vectors = list;
+  } catch (error) {
+    process.stdout.write(`cannot read ${path}: ${String(error)}\n`);
+    return 2;
+  }
+  if (mode === "emit") {
+    for (const vector of vectors) process.stdout.write(JSON.stringify(emitted(vector)) + "\n");
+    return 0;
+  }
+  let failed = 0;
+  for (const vector of vectors) {
+    const lines = failures(vector);
+    if (lines.length > 0) failed++;
+    for (const line of lines) process.stdout.write(line + "\n");
+  }
+  process.stdout.write(`${vectors.length - failed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+process.exitCode = main(process.argv.slice(2));

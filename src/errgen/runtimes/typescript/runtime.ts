@@ -1,0 +1,301 @@
+// Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
+// newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
+// behaves the same way (docs/conformance.md); no function here throws on what a server sends.
+
+import {
+  BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
+  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
+  REGISTRY_NAME,
+} from "./contract";
+import type { Action, Parsed, Reason } from "./contract";
+import type { ErrorPayload } from "./payload";
+import { recoveryEntry } from "./recovery";
+import type { RecoveryEntry } from "./recovery";
+import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict";
+import type { Json, Problem } from "./verdict";
+import { headerDelayMs, mcpPayload, readJson, toJson } from "./wire";
+import type { Headers } from "./wire";
+
+const W = wireNames(FIELDS);
+
+function w(name: string): string {
+  return W[name] ?? name;
+}
+
+/** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
+export class PayloadError extends Error {
+  readonly problems: readonly Problem[];
+  constructor(problems: readonly Problem[]) {
+    super(problems.map((p) => p[1]).join("; "));
+    this.name = "PayloadError";
+    this.problems = problems;
+  }
+}
+
+export type Searched = { readonly [parameter: string]: string | number | boolean };
+
+/** What to do about one error, and which rule decided (`reason`). */
+export interface Decision {
+  readonly action: Action;
+  readonly reason: Reason;
+  readonly code: string | null;
+  readonly delayMs: number | null;
+  readonly correlationId: string | null;
+  readonly resourceId: string | null;
+  readonly didYouMean: readonly string[];
+  readonly accepted: readonly string[];
+  readonly searched: Searched;
+}
+
+/** The strict problems of a raw payload (none: valid) and its tolerant reading. */
+export interface Verdict {
+  readonly valid: boolean;
+  readonly problems: readonly Problem[];
+  readonly parsed: Parsed;
+}
+
+const lookup = (code: string): RecoveryEntry | undefined => recoveryEntry(code);
+
+/** Every reason the strict contract rejects `payload` (empty: valid). */
+export function payloadProblems(payload: unknown): Problem[] {
+  return strictProblems(FIELDS, CATEGORIES, lookup, payload);
+}
+
+/** True when `x` is a payload of this contract: exactly what the JSON Schema accepts. */
+export function isErrorPayload(x: unknown): x is ErrorPayload {
+  return payloadProblems(x).length === 0;
+}
+
+/** The wait when neither payload nor registry gives one: base * 2^(attempt-1), capped; with
+ * jitter, a uniform draw below that ("full jitter"). */
+export function backoffMs(attempt: number, jitter = false): number {
+  const exponent = Math.min(Math.max(attempt - 1, 0), BACKOFF_MAX_EXPONENT);
+  const delay = Math.min(BACKOFF_BASE_MS * 2 ** exponent, BACKOFF_MAX_MS);
+  return jitter ? Math.floor(Math.random() * delay) : delay;
+}
+
+function delayOnFinal(payload: Json): boolean {
+  return own(payload, w("retryable")) === false && Object.prototype.hasOwnProperty.call(payload, w("retry_after_ms"));
+}
+
+function unknown(payload: Json): boolean {
+  return recoveryEntry(String(own(payload, w("code")))) === undefined
+    || !(CATEGORIES as readonly unknown[]).includes(own(payload, w("category")));
+}
+
+/** Both verdicts at once: strict problems, and known / unknown / invalid. */
+export function checkPayload(payload: unknown): Verdict {
+  const problems = payloadProblems(payload);
+  const parsed: Parsed = !isObject(payload) || envelopeProblems(FIELDS, payload).length > 0 || delayOnFinal(payload)
+    ? "invalid" : unknown(payload) ? "unknown" : "known";
+  return { valid: problems.length === 0, problems, parsed };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+function decision(payload: Json, action: Action, reason: Reason, delayMs: number | null = null): Decision {
+  const resourceId = own(payload, w("resource_id"));
+  const searched = own(payload, w("searched"));
+  return {
+    action, reason, delayMs,
+    code: String(own(payload, w("code"))),
+    correlationId: String(own(payload, w("correlation_id"))),
+    resourceId: typeof resourceId === "string" ? resourceId : null,
+    didYouMean: strings(own(payload, w("did_you_mean"))),
+    accepted: strings(own(payload, w("accepted"))),
+    searched: isObject(searched) ? { ...(searched as Searched) } : {},
+  };
+}
+
+/** The action the registry prescribes for a raw JSON payload, as received (any value). */
+export function decide(
+  payload: unknown, attempt = 1, maxAttempts: number = DEFAULT_MAX_ATTEMPTS, maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
+  jitter = false,
+): Decision {
+  if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
+    const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
+    return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+             resourceId: null, didYouMean: [], accepted: [], searched: {} };
+  }
+  if (delayOnFinal(payload)) return decision(payload, "escalate", "invalid-payload");
+  const entry = recoveryEntry(String(own(payload, w("code"))));
+  const scope = String(own(payload, w("scope")));
+  let action: Action;
+  let reason: Reason;
+  let registryDelay: number | null = null;
+  if (entry === undefined || unknown(payload)) {
+    action = FALLBACK_ACTIONS[`${scope}/${String(own(payload, w("retryable")))}`] ?? "escalate";
+    reason = "unknown-code";
+  } else if (registryProblems(FIELDS, CATEGORIES, lookup, payload).length > 0) {
+    return decision(payload, "escalate", "contradicts-registry");
+  } else {
+    action = entry.actions[scope as keyof typeof entry.actions] ?? "escalate";
+    reason = "registry";
+    registryDelay = entry.retryAfterMs;
+  }
+  const exhausted = EXHAUSTED[action];
+  if (exhausted === undefined) return decision(payload, action, reason);
+  if (attempt >= maxAttempts) return decision(payload, exhausted, "attempts-exhausted");
+  const given = own(payload, w("retry_after_ms"));
+  const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt, jitter);
+  if (delay > maxDelayMs) return decision(payload, "escalate", "delay-exceeds-max");
+  return decision(payload, action, reason, delay);
+}
+
+/** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
+export function validatePayload(payload: unknown): ErrorPayload {
+  const problems = payloadProblems(payload);
+  if (problems.length > 0) throw new PayloadError(problems);
+  return payload as ErrorPayload;
+}
+
+/** Strict, as an assertion: after it returns, TypeScript knows `payload` is an ErrorPayload. */
+export function assertErrorPayload(payload: unknown): asserts payload is ErrorPayload {
+  validatePayload(payload);
+}
+
+/** A well-formed payload whose code (or category) this SDK does not know: a newer server. */
+export interface UnknownErrorPayload {
+  readonly known: false;
+  readonly code: string;
+  readonly category: string;
+  readonly retryable: boolean;
+  readonly scope: string;
+  readonly correlationId: string;
+  readonly raw: Json;
+}
+
+/** Tolerant (a client): a code from a newer server comes back as { known: false, ... }, never as
+ * a failure. Throws PayloadError for an invalid payload, and for a known code that contradicts the
+ * registry (`checkPayload` reports that case as known without throwing). */
+export function parsePayload(payload: unknown): { readonly known: true; readonly payload: ErrorPayload } | UnknownErrorPayload {
+  const verdict = checkPayload(payload);
+  if (verdict.parsed === "invalid" || !isObject(payload)) throw new PayloadError(verdict.problems);
+  if (verdict.parsed === "unknown") {
+    return { known: false, code: String(own(payload, w("code"))), category: String(own(payload, w("category"))),
+             retryable: own(payload, w("retryable")) === true, scope: String(own(payload, w("scope"))),
+             correlationId: String(own(payload, w("correlation_id"))), raw: { ...payload } };
+  }
+  return { known: true, payload: validatePayload(payload) };
+}
+
+/** A payload for `code` with category, retryable and default scope filled from the table, so a
+ * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
+ * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
+ * anything the contract rejects. */
+export function newError(code: string, correlationId: string, fields: Json = {}): Json {
+  const entry = recoveryEntry(code);
+  if (entry === undefined) {
+    throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
+  }
+  const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const payload: Json = Object.fromEntries([
+    [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
+    [w("correlation_id"), correlationId], ...given,
+  ]);
+  const problems = payloadProblems(payload);
+  if (problems.length > 0) throw new PayloadError(problems);
+  return payload;
+}
+
+/** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
+export function toMcpResult(payload: Json): { content: { type: "text"; text: string }[]; structuredContent: Json; isError: true } {
+  return { content: [{ type: "text", text: toJson(payload) }], structuredContent: { ...payload }, isError: true };
+}
+
+/** The raw payload of an MCP tools/call result (structuredContent, else the first text item's
+ * JSON), or null when it carries none; judge it with checkPayload or decide. */
+export function fromMcpResult(result: unknown): unknown {
+  return mcpPayload(result);
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+function delayOf(payload: Json, entry: RecoveryEntry | undefined): number | null {
+  const given = own(payload, w("retry_after_ms"));
+  if (typeof given === "number" && Number.isInteger(given) && given >= 0) return Math.min(given, MAX_DELAY_VALUE_MS);
+  if (given === undefined && entry !== undefined && own(payload, w("retryable")) === true) return entry.retryAfterMs;
+  return null;
+}
+
+/** Status from the code's httpStatus (500 for a code this SDK does not know); Retry-After in
+ * whole seconds, rounded up, and retry-after-ms when there is a delay; with problem = true an RFC
+ * 9457 application/problem+json body with the payload fields as extension members. */
+export function toHttp(payload: Json, problem = false): HttpResponse {
+  const code = own(payload, w("code"));
+  const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
+  const status = entry !== undefined ? entry.httpStatus : 500;
+  const headers: Record<string, string> = { "Content-Type": problem ? "application/problem+json" : "application/json" };
+  const delay = delayOf(payload, entry);
+  if (delay !== null) {
+    headers["Retry-After"] = String(Math.ceil(delay / 1000));
+    headers["retry-after-ms"] = String(delay);
+  }
+  const data: Json = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
+  const message = own(payload, w("message"));
+  const members: [string, unknown][] = [
+    ["type", PROBLEM_BASE + (typeof code === "string" ? code : "")],
+    ["title", entry !== undefined ? entry.description : String(code)], ["status", status],
+    ...(typeof message === "string" ? [["detail", message] as [string, unknown]] : []),
+  ];
+  const body: Json = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
+  return { status, headers, body: toJson(body) };
+}
+
+/** The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly: a body
+ * that is not JSON comes back as its text. When the payload is retryable and has no
+ * retry_after_ms, the `retry-after-ms` header, else `Retry-After` (delta-seconds or an
+ * IMF-fixdate, relative to nowMs), supplies it. */
+export function fromHttp(status: number, headers: Headers, body: string, nowMs: number = Date.now()): unknown {
+  void status; // the body says what failed; the status adds nothing the payload does not carry
+  const [ok, parsed] = readJson(typeof body === "string" ? body : String(body));
+  if (!ok) return body;
+  const value = ENVELOPE !== null && isObject(parsed) && Object.prototype.hasOwnProperty.call(parsed, ENVELOPE) ? parsed[ENVELOPE] : parsed;
+  if (!isObject(value)) return value;
+  const entries = Object.entries(value).filter(([key]) => !(PROBLEM_MEMBERS as readonly string[]).includes(key));
+  const has = (key: string): boolean => entries.some(([k]) => k === key);
+  if (Object.prototype.hasOwnProperty.call(value, "detail") && !has(w("message")) && has(w("code"))) {
+    entries.push([w("message"), value["detail"]]);
+  }
+  const retryable = entries.find(([k]) => k === w("retryable"));
+  if (!has(w("retry_after_ms")) && retryable !== undefined && retryable[1] === true) {
+    const delay = headerDelayMs(headers, nowMs);
+    if (delay !== null) entries.push([w("retry_after_ms"), delay]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third of
+ * the length). Pass only the values this caller may read (its own tenants, say), never a global
+ * list: a suggestion drawn from everything leaks the existence of what the caller cannot see. */
+export function didYouMean(value: string, allowed: readonly string[], limit: number = DID_YOU_MEAN_LIMIT): string[] {
+  const budget = Math.max(1, Math.floor(Array.from(value).length / 3));
+  const scored: [number, number, string][] = [];
+  allowed.forEach((candidate, index) => {
+    const distance = levenshtein(value, candidate, budget);
+    if (distance <= budget && candidate !== value) scored.push([distance, index, candidate]);
+  });
+  scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return scored.slice(0, limit).map((s) => s[2]);
+}
+
+function levenshtein(a: string, b: string, budget: number): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  if (Math.abs(x.length - y.length) > budget) return budget + 1;
+  let previous = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j++) {
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1)));
+    }
+    previous = current;
+  }
+  return previous[y.length] ?? 0;
+}
