@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from conformance_inputs import random_inputs
 from conftest import FIXTURES, REGISTRY, ROOT
 from errgen.build import build
 from errgen.lint import lint_text
@@ -198,12 +199,13 @@ def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) ->
     codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
     from errgen.targets import python
 
-    _, out = built
+    registry, out = built
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
     inputs = out / "junk.json"
-    inputs.write_text(json.dumps({"vectors": vectors + junk_vectors(vectors, 400)}, ensure_ascii=False), encoding="utf-8")
+    junk = junk_vectors(vectors, 300) + random_inputs(29, 300, registry)
+    inputs.write_text(json.dumps({"vectors": vectors + junk}, ensure_ascii=False), encoding="utf-8")
     java_lines = _emit(target, out / "java", inputs)
-    assert len(java_lines) == len(vectors) + 400
+    assert len(java_lines) == len(vectors) + 600
     assert java_lines == _emit(python, out / "python", inputs)
 
 
@@ -217,7 +219,7 @@ def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> Non
     done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
-        f"FAIL {vector['name']}: decision expected {json.dumps(wrong['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}, "
+        f"FAIL {vector['name']}: decision: expected {json.dumps(wrong['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}, "
         f"got {json.dumps(vector['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}",
         "1 passed, 1 failed",
     ]
