@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
+from errgen.naming import words
+
 # google-java-format's column limit; the enum template lays constants out as it would.
 COLUMN_LIMIT = 100
 
@@ -24,10 +26,6 @@ KEYWORDS = frozenset(
     try void volatile while true false null var yield record sealed permits non-sealed when module open _""".split()
 )
 
-# The words of a wire name, as every errgen language finds them: a run of capitals before a
-# capitalised word (HTTP|Error), a capitalised or lower word, or digits glued to the letters
-# before them (v2, e404).
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 _SEGMENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+")
 _SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\"}
@@ -35,12 +33,6 @@ _SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\"}
 
 class JavaNameError(ValueError):
     """A `targets: java:` setting Java or Maven cannot use as given."""
-
-
-def words(text: str) -> tuple[str, ...]:
-    """Word boundaries of a wire string: separators and case changes (`NoSuchBucket`, `HTTPError`).
-    Characters outside ASCII letters and digits separate words."""
-    return tuple(_WORD.findall(text))
 
 
 def constant_name(wire: str, wire_words: Iterable[str] | None = None) -> str:
