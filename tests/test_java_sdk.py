@@ -51,7 +51,7 @@ ODD_CODES = {
     ("card_declined", "CARD_DECLINED"),
     ("NoSuchBucket", "NO_SUCH_BUCKET"),
     ("HTTPError", "HTTP_ERROR"),
-    ("20003", "V_20003"),
+    ("20003", "N_20003"),
     ("out-of-credit", "OUT_OF_CREDIT"),
     ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "COM_AMAZONAWS_DYNAMODB_V20120810_RESOURCE_NOT_FOUND_EXCEPTION"),
     ("ОШИБКА", "U041E_U0428_U0418_U0411_U041A_U0410"),

@@ -43,7 +43,7 @@ def constant_name(wire: str, wire_words: Iterable[str] | None = None) -> str:
     if not parts:
         parts = ["U" + format(ord(ch), "04X") for ch in wire] or ["EMPTY"]
     name = "_".join(parts)
-    return name if name[0].isalpha() else "V_" + name
+    return name if name[0].isalpha() else "N_" + name
 
 
 def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
