@@ -397,17 +397,25 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("http/header/retryable-not-boolean", http(429, body(not_true), [["Retry-After", "9"]]), not_true)
     yield Case("http/header/exceeds-max", http(429, body(bare), [["Retry-After", "3601"]]), with_delay(3_601_000))
     text = body(bare)
+
+    def with_member(member: str) -> str:
+        """The payload's JSON text with one more member written as raw text, enveloped if need be."""
+        inner = compact(bare)[:-1] + "," + member + "}"
+        return "{" + compact(env) + ":" + inner + "}" if env else inner
+
+    delay_key = compact(w["retry_after_ms"])
+    limit = contract.policy.max_json_depth
     not_json: list[tuple[str, str]] = [
         ("html", "<html><body>Bad Gateway</body></html>"), ("empty", ""), ("trailing-garbage", text + " x"),
         ("two-values", text + text), ("array-without-comma", "[1 2]"), ("1000-brackets", "[" * 1000),
-        ("1000-closed-brackets", "[" * 1000 + "]" * 1000), ("nan", text[:-1] + ',"retry_after_ms":NaN}'),
+        ("1000-closed-brackets", "[" * 1000 + "]" * 1000), ("nan", with_member(delay_key + ":NaN")),
         ("infinity", "Infinity"), ("single-quotes", "{'code': 'X'}"), ("truncated", text[:-1]),
-        ("too-deep", text[:-1] + ',"extra":' + "[" * contract.policy.max_json_depth + "]" * contract.policy.max_json_depth + "}"),
+        ("too-deep", with_member('"extra":' + "[" * limit + "]" * limit)),
     ]
     for label, value in not_json:
         yield Case(f"http/not-json/{label}", http(502, value), value)
-    depth = contract.policy.max_json_depth - 1
-    deep = text[:-1] + ',"extra":' + "[" * depth + "]" * depth + "}"
+    depth = limit - (2 if env else 1)  # the arrays that fit below the payload object (and envelope)
+    deep = with_member('"extra":' + "[" * depth + "]" * depth)
     nested: Any = []
     for _ in range(depth - 1):
         nested = [nested]
@@ -415,9 +423,9 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     for label, value in (("string", '"busy"'), ("number", "5"), ("null", "null"), ("array", "[]"), ("true", "true")):
         yield Case(f"http/not-an-object/{label}", http(503, value), json.loads(value))
     yield Case("http/whitespace-around", http(429, " \n\t" + text + "\r\n "), bare)
-    huge = text[:-1] + ',"retry_after_ms":1e400}'
+    huge = with_member(delay_key + ":1e400")
     yield Case("http/retry_after_ms/1e400", http(429, huge), {**bare, w["retry_after_ms"]: float("inf")})
-    digits = text[:-1] + ',"retry_after_ms":' + "9" * 5000 + "}"
+    digits = with_member(delay_key + ":" + "9" * 5000)
     yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)

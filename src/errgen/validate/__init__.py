@@ -29,8 +29,6 @@ class Validator:
     def __init__(self, registry: Registry, scanner: LeakScanner) -> None:
         self.contract = ContractChecker(registry)
         self.scanner = scanner
-        # Contract field names are not scanned as text: they are the contract's own words.
-        self.known_keys = frozenset(spec.wire for spec in self.contract.contract.fields)
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
@@ -47,23 +45,26 @@ class Validator:
         if isinstance(record.value, dict):
             for rule, severity, message, field in prose_findings(record.value):
                 yield PayloadFinding(rule, severity, message, name, record.line_of(field) if field else record.line, record.index)
-            for key, text in _strings(record.value, self.known_keys):
+            for key, text in _strings(record.value):
                 for leak in self.scanner.scan(text):
                     msg = f"{key} contains {leak.kind}: {leak.shown!r}; it must never cross the boundary"
                     yield PayloadFinding(leak.rule, "error", msg, name, record.line_of(key.split(".")[0]), record.index)
 
 
-def _strings(value: Any, known: frozenset[str], prefix: str = "") -> Iterator[tuple[str, str]]:
+def _strings(value: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
     """Every string in the payload with a dotted path to it (keys are scanned too: they can leak)."""
     if isinstance(value, str):
         yield prefix or "payload", value
     elif isinstance(value, dict):
         for key, item in value.items():
             path = f"{prefix}.{key}" if prefix else str(key)
-            if isinstance(key, str) and not prefix and key not in known:
+            if isinstance(key, str) and not prefix and key not in _KNOWN_KEYS:
                 yield path, key
-            yield from _strings(item, known, path)
+            yield from _strings(item, path)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _strings(item, known, f"{prefix}[{i}]")
+            yield from _strings(item, f"{prefix}[{i}]")
 
+
+_KNOWN_KEYS = frozenset(("code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
+                         "searched", "did_you_mean", "accepted", "state", "safe_to_replay"))
