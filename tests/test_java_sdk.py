@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -132,20 +132,28 @@ def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module", params=sorted(REGISTRIES))
-def built(request: Any, tmp_path_factory: Any) -> tuple[Registry, Path]:
+def built(request: Any, tmp_path_factory: Any) -> Iterator[tuple[Registry, Path]]:
     """The registry's Java and Python SDKs and vectors; the Java project verified by one `mvn verify`
-    (javac -Xlint:all -Werror, JUnit: the API tests and every vector) that also writes the runtime
-    classpath the conformance command then uses."""
+    (javac -Xlint:all -Werror, JUnit: the API tests and every vector) in the build folder the
+    conformance command uses, which then only runs the JVM."""
     _need("java")
     registry = REGISTRIES[request.param]()
     out = tmp_path_factory.mktemp(f"java-{request.param}")
     build(registry, out, ["java", "python", "conformance"])
-    done = _mvn(out / "java", "verify", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt",
-                f"-Dvectors={out / 'conformance' / 'vectors.json'}")
+    classes = target.build_directory(out / "java")
+    done = _mvn(out / "java", f"-Derrgen.build.directory={classes}", "verify", "dependency:build-classpath",
+                f"-Dmdep.outputFile={classes / 'classpath.txt'}", f"-Dvectors={out / 'conformance' / 'vectors.json'}")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
-    reports = "".join(p.read_text() for p in (out / "java" / "target" / "surefire-reports").glob("*.txt"))
+    reports = "".join(p.read_text() for p in (classes / "surefire-reports").glob("*.txt"))
     assert "Failures: 0, Errors: 0, Skipped: 0" in reports and "ConformanceTest" in reports and "SdkTest" in reports
-    return registry, out
+    assert not (out / "java" / "target").exists()
+    yield registry, out
+    shutil.rmtree(classes, ignore_errors=True)
+
+
+def _classpath(out: Path) -> str:
+    classes = target.build_directory(out / "java")
+    return f"{classes / 'classes'}:{(classes / 'classpath.txt').read_text().strip()}"
 
 
 def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Registry, Path]) -> None:
@@ -227,8 +235,7 @@ def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> Non
 
 def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path]) -> None:
     registry, out = built
-    project = out / "java"
-    package = target._package_of(project)
+    package = target._package_of(out / "java")
     probe = out / "probe" / "Probe.java"
     probe.parent.mkdir(exist_ok=True)
     probe.write_text(
@@ -246,7 +253,7 @@ def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[
         "}\n",
         encoding="utf-8",
     )
-    classpath = f"{project / 'target' / 'classes'}:{(project / 'target' / 'classpath.txt').read_text().strip()}"
+    classpath = _classpath(out)
     compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe.parent), str(probe)],
                               capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr
@@ -383,8 +390,6 @@ def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
         "}\n",
         encoding="utf-8",
     )
-    project = out / "java"
-    classpath = f"{project / 'target' / 'classes'}:{(project / 'target' / 'classpath.txt').read_text().strip()}"
-    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(source.parent), str(source)],
+    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", _classpath(out), "-d", str(source.parent), str(source)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -9,6 +9,7 @@ google-java-format 1.28.0 lays it out, so a build needs no JDK; the tests prove 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -134,19 +135,29 @@ def contract_json(v: ContractView) -> str:
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
     """Compile once with Maven (offline once the dependencies are cached; again only when a source
     is newer than the last compile), then run the runner on the JVM directly: about 1.2 s a run
-    where `mvn test` takes 14 s. Without Maven or Java the command starts with the missing tool's
-    name, so `errgen conformance` reports it as skipped."""
+    where `mvn test` takes 14 s. Maven builds under ~/.cache/errgen/java/, never inside sdk_dir.
+    Without Maven or Java the command starts with the missing tool's name, so `errgen conformance`
+    reports it as skipped."""
     for tool in ("mvn", "java"):
         if shutil.which(tool) is None:
             return [tool], Path(sdk_dir), tool
     package = _package_of(sdk_dir)
-    compile_ = "mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt"
+    build = build_directory(sdk_dir)
+    compile_ = ('mvn -q -B -DskipTests "-Derrgen.build.directory=$B" package dependency:build-classpath '
+                '"-Dmdep.outputFile=$B/classpath.txt"')
     script = (
-        'if [ ! -f target/classpath.txt ] || [ -n "$(find pom.xml src -newer target/classpath.txt -print -quit)" ]; then '
+        'B="$3"; if [ ! -f "$B/classpath.txt" ] || [ -n "$(find pom.xml src -newer "$B/classpath.txt" -print -quit)" ]; then '
         f"{{ {compile_} -o || {compile_}; }} >&2 || exit 2; fi; "
-        'exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "target/classes:$(cat target/classpath.txt)" "$0" "$1" "$2"'
+        'exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$B/classes:$(cat "$B/classpath.txt")" "$0" "$1" "$2"'
     )
-    return ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve())], Path(sdk_dir), "mvn"
+    argv = ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve()), str(build)]
+    return argv, Path(sdk_dir), "mvn"
+
+
+def build_directory(sdk_dir: Path) -> Path:
+    """Where Maven builds an SDK for the runner: one folder per SDK folder, outside it."""
+    digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
+    return Path.home() / ".cache" / "errgen" / "java" / digest
 
 
 def _package_of(sdk_dir: Path) -> str:
