@@ -304,4 +304,7 @@ def test_every_sdk_passes_the_vectors_of_another_registry(node_bin: Path, tmp_pa
     done = run_errgen("conformance", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["python", "typescript"] and all(line.endswith(" 0 failed") for line in lines)
+    # Every other built SDK runs too (or says which tool it lacks).
+    results = dict(line.split(": ", 1) for line in lines)
+    assert results["python"].endswith(" 0 failed") and results["typescript"].endswith(" 0 failed")
+    assert all(r.endswith(" 0 failed") or r.startswith("skipped (needs ") for r in results.values()), lines

@@ -1,0 +1,201 @@
+package errgen.runtime;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Runs a conformance vectors file: {@code check FILE} compares each vector with its expectations
+ * and ends with {@code N passed, N failed}; {@code emit FILE} prints what this SDK makes of each
+ * vector's input, one compact JSON line each, to compare with any other errgen SDK.
+ */
+public final class ConformanceRunner {
+  private static final List<String> OUTCOMES = List.of("valid", "problems", "parsed", "decision");
+  // The vectors file itself may nest payloads deeper than the SDK accepts from a body.
+  private static final ObjectMapper FILE_READER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxNestingDepth(Integer.MAX_VALUE)
+                          .maxNumberLength(Integer.MAX_VALUE)
+                          .maxStringLength(Integer.MAX_VALUE)
+                          .build())
+                  .build())
+          .build();
+
+  private ConformanceRunner() {}
+
+  /** Exit 0 when nothing failed, 1 when something did, 2 when the file could not be read. */
+  public static void main(String[] args) {
+    PrintStream out =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    if (args.length != 2 || !List.of("check", "emit").contains(args[0])) {
+      System.err.println("usage: ConformanceRunner check|emit VECTORS.json");
+      System.exit(2);
+    }
+    List<JsonNode> vectors;
+    try {
+      vectors = vectors(Path.of(args[1]));
+    } catch (IOException | RuntimeException e) {
+      System.err.println(args[1] + ": cannot read the vectors: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (args[0].equals("emit")) {
+      vectors.forEach(v -> out.println(Json.write(emitted(v))));
+      out.flush();
+      return;
+    }
+    int failed = 0;
+    for (JsonNode vector : vectors) {
+      List<String> failures = failures(vector);
+      failures.forEach(out::println);
+      failed += failures.isEmpty() ? 0 : 1;
+    }
+    out.println((vectors.size() - failed) + " passed, " + failed + " failed");
+    out.flush();
+    System.exit(failed == 0 ? 0 : 1);
+  }
+
+  /** The vectors of a file. */
+  public static List<JsonNode> vectors(Path file) throws IOException {
+    JsonNode document = FILE_READER.readTree(Files.readAllBytes(file));
+    List<JsonNode> vectors = new ArrayList<>();
+    document.get("vectors").forEach(vectors::add);
+    return vectors;
+  }
+
+  /** What this SDK makes of a vector: name, valid, problems, parsed and decision. */
+  public static Map<String, Object> outcome(JsonNode vector) {
+    Policy policy = RecoveryTable.policy();
+    JsonNode raw = raw(vector);
+    List<Problem> problems = Errors.validate(raw);
+    TreeSet<String> ids = new TreeSet<>();
+    problems.forEach(p -> ids.add(p.id().wire()));
+    Decision decision =
+        Errors.decide(
+            raw,
+            number(vector, "attempt", 1),
+            number(vector, "max_attempts", policy.defaultMaxAttempts()),
+            number(vector, "max_delay_ms", policy.defaultMaxDelayMs()));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("name", vector.get("name").asText());
+    out.put("valid", problems.isEmpty());
+    out.put("problems", new ArrayList<>(ids));
+    out.put("parsed", Errors.parse(raw).verdict().wire());
+    out.put("decision", decision.toMap());
+    return out;
+  }
+
+  /** The emit line of a vector; a vector the runner cannot read says why instead. */
+  public static Map<String, Object> emitted(JsonNode vector) {
+    try {
+      return outcome(vector);
+    } catch (RuntimeException e) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("name", vector.get("name"));
+      out.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+      return out;
+    }
+  }
+
+  /** One line per expectation the SDK misses; empty when the vector passes. */
+  public static List<String> failures(JsonNode vector) {
+    String name = vector.has("name") ? vector.get("name").asText() : "?";
+    JsonNode actual;
+    try {
+      actual = Json.read(Json.write(outcome(vector))).orElseThrow();
+    } catch (RuntimeException e) {
+      return List.of(
+          "FAIL " + name + ": raised " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    JsonNode expected = vector.get("expected");
+    List<String> failures = new ArrayList<>();
+    for (String key : OUTCOMES) {
+      if (expected != null
+          && expected.has(key)
+          && !normalized(key, expected.get(key)).equals(NUMERIC, actual.get(key))) {
+        failures.add(
+            "FAIL "
+                + name
+                + ": "
+                + key
+                + ": expected "
+                + Json.write(expected.get(key))
+                + ", got "
+                + Json.write(actual.get(key)));
+      }
+    }
+    return failures;
+  }
+
+  // Expected problems compare as a set, as the runner prints them: sorted, each once.
+  private static JsonNode normalized(String key, JsonNode value) {
+    if (!key.equals("problems") || !value.isArray()) {
+      return value;
+    }
+    TreeSet<String> ids = new TreeSet<>();
+    for (JsonNode id : value) {
+      if (!id.isTextual()) {
+        return value;
+      }
+      ids.add(id.textValue());
+    }
+    return Json.read(Json.write(new ArrayList<>(ids))).orElseThrow();
+  }
+
+  private static JsonNode raw(JsonNode vector) {
+    JsonNode input = vector.has("input") ? vector.get("input") : vector;
+    if (input.has("http")) {
+      JsonNode http = input.get("http");
+      List<Map.Entry<String, String>> headers = new ArrayList<>();
+      JsonNode pairs = http.get("headers");
+      if (pairs != null) {
+        pairs.forEach(
+            h -> headers.add(new SimpleImmutableEntry<>(h.get(0).asText(), h.get(1).asText())));
+      }
+      int status = http.has("status") ? http.get("status").asInt() : 0;
+      long now = number(vector, "now_ms", 0);
+      JsonNode body = http.get("body");
+      return body == null || body.isTextual()
+          ? Errors.fromHttp(status, headers, body == null ? "" : body.textValue(), now)
+          : Errors.fromHttp(status, headers, body, now);
+    }
+    if (input.has("mcp")) {
+      return Errors.fromMcpResult(input.get("mcp"));
+    }
+    return input.get("payload");
+  }
+
+  private static long number(JsonNode vector, String key, long fallback) {
+    JsonNode v = vector.get(key);
+    return v == null || v.isNull() ? fallback : v.asLong();
+  }
+
+  // JSON data equality: 2 equals 2.0.
+  private static final Comparator<JsonNode> NUMERIC =
+      (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+          return new BigDecimal(a.asText()).compareTo(new BigDecimal(b.asText()));
+        }
+        return a.equals(b) ? 0 : 1;
+      };
+}

@@ -1,0 +1,53 @@
+package errgen.runtime;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What to do about one error, from {@link Errors#decide}.
+ *
+ * @param action retry, pause, skip, fix, stop or escalate
+ * @param reason which rule decided
+ * @param code the payload's code, or null for an invalid payload
+ * @param delayMs how long to wait before a retry or after a pause, or null
+ * @param correlationId the id to quote on an escalation, or null
+ * @param resourceId the resource to skip, or null
+ * @param didYouMean suggestions to build the next call from
+ * @param accepted the values the server would accept
+ * @param searched the parameters the server resolved
+ */
+public record Decision(
+    Action action,
+    Reason reason,
+    String code,
+    Long delayMs,
+    String correlationId,
+    String resourceId,
+    List<String> didYouMean,
+    List<String> accepted,
+    Map<String, Object> searched) {
+
+  /** Copies the collections. */
+  public Decision {
+    didYouMean = List.copyOf(didYouMean);
+    accepted = List.copyOf(accepted);
+    searched = Collections.unmodifiableMap(new LinkedHashMap<>(searched));
+  }
+
+  /** The decision with the wire names every errgen SDK prints. */
+  public Map<String, Object> toMap() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("action", action.wire());
+    out.put("reason", reason.wire());
+    out.put("code", code);
+    out.put("delay_ms", delayMs);
+    out.put("correlation_id", correlationId);
+    out.put("resource_id", resourceId);
+    out.put("did_you_mean", didYouMean);
+    out.put("accepted", accepted);
+    out.put("searched", searched);
+    return out;
+  }
+}

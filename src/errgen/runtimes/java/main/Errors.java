@@ -1,0 +1,490 @@
+package errgen.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
+import java.net.http.HttpResponse;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Acting on errors: {@code decide} for callers, strict and tolerant parsing, HTTP and MCP in and
+ * out, {@code newError} for services and {@code didYouMean} for near-miss suggestions. Every errgen
+ * SDK implements the same rules and passes the same conformance vectors.
+ */
+public final class Errors {
+  private static final Contract C = Contract.INSTANCE;
+  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+  private static final Pattern IMF_FIXDATE =
+      Pattern.compile(
+          "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2})"
+              + " (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([0-9]{4})"
+              + " ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT");
+  private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  private static final Random JITTER = new Random();
+
+  private Errors() {}
+
+  // Verdicts.
+
+  /** Every reason the strict contract rejects a raw payload; empty when it is valid. */
+  public static List<Problem> validate(JsonNode raw) {
+    return Verdicts.all(orNull(raw));
+  }
+
+  /**
+   * The payload, when the strict contract accepts it (a service's own tests).
+   *
+   * @throws InvalidPayloadException with every problem otherwise
+   */
+  public static ErrorPayload validateOrThrow(JsonNode raw) {
+    List<Problem> problems = validate(raw);
+    if (!problems.isEmpty()) {
+      throw new InvalidPayloadException(problems);
+    }
+    return ErrorPayload.fromJson(raw);
+  }
+
+  /** The tolerant verdict on a raw payload (a client): a newer server's code is not an error. */
+  public static Parsed parse(JsonNode raw) {
+    JsonNode value = orNull(raw);
+    List<Problem> problems = Verdicts.envelope(value);
+    if (problems.isEmpty() && Verdicts.delayWithoutRetry(value)) {
+      problems.add(
+          new Problem(
+              ProblemId.RETRY_AFTER_NOT_RETRYABLE,
+              "a payload that is not retryable has no " + C.wire("retry_after_ms")));
+    }
+    if (!problems.isEmpty()) {
+      return new Parsed(Verdict.INVALID, null, problems, value);
+    }
+    Verdict verdict = Verdicts.known(value) ? Verdict.KNOWN : Verdict.UNKNOWN;
+    return new Parsed(verdict, ErrorPayload.fromJson(value), List.of(), value);
+  }
+
+  /** As {@link #parse(JsonNode)}, for JSON text; text that is not JSON is an invalid payload. */
+  public static Parsed parse(String json) {
+    return parse(Json.readOrText(json));
+  }
+
+  /** As {@link #parse(String)}, for UTF-8 bytes. */
+  public static Parsed parse(byte[] json) {
+    return parse(Json.readOrText(json));
+  }
+
+  // Deciding.
+
+  /** The recovery decision for a raw payload, with the policy's limits. */
+  public static Decision decide(JsonNode raw, long attempt) {
+    return decide(raw, attempt, C.policy.defaultMaxAttempts());
+  }
+
+  /** The recovery decision for a raw payload at this attempt (1 for the first). */
+  public static Decision decide(JsonNode raw, long attempt, long maxAttempts) {
+    return decide(raw, attempt, maxAttempts, C.policy.defaultMaxDelayMs());
+  }
+
+  /** As above; a server asking for a longer wait than {@code maxDelayMs} gets escalate. */
+  public static Decision decide(JsonNode raw, long attempt, long maxAttempts, long maxDelayMs) {
+    return decide(raw, attempt, maxAttempts, maxDelayMs, null);
+  }
+
+  /** As above; with a {@code jitter} source, a backoff delay is a uniform draw below it. */
+  public static Decision decide(
+      JsonNode raw, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    JsonNode value = orNull(raw);
+    if (!Verdicts.envelope(value).isEmpty()) {
+      JsonNode id = value.isObject() ? value.get(C.wire("correlation_id")) : null;
+      String correlationId = id != null && id.isTextual() ? id.textValue() : null;
+      return new Decision(
+          Action.ESCALATE,
+          Reason.INVALID_PAYLOAD,
+          null,
+          null,
+          correlationId,
+          null,
+          List.of(),
+          List.of(),
+          Map.of());
+    }
+    ErrorPayload payload = ErrorPayload.fromJson(value);
+    if (Verdicts.delayWithoutRetry(value)) {
+      return decision(payload, Action.ESCALATE, Reason.INVALID_PAYLOAD, null);
+    }
+    Action action;
+    Reason reason;
+    Long registryDelay = null;
+    if (!Verdicts.known(value)) {
+      action = C.fallback.get(payload.retryable()).get(payload.scope());
+      reason = Reason.UNKNOWN_CODE;
+    } else if (!Verdicts.registry(value).isEmpty()) {
+      return decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY, null);
+    } else {
+      RecoveryEntry entry = C.codes.get(payload.code());
+      action = entry.actions().get(payload.scope());
+      reason = Reason.REGISTRY;
+      registryDelay = entry.retryAfterMs();
+    }
+    Action last = C.exhausted.get(action);
+    if (last == null) {
+      return decision(payload, action, reason, null);
+    }
+    if (attempt >= maxAttempts) {
+      return decision(payload, last, Reason.ATTEMPTS_EXHAUSTED, null);
+    }
+    Long asked = payload.retryAfterMs() != null ? payload.retryAfterMs() : registryDelay;
+    long delay = asked != null ? asked : backoffMs(attempt);
+    if (delay > maxDelayMs) {
+      return decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+    }
+    if (asked == null && jitter != null && delay > 0) {
+      delay = (long) (jitter.nextDouble() * delay);
+    }
+    return decision(payload, action, reason, delay);
+  }
+
+  /** The recovery decision for a parsed payload. */
+  public static Decision decide(ErrorPayload payload, long attempt, long maxAttempts) {
+    return decide(payload.toJson(), attempt, maxAttempts);
+  }
+
+  /** The recovery decision for a parsed payload, with a longest acceptable delay. */
+  public static Decision decide(
+      ErrorPayload payload, long attempt, long maxAttempts, long maxDelayMs) {
+    return decide(payload.toJson(), attempt, maxAttempts, maxDelayMs);
+  }
+
+  /** The backoff before attempt {@code attempt + 1}: base * 2^(attempt-1), capped. */
+  public static long backoffMs(long attempt) {
+    Policy p = C.policy;
+    long exponent = Math.min(Math.max(attempt - 1, 0), p.backoffMaxExponent());
+    return Math.min(p.backoffBaseMs() << exponent, p.backoffMaxMs());
+  }
+
+  /** As {@link #backoffMs(long)}, with full jitter: a uniform draw below the delay. */
+  public static long backoffMs(long attempt, Random random) {
+    return (long) ((random == null ? JITTER : random).nextDouble() * backoffMs(attempt));
+  }
+
+  private static Decision decision(ErrorPayload p, Action action, Reason reason, Long delay) {
+    return new Decision(
+        action,
+        reason,
+        p.code(),
+        delay,
+        p.correlationId(),
+        p.resourceId(),
+        p.didYouMean() == null ? List.of() : p.didYouMean(),
+        p.accepted() == null ? List.of() : p.accepted(),
+        p.searched() == null ? Map.of() : p.searched());
+  }
+
+  // Services.
+
+  /**
+   * A payload of a known code, with category, retryable and default scope from the table.
+   *
+   * @throws InvalidPayloadException for {@link Code#UNKNOWN_TO_SDK_VERSION}
+   */
+  public static ErrorPayload newError(Code code, String correlationId) {
+    return ErrorPayload.builder(code, correlationId).build();
+  }
+
+  /**
+   * A payload of a known code, with the builder's optional fields set by {@code fields}.
+   *
+   * @throws InvalidPayloadException when the result breaks the contract
+   */
+  public static ErrorPayload newError(
+      Code code, String correlationId, UnaryOperator<ErrorPayload.Builder> fields) {
+    return fields.apply(ErrorPayload.builder(code, correlationId)).build();
+  }
+
+  // HTTP.
+
+  /** An HTTP response for a payload: status, delay headers and a JSON body. */
+  public static HttpMessage toHttp(ErrorPayload payload) {
+    return toHttp(payload, false);
+  }
+
+  /**
+   * An HTTP response for a payload: the code's status (500 for an unknown code), {@code
+   * Retry-After} in whole seconds rounded up and {@code retry-after-ms} when there is a delay, and
+   * with {@code problem} an RFC 9457 {@code application/problem+json} body.
+   */
+  public static HttpMessage toHttp(ErrorPayload payload, boolean problem) {
+    ObjectNode fields = payload.toJson();
+    RecoveryEntry entry = C.codes.get(payload.code());
+    int status = entry != null ? entry.httpStatus() : 500;
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    headers.add(header("Content-Type", problem ? "application/problem+json" : "application/json"));
+    Long delay = payload.retryAfterMs();
+    if (delay == null && entry != null && payload.retryable()) {
+      delay = entry.retryAfterMs();
+    }
+    if (delay != null) {
+      long ms = Math.min(delay, C.policy.maxDelayValueMs());
+      headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
+      headers.add(header("retry-after-ms", Long.toString(ms)));
+    }
+    ObjectNode body = Json.NODES.objectNode();
+    if (problem) {
+      body.put("type", entry != null ? entry.typeUri() : C.policy.problemBase() + payload.code());
+      body.put("title", entry != null ? entry.description() : payload.code());
+      body.put("status", status);
+      if (payload.message() != null) {
+        body.put("detail", payload.message());
+      }
+    }
+    if (C.envelope != null) {
+      body.set(C.envelope, fields);
+    } else {
+      body.setAll(fields);
+    }
+    return new HttpMessage(status, headers, Json.write(body));
+  }
+
+  /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */
+  public static JsonNode fromHttp(HttpResponse<?> response) {
+    Object body = response.body();
+    JsonNode value =
+        body instanceof byte[] bytes
+            ? Json.readOrText(bytes)
+            : Json.readOrText(body == null ? "" : body.toString());
+    return fromHttpValue(
+        value,
+        name -> response.headers().firstValue(name).orElse(null),
+        System.currentTimeMillis());
+  }
+
+  /** The raw payload of a plain HTTP response, now. */
+  public static JsonNode fromHttp(HttpMessage response) {
+    return fromHttp(
+        response.status(), response.headers(), response.body(), System.currentTimeMillis());
+  }
+
+  /**
+   * The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly. When
+   * the body has no delay and is retryable, a {@code retry-after-ms} header, else {@code
+   * Retry-After} (seconds or an HTTP-date, against {@code nowMs}), gives it.
+   */
+  public static JsonNode fromHttp(
+      int status, List<Map.Entry<String, String>> headers, String body, long nowMs) {
+    HttpMessage message = new HttpMessage(status, headers, body);
+    return fromHttpValue(Json.readOrText(body), message::header, nowMs);
+  }
+
+  /** As above, for a body of UTF-8 bytes (invalid UTF-8 is not JSON). */
+  public static JsonNode fromHttp(
+      int status, List<Map.Entry<String, String>> headers, byte[] body, long nowMs) {
+    HttpMessage message = new HttpMessage(status, headers, "");
+    return fromHttpValue(Json.readOrText(body), message::header, nowMs);
+  }
+
+  /** As above, for a body already decoded. */
+  public static JsonNode fromHttp(
+      int status, List<Map.Entry<String, String>> headers, JsonNode body, long nowMs) {
+    HttpMessage message = new HttpMessage(status, headers, "");
+    return fromHttpValue(orNull(body), message::header, nowMs);
+  }
+
+  private static JsonNode fromHttpValue(JsonNode value, UnaryOperator<String> header, long nowMs) {
+    if (C.envelope != null && value.isObject() && value.has(C.envelope)) {
+      value = value.get(C.envelope);
+    }
+    if (!value.isObject()) {
+      return value;
+    }
+    ObjectNode payload = Json.NODES.objectNode();
+    value
+        .properties()
+        .forEach(
+            e -> {
+              if (!C.problemMembers.contains(e.getKey())) {
+                payload.set(e.getKey(), e.getValue());
+              }
+            });
+    String message = C.wire("message");
+    if (value.has("detail") && !payload.has(message) && payload.has(C.wire("code"))) {
+      payload.set(message, value.get("detail"));
+    }
+    JsonNode retryable = payload.get(C.wire("retryable"));
+    if (!payload.has(C.wire("retry_after_ms"))
+        && retryable != null
+        && retryable.isBoolean()
+        && retryable.booleanValue()) {
+      Long delay = headerDelayMs(header, nowMs);
+      if (delay != null) {
+        payload.put(C.wire("retry_after_ms"), delay);
+      }
+    }
+    return payload;
+  }
+
+  /** The delay the headers ask for, in milliseconds, or null; see docs/conformance.md. */
+  static Long headerDelayMs(UnaryOperator<String> header, long nowMs) {
+    String ms = strip(header.apply("retry-after-ms"));
+    if (ms != null && DIGITS.matcher(ms).matches()) {
+      return saturated(new BigInteger(ms));
+    }
+    String after = strip(header.apply("retry-after"));
+    if (after == null) {
+      return null;
+    }
+    if (DIGITS.matcher(after).matches()) {
+      return saturated(new BigInteger(after).multiply(BigInteger.valueOf(1000)));
+    }
+    Matcher m = IMF_FIXDATE.matcher(after);
+    if (!m.matches()) {
+      return null;
+    }
+    int day = Integer.parseInt(m.group(1));
+    int month = MONTHS.indexOf(m.group(2)) / 3 + 1;
+    int year = Integer.parseInt(m.group(3));
+    int hour = Integer.parseInt(m.group(4));
+    int minute = Integer.parseInt(m.group(5));
+    int second = Integer.parseInt(m.group(6));
+    // Any year 0000-9999 of the proleptic Gregorian calendar; a leap second (60) counts.
+    if (day < 1
+        || day > YearMonth.of(year, month).lengthOfMonth()
+        || hour > 23
+        || minute > 59
+        || second > 60) {
+      return null;
+    }
+    long dateMs =
+        (LocalDate.of(year, month, day).toEpochDay() * 86400 + hour * 3600 + minute * 60 + second)
+            * 1000;
+    return saturated(BigInteger.valueOf(Math.max(0, dateMs - nowMs)));
+  }
+
+  private static long saturated(BigInteger ms) {
+    return ms.min(BigInteger.valueOf(C.policy.maxDelayValueMs())).longValue();
+  }
+
+  /** Trims optional whitespace (spaces and tabs), as HTTP does around a field value. */
+  private static String strip(String s) {
+    if (s == null) {
+      return null;
+    }
+    int start = 0;
+    int end = s.length();
+    while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
+      start++;
+    }
+    while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) {
+      end--;
+    }
+    return s.substring(start, end);
+  }
+
+  private static Map.Entry<String, String> header(String name, String value) {
+    return new SimpleImmutableEntry<>(name, value);
+  }
+
+  // MCP.
+
+  /** An MCP tools/call result: isError, the payload as compact JSON text and as structured. */
+  public static ObjectNode toMcpResult(ErrorPayload payload) {
+    ObjectNode result = Json.NODES.objectNode();
+    ObjectNode text = result.putArray("content").addObject();
+    text.put("type", "text");
+    text.put("text", payload.toString());
+    result.set("structuredContent", payload.toJson());
+    result.put("isError", true);
+    return result;
+  }
+
+  /**
+   * The raw payload of an MCP tools/call result: structuredContent when it is an object, else the
+   * first text content item parsed as JSON; JSON null when there is none.
+   */
+  public static JsonNode fromMcpResult(JsonNode result) {
+    JsonNode value = orNull(result);
+    if (!value.isObject()) {
+      return Json.NODES.nullNode();
+    }
+    JsonNode structured = value.get("structuredContent");
+    if (structured != null && structured.isObject()) {
+      return structured;
+    }
+    JsonNode content = value.get("content");
+    if (content != null && content.isArray()) {
+      for (JsonNode item : content) {
+        JsonNode type = item.get("type");
+        JsonNode text = item.get("text");
+        if (item.isObject()
+            && type != null
+            && "text".equals(type.textValue())
+            && text != null
+            && text.isTextual()) {
+          return Json.read(text.textValue()).orElseGet(Json.NODES::nullNode);
+        }
+      }
+    }
+    return Json.NODES.nullNode();
+  }
+
+  // Suggestions.
+
+  /** Near misses of {@code value} among {@code allowed}, closest first; see below. */
+  public static List<String> didYouMean(String value, Collection<String> allowed) {
+    return didYouMean(value, allowed, C.policy.didYouMeanLimit());
+  }
+
+  /**
+   * Near misses of {@code value} among {@code allowed}, closest first (Levenshtein distance, at
+   * most a third of the length). Pass only the values this caller may read (its own tenants, say),
+   * never a global list: a suggestion drawn from everything leaks what the caller cannot see.
+   */
+  public static List<String> didYouMean(String value, Collection<String> allowed, int limit) {
+    int[] target = value.codePoints().toArray();
+    int budget = Math.max(1, target.length / 3);
+    record Scored(int distance, int index, String candidate) {}
+    List<Scored> scored = new ArrayList<>();
+    int index = 0;
+    for (String candidate : allowed) {
+      int distance = levenshtein(target, candidate.codePoints().toArray(), budget);
+      if (distance <= budget && !candidate.equals(value)) {
+        scored.add(new Scored(distance, index, candidate));
+      }
+      index++;
+    }
+    scored.sort(Comparator.comparingInt(Scored::distance).thenComparingInt(Scored::index));
+    return scored.stream().limit(Math.max(0, limit)).map(Scored::candidate).toList();
+  }
+
+  private static int levenshtein(int[] a, int[] b, int budget) {
+    if (Math.abs(a.length - b.length) > budget) {
+      return budget + 1;
+    }
+    int[] previous = new int[b.length + 1];
+    for (int j = 0; j <= b.length; j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length; i++) {
+      int[] current = new int[b.length + 1];
+      current[0] = i;
+      for (int j = 1; j <= b.length; j++) {
+        int substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+        current[j] = Math.min(Math.min(previous[j] + 1, current[j - 1] + 1), substitution);
+      }
+      previous = current;
+    }
+    return previous[b.length];
+  }
+
+  private static JsonNode orNull(JsonNode node) {
+    return node == null ? Json.NODES.nullNode() : node;
+  }
+}

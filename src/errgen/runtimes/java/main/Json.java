@@ -1,0 +1,284 @@
+package errgen.runtime;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * JSON in and out, the same way in every errgen SDK: text that is not exactly one JSON value, or
+ * nests deeper than the policy's limit, is not JSON; output is compact, with the escapes and number
+ * spellings of Python's {@code json.dumps}, so two SDKs print the same bytes.
+ */
+public final class Json {
+  static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private static final ObjectMapper READER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxNestingDepth(Contract.INSTANCE.policy.maxJsonDepth())
+                          .maxNumberLength(Integer.MAX_VALUE)
+                          .maxStringLength(Integer.MAX_VALUE)
+                          .build())
+                  .build())
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private Json() {}
+
+  /** The JSON value of a text, or empty when the text is not exactly one (bounded) JSON value. */
+  public static Optional<JsonNode> read(String text) {
+    try {
+      JsonNode node = READER.readTree(text);
+      return node == null || node.isMissingNode() ? Optional.empty() : Optional.of(node);
+    } catch (Exception e) {
+      return Optional.empty();
+    }
+  }
+
+  /** As {@link #read(String)}, for bytes: invalid UTF-8 is not JSON. */
+  public static Optional<JsonNode> read(byte[] bytes) {
+    return utf8(bytes).flatMap(Json::read);
+  }
+
+  /** The text of a body: its JSON value, else the text itself as a JSON string. */
+  static JsonNode readOrText(String text) {
+    return read(text).orElseGet(() -> TextNode.valueOf(text));
+  }
+
+  static JsonNode readOrText(byte[] bytes) {
+    return utf8(bytes)
+        .map(Json::readOrText)
+        .orElseGet(() -> TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8)));
+  }
+
+  private static Optional<String> utf8(byte[] bytes) {
+    try {
+      return Optional.of(
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString());
+    } catch (CharacterCodingException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Compact JSON text of a tree, as Python's {@code json.dumps(ensure_ascii=False)} spells it. */
+  public static String write(JsonNode node) {
+    StringBuilder out = new StringBuilder();
+    write(node, out);
+    return out.toString();
+  }
+
+  /** Compact JSON text of plain Java values (maps, lists, strings, numbers, booleans, null). */
+  public static String write(Object value) {
+    StringBuilder out = new StringBuilder();
+    writeValue(value, out);
+    return out.toString();
+  }
+
+  private static void write(JsonNode node, StringBuilder out) {
+    if (node.isObject()) {
+      out.append('{');
+      Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        string(e.getKey(), out);
+        out.append(':');
+        write(e.getValue(), out);
+        if (it.hasNext()) {
+          out.append(',');
+        }
+      }
+      out.append('}');
+    } else if (node.isArray()) {
+      out.append('[');
+      for (int i = 0; i < node.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        write(node.get(i), out);
+      }
+      out.append(']');
+    } else if (node.isTextual()) {
+      string(node.textValue(), out);
+    } else if (node.isIntegralNumber()) {
+      out.append(node.bigIntegerValue());
+    } else if (node.isNumber()) {
+      out.append(pythonFloat(node.doubleValue()));
+    } else {
+      out.append(node.toString());
+    }
+  }
+
+  private static void writeValue(Object value, StringBuilder out) {
+    if (value instanceof JsonNode node) {
+      write(node, out);
+    } else if (value instanceof Map<?, ?> map) {
+      out.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        string(String.valueOf(e.getKey()), out);
+        out.append(':');
+        writeValue(e.getValue(), out);
+      }
+      out.append('}');
+    } else if (value instanceof List<?> list) {
+      out.append('[');
+      for (int i = 0; i < list.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        writeValue(list.get(i), out);
+      }
+      out.append(']');
+    } else if (value instanceof String s) {
+      string(s, out);
+    } else if (value instanceof Double d) {
+      out.append(pythonFloat(d));
+    } else if (value instanceof Float f) {
+      out.append(pythonFloat(f.doubleValue()));
+    } else if (value instanceof Wire w && w.wire() != null) {
+      string(w.wire(), out);
+    } else {
+      out.append(value);
+    }
+  }
+
+  private static void string(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+
+  /**
+   * A double as Python's {@code repr} spells it: shortest digits, exponent form outside 1e-4..1e16.
+   */
+  static String pythonFloat(double d) {
+    if (Double.isNaN(d)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "Infinity" : "-Infinity";
+    }
+    if (d == 0) {
+      return 1 / d < 0 ? "-0.0" : "0.0";
+    }
+    BigDecimal exact = shortest(Math.abs(d));
+    String digits = exact.unscaledValue().toString();
+    int exponent = digits.length() - 1 - exact.scale();
+    String sign = d < 0 ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+      String mantissa =
+          digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      String e = Integer.toString(Math.abs(exponent));
+      return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (e.length() < 2 ? "0" + e : e);
+    }
+    if (exponent >= digits.length() - 1) {
+      return sign + digits + "0".repeat(exponent - digits.length() + 1) + ".0";
+    }
+    if (exponent >= 0) {
+      return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+    }
+    return sign + "0." + "0".repeat(-exponent - 1) + digits;
+  }
+
+  /** The fewest significant digits that read back as {@code d}, rounded from its exact value. */
+  private static BigDecimal shortest(double d) {
+    BigDecimal exact = new BigDecimal(d);
+    for (int precision = 1; precision < 17; precision++) {
+      BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+      if (rounded.doubleValue() == d) {
+        return rounded.stripTrailingZeros();
+      }
+    }
+    return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+  }
+
+  /** A JSON number or string, boolean, list or map value as a plain Java value. */
+  static Object plain(JsonNode node) {
+    if (node.isTextual()) {
+      return node.textValue();
+    }
+    if (node.isBoolean()) {
+      return node.booleanValue();
+    }
+    if (node.isIntegralNumber()) {
+      BigInteger big = node.bigIntegerValue();
+      return big.bitLength() < 64 ? (Object) big.longValue() : big;
+    }
+    if (node.isNumber()) {
+      return node.doubleValue();
+    }
+    return node;
+  }
+
+  /** A plain Java value (as {@link #plain} returns) as a JSON node. */
+  static JsonNode node(Object value) {
+    if (value instanceof JsonNode n) {
+      return n;
+    }
+    if (value instanceof String s) {
+      return NODES.textNode(s);
+    }
+    if (value instanceof Boolean b) {
+      return NODES.booleanNode(b);
+    }
+    if (value instanceof BigInteger b) {
+      return NODES.numberNode(b);
+    }
+    if (value instanceof Double d) {
+      return NODES.numberNode(d);
+    }
+    if (value instanceof Float f) {
+      return NODES.numberNode(f.doubleValue());
+    }
+    if (value instanceof Number n) {
+      return NODES.numberNode(n.longValue());
+    }
+    return NODES.nullNode();
+  }
+}

@@ -1,0 +1,254 @@
+package errgen.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import javax.net.ssl.SSLSession;
+import org.junit.jupiter.api.Test;
+
+/** The SDK's API on whatever registry it was built from. */
+class SdkTest {
+  private static final RecoveryEntry FIRST = RecoveryTable.entries().get(0);
+
+  // Field names on the wire come from the registry (`wire:` may rename them).
+  private static String wire(String name) {
+    return Contract.INSTANCE.wire(name);
+  }
+
+  private static ErrorPayload payload(RecoveryEntry entry) {
+    return Errors.newError(
+        entry.knownCode(),
+        "c-1",
+        b -> entry.scope() == Scope.RESOURCE ? b.resourceId("item-1") : b);
+  }
+
+  @Test
+  void fromWireNeverThrowsAndRoundTrips() {
+    for (String junk : Arrays.asList(null, "", "NOT A CODE \u2028", "\u0000")) {
+      assertSame(Code.UNKNOWN_TO_SDK_VERSION, Code.fromWire(junk));
+      assertSame(Category.UNKNOWN_TO_SDK_VERSION, Category.fromWire(junk));
+      assertSame(Scope.UNKNOWN_TO_SDK_VERSION, Scope.fromWire(junk));
+      assertSame(Action.UNKNOWN_TO_SDK_VERSION, Action.fromWire(junk));
+    }
+    for (Code code : Code.values()) {
+      if (code != Code.UNKNOWN_TO_SDK_VERSION) {
+        assertSame(code, Code.fromWire(code.wire()));
+        assertTrue(RecoveryTable.entry(code).isPresent(), code.wire());
+      }
+    }
+    assertEquals(RecoveryTable.entries().size() + 1, Code.values().length);
+  }
+
+  @Test
+  void newErrorFillsTheTableAndDecidesByTheRegistry() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      ErrorPayload p = payload(entry);
+      assertEquals(entry.category(), p.category());
+      assertEquals(entry.retryable(), p.retryable());
+      assertEquals(List.of(), Errors.validate(p.toJson()));
+      assertSame(Verdict.KNOWN, Errors.parse(p.toString()).verdict());
+      Decision d = Errors.decide(p, 1, 5);
+      assertEquals(Reason.REGISTRY, d.reason());
+      assertEquals(entry.actions().get(entry.scope()), d.action());
+    }
+  }
+
+  @Test
+  void newErrorRejectsWhatTheContractRejects() {
+    InvalidPayloadException unknown =
+        assertThrows(
+            InvalidPayloadException.class,
+            () -> Errors.newError(Code.UNKNOWN_TO_SDK_VERSION, "c-1"));
+    assertEquals(ProblemId.UNKNOWN_CODE, unknown.problems().get(0).id());
+    Optional<Scope> other =
+        Arrays.stream(Scope.values())
+            .filter(s -> s != Scope.UNKNOWN_TO_SDK_VERSION && !FIRST.scopes().contains(s))
+            .findFirst();
+    assumeTrue(other.isPresent(), "the first code allows every scope");
+    InvalidPayloadException bad =
+        assertThrows(
+            InvalidPayloadException.class,
+            () ->
+                Errors.newError(
+                    FIRST.knownCode(), "c-1", b -> b.scope(other.get()).resourceId("r-1")));
+    assertTrue(bad.problems().stream().anyMatch(p -> p.id() == ProblemId.SCOPE_NOT_ALLOWED));
+  }
+
+  @Test
+  void theExceptionCarriesThePayload() {
+    ErrorPayload p = payload(FIRST);
+    ErrorPayloadException e =
+        assertThrows(
+            ErrorPayloadException.class,
+            () -> {
+              throw new ErrorPayloadException(p);
+            });
+    assertSame(p, e.payload());
+    assertTrue(e.getMessage().startsWith(FIRST.code()));
+  }
+
+  @Test
+  void jacksonReadsAndWritesTheWireNames() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    ErrorPayload p = payload(FIRST);
+    JsonNode written = mapper.readTree(mapper.writeValueAsString(p));
+    assertEquals(p.toJson(), written);
+    assertEquals(p, mapper.readValue(p.toString(), ErrorPayload.class));
+  }
+
+  @Test
+  void httpRoundTrip() {
+    for (boolean problem : new boolean[] {false, true}) {
+      for (RecoveryEntry entry : RecoveryTable.entries()) {
+        ErrorPayload p = payload(entry);
+        HttpMessage out = Errors.toHttp(p, problem);
+        assertEquals(entry.httpStatus(), out.status());
+        ObjectNode expected = p.toJson();
+        if (entry.retryable() && entry.retryAfterMs() != null) {
+          assertEquals(
+              Long.toString((entry.retryAfterMs() + 999) / 1000), out.header("retry-after"));
+          expected.put(wire("retry_after_ms"), entry.retryAfterMs());
+        }
+        assertEquals(expected, Errors.fromHttp(out));
+      }
+    }
+  }
+
+  @Test
+  void javaNetHttpResponse() {
+    RecoveryEntry retryable =
+        RecoveryTable.entries().stream()
+            .filter(e -> e.retryable() && e.scopes().contains(Scope.REQUEST))
+            .findFirst()
+            .orElse(null);
+    assumeTrue(retryable != null, "no retryable code");
+    ErrorPayload p = Errors.newError(retryable.knownCode(), "c-2", b -> b.scope(Scope.REQUEST));
+    ObjectNode withoutDelay = p.toJson();
+    withoutDelay.remove(wire("retry_after_ms"));
+    HttpResponse<String> response =
+        new FakeResponse(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
+    JsonNode raw = Errors.fromHttp(response);
+    assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
+    assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
+  }
+
+  @Test
+  void mcpRoundTrip() {
+    ErrorPayload p = payload(FIRST);
+    ObjectNode result = Errors.toMcpResult(p);
+    assertTrue(result.get("isError").booleanValue());
+    assertEquals(p.toJson(), Errors.fromMcpResult(result));
+    result.remove("structuredContent");
+    assertEquals(p.toJson(), Errors.fromMcpResult(result));
+    assertTrue(Errors.fromMcpResult(Json.NODES.textNode("x")).isNull());
+  }
+
+  @Test
+  void parseNeverThrows() {
+    Random random = new Random(17);
+    for (int i = 0; i < 2000; i++) {
+      byte[] junk = new byte[random.nextInt(40)];
+      random.nextBytes(junk);
+      Parsed parsed = Errors.parse(junk);
+      assertFalse(parsed.ok() && parsed.payload() == null);
+      String text = new String(junk, StandardCharsets.ISO_8859_1);
+      assertSame(Verdict.INVALID, Errors.parse("{\"x\":" + text).verdict());
+      Errors.decide(Errors.fromHttp(500, List.of(), junk, 0), 1, 5);
+    }
+    assertSame(Verdict.INVALID, Errors.parse((JsonNode) null).verdict());
+    String deep = "[".repeat(65) + "]".repeat(65);
+    assertTrue(Errors.parse(deep).raw().isTextual());
+  }
+
+  @Test
+  void unknownCodesAreKept() {
+    ObjectNode raw = payload(FIRST).toJson();
+    raw.put(wire("code"), "CODE_FROM_A_NEWER_SERVER");
+    Contract.INSTANCE.fields.stream().filter(FieldSpec::hint).forEach(f -> raw.remove(f.wire()));
+    Parsed parsed = Errors.parse(raw);
+    assertSame(Verdict.UNKNOWN, parsed.verdict());
+    assertEquals("CODE_FROM_A_NEWER_SERVER", parsed.payload().code());
+    assertSame(Code.UNKNOWN_TO_SDK_VERSION, parsed.payload().knownCode());
+    assertEquals(Reason.UNKNOWN_CODE, Errors.decide(raw, 1, 5).reason());
+  }
+
+  @Test
+  void didYouMeanOnlySuggestsAllowedValues() {
+    List<String> allowed = List.of("acme-prod", "acme-dev", "globex", "acme-prd");
+    assertEquals(List.of("acme-prd", "acme-prod"), Errors.didYouMean("acme-prdo", allowed));
+    assertEquals(List.of(), Errors.didYouMean("initech", allowed));
+    assertEquals(List.of("acme-prd"), Errors.didYouMean("acme-prdo", allowed, 1));
+  }
+
+  @Test
+  void headerDelays() {
+    assertEquals(1500L, delay("retry-after-ms", "1500"));
+    assertEquals(2000L, delay("Retry-After", "2"));
+    assertNull(delay("Retry-After", "-2"));
+    assertNull(delay("Retry-After", "1.5"));
+    assertNull(delay("Retry-After", "Sunday, 06-Nov-94 08:49:37 GMT"));
+    assertEquals(2000L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:03 GMT"));
+    assertEquals(0L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:00 GMT"));
+    assertNull(delay("Retry-After", "Thu, 30 Feb 1970 00:00:00 GMT"));
+    assertEquals(59000L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:60 GMT"));
+    long max = RecoveryTable.policy().maxDelayValueMs();
+    assertEquals(max, delay("retry-after-ms", "9".repeat(40)));
+    assertEquals(max, delay("Retry-After", "9".repeat(40)));
+  }
+
+  private static Long delay(String name, String value) {
+    return Errors.headerDelayMs(n -> n.equalsIgnoreCase(name) ? value : null, 1000);
+  }
+
+  private record FakeResponse(int statusCode, Map<String, List<String>> headerMap, String body)
+      implements HttpResponse<String> {
+    @Override
+    public HttpRequest request() {
+      return HttpRequest.newBuilder(URI.create("http://localhost/")).build();
+    }
+
+    @Override
+    public Optional<HttpResponse<String>> previousResponse() {
+      return Optional.empty();
+    }
+
+    @Override
+    public HttpHeaders headers() {
+      return HttpHeaders.of(headerMap, (a, b) -> true);
+    }
+
+    @Override
+    public Optional<SSLSession> sslSession() {
+      return Optional.empty();
+    }
+
+    @Override
+    public URI uri() {
+      return request().uri();
+    }
+
+    @Override
+    public HttpClient.Version version() {
+      return HttpClient.Version.HTTP_1_1;
+    }
+  }
+}

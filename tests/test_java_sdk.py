@@ -1,0 +1,395 @@
+"""The Java target: names from any wire string, and for the default, example and hostile-text
+registries a generated Maven project that google-java-format 1.28.0 leaves unchanged, that
+compiles with `javac -Xlint:all -Werror`, whose JUnit tests pass (API tests and every conformance
+vector) and whose conformance runner passes the vectors in check mode. One Maven run per registry;
+the Maven repository (~/.m2) is shared, so only the first run ever downloads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from conformance_inputs import random_inputs
+from conftest import FIXTURES, REGISTRY, ROOT
+from errgen.build import build
+from errgen.lint import lint_text
+from errgen.model import Registry
+from errgen.naming import java as naming
+from errgen.targets import java as target
+
+GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
+GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"
+# google-java-format reads javac's internals; Java 17 opens them only on request.
+# Short JVM runs: the quick compiler alone starts and finishes them sooner.
+QUICK_JVM = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+GJF_OPENS = [f"--add-exports=jdk.compiler/com.sun.tools.javac.{p}=ALL-UNNAMED" for p in ("api", "code", "file", "parser", "tree", "util")]
+# Wire spellings the registry format does not allow yet (lint wants UPPER_SNAKE); the Java target
+# must handle them, so the hostile registry's codes are renamed to them after loading.
+ODD_CODES = {
+    "CARD_DECLINED_LOWER": "card_declined",
+    "NO_SUCH_BUCKET": "NoSuchBucket",
+    "TWILIO_20003": "20003",
+    "POSTGRES_23505": "23505",
+    "OUT_OF_CREDIT": "out-of-credit",
+    "DYNAMODB_RESOURCE_NOT_FOUND": "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+    "CYRILLIC_LONG": "ошибка доступа с очень длинным именем, которое не помещается в одну строку \u2028 \"q\" \\u0022",
+}
+
+
+# Names and literals -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("wire", "name"), [
+    ("RATE_LIMITED", "RATE_LIMITED"),
+    ("card_declined", "CARD_DECLINED"),
+    ("NoSuchBucket", "NO_SUCH_BUCKET"),
+    ("HTTPError", "HTTP_ERROR"),
+    ("20003", "N_20003"),
+    ("out-of-credit", "OUT_OF_CREDIT"),
+    ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "COM_AMAZONAWS_DYNAMODB_V20120810_RESOURCE_NOT_FOUND_EXCEPTION"),
+    ("ОШИБКА", "U041E_U0428_U0418_U0411_U041A_U0410"),
+    ("", "EMPTY"),
+])
+def test_constant_names_keep_word_boundaries(wire: str, name: str) -> None:
+    assert naming.constant_name(wire) == name
+
+
+def test_constant_names_follow_the_words_given() -> None:
+    assert naming.constant_names(["e404"], {"e404": ("not", "found")}) == {"e404": "NOT_FOUND"}
+
+
+def test_constant_names_are_unique_and_never_the_unknown_constant() -> None:
+    names = naming.constant_names(["CARD_DECLINED", "card-declined", "cardDeclined", "UNKNOWN_TO_SDK_VERSION"])
+    assert list(names.values()) == ["CARD_DECLINED", "CARD_DECLINED_2", "CARD_DECLINED_3", "UNKNOWN_TO_SDK_VERSION_2"]
+
+
+def test_string_literals_are_ascii_and_never_form_a_unicode_escape() -> None:
+    literal = naming.string_literal('a"b\\u0022c\n\u2028日😀\x7f */')
+    assert literal == '"a\\"b\\\\u0022c\\012\\u2028\\u65e5\\ud83d\\ude00\\177 */"'
+    assert literal.isascii()
+    assert naming.string_literal("a b", unbreakable=True) == '"a\\sb"'
+
+
+def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
+    assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
+    long = "x" * 90
+    assert naming.enum_constant_lines("LONG", long, last=True) == ["  LONG(", f'      "{long}");']
+
+
+@pytest.mark.parametrize(("key", "value"), [("package", "com.example.class"), ("package", "com..x"), ("package", "1x.y")])
+def test_bad_java_packages_are_refused(key: str, value: str) -> None:
+    with pytest.raises(naming.JavaNameError, match=f"targets.java.{key}"):
+        naming.package_name(value)
+
+
+def test_bad_maven_coordinates_are_refused() -> None:
+    with pytest.raises(naming.JavaNameError, match="targets.java.group"):
+        naming.coordinate("group", "com.example/evil")
+
+
+# The generated project ----------------------------------------------------------------------------
+
+def _load(path: Path) -> Registry:
+    result = lint_text(path.read_text(encoding="utf-8"))
+    assert result.ok and result.registry is not None, [d.text() for d in result.diagnostics]
+    return result.registry
+
+
+def _with_odd_codes(registry: Registry) -> Registry:
+    codes = tuple(dataclasses.replace(c, name=ODD_CODES.get(c.name, c.name)) for c in registry.codes)
+    return dataclasses.replace(registry, codes=codes)
+
+
+REGISTRIES = {
+    "default": lambda: _load(REGISTRY),
+    "example": lambda: _load(ROOT / "examples" / "refund-tool.yaml"),
+    "hostile": lambda: _with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")),
+}
+
+
+def _need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.skip(f"needs {tool}")
+    return path
+
+
+def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Offline first; online only when a dependency is not in ~/.m2 yet."""
+    command = [_need("mvn"), "-q", "-B", *args]
+    env = {**os.environ, "MAVEN_OPTS": " ".join(QUICK_JVM)}
+    done = subprocess.run([*command, "-o"], cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 and "offline" in done.stdout + done.stderr:
+        done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    return done
+
+
+@pytest.fixture(scope="module", params=sorted(REGISTRIES))
+def built(request: Any, tmp_path_factory: Any) -> Iterator[tuple[Registry, Path]]:
+    """The registry's Java and Python SDKs and vectors; the Java project verified by one `mvn verify`
+    (javac -Xlint:all -Werror, JUnit: the API tests and every vector) in the build folder the
+    conformance command uses, which then only runs the JVM."""
+    _need("java")
+    registry = REGISTRIES[request.param]()
+    out = tmp_path_factory.mktemp(f"java-{request.param}")
+    build(registry, out, ["java", "python", "conformance"])
+    classes = target.build_directory(out / "java")
+    done = _mvn(out / "java", f"-Derrgen.build.directory={classes}", "verify", "dependency:build-classpath",
+                f"-Dmdep.outputFile={classes / 'classpath.txt'}", f"-Dvectors={out / 'conformance' / 'vectors.json'}")
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    reports = "".join(p.read_text() for p in (classes / "surefire-reports").glob("*.txt"))
+    assert "Failures: 0, Errors: 0, Skipped: 0" in reports and "ConformanceTest" in reports and "SdkTest" in reports
+    assert not (out / "java" / "target").exists()
+    yield registry, out
+    shutil.rmtree(classes, ignore_errors=True)
+
+
+def _classpath(out: Path) -> str:
+    classes = target.build_directory(out / "java")
+    return f"{classes / 'classes'}:{(classes / 'classpath.txt').read_text().strip()}"
+
+
+def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    if not GJF_JAR.exists():
+        assert _mvn(out / "java", "dependency:get", f"-Dartifact={GJF}").returncode == 0
+    sources = sorted(str(p) for p in (out / "java").rglob("*.java"))
+    done = subprocess.run([_need("java"), *QUICK_JVM, *GJF_OPENS, "-jar", str(GJF_JAR), "--dry-run", "--set-exit-if-changed", *sources],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "", f"not formatted: {done.stdout}{done.stderr}"
+
+
+def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vectors = out / "conformance" / "vectors.json"
+    argv, cwd, tool = target.conformance_command(out / "java", vectors, "check")
+    assert tool == "mvn"
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{count} passed, 0 failed"
+
+
+def test_emit_prints_one_line_per_vector_matching_the_expectations(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
+    argv, cwd, _ = target.conformance_command(out / "java", out / "conformance" / "vectors.json", "emit")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in _lines(done.stdout)]
+    assert [line["name"] for line in lines] == [v["name"] for v in vectors]
+    for line, vector in zip(lines, vectors):
+        assert list(line) == ["name", "valid", "problems", "parsed", "decision"]
+        assert {k: line[k] for k in vector["expected"]} == vector["expected"], vector["name"]
+
+
+def _lines(stdout: str) -> list[str]:
+    # One line per vector: split at newlines only (a string may hold U+2028, which splitlines() splits at).
+    return [line for line in stdout.split("\n") if line]
+
+
+def _emit(target_module: Any, sdk: Path, inputs: Path) -> list[str]:
+    argv, cwd, _ = target_module.conformance_command(sdk, inputs, "emit")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return _lines(done.stdout)
+
+
+def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) -> None:
+    """Byte for byte, on the vectors and on junk: mutated payloads, odd Retry-After values, unknown
+    codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
+    from errgen.targets import python
+
+    registry, out = built
+    vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
+    inputs = out / "junk.json"
+    junk = junk_vectors(vectors, 300) + random_inputs(29, 300, registry)
+    inputs.write_text(json.dumps({"vectors": vectors + junk}, ensure_ascii=False), encoding="utf-8")
+    java_lines = _emit(target, out / "java", inputs)
+    assert len(java_lines) == len(vectors) + 600
+    assert java_lines == _emit(python, out / "python", inputs)
+
+
+def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> None:
+    _, out = built
+    vector = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"][0]
+    wrong = {**vector, "expected": {**vector["expected"], "decision": {**vector["expected"]["decision"], "action": "dance"}}}
+    path = out / "wrong.json"
+    path.write_text(json.dumps({"vectors": [vector, wrong]}), encoding="utf-8")
+    argv, cwd, _ = target.conformance_command(out / "java", path, "check")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        f"FAIL {vector['name']}: decision: expected {json.dumps(wrong['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}, "
+        f"got {json.dumps(vector['expected']['decision'], separators=(',', ':'), ensure_ascii=False)}",
+        "1 passed, 1 failed",
+    ]
+
+
+def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path]) -> None:
+    registry, out = built
+    package = target._package_of(out / "java")
+    probe = out / "probe" / "Probe.java"
+    probe.parent.mkdir(exist_ok=True)
+    probe.write_text(
+        f"import {package}.*;\n"
+        "public class Probe {\n"
+        "  public static void main(String[] a) {\n"
+        "    var codes = new java.util.ArrayList<String>();\n"
+        "    for (Code c : Code.values()) if (c != Code.UNKNOWN_TO_SDK_VERSION) codes.add(c.wire());\n"
+        "    var descriptions = new java.util.ArrayList<String>();\n"
+        "    for (RecoveryEntry e : RecoveryTable.entries()) descriptions.add(e.description());\n"
+        "    var categories = new java.util.ArrayList<String>();\n"
+        "    for (Category c : Category.values()) if (c != Category.UNKNOWN_TO_SDK_VERSION) categories.add(c.wire());\n"
+        "    System.out.print(Json.write(java.util.List.of(codes, descriptions, categories)));\n"
+        "  }\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    classpath = _classpath(out)
+    compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe.parent), str(probe)],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probe.parent}:{classpath}", "Probe"], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    codes, descriptions, categories = json.loads(done.stdout.decode("utf-8"))
+    assert codes == [c.name for c in registry.codes]
+    assert descriptions == [c.description for c in registry.codes]
+    assert categories == [c.name for c in registry.categories]
+
+
+def test_hostile_registry_uses_its_java_coordinates() -> None:
+    files = target.render(_with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")))
+    pom = files["java/pom.xml"]
+    assert "<groupId>org.hostile</groupId>" in pom and "<artifactId>hostile-errors</artifactId>" in pom
+    code = files["java/src/main/java/org/hostile/errors/Code.java"]
+    assert "  CARD_DECLINED_2(\"CARD_DECLINED\")," in code and "  UNKNOWN_TO_SDK_VERSION_2(" in code
+    assert all(text.isascii() for path, text in files.items() if path.endswith(".java"))
+
+
+# Junk inputs ------------------------------------------------------------------------------------------
+
+JUNK_VALUES: list[Any] = [
+    None, True, False, 0, -1, 2.0, 2.5, -0.0, 1e300, 1e-7, 9_007_199_254_740_991, 9_007_199_254_740_992,
+    12345678901234567890123, "", "x\u2028y", "\x01\x1f", "😀", "日本", [], {}, ["a"], ["a", 1], {"k": 1.5}, {"k": [1]},
+    "request", "resource", "service", "unchanged", "RATE_LIMITED", "CODE_FROM_A_NEWER_SERVER",
+]
+JUNK_KEYS = ["code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
+             "searched", "did_you_mean", "accepted", "state", "safe_to_replay", "extra", "type", "detail"]
+RETRY_AFTER = [
+    "2", " 3 ", "\t4", "-1", "+1", "1.5", "1e3", "\u0663", "99999999999999999999999", "0", "007", "", "  ",
+    "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    "Fri, 31 Dec 9999 23:59:60 GMT", "Thu, 01 Jan 1970 00:00:01 GMT", "Mon, 29 Feb 2100 00:00:00 GMT",
+    "Tue, 29 Feb 2000 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 gmt", "Sun,  06 Nov 1994 08:49:37 GMT",
+]
+
+
+def junk_vectors(vectors: list[dict[str, Any]], count: int, seed: int = 17) -> list[dict[str, Any]]:
+    """Deterministic junk built from the vectors' own payloads, in all three input kinds."""
+    import random
+
+    rng = random.Random(seed)
+    payloads = [v["input"]["payload"] for v in vectors if isinstance(v["input"].get("payload"), dict)]
+
+    def mutate(p: dict[str, Any]) -> dict[str, Any]:
+        p = dict(p)
+        for _ in range(rng.randint(1, 3)):
+            key = rng.choice(JUNK_KEYS)
+            if rng.random() < 0.3:
+                p.pop(key, None)
+            else:
+                p[key] = rng.choice(JUNK_VALUES)
+        return p
+
+    out = []
+    for i in range(count):
+        p = mutate(rng.choice(payloads))
+        v: dict[str, Any] = {"name": f"junk-{i}", "attempt": rng.choice([0, 1, 2, 5, 40, -3]),
+                             "max_attempts": rng.choice([1, 3, 5, 100]), "max_delay_ms": rng.choice([0, 1000, 3_600_000, 10**15])}
+        kind = rng.random()
+        if kind < 0.35:
+            v["input"] = {"payload": p}
+        elif kind < 0.75:
+            body = json.dumps(p, ensure_ascii=rng.random() < 0.5)
+            shape = rng.random()
+            if shape < 0.1:
+                body += " x"
+            elif shape < 0.2:
+                body = "[" * 70 + "]" * 70
+            elif shape < 0.25:
+                body = body[:-1]
+            elif shape < 0.3:
+                body = '{"error": ' + body + "}"
+            elif shape < 0.4:
+                body = json.dumps({"type": "about:blank", "title": "t", "status": 429, "detail": "d",
+                                   **{k: x for k, x in p.items() if k != "message"}})
+            headers = [[rng.choice(["Retry-After", "retry-after", "RETRY-AFTER-MS", "retry-after-ms", "X-Other"]),
+                        rng.choice(RETRY_AFTER)] for _ in range(rng.randint(0, 3))]
+            v["input"] = {"http": {"status": rng.choice([400, 429, 503]), "headers": headers, "body": body}}
+            v["now_ms"] = rng.choice([0, 784_111_777_000, 1_767_225_600_000])
+        else:
+            text = json.dumps(p)
+            shape = rng.random()
+            mcp: Any
+            if shape < 0.3:
+                mcp = {"content": [{"type": "text", "text": text}], "isError": True}
+            elif shape < 0.5:
+                mcp = {"content": [{"type": "image"}, {"type": "text", "text": text}]}
+            elif shape < 0.6:
+                mcp = {"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": text}]}
+            elif shape < 0.7:
+                mcp = [1, 2]
+            elif shape < 0.8:
+                mcp = {"structuredContent": p, "content": "x"}
+            else:
+                mcp = {"structuredContent": [p], "content": [{"type": "text", "text": text}]}
+            v["input"] = {"mcp": mcp}
+        out.append(v)
+    return out
+
+
+def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> None:
+    from conftest import run_errgen
+
+    registry = tmp_path / "errors.yaml"
+    text = (FIXTURES / "java" / "hostile.yaml").read_text(encoding="utf-8")
+    registry.write_text(text.replace("package: org.hostile.errors", "package: org.class.errors"), encoding="utf-8")
+    done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / "out"), "--target", "java")
+    assert done.returncode == 2
+    assert "target java: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
+    assert not (tmp_path / "out" / "java").exists()
+
+
+@pytest.mark.parametrize("built", ["default"], indirect=True)
+def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
+    """docs/sdk-java.md's example (the default registry's codes), inside a method that declares
+    what the example leaves undefined."""
+    _, out = built
+    doc = (ROOT / "docs" / "sdk-java.md").read_text(encoding="utf-8")
+    example = doc.split("```java\n", 1)[1].split("```", 1)[0]
+    imports = [line for line in example.splitlines() if line.startswith("import ")]
+    body = "\n".join(line for line in example.splitlines() if not line.startswith("import "))
+    source = out / "doc" / "DocExample.java"
+    source.parent.mkdir(exist_ok=True)
+    source.write_text(
+        "\n".join(imports) + "\nimport com.fasterxml.jackson.databind.JsonNode;\nimport com.fasterxml.jackson.databind.node.ObjectNode;\n"
+        "import java.net.http.HttpResponse;\nimport java.util.List;\n"
+        "class DocExample {\n"
+        "  void run(HttpResponse<String> response, long attempt, String requestId) throws Exception {\n"
+        f"{body}\n  }}\n"
+        "  void retryWith(List<String> didYouMean, List<String> accepted) {}\n"
+        "  void skip(String resourceId) {}\n"
+        "  void escalate(String correlationId) {}\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", _classpath(out), "-d", str(source.parent), str(source)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
