@@ -1,35 +1,57 @@
-"""End to end: the generated SDK on both sides of a real HTTP service with injected faults. The
-errgen agent must meet its targets exactly, so a regression in decide(), the SDK or the HTTP
-mapping fails here."""
+"""End to end: the generated SDK on both sides of a real HTTP service with injected faults, against
+the retry policies agents actually run. The errgen agent must meet its targets on every seed, so a
+regression in decide(), the SDK or the HTTP mapping fails here."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.recovery_sim.__main__ import simulate
+from bench.recovery_sim.__main__ import RUNS, Result, header_effect, simulate, table
 
-FAULTS = {"RATE_LIMITED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "TENANT_UNKNOWN", "AUTH_EXPIRED", "SERVICE_UNAVAILABLE"}
+SEEDS = [1, 2, 3, 4, 5]
+FAULTS = {"RATE_LIMITED", "SERVICE_UNAVAILABLE", "BACKEND_UNAVAILABLE", "UPSTREAM_TIMEOUT", "WRITE_OUTCOME_UNKNOWN",
+          "VERSION_CONFLICT", "VALIDATION_FAILED", "TENANT_UNKNOWN", "AUTH_EXPIRED"}
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, object]:
-    return {r.agent: r for r in simulate(seed=11, items=400, agents=["errgen", "naive", "oracle"])}
+def results() -> list[Result]:
+    return simulate(SEEDS, 300, list(RUNS))
 
 
-def test_every_kind_of_fault_was_injected(results: dict[str, object]) -> None:
-    assert set(results["errgen"].errors_sent) >= FAULTS  # type: ignore[attr-defined]
+def by(results: list[Result], run: str, seed: int) -> Result:
+    return next(r for r in results if r.run == run and r.seed == seed)
 
 
-def test_errgen_agent_meets_its_targets(results: dict[str, object]) -> None:
-    errgen, oracle = results["errgen"], results["oracle"]
-    assert errgen.lost == 0  # type: ignore[attr-defined]
-    assert errgen.duplicates == 0  # type: ignore[attr-defined]
-    assert errgen.calls_in_limit == 0  # type: ignore[attr-defined]
-    assert errgen.failed_reported > 0 and errgen.failed_with_both_ids == errgen.failed_reported  # type: ignore[attr-defined]
-    assert errgen.completed == oracle.completed  # type: ignore[attr-defined]
-    assert errgen.calls <= oracle.calls * 1.10  # type: ignore[attr-defined]
+def test_every_kind_of_fault_is_injected_on_every_seed(results: list[Result]) -> None:
+    for seed in SEEDS:
+        assert set(by(results, "errgen", seed).errors_sent) == FAULTS
 
 
-def test_the_naive_agent_shows_what_the_contract_prevents(results: dict[str, object]) -> None:
-    naive = results["naive"]
-    assert naive.lost > 0 and naive.calls > results["errgen"].calls  # type: ignore[attr-defined]
+@pytest.mark.parametrize("seed", SEEDS)
+def test_errgen_agent_meets_its_targets(results: list[Result], seed: int) -> None:
+    errgen, oracle = by(results, "errgen", seed), by(results, "oracle", seed)
+    assert (errgen.lost, errgen.unreported, errgen.duplicates, errgen.wrong_writes, errgen.calls_in_limit) == (0, 0, 0, 0, 0)
+    assert errgen.failed_reported > 0 and errgen.failed_with_both_ids == errgen.failed_reported
+    assert errgen.completed == oracle.completed
+    assert errgen.calls <= oracle.calls * 1.10
+    for rival in ("sdk-retry", "sdk-retry + x-should-retry", "tenacity"):
+        assert errgen.harm < by(results, rival, seed).harm, rival
+
+
+def test_status_code_policies_replay_writes_that_were_not_safe_to_replay(results: list[Result]) -> None:
+    assert all(by(results, "sdk-retry", s).wrong_writes > 0 for s in SEEDS)
+    assert all(by(results, "tenacity", s).wrong_writes > 0 for s in SEEDS)
+
+
+def test_x_should_retry_alone_makes_the_sdk_policy_measurably_better(results: list[Result]) -> None:
+    without = [by(results, "sdk-retry", s) for s in SEEDS]
+    with_header = [by(results, "sdk-retry + x-should-retry", s) for s in SEEDS]
+    assert all(r.wrong_writes == 0 for r in with_header)
+    assert sum(r.harm for r in with_header) < sum(r.harm for r in without)
+    assert "wrong writes" in (header_effect(results) or "")
+
+
+def test_the_table_shows_mean_and_worst_per_agent(results: list[Result]) -> None:
+    text = table(results)
+    assert len(text.splitlines()) == 2 + len(RUNS)
+    assert " / " in text.splitlines()[2]

@@ -1,30 +1,49 @@
-"""Calls over virtual time per agent, with the rate-limit windows and the outage shaded."""
+"""Two panels on shared scales: work done over virtual time per agent, and calls per second in a
+zoom around the outage, with rate limits, the outage and the credential expiry marked."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+COLOURS = {"errgen": "#1b7837", "sdk-retry": "#c0392b", "sdk-retry + x-should-retry": "#e67e22", "tenacity": "#7b3294", "oracle": "#555555"}
+
 
 def draw(results: list[Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    horizon = max(r.virtual_s for r in results)
-    fig, axes = plt.subplots(len(results), 1, figsize=(11, 2.1 * len(results)), sharex=True, squeeze=False)
-    for ax, r in zip(axes[:, 0], results):
-        bins = max(1, int(horizon))
-        ax.hist([t / 1000 for t in r.call_times], bins=bins, range=(0, horizon), color="#3b6ea8")
-        for start, end in r.world.rate_windows:
-            ax.axvspan(start / 1000, end / 1000, color="#f2a541", alpha=0.35, lw=0)
-        ax.axvspan(r.world.outage[0] / 1000, r.world.outage[1] / 1000, color="#c0392b", alpha=0.25, lw=0)
-        ax.axvline(r.world.auth_expires_at / 1000, color="#555", lw=1, ls="--")
-        ax.set_ylabel("calls / s")
-        ax.set_title(f"{r.agent}: {r.completed} completed, {r.lost} lost, {r.duplicates} duplicate writes, "
-                     f"{r.calls} calls, {r.calls_in_limit} during an announced limit", fontsize=9, loc="left")
-    axes[-1, 0].set_xlabel("virtual time (s); orange: rate limited, red: outage, dashed: credential expires")
+    world = results[0].world
+    fig, (top, zoom) = plt.subplots(2, 1, figsize=(11, 7.5), gridspec_kw={"height_ratios": [3, 2]})
+    # The x axis ends where the errgen agent ends (plus a margin): a slower agent's tail is named, not drawn.
+    errgen = next((r for r in results if r.run == "errgen"), results[0])
+    horizon = errgen.virtual_s * 1.1
+    for r in results:
+        times = sorted(r.call_times)
+        label = f"{r.run}: {r.calls:,} calls, {r.virtual_s:,.0f} s" + (" (off the chart)" if r.virtual_s > horizon else "")
+        top.plot([t / 1000 for t in times], range(1, len(times) + 1), label=label, color=COLOURS.get(r.run), lw=1.4)
+    top.set_xlim(0, horizon)
+    start, end = world.outage[0] - 15_000, world.outage[1] + 15_000
+    for r in results:
+        inside = sorted(t for t in r.call_times if start <= t < end)
+        zoom.step([start / 1000] + [t / 1000 for t in inside] + [end / 1000], [0] + list(range(1, len(inside) + 1)) + [len(inside)],
+                  where="post", color=COLOURS.get(r.run), lw=1.4, label=r.run)
+    for ax in (top, zoom):
+        for s, e in world.rate_windows:
+            ax.axvspan(s / 1000, e / 1000, color="#f2a541", alpha=0.3, lw=0)
+        for s, e, _ in world.tenant_limits:
+            ax.axvspan(s / 1000, e / 1000, color="#f7dc6f", alpha=0.35, lw=0)
+        ax.axvspan(world.outage[0] / 1000, world.outage[1] / 1000, color="#c0392b", alpha=0.18, lw=0)
+        ax.axvline(world.auth_expires_at / 1000, color="#333", lw=1, ls="--")
+    top.set_ylabel("calls made")
+    top.set_title("Every agent on the same faults (seed %d): orange service limits, yellow one tenant's limit, "
+                  "red the outage, dashed the credential expires" % results[0].seed, fontsize=9, loc="left")
+    top.legend(fontsize=8, loc="lower right")
+    zoom.set_xlim(start / 1000, end / 1000)
+    zoom.set_ylabel("calls since the window began")
+    zoom.set_xlabel("virtual time (s); below, the outage and 15 s either side: flat is quiet")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, metadata={"Software": None})
