@@ -1,12 +1,14 @@
-"""Run the agents side by side on the same seed, print one table, draw one picture.
+"""Run the agents side by side on the same seeds, print one table, draw one picture.
 
-The picture goes to bench/out/ (not committed); docs/recovery-simulation.png is refreshed by hand,
-with --chart, when the documented results change.
+    python -m bench.recovery_sim [--seeds 1,2,3,4,5] [--items 10000] [--chart bench/out/recovery-simulation.png]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import statistics
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,40 +19,56 @@ from bench.recovery_sim.service import Service, serve
 from bench.recovery_sim.world import World, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CHART = ROOT / "bench" / "out" / "recovery-simulation.png"
+REGISTRY = Path(__file__).resolve().parent / "registry.yaml"
+OUT = ROOT / "bench" / "out"
+# Each row of the table: an agent, and whether its service sends x-should-retry.
+RUNS = {
+    "errgen": ("errgen", True),
+    "sdk-retry": ("sdk-retry", False),
+    "sdk-retry + x-should-retry": ("sdk-retry", True),
+    "tenacity": ("tenacity", True),
+    "oracle": ("oracle", True),
+}
 
 
 def load_sdk() -> Any:
-    """The generated SDK of the default registry (generated/python), not a copy."""
-    sys.path.insert(0, str(ROOT / "generated" / "python"))
-    import acme_errors
-
-    return acme_errors
+    """The simulation registry's generated Python SDK, built by errgen into bench/out/."""
+    out = OUT / "sim-sdk"
+    cmd = [sys.executable, "-m", "errgen", "build", "--registry", str(REGISTRY), "--target", "python", "--out", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+    if str(out / "python") not in sys.path:
+        sys.path.insert(0, str(out / "python"))
+    return importlib.import_module("enrich_errors")
 
 
 @dataclass
 class Result:
-    agent: str
+    run: str
+    seed: int
     items: int
     completed: int
-    lost: int
+    lost: int  # recoverable items never written (whether reported or not)
+    unreported: int  # items neither written nor reported: silently dropped
     duplicates: int
+    wrong_writes: int
     calls: int
     calls_in_limit: int
-    failed_reported: int
     failed_with_both_ids: int
+    failed_reported: int
     virtual_s: float
     call_times: list[int]
     world: World
     errors_sent: dict[str, int]
 
-    wasted_vs_oracle: str = "-"
+    @property
+    def harm(self) -> int:
+        return self.lost + self.duplicates + self.wrong_writes
 
 
-def run(agent: str, seed: int, items: int) -> Result:
-    sdk = load_sdk()
+def run(name: str, seed: int, items: int, sdk: Any) -> Result:
+    agent, header = RUNS[name]
     world = make_world(seed, items)
-    service = Service(world, sdk)
+    service = Service(world, sdk, should_retry_header=header)
     server = serve(service)
     report = Report()
     try:
@@ -59,63 +77,88 @@ def run(agent: str, seed: int, items: int) -> Result:
         server.shutdown()
         server.server_close()
     reported = {f["item"] for f in report.failed}
-    completed = {i for i in report.completed if service.applied[i] >= 1}
-    lost = [i.id for i in world.items if i.id not in completed and i.id not in reported]
+    written = {i.id for i in world.items if service.applied[i.id] >= 1}
+    lost = sum(1 for i in world.items if i.recoverable and i.id not in written)
+    unreported = sum(1 for i in world.items if i.id not in written and i.id not in reported)
+    duplicates = sum(max(0, n - 1) for n in service.applied.values()) - service.wrong_writes
     return Result(
-        agent, items, len(completed), len(lost), sum(max(0, n - 1) for n in service.applied.values()), len(service.calls),
-        service.calls_in_announced_limit, len(report.failed),
-        sum(1 for f in report.failed if f.get("resource_id") and f.get("correlation_id")), world.clock.now / 1000, service.calls, world,
-        dict(service.errors_sent),
+        name, seed, items, len(written), lost, unreported, duplicates, service.wrong_writes, len(service.calls),
+        service.calls_in_announced_limit, sum(1 for f in report.failed if f.get("resource_id") and f.get("correlation_id")),
+        len(report.failed), world.clock.now / 1000, service.calls, world, dict(service.errors_sent),
     )
 
 
-def simulate(seed: int, items: int, agents: list[str]) -> list[Result]:
-    results = [run(agent, seed, items) for agent in agents]
-    oracle = next((r for r in results if r.agent == "oracle"), None)
-    for r in results:
-        if oracle is not None:
-            r.wasted_vs_oracle = f"{r.calls - oracle.calls} ({(r.calls - oracle.calls) / oracle.calls:+.1%})"
-    return results
+def simulate(seeds: list[int], items: int, runs: list[str]) -> list[Result]:
+    sdk = load_sdk()
+    return [run(name, seed, items, sdk) for seed in seeds for name in runs]
+
+
+METRICS = [("completed", "completed"), ("lost", "lost"), ("unreported", "unreported"), ("duplicates", "duplicate writes"),
+           ("wrong_writes", "wrong writes"), ("calls", "calls"), ("calls_in_limit", "calls in an announced limit"),
+           ("virtual_s", "virtual time (s)")]
 
 
 def table(results: list[Result]) -> str:
-    headers = ["agent", "completed", "lost", "duplicate writes", "calls", "wasted vs oracle", "calls during a limit",
-               "failed reported", "with both ids", "virtual time (s)"]
-    rows = [[r.agent, r.completed, r.lost, r.duplicates, r.calls, r.wasted_vs_oracle, r.calls_in_limit, r.failed_reported,
-             r.failed_with_both_ids, f"{r.virtual_s:,.0f}"] for r in results]
-    cells = [headers] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+    """Per run: the mean over seeds and, after a slash, the worst seed."""
+    names = list(dict.fromkeys(r.run for r in results))
+    worse_is_lower = {"completed"}
+    headers = ["agent"] + [label for _, label in METRICS] + ["lost+dup+wrong"]
+    rows = []
+    for name in names:
+        mine = [r for r in results if r.run == name]
+        cells = [name]
+        for attr, _ in METRICS + [("harm", "")]:
+            values = [getattr(r, attr) for r in mine]
+            worst = min(values) if attr in worse_is_lower else max(values)
+            cells.append(f"{statistics.mean(values):,.0f} / {worst:,.0f}" if len(values) > 1 else f"{values[0]:,.0f}")
+        rows.append(cells)
+    widths = [max(len(row[i]) for row in [headers] + rows) for i in range(len(headers))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths)) for row in [headers] + rows]
     lines.insert(1, "-|-".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
-def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=7)
+def header_effect(results: list[Result]) -> str | None:
+    """What x-should-retry alone buys a client that never imports errgen's SDK."""
+    without = [r for r in results if r.run == "sdk-retry"]
+    with_ = [r for r in results if r.run == "sdk-retry + x-should-retry"]
+    if not without or not with_:
+        return None
+    parts = []
+    for attr, label in (("wrong_writes", "wrong writes"), ("duplicates", "duplicate writes"), ("calls", "calls"), ("lost", "lost")):
+        a, b = (sum(getattr(r, attr) for r in rs) for rs in (without, with_))
+        parts.append(f"{label} {a:,} -> {b:,}")
+    return f"x-should-retry, summed over the seeds (sdk-retry without -> with the header): {'; '.join(parts)}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated seeds (default: 1,2,3,4,5)")
     parser.add_argument("--items", type=int, default=10_000)
-    parser.add_argument("--agents", default="errgen,naive,cautious,oracle")
-    parser.add_argument("--chart", type=Path, default=DEFAULT_CHART, help="Where to write the chart (PNG). Default: %(default)s")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> None:
-    args = parser().parse_args(argv)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    unknown = [a for a in agents if a not in AGENTS]
+    parser.add_argument("--runs", default=",".join(RUNS), help=f"comma-separated, from: {', '.join(RUNS)}")
+    parser.add_argument("--chart", type=Path, default=OUT / "recovery-simulation.png",
+                        help="where to draw the chart of the first seed (needs matplotlib)")
+    args = parser.parse_args()
+    runs = [r.strip() for r in args.runs.split(",") if r.strip()]
+    unknown = [r for r in runs if r not in RUNS]
     if unknown:
-        parser().error(f"unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENTS)}")
-    results = simulate(args.seed, args.items, agents)
-    print(f"seed {args.seed}, {args.items} items")
-    print(table(results))
+        parser.error(f"unknown run(s) {', '.join(unknown)}; choose from {', '.join(RUNS)}")
     try:
-        import matplotlib  # noqa: F401  (only the chart needs it)
+        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    except ValueError:
+        parser.error("--seeds takes whole numbers separated by commas")
+    results = simulate(seeds, args.items, runs)
+    print(f"seeds {', '.join(map(str, seeds))}; {args.items} items each; mean / worst seed")
+    print(table(results))
+    effect = header_effect(results)
+    if effect:
+        print(effect)
+    try:
+        from bench.recovery_sim.chart import draw
     except ImportError:
-        print("chart: skipped, matplotlib is not installed (pip install matplotlib, or pip install -e '.[test]')")
+        print("chart: not drawn (matplotlib is not installed: pip install matplotlib)")
         return
-    from bench.recovery_sim.chart import draw
-
-    draw(results, args.chart)
+    draw([r for r in results if r.seed == seeds[0]], args.chart)
     print(f"chart: {args.chart}")
 
 

@@ -1,5 +1,6 @@
-"""The scenario: which items are malformed, mistyped or time out, and when the service is rate
-limited, down, or sees the credential expire. All drawn from one seed; time is virtual."""
+"""The scenario: which items are malformed, mistyped, stale, on a broken backend or time out, and
+when the service is rate limited (globally or per tenant), down, or sees the credential expire.
+All drawn from one seed; time is virtual."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ TENANTS = ("acme-prod", "acme-dev", "acme-eu")  # the caller's own tenants: the 
 TYPO = {"acme-prod": "acme-prd", "acme-dev": "acme-dve", "acme-eu": "acme-ue"}
 CALL_MS = 20  # virtual latency of one call
 HUMAN_RENEWAL_MS = 60_000  # a human renewing the credential after an escalation
-OPERATOR_RESTART_MS = 5_000  # the job restarted after a stop, once the outage is reported
 ROTATION_MS = 600_000  # unescalated, the expired credential is noticed and rotated by ops after 10 minutes
+OUTAGE_MS = 20_000
+TENANT_LIMIT_MS = 1_500  # how long a tenant stays limited after its quota runs out
 
 
 class Clock:
@@ -32,15 +34,25 @@ class Item:
     id: str
     tenant: str  # what the agent's input row says (possibly a typo)
     true_tenant: str
+    version: int  # the record version the agent's row carries
+    true_version: int  # the version the service holds (greater: the row is stale)
     malformed: bool
-    times_out: bool  # the first write attempt times out
+    times_out: bool  # the first write attempt times out (and is safe to replay with the same key)
     timeout_committed: bool  # ... after the write did commit
+    outcome_unknown: bool  # the first write commits, then fails with a 500 that cannot be deduplicated
+    backend_down: bool  # the item's storage backend answers 503 for the whole run
+
+    @property
+    def recoverable(self) -> bool:
+        """Whether an agent that knew everything would complete it."""
+        return not (self.malformed or self.backend_down)
 
 
 @dataclass
 class World:
     items: list[Item]
-    rate_windows: list[tuple[int, int]]
+    rate_windows: list[tuple[int, int]]  # service-wide limits
+    tenant_limits: list[tuple[int, int, str]]  # (start, end, tenant): one tenant's quota is spent
     outage: tuple[int, int]
     auth_expires_at: int
     clock: Clock = field(default_factory=Clock)
@@ -48,16 +60,29 @@ class World:
 
 def make_world(seed: int, n: int) -> World:
     rng = random.Random(seed)
-    items = []
-    for i in range(n):
-        tenant = rng.choice(TENANTS)
-        typo = rng.random() < 0.02
-        times_out = rng.random() < 0.03
-        items.append(Item(f"contact_{i:05d}", TYPO[tenant] if typo else tenant, tenant, rng.random() < 0.02, times_out, times_out and rng.random() < 0.5))
+    items = [_item(rng, i) for i in range(n)]
+    # At least one item of every kind, so every seed exercises every fault.
+    for index, kind in enumerate(("malformed", "times_out", "outcome_unknown", "backend_down", "stale")):
+        items[(index * 7919 + seed) % n] = _item(rng, (index * 7919 + seed) % n, force=kind)
     span = n * CALL_MS  # roughly how long a clean run takes
     windows = sorted((start, start + rng.randint(2_000, 6_000)) for start in (rng.randint(0, span) for _ in range(max(2, n // 2500))))
+    tenant_limits = sorted((start, start + TENANT_LIMIT_MS, rng.choice(TENANTS)) for start in (rng.randint(0, span) for _ in range(max(3, n // 500))))
     outage_start = rng.randint(span // 3, span // 2)
-    return World(items, _merge(windows), (outage_start, outage_start + 20_000), rng.randint(span // 2, 3 * span // 4))
+    return World(items, _merge(windows), tenant_limits, (outage_start, outage_start + OUTAGE_MS), rng.randint(span // 2, 3 * span // 4))
+
+
+def _item(rng: random.Random, i: int, force: str = "") -> Item:
+    tenant = rng.choice(TENANTS)
+    typo = rng.random() < 0.02
+    times_out = rng.random() < 0.03 or force == "times_out"
+    stale = rng.random() < 0.02 or force == "stale"
+    unknown = (rng.random() < 0.005 or force == "outcome_unknown") and not times_out
+    version = rng.randint(1, 9)
+    return Item(
+        f"contact_{i:05d}", TYPO[tenant] if typo else tenant, tenant, version, version + 1 if stale else version,
+        rng.random() < 0.02 or force == "malformed", times_out, times_out and rng.random() < 0.5, unknown,
+        rng.random() < 0.01 or force == "backend_down",
+    )
 
 
 def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
