@@ -253,6 +253,9 @@ def test_http_mapping_round_trips_in_python() -> None:
     default = sdk.to_http(sdk.new_error("UPSTREAM_TIMEOUT", "c-8"))
     assert (default.status, default.headers["Retry-After"]) == (504, "1")  # 500 ms default, rounded up
     assert "Retry-After" not in sdk.to_http(sdk.new_error("AUTH_EXPIRED", "c-9")).headers
+    # x-should-retry carries the registry's retryable to clients that never read the body.
+    assert plain.headers["x-should-retry"] == "true" and default.headers["x-should-retry"] == "true"
+    assert sdk.to_http(sdk.new_error("AUTH_EXPIRED", "c-9")).headers["x-should-retry"] == "false"
 
 
 def test_http_mapping_is_the_same_in_typescript(ts_sdk: Path) -> None:

@@ -200,6 +200,12 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 	if o.problem {
 		header.Set("Content-Type", "application/problem+json")
 	}
+	// For clients that never read the body (the official API SDKs' retry policy obeys it).
+	if retryable, _ := obj.vals[wRetryable].(bool); retryable {
+		header.Set("X-Should-Retry", "true")
+	} else {
+		header.Set("X-Should-Retry", "false")
+	}
 	if delay, ok := payloadDelay(obj, e); ok {
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))

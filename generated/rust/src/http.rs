@@ -36,8 +36,8 @@ impl HttpParts {
 }
 
 /// The response for an error: the code's HTTP status (500 for a code this registry does not
-/// know), a JSON body, and `Retry-After` (whole seconds, rounded up) with `retry-after-ms` when
-/// the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
+/// know), a JSON body, `x-should-retry` from `retryable`, and `Retry-After` (whole seconds,
+/// rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
 /// 9457 `application/problem+json` with the payload's fields as extension members.
 pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
     let entry = recovery_entry(payload.code.as_str());
@@ -47,7 +47,11 @@ pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
     } else {
         "application/json"
     };
-    let mut headers = vec![("Content-Type".to_owned(), content_type.to_owned())];
+    // x-should-retry: for clients that never read the body (the official API SDKs' retry policy).
+    let mut headers = vec![
+        ("Content-Type".to_owned(), content_type.to_owned()),
+        ("x-should-retry".to_owned(), payload.retryable.to_string()),
+    ];
     let registry_delay = entry
         .filter(|_| payload.retryable)
         .and_then(|e| e.retry_after_ms);

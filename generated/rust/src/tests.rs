@@ -227,6 +227,7 @@ fn http_round_trip_carries_payload_and_delay() {
     assert_eq!(out.header("retry-after"), Some("2"));
     assert_eq!(out.header("Retry-After-Ms"), Some("1500"));
     assert_eq!(out.header("content-type"), Some("application/problem+json"));
+    assert_eq!(out.header("x-should-retry"), Some("true"));
     let back = from_http(&out, 0);
     assert_eq!(back, payload.to_value());
 }

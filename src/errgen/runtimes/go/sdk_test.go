@@ -393,6 +393,9 @@ func TestProblemJSONBody(t *testing.T) {
 	if status != e.HTTPStatus || header.Get("Content-Type") != "application/problem+json" {
 		t.Fatalf("status %d, headers %v", status, header)
 	}
+	if got := header.Get("X-Should-Retry"); got != strconv.FormatBool(p.Retryable) {
+		t.Errorf("x-should-retry %q for retryable %v", got, p.Retryable)
+	}
 	obj := RawJSON(body).value.(*object)
 	if !reflect.DeepEqual(obj.keys[:4], []string{"type", "title", "status", "detail"}) {
 		t.Errorf("RFC 9457 members first: %v", obj.keys)

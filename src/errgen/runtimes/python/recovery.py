@@ -38,6 +38,7 @@ class RecoveryEntry:
     actions: Mapping[Scope, Action]
     retry_after_ms: Optional[int]
     http_status: int
+    type_uri: str
     hints: Tuple[str, ...]
     deprecated: Optional[Deprecation]
     description: str
@@ -45,7 +46,8 @@ class RecoveryEntry:
 
 def _entry(row: list[Any]) -> RecoveryEntry:
     # One row per code: code, category, retryable, default scope, allowed scopes, the action for
-    # each allowed scope, retry_after_ms, http_status, hints, [since, replaced_by] or null, description.
+    # each allowed scope, retry_after_ms, http_status, type_uri, hints, [since, replaced_by] or null,
+    # description.
     (
         code,
         category,
@@ -55,6 +57,7 @@ def _entry(row: list[Any]) -> RecoveryEntry:
         actions,
         delay,
         status,
+        type_uri,
         hints,
         deprecated,
         description,
@@ -69,6 +72,7 @@ def _entry(row: list[Any]) -> RecoveryEntry:
         actions=MappingProxyType(dict(zip(allowed, (Action(a) for a in actions)))),
         retry_after_ms=delay,
         http_status=status,
+        type_uri=type_uri,
         hints=tuple(hints),
         deprecated=(
             Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None)

@@ -271,11 +271,14 @@ def _delay_of(payload: Mapping[str, Any], entry: Optional[RecoveryEntry]) -> Opt
 
 def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
     """Status from the code's http_status (500 for a code this SDK does not know); Retry-After in
-    whole seconds, rounded up, and retry-after-ms when there is a delay; with problem=True an RFC
-    9457 application/problem+json body with the payload fields as extension members."""
+    whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
+    retryable, so that clients which never read the body (the official API SDKs' retry policy)
+    still obey the contract; with problem=True an RFC 9457 application/problem+json body with the
+    payload fields as extension members, its type the code's type URI."""
     entry = recovery_entry(payload.get(_W["code"]))
     status = entry.http_status if entry is not None else 500
     headers = {"Content-Type": "application/problem+json" if problem else "application/json"}
+    headers["x-should-retry"] = "true" if payload.get(_W["retryable"]) is True else "false"
     delay = _delay_of(payload, entry)
     if delay is not None:
         headers["Retry-After"] = str(-(-delay // 1000))
@@ -285,7 +288,7 @@ def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
         code = payload.get(_W["code"])
         message = payload.get(_W["message"])
         members = {
-            "type": PROBLEM_BASE + (code if isinstance(code, str) else ""),
+            "type": entry.type_uri if entry is not None else PROBLEM_BASE + (code if isinstance(code, str) else ""),
             "title": entry.description if entry is not None else str(code),
             "status": status,
         }

@@ -225,13 +225,17 @@ function delayOf(payload: Json, entry: RecoveryEntry | undefined): number | null
 }
 
 /** Status from the code's httpStatus (500 for a code this SDK does not know); Retry-After in
- * whole seconds, rounded up, and retry-after-ms when there is a delay; with problem = true an RFC
- * 9457 application/problem+json body with the payload fields as extension members. */
+ * whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
+ * retryable, for clients that never read the body; with problem = true an RFC 9457
+ * application/problem+json body with the payload fields as extension members. */
 export function toHttp(payload: Json, problem = false): HttpResponse {
   const code = own(payload, w("code"));
   const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
   const status = entry !== undefined ? entry.httpStatus : 500;
-  const headers: Record<string, string> = { "Content-Type": problem ? "application/problem+json" : "application/json" };
+  const headers: Record<string, string> = {
+    "Content-Type": problem ? "application/problem+json" : "application/json",
+    "x-should-retry": own(payload, w("retryable")) === true ? "true" : "false",
+  };
   const delay = delayOf(payload, entry);
   if (delay !== null) {
     headers["Retry-After"] = String(Math.ceil(delay / 1000));
@@ -240,7 +244,7 @@ export function toHttp(payload: Json, problem = false): HttpResponse {
   const data: Json = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
   const message = own(payload, w("message"));
   const members: [string, unknown][] = [
-    ["type", PROBLEM_BASE + (typeof code === "string" ? code : "")],
+    ["type", entry !== undefined ? entry.typeUri : PROBLEM_BASE + (typeof code === "string" ? code : "")],
     ["title", entry !== undefined ? entry.description : String(code)], ["status", status],
     ...(typeof message === "string" ? [["detail", message] as [string, unknown]] : []),
   ];

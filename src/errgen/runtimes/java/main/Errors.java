@@ -219,8 +219,9 @@ public final class Errors {
 
   /**
    * An HTTP response for a payload: the code's status (500 for an unknown code), {@code
-   * Retry-After} in whole seconds rounded up and {@code retry-after-ms} when there is a delay, and
-   * with {@code problem} an RFC 9457 {@code application/problem+json} body.
+   * x-should-retry} from retryable, {@code Retry-After} in whole seconds rounded up and {@code
+   * retry-after-ms} when there is a delay, and with {@code problem} an RFC 9457 {@code
+   * application/problem+json} body.
    */
   public static HttpMessage toHttp(ErrorPayload payload, boolean problem) {
     ObjectNode fields = payload.toJson();
@@ -228,6 +229,8 @@ public final class Errors {
     int status = entry != null ? entry.httpStatus() : 500;
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     headers.add(header("Content-Type", problem ? "application/problem+json" : "application/json"));
+    // For clients that never read the body (the official API SDKs' retry policy obeys it).
+    headers.add(header("x-should-retry", Boolean.toString(payload.retryable())));
     Long delay = payload.retryAfterMs();
     if (delay == null && entry != null && payload.retryable()) {
       delay = entry.retryAfterMs();

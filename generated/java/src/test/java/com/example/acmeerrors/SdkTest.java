@@ -123,6 +123,7 @@ class SdkTest {
         ErrorPayload p = payload(entry);
         HttpMessage out = Errors.toHttp(p, problem);
         assertEquals(entry.httpStatus(), out.status());
+        assertEquals(Boolean.toString(entry.retryable()), out.header("x-should-retry"));
         ObjectNode expected = p.toJson();
         if (entry.retryable() && entry.retryAfterMs() != null) {
           assertEquals(
