@@ -5,17 +5,25 @@ from __future__ import annotations
 import re
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+# What starts a block when it opens a line: a heading, a list item (bullet or `1.`/`1)`), a
+# thematic break or setext underline (`---`, `===`), a fence. Escaping its first mark keeps the text inline.
+_BLOCK_START = re.compile(r"^(#|[-+=]|\d{1,9}(?=[.)]))")
 
 
 def md_inline(value: str) -> str:
     """Markdown text that renders as exactly `value`, on one line (tables, headings, paragraphs)."""
-    escaped = _MD_SPECIAL.sub(r"\\\1", value)
+    escaped = _MD_SPECIAL.sub(r"\\\1", value.replace("\0", "\ufffd"))  # Markdown has no NUL: it shows U+FFFD
     escaped = escaped.replace("\r", "&#13;").replace("\n", "<br>")
     # Markdown drops a line's leading and trailing white space; character references survive.
     core = escaped.strip()
     start = escaped.index(core) if core else len(escaped)
     lead, trail = escaped[:start], escaped[start + len(core):]
-    return _entities(lead) + core + _entities(trail)
+    return _entities(lead) + _BLOCK_START.sub(_escape_mark, core, count=1) + _entities(trail)
+
+
+def _escape_mark(match: re.Match[str]) -> str:
+    mark = match.group(1)
+    return mark + "\\" if mark[0].isdigit() else "\\" + mark  # 1. -> 1\. ; # -> \#
 
 
 def _entities(text: str) -> str:
