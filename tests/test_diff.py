@@ -123,6 +123,9 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
     ("deprecated code removed", lambda r: codes(r).pop("OLD_THING"), "code-removed", "OLD_THING", "major"),
     ("problem base", lambda r: r.__setitem__("problem_base", "https://errors.example.com/"), "problem-base-changed", "", "major"),
     ("npm package", lambda r: r.__setitem__("targets", {"typescript": {"package": "@demo/errors"}}), "package-changed", "", "major"),
+    ("wire case", lambda r: r.__setitem__("wire", {"case": "camel"}), "wire-changed", "", "major"),
+    ("wire envelope", lambda r: r.__setitem__("wire", {"envelope": "error"}), "wire-changed", "", "major"),
+    ("problem type", set_code("BAD_INPUT", "type_uri", "https://docs.example/errors/bad-input"), "type-uri-changed", "BAD_INPUT", "major"),
 ]
 
 

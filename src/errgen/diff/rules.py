@@ -49,6 +49,8 @@ CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.
 CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
 PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`")
 PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
+WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope key, changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)")
+TYPE_URI_CHANGED = declare("type-uri-changed", "major", "code", "A code's RFC 9457 problem type URI (`type_uri`) changed: clients that match on `type` break.", "`type_uri: https://docs.example/errors/a` -> `type_uri: https://docs.example/errors/A`")
 HISTORY_CHANGED = declare("history-changed", "patch", "registry", "A released version's history entry was edited (its changes or date).", "`changes: [Initial.]` -> `changes: [Initial contract.]` in entry 1.0.0")
 
 
@@ -176,6 +178,10 @@ def code_meaning_changed(old: ContractView, new: ContractView) -> Iterator[Chang
             yield _major(DEFAULT_SCOPE_CHANGED.id, f"{name}'s default scope changed from {before.scope} to {after.scope}", before, after, old, new, "scope")
         if before.http_status != after.http_status:
             yield _major(HTTP_STATUS_CHANGED.id, f"{name}'s HTTP status changed from {before.http_status} to {after.http_status}", before, after, old, new, "http_status")
+        # problem-base-changed covers codes whose type follows problem_base on both sides.
+        follows_base = before.type_uri == old.policy.problem_base + name and after.type_uri == new.policy.problem_base + name
+        if before.type_uri != after.type_uri and not follows_base:
+            yield _major(TYPE_URI_CHANGED.id, f"{name}'s problem type changed from {before.type_uri} to {after.type_uri}", before, after, old, new, "type_uri")
         moved = action_changes(before, after)
         if moved and not retry_flip and not (before.category == after.category and _inherits_action_change(old, new, name, after.category)):
             yield _major(ACTION_CHANGED.id, f"{name}'s action changed ({'; '.join(moved)})", before, after, old, new, "action")
@@ -259,6 +265,14 @@ def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
     if old.policy.problem_base != new.policy.problem_base:
         msg = f"problem_base changed from {old.policy.problem_base} to {new.policy.problem_base}: every code's problem type URI changes"
         yield Change(PROBLEM_BASE_CHANGED.id, PROBLEM_BASE_CHANGED.bump, msg, detail="problem_base", new=here)
+    wire_place = Place.at(new.registry.path, new.registry.locs.get("wire", new.registry.locs.get("name", (1, 1))))  # type: ignore[arg-type]
+    for before, after in zip(old.fields, new.fields):
+        if before.wire != after.wire:
+            msg = f"field {after.name} goes on the wire as {after.wire!r}, not {before.wire!r}: payloads written either way are rejected the other way"
+            yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail=after.name, new=wire_place)
+    if old.envelope != new.envelope:
+        msg = f"the HTTP envelope changed from {old.envelope or 'none'} to {new.envelope or 'none'}: bodies are read from another place"
+        yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail="envelope", new=wire_place)
     for field in fields(old.packages):
         was, now = getattr(old.packages, field.name), getattr(new.packages, field.name)
         if was != now:
