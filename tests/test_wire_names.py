@@ -115,3 +115,18 @@ def test_nearest_suggestion_ignores_case_and_separators() -> None:
     text = registry(code("a", more="    deprecated: {since: 1.0.0, replaced_by: CARD_DECLINED}\n") + code("card_declined"))
     found = [d for d in lint_text(text, "r.yaml").diagnostics if d.rule == "replaced-by-unknown"]
     assert found and "did you mean 'card_declined'" in found[0].message
+
+
+def test_every_language_names_codes_after_the_identifier_override(tmp_path: Path) -> None:
+    from conftest import run_errgen
+
+    text = registry(code("card-declined") + code("card_declined", more="    identifier: CARD_DECLINED_V2\n"))
+    (tmp_path / "r.yaml").write_text(text, encoding="utf-8")
+    done = run_errgen("build", "--registry", str(tmp_path / "r.yaml"), "--out", str(tmp_path / "out"),
+                      "--target", "python", "--target", "go", "--target", "rust", "--target", "java")
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    assert 'CARD_DECLINED_V2 = "card_declined"' in (out / "python" / "demo_errors" / "enums.py").read_text()
+    assert "CodeCardDeclinedV2" in (out / "go" / "table.go").read_text()
+    assert "CardDeclinedV2," in (out / "rust" / "src" / "data.rs").read_text()
+    assert 'CARD_DECLINED_V2("card_declined")' in next(out.glob("java/src/main/java/**/Code.java")).read_text()

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.contract import PROBLEM_MEMBERS, CategoryRow, CodeRow, ContractView, view
 from errgen.model import Registry
 from errgen.naming import python as naming
 from errgen.render import render as render_template
@@ -53,9 +53,14 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
     def members(values: tuple[str, ...]) -> list[tuple[str, str]]:
         return list(zip(naming.unique(naming.constant(v) for v in values), values))
 
+    def named(rows: tuple[CodeRow, ...] | tuple[CategoryRow, ...]) -> list[tuple[str, str]]:
+        # After the view's words, which an `identifier:` in the registry may set.
+        wires = [r.code if isinstance(r, CodeRow) else r.name for r in rows]
+        return list(zip(naming.unique(naming.constant("_".join(r.words)) for r in rows), wires))
+
     return [
-        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": members(contract.code_names)},
-        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": members(contract.category_names)},
+        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": named(contract.codes)},
+        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": named(contract.categories)},
         {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
         {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
         {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},

@@ -91,8 +91,9 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
     vocabularies = {naming.camel(f.name, ""): list(f.values) for f in enum_fields}
     vocabularies["Action"] = list(view.actions)
     names = {
-        "Code": dict(zip(view.code_names, naming.variants(view.code_names, "Code"))),
-        "Category": dict(zip(view.category_names, naming.variants(view.category_names, "Category"))),
+        # Codes and categories are named after the view's words, which an `identifier:` may set.
+        "Code": dict(zip(view.code_names, naming.variants(["_".join(c.words) for c in view.codes], "Code"))),
+        "Category": dict(zip(view.category_names, naming.variants(["_".join(c.words) for c in view.categories], "Category"))),
         **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
         "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
         "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
