@@ -29,6 +29,8 @@ class Validator:
     def __init__(self, registry: Registry, scanner: LeakScanner) -> None:
         self.contract = ContractChecker(registry)
         self.scanner = scanner
+        # An HTTP body carries the payload under this key when the registry's `wire:` says so.
+        self.envelope = registry.wire.envelope
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
@@ -38,6 +40,8 @@ class Validator:
     def record(self, name: str, record: Record) -> Iterator[PayloadFinding]:
         """Every message is masked as a whole: a secret can sit in a code, a category, a key or
         a suggestion as well as in a value, and each of those is quoted in some message."""
+        if record.http is not None and self.envelope and isinstance(record.value, dict) and self.envelope in record.value:
+            record.value = record.value[self.envelope]
         for rule, severity, message, line in self._findings(record):
             yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
 
