@@ -11,6 +11,8 @@ per-call cost flat in the number of codes.
 
 from __future__ import annotations
 
+from errgen.contract import view
+
 import importlib
 import json
 import random
@@ -63,9 +65,9 @@ def prepare(n_codes: int) -> tuple[Any, Path]:
 
 def python_rates(out: Path, registry: Any, data: list[Any]) -> dict[str, float]:
     sys.path.insert(0, str(out / "python"))
-    for name in [m for m in sys.modules if m.startswith(registry.package)]:
+    for name in [m for m in sys.modules if m.startswith(view(registry).packages.python_package)]:
         del sys.modules[name]
-    sdk = importlib.import_module(registry.package)
+    sdk = importlib.import_module(view(registry).packages.python_package)
     schema = json.loads((out / "schema" / "error.schema.json").read_text())
     import fastjsonschema
     from jsonschema import Draft202012Validator

@@ -142,14 +142,6 @@ class Registry:
     def loc_of(self, key: str) -> Loc:
         return self.locs.get(key, Loc(1, 1))
 
-    @property
-    def package(self) -> str:
-        return f"{self.name}_errors"
-
-    @property
-    def npm_name(self) -> str:
-        return f"{self.name.replace('_', '-')}-errors"
-
     @cached_property
     def category_map(self) -> dict[str, Category]:
         return {c.name: c for c in self.categories}
