@@ -11,8 +11,6 @@ per-call cost flat in the number of codes.
 
 from __future__ import annotations
 
-from errgen.contract import view
-
 import importlib
 import json
 import random
@@ -26,6 +24,7 @@ from typing import Any
 from bench import synth
 from bench.common import NODE_BIN, OUT, table
 from errgen.build import build
+from errgen.contract import view
 from errgen.lint import lint_path
 
 N = 100_000
