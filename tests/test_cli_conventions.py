@@ -140,7 +140,7 @@ def test_errgen_toml_sets_registry_out_and_targets(project: Path) -> None:
     (project / "errgen.toml").write_text('registry = "contract/errors.yaml"\nout = "sdk"\ntargets = ["schema"]\n')
     done = errgen("build", cwd=project)
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in (project / "sdk").iterdir()) == [".errgen-manifest.json", "schema"]
+    assert sorted(p.name for p in (project / "sdk").iterdir()) == [".errgen-cache.json", ".errgen-manifest.json", ".gitignore", "schema"]
     assert errgen("lint", cwd=project).stderr.startswith("contract/errors.yaml: ok")
     flags_win = errgen("build", "--out", "other", "--target", "recovery", cwd=project)
     assert flags_win.returncode == 0 and (project / "other" / "recovery.json").exists() and not (project / "other" / "schema").exists()

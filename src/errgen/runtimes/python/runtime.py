@@ -288,7 +288,11 @@ def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
         code = payload.get(_W["code"])
         message = payload.get(_W["message"])
         members = {
-            "type": entry.type_uri if entry is not None else PROBLEM_BASE + (code if isinstance(code, str) else ""),
+            "type": (
+                entry.type_uri
+                if entry is not None
+                else PROBLEM_BASE + (code if isinstance(code, str) else "")
+            ),
             "title": entry.description if entry is not None else str(code),
             "status": status,
         }
