@@ -61,27 +61,32 @@ class World:
 def make_world(seed: int, n: int) -> World:
     rng = random.Random(seed)
     items = [_item(rng, i) for i in range(n)]
-    # At least one item of every kind, so every seed exercises every fault.
+    # At least one item of every kind, early in the run (before the outage and the credential
+    # expiry) and with no other fault, so every seed exercises every fault on every agent.
     for index, kind in enumerate(("malformed", "times_out", "outcome_unknown", "backend_down", "stale")):
-        items[(index * 7919 + seed) % n] = _item(rng, (index * 7919 + seed) % n, force=kind)
+        at = (index * 7919 + seed) % max(1, n // 5)
+        items[at] = _item(rng, at, force=kind)
     span = n * CALL_MS  # roughly how long a clean run takes
-    windows = sorted((start, start + rng.randint(2_000, 6_000)) for start in (rng.randint(0, span) for _ in range(max(2, n // 2500))))
+    # One service-wide limit early (before the outage and the expiry, which stretch the clock past
+    # `span` for a short run), the others anywhere.
+    starts = [rng.randint(span // 10, span // 4)] + [rng.randint(0, span) for _ in range(max(1, n // 2500))]
+    windows = sorted((start, start + rng.randint(2_000, 6_000)) for start in starts)
     tenant_limits = sorted((start, start + TENANT_LIMIT_MS, rng.choice(TENANTS)) for start in (rng.randint(0, span) for _ in range(max(3, n // 500))))
     outage_start = rng.randint(span // 3, span // 2)
     return World(items, _merge(windows), tenant_limits, (outage_start, outage_start + OUTAGE_MS), rng.randint(span // 2, 3 * span // 4))
 
 
 def _item(rng: random.Random, i: int, force: str = "") -> Item:
+    """An item with random faults, or (force) with exactly the one named."""
     tenant = rng.choice(TENANTS)
-    typo = rng.random() < 0.02
-    times_out = rng.random() < 0.03 or force == "times_out"
-    stale = rng.random() < 0.02 or force == "stale"
-    unknown = (rng.random() < 0.005 or force == "outcome_unknown") and not times_out
-    version = rng.randint(1, 9)
+    drawn = {"typo": rng.random() < 0.02, "times_out": rng.random() < 0.03, "stale": rng.random() < 0.02,
+             "outcome_unknown": rng.random() < 0.005, "malformed": rng.random() < 0.02, "backend_down": rng.random() < 0.01}
+    committed, version = rng.random() < 0.5, rng.randint(1, 9)
+    fault = {k: k == force for k in drawn} if force else drawn
+    times_out = fault["times_out"]
     return Item(
-        f"contact_{i:05d}", TYPO[tenant] if typo else tenant, tenant, version, version + 1 if stale else version,
-        rng.random() < 0.02 or force == "malformed", times_out, times_out and rng.random() < 0.5, unknown,
-        rng.random() < 0.01 or force == "backend_down",
+        f"contact_{i:05d}", TYPO[tenant] if fault["typo"] else tenant, tenant, version, version + 1 if fault["stale"] else version,
+        fault["malformed"], times_out, times_out and committed, fault["outcome_unknown"] and not times_out, fault["backend_down"],
     )
 
 
