@@ -74,7 +74,7 @@ def hostile_registry() -> Registry:
     hints = [["searched", "did_you_mean", "accepted", "state", "safe_to_replay"], ["state"], []]
     codes = {
         f"C_{i}": {"category": ["self", "unknown", "type"][i % 3], "scope": "request", "scopes": ["request", "resource"],
-                   "http_status": 400 + i, "description": f"{HOSTILE} {i}", "since": "0.1.0", "hints": list(hints[i % 3])}
+                   "http_status": 400 + i, "description": f"{HOSTILE} {i}", "since": "1.0.0-rc.1+build.5", "hints": list(hints[i % 3])}
         for i in range(len(ODD_CODES))
     }
     codes["C_0"]["retry_after_ms"] = 1500

@@ -56,7 +56,7 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
     def named(rows: tuple[CodeRow, ...] | tuple[CategoryRow, ...]) -> list[tuple[str, str]]:
         # After the view's words, which an `identifier:` in the registry may set.
         wires = [r.code if isinstance(r, CodeRow) else r.name for r in rows]
-        return list(zip(naming.unique(naming.constant("_".join(r.words)) for r in rows), wires))
+        return list(zip(naming.unique(naming.constant("_".join(r.words) or w) for r, w in zip(rows, wires)), wires))
 
     return [
         {"name": "Code", "doc": "Stable error codes, in registry order.", "members": named(contract.codes)},
