@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import subprocess
@@ -135,3 +136,14 @@ def test_a_registry_name_of_10_megabytes_is_refused_in_bounded_time_and_memory(w
     fails_cleanly(done, 1, "registry-name", "10000000 characters")
     assert time.monotonic() - start < 20
     assert len(done.stderr) < 2000  # the name is not echoed back
+
+
+def test_a_registry_with_no_codes_builds_without_a_traceback(tmp_path: Path) -> None:
+    from conftest import run_errgen
+
+    (tmp_path / "r.yaml").write_text("errgen: 1\nname: empty\nversion: 0.1.0\ncategories: {}\ncodes: {}\nhistory:\n"
+                                     "  - {version: 0.1.0, date: 2026-11-30, changes: [Nothing yet.]}\n", encoding="utf-8")
+    done = run_errgen("build", "--registry", str(tmp_path / "r.yaml"), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    vectors = json.loads((tmp_path / "out" / "conformance" / "vectors.json").read_text(encoding="utf-8"))
+    assert vectors["vectors"] == []

@@ -155,6 +155,8 @@ def filled(contract: ContractView, raw: dict[str, Any], action: str, reason: str
 # ---- the cases --------------------------------------------------------------------------------------
 
 def cases(contract: ContractView) -> list[Case]:
+    if not contract.codes or not contract.categories:
+        return []  # the generic vectors are built around a known code and category
     found = [*article_examples(contract)]
     for row in contract.codes:
         found += code_cases(contract, row)
