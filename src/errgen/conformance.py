@@ -103,8 +103,10 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     if run.missing_tool():
         raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")
     done = _run(run)
-    for line in done.stdout.splitlines():
-        echo(line)
+    # JSON lines end at "\n" only: a U+2028 inside an emitted string is part of its line.
+    for line in done.stdout.split("\n"):
+        if line:
+            echo(line)
     if done.returncode != 0:
         raise CannotRun(f"{run.name} runner failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
     return 0
