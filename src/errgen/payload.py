@@ -42,25 +42,53 @@ def envelope_properties(contract: ContractView, pinned: bool) -> dict[str, Any]:
     return props
 
 
-def code_schema(contract: ContractView, row: CodeRow) -> dict[str, Any]:
-    """What one code pins: its category and retryable, its scopes, and the hints it may carry."""
+def facts(contract: ContractView, row: CodeRow) -> tuple[Any, ...]:
+    """What the schema pins for a code besides its name; codes with equal facts share a branch.
+    Scopes and hints are sets to a validator, so they are keyed (and listed) in vocabulary order."""
+    return (
+        row.category,
+        row.retryable,
+        tuple(s for s in contract.scopes if s in row.scopes),
+        tuple(h for h in contract.hints if h in row.hints),
+    )
+
+
+def group_schema(contract: ContractView, codes: list[str], key: tuple[Any, ...]) -> dict[str, Any]:
+    """One branch: the codes sharing `key`, their category and retryable, their scopes, and the
+    hints they may carry (retry_after_ms only when retryable)."""
+    category, retryable, scopes, hints = key
     w = {spec.name: spec.wire for spec in contract.fields}
     props: dict[str, Any] = {
-        w["code"]: {"const": row.code},
-        w["category"]: {"const": row.category},
-        w["retryable"]: {"const": row.retryable},
-        w["scope"]: {"enum": list(row.scopes)},
+        w["code"]: {"enum": codes},
+        w["category"]: {"const": category},
+        w["retryable"]: {"const": retryable},
+        w["scope"]: {"enum": list(scopes)},
     }
-    if not row.retryable:
+    if not retryable:
         props[w["retry_after_ms"]] = False
     for hint in contract.hints:
-        if hint not in row.hints:
+        if hint not in hints:
             props[w[hint]] = False
     return {"properties": props}
 
 
+def groups(contract: ContractView) -> dict[tuple[Any, ...], list[str]]:
+    """Codes by their facts, both in registry order (first appearance), so output is stable."""
+    out: dict[tuple[Any, ...], list[str]] = {}
+    for row in contract.codes:
+        out.setdefault(facts(contract, row), []).append(row.code)
+    return out
+
+
 def schema(contract: ContractView) -> dict[str, Any]:
+    """The payload schema. Codes with identical pinned facts share one `oneOf` branch whose code is
+    an enum, so branches grow with distinct fact combinations, not with codes: standard validators
+    (ajv, jsonschema, fastjsonschema) stay fast and within their stack at any registry size. The
+    branches' code enums are disjoint, so exactly one branch matches a valid payload."""
     w = {spec.name: spec.wire for spec in contract.fields}
+    by_facts = groups(contract)
+    # Neutral names: wire values may hold `/` or `#`, which a `$ref` would have to escape.
+    names = [f"group_{i}" for i in range(1, len(by_facts) + 1)]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
@@ -72,8 +100,8 @@ def schema(contract: ContractView) -> dict[str, Any]:
         "properties": envelope_properties(contract, pinned=True),
         "if": {"properties": {w["scope"]: {"const": "resource"}}, "required": [w["scope"]]},
         "then": {"required": [w["resource_id"]]},
-        "oneOf": [{"$ref": f"#/$defs/{row.code}"} for row in contract.codes],
-        "$defs": {row.code: code_schema(contract, row) for row in contract.codes},
+        "oneOf": [{"$ref": f"#/$defs/{name}"} for name in names],
+        "$defs": {name: group_schema(contract, codes, key) for name, (key, codes) in zip(names, by_facts.items())},
     }
 
 
