@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from errgen import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.model import Registry
 from errgen.naming import python as naming
@@ -70,8 +71,36 @@ def envelope_schema_text(contract: ContractView) -> str:
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 
 
+# datamodel-code-generator's options for the envelope; part of the cache key, as are its version,
+# black's and the schema, so a cached module is exactly what a fresh run would produce.
+ENVELOPE_OPTIONS: dict[str, Any] = {
+    "disable_timestamp": True,
+    "strict_types": ["str", "int", "bool", "float"],
+    "use_annotated": True,
+    "field_constraints": True,
+    "use_standard_collections": True,
+    "use_union_operator": True,
+    "use_schema_description": True,
+    "use_field_description": True,
+    "target_python_version": "3.10",
+    "enum_field_as_literal": "all",
+}
+# black's mode, spelled out so the cache key can name it without importing black.
+BLACK_MODE = {"line_length": LINE_LENGTH, "target_versions": ["PY310"]}
+
+
 @cache
 def envelope_module(header: str, schema: str) -> str:
+    import json
+
+    entry = toolcache.key(
+        toolcache.tool_version("datamodel-code-generator"), json.dumps(ENVELOPE_OPTIONS, sort_keys=True),
+        header, schema, *black_key(),
+    )
+    return toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(header, schema)))
+
+
+def run_datamodel_codegen(header: str, schema: str) -> str:
     import json
 
     from datamodel_code_generator import DataModelType, InputFileType, generate
@@ -80,28 +109,34 @@ def envelope_module(header: str, schema: str) -> str:
         json.loads(schema),
         input_file_type=InputFileType.JsonSchema,
         output_model_type=DataModelType.PydanticV2BaseModel,
-        disable_timestamp=True,
         formatters=[],
-        strict_types=["str", "int", "bool", "float"],
-        use_annotated=True,
-        field_constraints=True,
-        use_standard_collections=True,
-        use_union_operator=True,
-        use_schema_description=True,
-        use_field_description=True,
-        target_python_version="3.10",
-        enum_field_as_literal="all",
         custom_file_header=f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator.",
+        **ENVELOPE_OPTIONS,
     )
     assert isinstance(source, str)
-    return format_python(source)
+    return source
+
+
+def black_key() -> tuple[str, str]:
+    import json
+
+    return toolcache.tool_version("black"), json.dumps(BLACK_MODE, sort_keys=True)
 
 
 def format_python(source: str) -> str:
+    """black's output for `source`, from the cache when black has formatted this text before."""
+    entry = toolcache.key(*black_key(), source)
+    return toolcache.cached("black", entry, lambda: run_black(source))
+
+
+def run_black(source: str) -> str:
     import black
 
     # An explicit mode: black must not read [tool.black] from whatever pyproject.toml is nearby.
-    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
+    mode = black.Mode(
+        line_length=BLACK_MODE["line_length"],
+        target_versions={black.TargetVersion[v] for v in BLACK_MODE["target_versions"]},
+    )
     return black.format_str(source, mode=mode)
 
 
