@@ -72,8 +72,11 @@ def envelope_schema_text(contract: ContractView) -> str:
 
 
 # datamodel-code-generator's options for the envelope; part of the cache key, as are its version,
-# black's and the schema, so a cached module is exactly what a fresh run would produce.
+# black's and the input, so a cached module is exactly what a fresh run would produce.
 ENVELOPE_OPTIONS: dict[str, Any] = {
+    "input_file_type": "jsonschema",
+    "output_model_type": "pydantic_v2.BaseModel",
+    "formatters": [],
     "disable_timestamp": True,
     "strict_types": ["str", "int", "bool", "float"],
     "use_annotated": True,
@@ -86,57 +89,53 @@ ENVELOPE_OPTIONS: dict[str, Any] = {
     "enum_field_as_literal": "all",
 }
 # black's mode, spelled out so the cache key can name it without importing black.
-BLACK_MODE = {"line_length": LINE_LENGTH, "target_versions": ["PY310"]}
+BLACK_TARGETS = ("PY310",)
 
 
 @cache
 def envelope_module(header: str, schema: str) -> str:
     import json
 
+    file_header = f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator."
     entry = toolcache.key(
         toolcache.tool_version("datamodel-code-generator"), json.dumps(ENVELOPE_OPTIONS, sort_keys=True),
-        header, schema, *black_key(),
+        file_header, schema, *black_key(),
     )
-    return toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(header, schema)))
+    return toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(file_header, schema)))
 
 
-def run_datamodel_codegen(header: str, schema: str) -> str:
+def run_datamodel_codegen(file_header: str, schema: str) -> str:
     import json
 
     from datamodel_code_generator import DataModelType, InputFileType, generate
 
+    options = dict(ENVELOPE_OPTIONS)
     source = generate(
         json.loads(schema),
-        input_file_type=InputFileType.JsonSchema,
-        output_model_type=DataModelType.PydanticV2BaseModel,
-        formatters=[],
-        custom_file_header=f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator.",
-        **ENVELOPE_OPTIONS,
+        input_file_type=InputFileType(options.pop("input_file_type")),
+        output_model_type=DataModelType(options.pop("output_model_type")),
+        custom_file_header=file_header,
+        **options,
     )
     assert isinstance(source, str)
     return source
 
 
+@cache
 def black_key() -> tuple[str, str]:
-    import json
-
-    return toolcache.tool_version("black"), json.dumps(BLACK_MODE, sort_keys=True)
+    return toolcache.tool_version("black"), f"line_length={LINE_LENGTH};target_versions={','.join(BLACK_TARGETS)}"
 
 
 def format_python(source: str) -> str:
     """black's output for `source`, from the cache when black has formatted this text before."""
-    entry = toolcache.key(*black_key(), source)
-    return toolcache.cached("black", entry, lambda: run_black(source))
+    return toolcache.cached("black", toolcache.key(*black_key(), source), lambda: run_black(source))
 
 
 def run_black(source: str) -> str:
     import black
 
     # An explicit mode: black must not read [tool.black] from whatever pyproject.toml is nearby.
-    mode = black.Mode(
-        line_length=BLACK_MODE["line_length"],
-        target_versions={black.TargetVersion[v] for v in BLACK_MODE["target_versions"]},
-    )
+    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion[v] for v in BLACK_TARGETS})
     return black.format_str(source, mode=mode)
 
 
