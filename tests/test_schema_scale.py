@@ -37,6 +37,7 @@ def per_code_schema(contract: ContractView) -> dict[str, Any]:
             props[w["retry_after_ms"]] = False
         props.update({w[h]: False for h in contract.hints if h not in row.hints})
         defs[row.code] = {"properties": props}
+    del out["allOf"]
     out["$defs"] = defs
     out["oneOf"] = [{"$ref": f"#/$defs/{code}"} for code in defs]
     return out
@@ -46,15 +47,25 @@ def synth_contract(tmp_path: Path, n: int) -> ContractView:
     return view(load_registry(synth.write(tmp_path, n)))
 
 
+def branches(schema: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The branches each category's dispatch lets a payload match, by category."""
+    out = {}
+    for dispatch in schema["allOf"]:
+        category = next(iter(dispatch["if"]["properties"].values()))["const"]
+        out[category] = dispatch["then"]["anyOf"] if dispatch["then"] is not False else []
+    return out
+
+
 def test_branches_follow_fact_combinations_not_codes() -> None:
     contract = view(load_registry(REGISTRY))
-    schema = payload.schema(contract)
-    branches = [schema["$defs"][ref["$ref"].rsplit("/", 1)[1]] for ref in schema["oneOf"]]
+    by_category = branches(payload.schema(contract))
+    assert list(by_category) == list(contract.category_names)
     code_wire = contract.field_map["code"].wire
-    listed = [code for b in branches for code in b["properties"][code_wire]["enum"]]
-    assert sorted(listed) == sorted(contract.code_names)  # every code in exactly one branch
+    for category, group in by_category.items():  # every code in exactly one branch, under its category
+        listed = [code for b in group for code in b["properties"][code_wire]["enum"]]
+        assert listed == [row.code for row in contract.codes if row.category == category]
     distinct = {payload.facts(contract, row) for row in contract.codes}
-    assert len(branches) == len(distinct)
+    assert sum(map(len, by_category.values())) == len(distinct)
 
 
 @pytest.mark.parametrize("registry_path", [REGISTRY, EXAMPLE], ids=["default", "refund-example"])
@@ -72,7 +83,7 @@ def test_grouped_verdicts_equal_per_code_verdicts(registry_path: Path) -> None:
 def test_5000_codes_make_few_branches_and_a_quick_metaschema_check(tmp_path: Path) -> None:
     contract = synth_contract(tmp_path, 5000)
     schema = payload.schema(contract)
-    assert len(schema["oneOf"]) == len({payload.facts(contract, row) for row in contract.codes}) <= 200
+    assert sum(len(d["then"]["anyOf"]) for d in schema["allOf"]) == len({payload.facts(contract, row) for row in contract.codes}) <= 200
     start = time.perf_counter()
     Draft202012Validator.check_schema(schema)
     assert time.perf_counter() - start < 2.0
@@ -98,3 +109,18 @@ def test_ajv_compiles_the_schema_of_20000_codes(tmp_path: Path, node_bin: Path) 
         f"console.log(JSON.stringify([v({json.dumps(ok)}), v({json.dumps(wrong)})]));"
     )
     assert node_json(script, node_bin.parent.parent) == [True, False]
+
+
+def test_a_category_without_codes_matches_no_payload(tmp_path: Path) -> None:
+    text = synth.registry_text(6).replace("codes:\n", "  spare:\n    retryable: false\n    description: No code uses this.\ncodes:\n", 1)
+    path = tmp_path / "errors.yaml"
+    path.write_text(text, encoding="utf-8")
+    contract = view(load_registry(path))
+    assert "spare" in contract.category_names
+    schema = payload.schema(contract)
+    ok = payload.example(contract, contract.codes[2])
+    claimed = {**ok, contract.field_map["category"].wire: "spare", contract.field_map["retryable"].wire: False}
+    claimed.pop(contract.field_map["retry_after_ms"].wire, None)
+    assert Draft202012Validator(schema).is_valid(ok)
+    assert not Draft202012Validator(per_code_schema(contract)).is_valid(claimed)
+    assert not Draft202012Validator(schema).is_valid(claimed)

@@ -54,13 +54,13 @@ def facts(contract: ContractView, row: CodeRow) -> tuple[Any, ...]:
 
 
 def group_schema(contract: ContractView, codes: list[str], key: tuple[Any, ...]) -> dict[str, Any]:
-    """One branch: the codes sharing `key`, their category and retryable, their scopes, and the
-    hints they may carry (retry_after_ms only when retryable)."""
-    category, retryable, scopes, hints = key
+    """One branch: the codes sharing `key`, their retryable, their scopes, and the hints they may
+    carry (retry_after_ms only when retryable); the category's dispatch (see `schema`) pins the
+    category."""
+    _category, retryable, scopes, hints = key
     w = {spec.name: spec.wire for spec in contract.fields}
     props: dict[str, Any] = {
         w["code"]: {"enum": codes},
-        w["category"]: {"const": category},
         w["retryable"]: {"const": retryable},
         w["scope"]: {"enum": list(scopes)},
     }
@@ -81,14 +81,14 @@ def groups(contract: ContractView) -> dict[tuple[Any, ...], list[str]]:
 
 
 def schema(contract: ContractView) -> dict[str, Any]:
-    """The payload schema. Codes with identical pinned facts share one `oneOf` branch whose code is
-    an enum, so branches grow with distinct fact combinations, not with codes: standard validators
-    (ajv, jsonschema, fastjsonschema) stay fast and within their stack at any registry size. The
-    branches' code enums are disjoint, so exactly one branch matches a valid payload."""
+    """The payload schema. Codes with identical pinned facts share one branch whose code is an
+    enum, so branches grow with distinct fact combinations, not with codes; a payload's category
+    picks the branches it may match (a cheap `const` test), so a validator scans only that
+    category's codes. Standard validators (ajv, jsonschema, fastjsonschema) stay fast and within
+    their stack at any registry size. With the top-level code enum this accepts exactly what one
+    `oneOf` branch per code would: a code matches one branch, and only under its own category."""
     w = {spec.name: spec.wire for spec in contract.fields}
     by_facts = groups(contract)
-    # Neutral names: wire values may hold `/` or `#`, which a `$ref` would have to escape.
-    names = [f"group_{i}" for i in range(1, len(by_facts) + 1)]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
@@ -100,9 +100,19 @@ def schema(contract: ContractView) -> dict[str, Any]:
         "properties": envelope_properties(contract, pinned=True),
         "if": {"properties": {w["scope"]: {"const": "resource"}}, "required": [w["scope"]]},
         "then": {"required": [w["resource_id"]]},
-        "oneOf": [{"$ref": f"#/$defs/{name}"} for name in names],
-        "$defs": {name: group_schema(contract, codes, key) for name, (key, codes) in zip(names, by_facts.items())},
+        "allOf": [
+            category_dispatch(contract, category, [group_schema(contract, codes, key) for key, codes in by_facts.items() if key[0] == category])
+            for category in contract.category_names
+        ],
     }
+
+
+def category_dispatch(contract: ContractView, category: str, branches: list[dict[str, Any]]) -> dict[str, Any]:
+    """A payload of `category` matches one of its branches; of a category without codes, none.
+    The branches sit inline: a `$ref` per branch costs validators a lookup on every payload."""
+    wire = contract.field_map["category"].wire
+    then: Any = {"anyOf": branches} if branches else False
+    return {"if": {"properties": {wire: {"const": category}}, "required": [wire]}, "then": then}
 
 
 def envelope_schema(contract: ContractView, title: str) -> dict[str, Any]:
