@@ -42,25 +42,53 @@ def envelope_properties(contract: ContractView, pinned: bool) -> dict[str, Any]:
     return props
 
 
-def code_schema(contract: ContractView, row: CodeRow) -> dict[str, Any]:
-    """What one code pins: its category and retryable, its scopes, and the hints it may carry."""
+def facts(contract: ContractView, row: CodeRow) -> tuple[Any, ...]:
+    """What the schema pins for a code besides its name; codes with equal facts share a branch.
+    Scopes and hints are sets to a validator, so they are keyed (and listed) in vocabulary order."""
+    return (
+        row.category,
+        row.retryable,
+        tuple(s for s in contract.scopes if s in row.scopes),
+        tuple(h for h in contract.hints if h in row.hints),
+    )
+
+
+def group_schema(contract: ContractView, codes: list[str], key: tuple[Any, ...]) -> dict[str, Any]:
+    """One branch: the codes sharing `key`, their retryable, their scopes, and the hints they may
+    carry (retry_after_ms only when retryable); the category's dispatch (see `schema`) pins the
+    category."""
+    _category, retryable, scopes, hints = key
     w = {spec.name: spec.wire for spec in contract.fields}
     props: dict[str, Any] = {
-        w["code"]: {"const": row.code},
-        w["category"]: {"const": row.category},
-        w["retryable"]: {"const": row.retryable},
-        w["scope"]: {"enum": list(row.scopes)},
+        w["code"]: {"enum": codes},
+        w["retryable"]: {"const": retryable},
+        w["scope"]: {"enum": list(scopes)},
     }
-    if not row.retryable:
+    if not retryable:
         props[w["retry_after_ms"]] = False
     for hint in contract.hints:
-        if hint not in row.hints:
+        if hint not in hints:
             props[w[hint]] = False
     return {"properties": props}
 
 
+def groups(contract: ContractView) -> dict[tuple[Any, ...], list[str]]:
+    """Codes by their facts, both in registry order (first appearance), so output is stable."""
+    out: dict[tuple[Any, ...], list[str]] = {}
+    for row in contract.codes:
+        out.setdefault(facts(contract, row), []).append(row.code)
+    return out
+
+
 def schema(contract: ContractView) -> dict[str, Any]:
+    """The payload schema. Codes with identical pinned facts share one branch whose code is an
+    enum, so branches grow with distinct fact combinations, not with codes; a payload's category
+    picks the branches it may match (a cheap `const` test), so a validator scans only that
+    category's codes. Standard validators (ajv, jsonschema, fastjsonschema) stay fast and within
+    their stack at any registry size. With the top-level code enum this accepts exactly what one
+    `oneOf` branch per code would: a code matches one branch, and only under its own category."""
     w = {spec.name: spec.wire for spec in contract.fields}
+    by_facts = groups(contract)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
@@ -72,9 +100,19 @@ def schema(contract: ContractView) -> dict[str, Any]:
         "properties": envelope_properties(contract, pinned=True),
         "if": {"properties": {w["scope"]: {"const": "resource"}}, "required": [w["scope"]]},
         "then": {"required": [w["resource_id"]]},
-        "oneOf": [{"$ref": f"#/$defs/{row.code}"} for row in contract.codes],
-        "$defs": {row.code: code_schema(contract, row) for row in contract.codes},
+        "allOf": [
+            category_dispatch(contract, category, [group_schema(contract, codes, key) for key, codes in by_facts.items() if key[0] == category])
+            for category in contract.category_names
+        ],
     }
+
+
+def category_dispatch(contract: ContractView, category: str, branches: list[dict[str, Any]]) -> dict[str, Any]:
+    """A payload of `category` matches one of its branches; of a category without codes, none.
+    The branches sit inline: a `$ref` per branch costs validators a lookup on every payload."""
+    wire = contract.field_map["category"].wire
+    then: Any = {"anyOf": branches} if branches else False
+    return {"if": {"properties": {wire: {"const": category}}, "required": [wire]}, "then": then}
 
 
 def envelope_schema(contract: ContractView, title: str) -> dict[str, Any]:

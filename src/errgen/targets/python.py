@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from errgen import toolcache
 from errgen.contract import PROBLEM_MEMBERS, CategoryRow, CodeRow, ContractView, view
 from errgen.model import Registry
 from errgen.naming import python as naming
@@ -75,38 +76,71 @@ def envelope_schema_text(contract: ContractView) -> str:
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 
 
+# datamodel-code-generator's options for the envelope; part of the cache key, as are its version,
+# black's and the input, so a cached module is exactly what a fresh run would produce.
+ENVELOPE_OPTIONS: dict[str, Any] = {
+    "input_file_type": "jsonschema",
+    "output_model_type": "pydantic_v2.BaseModel",
+    "formatters": [],
+    "disable_timestamp": True,
+    "strict_types": ["str", "int", "bool", "float"],
+    "use_annotated": True,
+    "field_constraints": True,
+    "use_standard_collections": True,
+    "use_union_operator": True,
+    "use_schema_description": True,
+    "use_field_description": True,
+    "target_python_version": "3.10",
+    "enum_field_as_literal": "all",
+}
+# black's mode, spelled out so the cache key can name it without importing black.
+BLACK_TARGETS = ("PY310",)
+
+
 @cache
 def envelope_module(header: str, schema: str) -> str:
     import json
 
+    file_header = f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator."
+    entry = toolcache.key(
+        toolcache.tool_version("datamodel-code-generator"), json.dumps(ENVELOPE_OPTIONS, sort_keys=True),
+        file_header, schema, *black_key(),
+    )
+    return toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(file_header, schema)))
+
+
+def run_datamodel_codegen(file_header: str, schema: str) -> str:
+    import json
+
     from datamodel_code_generator import DataModelType, InputFileType, generate
 
+    options = dict(ENVELOPE_OPTIONS)
     source = generate(
         json.loads(schema),
-        input_file_type=InputFileType.JsonSchema,
-        output_model_type=DataModelType.PydanticV2BaseModel,
-        disable_timestamp=True,
-        formatters=[],
-        strict_types=["str", "int", "bool", "float"],
-        use_annotated=True,
-        field_constraints=True,
-        use_standard_collections=True,
-        use_union_operator=True,
-        use_schema_description=True,
-        use_field_description=True,
-        target_python_version="3.10",
-        enum_field_as_literal="all",
-        custom_file_header=f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator.",
+        input_file_type=InputFileType(options.pop("input_file_type")),
+        output_model_type=DataModelType(options.pop("output_model_type")),
+        custom_file_header=file_header,
+        **options,
     )
     assert isinstance(source, str)
-    return format_python(source)
+    return source
+
+
+@cache
+def black_key() -> tuple[str, str]:
+    return toolcache.tool_version("black"), f"line_length={LINE_LENGTH};target_versions={','.join(BLACK_TARGETS)}"
 
 
 def format_python(source: str) -> str:
+    """black's output for `source`, from the cache when black has formatted this text before."""
+    return toolcache.cached("black", toolcache.key(*black_key(), source), lambda: run_black(source))
+
+
+def run_black(source: str) -> str:
     import black
 
     # An explicit mode: black must not read [tool.black] from whatever pyproject.toml is nearby.
-    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
+    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion[v] for v in BLACK_TARGETS})
     return black.format_str(source, mode=mode)
 
 
