@@ -19,6 +19,7 @@ from errgen.diagnostics import Fatal
 
 if TYPE_CHECKING:
     from errgen.lint import LintResult
+    from errgen.diff.git import Snapshot
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
 FORMATS = click.Choice(["text", "json"])
@@ -45,17 +46,16 @@ def _registry_path(path: Path | None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None, report: bool = False) -> "LintResult":
-    """Lint the registry (a file, or bytes with a display name); print its problems (warnings
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False) -> "LintResult":
+    """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.formats import diagnostics as render
     from errgen.lint import lint_document, lint_path
-    from errgen.load import decode, load_text
 
     config.announce()
     try:
         if source is not None:
-            result = lint_document(load_text(decode(source[0], source[1]), source[1]))
+            result = lint_document(source.document())
         else:
             result = lint_path(_registry_path(path))
     except Fatal as exc:
@@ -293,7 +293,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     sys.exit(0 if report.ok else 1)
 
 
-def _read_at(ref: str, current: Path, hint: str) -> "tuple[bytes, str] | None":
+def _read_at(ref: str, current: Path, hint: str) -> "Snapshot | None":
     """The registry at a git ref, or None when it is new on this branch; exit 2 with `hint`."""
     from errgen.diff.git import read_at
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from dataclasses import fields, replace
+from pathlib import PurePosixPath
 from typing import Callable, Iterator
 
 from errgen import semver
@@ -49,6 +50,8 @@ CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.
 CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
 PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`")
 PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
+CODE_MOVED = declare("code-moved", "none", "code", "A code moved from one fragment of a folder registry to another (or between a fragment and the header): who maintains it changed, the contract did not. Reported for information; it needs no release.", "`CARD_DECLINED` in `teams/payments.yaml` -> in `teams/billing.yaml`")
+OWNER_CHANGED = declare("owner-changed", "none", "registry", "A fragment of a folder registry declares another `owner`: its codes are maintained by someone else now, the contract is the same. Reported for information; it needs no release.", "`owner: '@acme/payments'` -> `owner: '@acme/billing'` in `teams/payments.yaml`")
 HISTORY_CHANGED = declare("history-changed", "patch", "registry", "A released version's history entry was edited (its changes or date).", "`changes: [Initial.]` -> `changes: [Initial contract.]` in entry 1.0.0")
 
 
@@ -275,3 +278,41 @@ def history_text(old: ContractView, new: ContractView) -> Iterator[Change]:
         if now is not None and (now.changes != entry.changes or now.date != entry.date):
             yield Change(HISTORY_CHANGED.id, HISTORY_CHANGED.bump, f"history entry {entry.version} was edited", detail=entry.version,
                          new=Place.at(new.registry.path, now.loc))
+
+
+def _relative(reg: Registry, fragment_path: str) -> str:
+    """A fragment's path relative to its header's folder: the same fragment compares equal whether
+    it was read from the working tree or at a git ref (`origin/main:registry/teams/a.yaml`)."""
+    folder, path = PurePosixPath(reg.path).parent, PurePosixPath(fragment_path)
+    return str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+
+
+def _homes(reg: Registry) -> dict[str, str]:
+    """Each code's fragment (relative path); codes in the header have none."""
+    return {code: _relative(reg, f.path) for f in reg.fragments for code in f.codes}
+
+
+@rule
+def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change]:
+    """Moves and owner changes between two folder registries. A registry that becomes (or stops
+    being) a folder moves every code, which says nothing about who owns what: not reported."""
+    old, new = old_view.registry, new_view.registry
+    if not (old.fragments and new.fragments):
+        return
+    before, after = _homes(old), _homes(new)
+    old_owner, new_owner = old.owners, new.owners
+    for code in new.codes:
+        was, now = before.get(code.name), after.get(code.name)
+        if code.name not in old.code_map or was == now:
+            continue
+        where = (lambda home, owner: f"{home} ({owner})" if home else "the header")
+        msg = (f"{code.name} moved from {where(was, old_owner.get(code.name))} to {where(now, new_owner.get(code.name))}: "
+               "not a contract change")
+        yield Change(CODE_MOVED.id, CODE_MOVED.bump, msg, code=code.name, detail=now or "",
+                     old=_place(old, old.code_map[code.name]), new=_place(new, code))
+    owners_before = {_relative(old, f.path): f.owner for f in old.fragments}
+    for fragment in new.fragments:
+        path = _relative(new, fragment.path)
+        if owners_before.get(path, fragment.owner) != fragment.owner:
+            msg = f"{path} is now owned by {fragment.owner} (was {owners_before[path]}): not a contract change"
+            yield Change(OWNER_CHANGED.id, OWNER_CHANGED.bump, msg, detail=path, new=Place.at(fragment.path, fragment.loc))
