@@ -343,14 +343,20 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
     source = bumping.Source.read(current)
     text = plan.apply(source, after)
-    if text is not None and dry_run:
-        original = source.text.splitlines(keepends=True)
-        click.echo("".join(difflib.unified_diff(original, text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
-    elif text is not None:
+    try:  # a folder registry's new codes have their `since` in the fragment files
+        edits = [(current, source, text)] if text is not None else []
+        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+    except bumping.EditError as exc:
+        _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
+    for path, src, new_text in edits:
+        if dry_run:
+            original = src.text.splitlines(keepends=True)
+            click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
+            continue
         try:
-            bumping.write(current, source.encoded(text))
+            bumping.write(path, src.encoded(new_text))
         except OSError as exc:
-            _fail(f"cannot write {current}: {exc.strerror}")
+            _fail(f"cannot write {path}: {exc.strerror}")
     console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 
