@@ -68,6 +68,9 @@ def test_a_code_removed_from_a_fragment_is_a_break_owned_by_its_old_team(repo: P
     _, report = diff_json(repo)
     [change] = report["changes"]
     assert (change["rule"], change["code"], change["owner"]) == ("code-removed", "SHARED", "@org/a")
+    # It points at the fragment it was removed from, in the checkout (not at the ref's copy).
+    assert change["location"] == {"path": "registry/teams/a.yaml", "line": 1, "column": 1}
+    assert change["old"]["path"] == "HEAD:registry/teams/a.yaml" and change["old"]["line"] == 8
 
 
 def test_a_move_between_fragments_and_an_owner_change_need_no_release(repo: Path) -> None:

@@ -13,7 +13,7 @@ from errgen.contract import view
 from errgen.diagnostics import Loc
 from errgen.diff.checks import announce, declared, required_bump, since_checks, version_checks
 from errgen.diff.model import Change, DiffReport, Place
-from errgen.diff.rules import RULES
+from errgen.diff.rules import RULES, relative
 from errgen.model import Registry
 
 __all__ = ["Change", "DiffReport", "diff", "classify", "empty_registry"]
@@ -54,8 +54,18 @@ def _placed(change: Change, old: Registry, new: Registry) -> Change:
     anchor = None
     if change.new is None:
         section = "categories" if change.category and not change.code else "codes"
-        anchor = Place.at(new.path, new.locs.get(section, new.locs.get("version", Loc(1, 1))))
+        anchor = _fragment_anchor(change, old, new) or Place.at(new.path, new.locs.get(section, new.locs.get("version", Loc(1, 1))))
     owner = (new.owners.get(change.code) or old.owners.get(change.code)) if change.code else None
     if change.rule == "owner-changed":
         owner = next((f.owner for f in new.fragments if change.new and f.path == change.new.path), None)
     return replace(change, severity=severity, anchor=anchor, owner=owner)
+
+
+def _fragment_anchor(change: Change, old: Registry, new: Registry) -> Place | None:
+    """A code removed from a fragment that NEW still has: the top of that fragment's file."""
+    code = old.code_map.get(change.code or "")
+    if code is None or code.loc.path is None:
+        return None
+    home = relative(old, code.loc.path)
+    fragment = next((f for f in new.fragments if relative(new, f.path) == home), None)
+    return Place.at(fragment.path, fragment.loc) if fragment else None

@@ -280,7 +280,7 @@ def history_text(old: ContractView, new: ContractView) -> Iterator[Change]:
                          new=Place.at(new.registry.path, now.loc))
 
 
-def _relative(reg: Registry, fragment_path: str) -> str:
+def relative(reg: Registry, fragment_path: str) -> str:
     """A fragment's path relative to its header's folder: the same fragment compares equal whether
     it was read from the working tree or at a git ref (`origin/main:registry/teams/a.yaml`)."""
     folder, path = PurePosixPath(reg.path).parent, PurePosixPath(fragment_path)
@@ -289,7 +289,7 @@ def _relative(reg: Registry, fragment_path: str) -> str:
 
 def _homes(reg: Registry) -> dict[str, str]:
     """Each code's fragment (relative path); codes in the header have none."""
-    return {code: _relative(reg, f.path) for f in reg.fragments for code in f.codes}
+    return {code: relative(reg, f.path) for f in reg.fragments for code in f.codes}
 
 
 @rule
@@ -310,9 +310,9 @@ def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change
                "not a contract change")
         yield Change(CODE_MOVED.id, CODE_MOVED.bump, msg, code=code.name, detail=now or "",
                      old=_place(old, old.code_map[code.name]), new=_place(new, code))
-    owners_before = {_relative(old, f.path): f.owner for f in old.fragments}
+    owners_before = {relative(old, f.path): f.owner for f in old.fragments}
     for fragment in new.fragments:
-        path = _relative(new, fragment.path)
+        path = relative(new, fragment.path)
         if owners_before.get(path, fragment.owner) != fragment.owner:
             msg = f"{path} is now owned by {fragment.owner} (was {owners_before[path]}): not a contract change"
             yield Change(OWNER_CHANGED.id, OWNER_CHANGED.bump, msg, detail=path, new=Place.at(fragment.path, fragment.loc))
