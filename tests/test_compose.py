@@ -44,7 +44,10 @@ def test_the_example_builds_byte_identical_to_its_single_file_equivalent(tmp_pat
         done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / out))
         assert done.returncode == 0, done.stderr
     # The build cache (gitignored, keyed by the registry's bytes) is local state, not output.
-    outputs = lambda root: sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file() and p.name != ".errgen-cache.json")  # noqa: E731
+
+    def outputs(root: Path) -> list[Path]:
+        return sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file() and p.name != ".errgen-cache.json")
+
     files = outputs(tmp_path / "single")
     assert len(files) > 10
     for rel in files:

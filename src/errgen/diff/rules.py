@@ -292,6 +292,10 @@ def _homes(reg: Registry) -> dict[str, str]:
     return {code: relative(reg, f.path) for f in reg.fragments for code in f.codes}
 
 
+def _home(fragment: str | None, owner: str | None) -> str:
+    return f"{fragment} ({owner})" if fragment else "the header"
+
+
 @rule
 def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change]:
     """Moves and owner changes between two folder registries. A registry that becomes (or stops
@@ -305,8 +309,7 @@ def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change
         was, now = before.get(code.name), after.get(code.name)
         if code.name not in old.code_map or was == now:
             continue
-        where = (lambda home, owner: f"{home} ({owner})" if home else "the header")
-        msg = (f"{code.name} moved from {where(was, old_owner.get(code.name))} to {where(now, new_owner.get(code.name))}: "
+        msg = (f"{code.name} moved from {_home(was, old_owner.get(code.name))} to {_home(now, new_owner.get(code.name))}: "
                "not a contract change")
         yield Change(CODE_MOVED.id, CODE_MOVED.bump, msg, code=code.name, detail=now or "",
                      old=_place(old, old.code_map[code.name]), new=_place(new, code))
