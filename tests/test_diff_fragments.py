@@ -190,3 +190,16 @@ def test_bump_on_a_folder_registry_sets_since_in_the_fragment_and_the_version_in
     assert status == 0 and report["required_bump"] == "minor" and report["declared_bump"] == "minor"
     again = run_errgen("bump", "--registry", "registry/errors.yaml", cwd=repo)
     assert again.returncode == 0 and "nothing to do" in again.stderr + again.stdout
+
+
+def test_a_registry_at_the_repository_root_names_fragments_at_the_ref_and_sees_moves(tmp_path: Path) -> None:
+    folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("ALPHA") + code("SHARED"), "b.yaml": "owner: b\ncodes:\n" + code("BETA")})
+    subprocess.run(GIT + ["init", "-q"], cwd=tmp_path, check=True)
+    commit(tmp_path)
+    (tmp_path / "teams" / "a.yaml").write_text("owner: a\ncodes:\n" + code("ALPHA"), encoding="utf-8")
+    (tmp_path / "teams" / "b.yaml").write_text("owner: b\ncodes:\n" + code("BETA") + code("SHARED"), encoding="utf-8")
+    done = run_errgen("diff", "--against", "HEAD", "--registry", "errors.yaml", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [moved] = json.loads(done.stdout)["changes"]
+    assert moved["rule"] == "code-moved" and moved["old"]["path"] == "HEAD:teams/a.yaml"
+    assert moved["location"]["path"] == "teams/b.yaml"

@@ -78,6 +78,12 @@ class ComposedDocument(Document):
         self.fragments = fragments
 
 
+def in_folder(header: str) -> str:
+    """What a fragment's shown path starts with: the header's, up to its file name. Read at a git
+    ref the header is `origin/main:errors.yaml`, and its fragments `origin/main:teams/a.yaml`."""
+    return header[: max(header.rfind("/"), header.rfind(":")) + 1]
+
+
 def includes(doc: Document) -> bool:
     return isinstance(doc.root, Map) and "include" in doc.root
 
@@ -87,13 +93,13 @@ def compose(header: Document, source: Source) -> Document:
     include = header.root.get("include")
     if not isinstance(include, Seq):
         return header  # structure reports the wrong type
-    folder = PurePosixPath(header.path).parent
+    folder = in_folder(header.path)
     diagnostics = list(header.diagnostics)
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
     for pattern, loc in zip(include, include.locs):
         for name in _matches(pattern, loc, source, header.path, diagnostics):
-            shown = str(folder / name) if str(folder) != "." else name
+            shown = folder + name
             fragment = _load(source, name, shown, diagnostics)
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))

@@ -11,10 +11,10 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from dataclasses import fields, replace
-from pathlib import PurePosixPath
 from typing import Callable, Iterator
 
 from errgen import semver
+from errgen.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.model import Change, Place, declare
 from errgen.lint.names import identifier_key
@@ -283,8 +283,8 @@ def history_text(old: ContractView, new: ContractView) -> Iterator[Change]:
 def relative(reg: Registry, fragment_path: str) -> str:
     """A fragment's path relative to its header's folder: the same fragment compares equal whether
     it was read from the working tree or at a git ref (`origin/main:registry/teams/a.yaml`)."""
-    folder, path = PurePosixPath(reg.path).parent, PurePosixPath(fragment_path)
-    return str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+    folder = in_folder(reg.path)
+    return fragment_path[len(folder):] if fragment_path.startswith(folder) else fragment_path
 
 
 def _homes(reg: Registry) -> dict[str, str]:
