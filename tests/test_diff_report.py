@@ -229,7 +229,8 @@ def test_a_category_action_change_lists_only_codes_whose_behaviour_changes() -> 
 # --- 6. declared rules and their docs ---------------------------------------------------------------
 
 def test_every_reported_rule_is_declared_and_every_change_rule_has_an_example_pair() -> None:
-    change_rules = {s.id for s in RULE_SPECS.values() if s.level != "check"}
+    # Informational rules (moves, owners) need a folder registry: tests/test_diff_fragments.py.
+    change_rules = {s.id for s in RULE_SPECS.values() if s.level != "check" and s.bump != "none"}
     assert {row[2] for row in ROWS} == change_rules
     for spec in RULE_SPECS.values():
         assert spec.description.endswith(".") and spec.example and spec.bump in ("major", "minor", "patch", "none")

@@ -90,7 +90,8 @@ def plan(old: Registry, new: Registry, today: datetime.date, *, new_registry: bo
     since = [] if new_registry else [n for n in first_appearing(report.changes) if new.code_map[n].since != version]
     if version == new.version and not since and (has_entry or required == "none"):
         return BumpPlan(required, version, [], [], None, needed=False)
-    lines = [] if has_entry else [c.message for c in report.changes] or [f"Release {version}."]
+    # Moves and owner changes (bump "none") are not the contract's: they stay out of its changelog.
+    lines = [] if has_entry else [c.message for c in report.changes if c.bump != "none"] or [f"Release {version}."]
     entry = None if has_entry else HistoryEntry(version, today.isoformat(), tuple(lines))
     return BumpPlan(required, version, lines, since, entry, needed=True)
 
@@ -139,7 +140,7 @@ def edit_lines(source: Source, new: Registry, version: str, since: list[str], en
     edits: list[tuple[int, int, str]] = []
     if version != new.version:
         edits.append(_scalar(doc, new.locs["version"], new.version, version))
-    for name in since:
+    for name in _here(new, since):
         code = new.code_map[name]
         edits.append(_scalar(doc, code.locs["since"], code.since, version))
     if entry is not None:
@@ -150,6 +151,31 @@ def edit_lines(source: Source, new: Registry, version: str, since: list[str], en
         pieces += [source.text[done:start], value]
         done = end
     return "".join(pieces) + source.text[done:]
+
+
+def _here(new: Registry, since: list[str]) -> list[str]:
+    """The codes written in the registry file itself (a folder registry's fragments hold the rest)."""
+    return [name for name in since if new.code_map[name].loc.path is None]
+
+
+def fragment_edits(new: Registry, version: str, since: list[str]) -> dict[str, tuple[Source, str]]:
+    """For a folder registry: each fragment file that holds a code whose `since` is set, with its
+    new text (only those scalars replaced). Raises EditError on a layout the line editor refuses."""
+    by_file: dict[str, list[str]] = {}
+    for name in since:
+        path = new.code_map[name].loc.path
+        if path is not None:
+            by_file.setdefault(path, []).append(name)
+    out: dict[str, tuple[Source, str]] = {}
+    for path, names in by_file.items():
+        source = Source.read(Path(path))
+        doc = _Text(source.text)
+        pieces, done = [], 0
+        for start, end, value in sorted(_scalar(doc, new.code_map[n].locs["since"], new.code_map[n].since, version) for n in names):
+            pieces += [source.text[done:start], value]
+            done = end
+        out[path] = (source, "".join(pieces) + source.text[done:])
+    return out
 
 
 def _scalar(doc: _Text, loc: Loc, old: str, value: str) -> tuple[int, int, str]:
@@ -276,7 +302,7 @@ def round_trip(source: Source, new: Registry, version: str, since: list[str], en
     yaml.indent(mapping=2, sequence=seq_indent or 2, offset=offset or 0)
     data = yaml.load(text)
     data["version"] = version
-    for name in since:
+    for name in _here(new, since):
         data["codes"][name]["since"] = version
     if entry is not None:
         data["history"].append(CommentedMap([("version", entry.version), ("date", entry.date), ("changes", CommentedSeq(entry.changes))]))

@@ -19,6 +19,7 @@ from errgen.diagnostics import Fatal
 
 if TYPE_CHECKING:
     from errgen.lint import LintResult
+    from errgen.diff.git import Snapshot
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
 FORMATS = click.Choice(["text", "json"])
@@ -45,17 +46,16 @@ def _registry_path(path: Path | None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: tuple[bytes, str] | None = None, report: bool = False) -> "LintResult":
-    """Lint the registry (a file, or bytes with a display name); print its problems (warnings
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False) -> "LintResult":
+    """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.formats import diagnostics as render
     from errgen.lint import lint_document, lint_path
-    from errgen.load import decode, load_text
 
     config.announce()
     try:
         if source is not None:
-            result = lint_document(load_text(decode(source[0], source[1]), source[1]))
+            result = lint_document(source.document())
         else:
             result = lint_path(_registry_path(path))
     except Fatal as exc:
@@ -293,7 +293,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     sys.exit(0 if report.ok else 1)
 
 
-def _read_at(ref: str, current: Path, hint: str) -> "tuple[bytes, str] | None":
+def _read_at(ref: str, current: Path, hint: str) -> "Snapshot | None":
     """The registry at a git ref, or None when it is new on this branch; exit 2 with `hint`."""
     from errgen.diff.git import read_at
 
@@ -343,14 +343,20 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
     source = bumping.Source.read(current)
     text = plan.apply(source, after)
-    if text is not None and dry_run:
-        original = source.text.splitlines(keepends=True)
-        click.echo("".join(difflib.unified_diff(original, text.splitlines(keepends=True), str(current), f"{current} (bumped)")), nl=False)
-    elif text is not None:
+    try:  # a folder registry's new codes have their `since` in the fragment files
+        edits = [(current, source, text)] if text is not None else []
+        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+    except bumping.EditError as exc:
+        _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
+    for path, src, new_text in edits:
+        if dry_run:
+            original = src.text.splitlines(keepends=True)
+            click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
+            continue
         try:
-            bumping.write(current, source.encoded(text))
+            bumping.write(path, src.encoded(new_text))
         except OSError as exc:
-            _fail(f"cannot write {current}: {exc.strerror}")
+            _fail(f"cannot write {path}: {exc.strerror}")
     console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 

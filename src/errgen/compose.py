@@ -78,6 +78,12 @@ class ComposedDocument(Document):
         self.fragments = fragments
 
 
+def in_folder(header: str) -> str:
+    """What a fragment's shown path starts with: the header's, up to its file name. Read at a git
+    ref the header is `origin/main:errors.yaml`, and its fragments `origin/main:teams/a.yaml`."""
+    return header[: max(header.rfind("/"), header.rfind(":")) + 1]
+
+
 def includes(doc: Document) -> bool:
     return isinstance(doc.root, Map) and "include" in doc.root
 
@@ -87,13 +93,13 @@ def compose(header: Document, source: Source) -> Document:
     include = header.root.get("include")
     if not isinstance(include, Seq):
         return header  # structure reports the wrong type
-    folder = PurePosixPath(header.path).parent
+    folder = in_folder(header.path)
     diagnostics = list(header.diagnostics)
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
     for pattern, loc in zip(include, include.locs):
         for name in _matches(pattern, loc, source, header.path, diagnostics):
-            shown = str(folder / name) if str(folder) != "." else name
+            shown = folder + name
             fragment = _load(source, name, shown, diagnostics)
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))
@@ -120,7 +126,7 @@ def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: l
 
 def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) -> Document | None:
     try:
-        doc = load_text(decode(source.read(name), shown), shown)
+        doc = load_text(decode(source.read(name), shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
         return None
@@ -169,7 +175,7 @@ class _Merge:
         return True
 
     def add(self, doc: Document, shown: str) -> Fragment:
-        root = _relocate(doc.root, shown)
+        root = doc.root  # loaded with stamp=True: every position names the fragment
         assert isinstance(root, Map)
         for key in root:
             if key not in FRAGMENT_KEYS:
@@ -205,29 +211,6 @@ def _copy(source: Map) -> Map:
     out.key_locs.update(source.key_locs)
     out.locs.update(source.locs)
     return out
-
-
-def _relocate(value: Any, path: str) -> Any:
-    """Make every position in a freshly loaded tree name `path`, in place (iterative: fragments
-    may be deep; tuple.__new__ because this runs once per node and Loc(...) costs three times more)."""
-    make = tuple.__new__
-
-    def moved(loc: Loc) -> Loc:
-        return make(Loc, (loc[0], loc[1], path))
-
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Map):
-            node.loc = moved(node.loc)
-            node.key_locs = {k: moved(v) for k, v in node.key_locs.items()}
-            node.locs = {k: moved(v) for k, v in node.locs.items()}
-            stack.extend(v for v in node.values() if isinstance(v, (Map, Seq)))
-        elif isinstance(node, Seq):
-            node.loc = moved(node.loc)
-            node.locs = [moved(v) for v in node.locs]
-            stack.extend(v for v in node if isinstance(v, (Map, Seq)))
-    return value
 
 
 def owners_section(fragments: Iterable[Fragment], root: Path) -> str:

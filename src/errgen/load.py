@@ -107,8 +107,10 @@ def load_path(path: Path, display: str | None = None) -> Document:
     return load_text(read_text(path, shown), shown)
 
 
-def load_text(text: str, display: str) -> Document:
-    builder = _Builder(display)
+def load_text(text: str, display: str, stamp: bool = False) -> Document:
+    """`stamp`: every position names `display` (Loc.path), as a fragment of a folder registry's
+    positions must; made while loading, which costs nothing next to a second walk over the tree."""
+    builder = _Builder(display, stamp)
     try:
         root = builder.document(yaml.parse(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
@@ -126,11 +128,21 @@ def _loc(event: Any) -> Loc:
     return Loc(mark.line + 1, mark.column + 1)
 
 
+def _stamped(path: str) -> Callable[[Any], Loc]:
+    make = tuple.__new__  # runs once per node; Loc(...) costs three times more
+
+    def loc(event: Any) -> Loc:
+        mark = event.start_mark
+        return make(Loc, (mark.line + 1, mark.column + 1, path))
+    return loc
+
+
 class _Builder:
     """Builds values from the event stream, one recursive call per mapping or sequence."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, stamp: bool = False) -> None:
         self.path = path
+        self.loc = _stamped(path) if stamp else _loc
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
         self.depth = 0
@@ -176,21 +188,22 @@ class _Builder:
         return None
 
     def mapping(self, start: Any) -> Map:
-        out = Map(_loc(start))
+        loc = self.loc
+        out = Map(loc(start))
         if start.tag not in (None, "!", _MAP):
             self._bad_tag(start)
         while True:
             key_event = self.next()
             if type(key_event) is yaml.MappingEndEvent:
                 return out
-            key_loc = _loc(key_event)
+            key_loc = loc(key_event)
             if type(key_event) is not yaml.ScalarEvent:
                 self.value(key_event)  # the whole key first: its events come before the value's
                 self.value(self.next())
                 self.diagnostics.append(diag("wrong-type", "mapping keys must be plain names, not a mapping or a sequence", self.path, key_loc))
                 continue
             value_event = self.next()
-            value_loc = _loc(value_event)
+            value_loc = loc(value_event)
             key = key_event.value
             if key == "<<" and key_event.implicit[0]:
                 self.value(value_event)
@@ -208,14 +221,15 @@ class _Builder:
             out[key] = value
 
     def sequence(self, start: Any) -> Seq:
-        out = Seq(_loc(start))
+        loc = self.loc
+        out = Seq(loc(start))
         if start.tag not in (None, "!", _SEQ):
             self._bad_tag(start)
         while True:
             event = self.next()
             if type(event) is yaml.SequenceEndEvent:
                 return out
-            out.locs.append(_loc(event))
+            out.locs.append(loc(event))
             out.append(self.value(event))
 
     def scalar(self, event: Any) -> Any:

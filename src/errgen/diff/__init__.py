@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from errgen.contract import view
+from errgen.diagnostics import Loc
 from errgen.diff.checks import announce, declared, required_bump, since_checks, version_checks
 from errgen.diff.model import Change, DiffReport, Place
-from errgen.diff.rules import RULES
+from errgen.diff.rules import RULES, relative
 from errgen.model import Registry
 
 __all__ = ["Change", "DiffReport", "diff", "classify", "empty_registry"]
@@ -33,23 +34,38 @@ def empty_registry(new: Registry, path: str) -> Registry:
 
 def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffReport:
     changes, checks = announce(classify(old, new), old, new)
-    report = DiffReport(old.version, new.version, new_registry=new_registry)
+    report = DiffReport(old.version, new.version, new_registry=new_registry,
+                        header=new.path if new.fragments else None)
     report.required_bump = required_bump(changes)
     report.declared_bump = declared(old, new)
     checks = version_checks(old, new, report.required_bump, report.declared_bump) + checks
     if not new_registry:
         checks += since_checks(changes, new)
-    report.changes = [_placed(c, new) for c in changes]
+    report.changes = [_placed(c, old, new) for c in changes]
     report.checks = checks
     return report
 
 
-def _placed(change: Change, new: Registry) -> Change:
-    """Severity by kind (breaking changes warn, the rest inform; only checks fail), and an
-    anchor in NEW for changes that exist only in OLD, so annotations point at the checkout."""
+def _placed(change: Change, old: Registry, new: Registry) -> Change:
+    """Severity by kind (breaking changes warn, the rest inform; only checks fail), an anchor in
+    NEW for changes that exist only in OLD, so annotations point at the checkout, and the owner
+    of the code (in NEW, or in OLD for a code that is gone)."""
     severity = "warning" if change.bump == "major" else "info"
     anchor = None
     if change.new is None:
         section = "categories" if change.category and not change.code else "codes"
-        anchor = Place.at(new.path, new.locs.get(section, new.locs.get("version", (1, 1))))  # type: ignore[arg-type]
-    return replace(change, severity=severity, anchor=anchor)
+        anchor = _fragment_anchor(change, old, new) or Place.at(new.path, new.locs.get(section, new.locs.get("version", Loc(1, 1))))
+    owner = (new.owners.get(change.code) or old.owners.get(change.code)) if change.code else None
+    if change.rule == "owner-changed":
+        owner = next((f.owner for f in new.fragments if change.new and f.path == change.new.path), None)
+    return replace(change, severity=severity, anchor=anchor, owner=owner)
+
+
+def _fragment_anchor(change: Change, old: Registry, new: Registry) -> Place | None:
+    """A code removed from a fragment that NEW still has: the top of that fragment's file."""
+    code = old.code_map.get(change.code or "")
+    if code is None or code.loc.path is None:
+        return None
+    home = relative(old, code.loc.path)
+    fragment = next((f for f in new.fragments if relative(new, f.path) == home), None)
+    return Place.at(fragment.path, fragment.loc) if fragment else None

@@ -11,14 +11,22 @@ SECTIONS = (
     ("major", "Breaking changes (major)", "A client built against the old registry would misread the new one. Needs a major release (on 0.y.z: y), and NEW's history entry must announce the change: name each code it breaks, or for a category-level change the category (or the rule id); or list it under `accepted_breaks` with a reason."),
     ("minor", "Additions (minor)", "Old clients keep working; new clients can use more. Needs a minor release (on 0.y.z: z)."),
     ("patch", "Rewordings and defaults (patch)", "No client behaviour changes. Needs a patch release."),
-    ("none", "Checks", "Verdicts on the diff as a whole. Each failed check is an error: `errgen diff` exits 1."),
+    ("info", "For information (no release)", "Changes to who maintains the contract, not to the contract: reported in every format, never a reason to release and never a failure."),
+    ("check", "Checks", "Verdicts on the diff as a whole. Each failed check is an error: `errgen diff` exits 1."),
 )
+
+
+def _section(spec: RuleSpec) -> str:
+    return "check" if spec.level == "check" else ("info" if spec.bump == "none" else spec.bump)
 
 
 def _entry(spec: RuleSpec) -> list[str]:
     level = {"code": "one code", "category": "a category (and the codes in it)", "registry": "the registry", "check": "the release"}[spec.level]
     return [f"### {spec.id}", "", spec.description, "",
-            f"- Bump: {spec.bump if spec.bump != 'none' else '(check)'}; concerns {level}.", f"- Example: {spec.example}", ""]
+            f"- Bump: {spec.bump if spec.bump != 'none' else _NO_BUMP[spec.level == 'check']}; concerns {level}.", f"- Example: {spec.example}", ""]
+
+
+_NO_BUMP = {True: "(check)", False: "none"}
 
 
 def render() -> str:
@@ -34,7 +42,7 @@ def render() -> str:
     for bump, title, intro in SECTIONS:
         lines += [f"## {title}", "", intro, ""]
         for spec in RULE_SPECS.values():
-            if spec.bump == bump:
+            if _section(spec) == bump:
                 lines += _entry(spec)
     return "\n".join(lines).rstrip() + "\n"
 

@@ -1,6 +1,6 @@
 """Renderings of a diff report: text (terminals), json, github (workflow annotations), sarif
 (code scanning) and markdown (PR comments). All share one structure: changes grouped by what
-they are (breaking, minor, patch), each breaking change marked announced, accepted (with its
+they are (breaking, minor, patch, for information), per owner in a folder registry, each breaking change marked announced, accepted (with its
 reason) or not announced; then the failed checks; then the verdict. Escaping is errgen.formats'.
 """
 
@@ -12,7 +12,8 @@ from errgen import formats
 from errgen.diff.model import RULE_SPECS, Change, DiffReport, Place
 from errgen.semver import Bump
 
-GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"))
+GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),
+                                        ("none", "For information (no release needed)"))
 CHECKS_HEADING = "Failed checks"
 
 
@@ -53,15 +54,23 @@ def _rules_line(r: DiffReport) -> str:
     return f"Rules, in errgen's documentation: {', '.join(RULE_SPECS[u].anchor for u in used)}" if used else ""
 
 
+def _is_check(c: Change) -> bool:
+    return RULE_SPECS[c.rule].level == "check"
+
+
 def text(r: DiffReport) -> str:
     lines: list[str] = []
-    for bump, heading in GROUPS:
-        items = r.group(bump)
-        if items:
-            lines.append(f"{heading}:")
-            for c in items:
-                mark = f" [{status(c)}]" if status(c) else ""
-                lines.append(f"  {_where(c.where)}{c.rule}: {c.message}{mark}")
+    for owner, changes in r.by_owner():
+        indent = "  " if owner else ""
+        if owner:
+            lines.append(f"{owner}:")
+        for bump, heading in GROUPS:
+            items = r.group(bump, changes)
+            if items:
+                lines.append(f"{indent}{heading}:")
+                for c in items:
+                    mark = f" [{status(c)}]" if status(c) else ""
+                    lines.append(f"{indent}  {_where(c.where)}{c.rule}: {c.message}{mark}")
     if not r.changes:
         lines.append("No contract changes.")
     if r.checks:
@@ -74,7 +83,7 @@ def text(r: DiffReport) -> str:
 
 def _json_item(c: Change) -> dict[str, Any]:
     return {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
-            "message": c.message, "announcement": c.announcement, "accepted": c.announcement == "accepted",
+            "message": c.message, "owner": c.owner, "announcement": c.announcement, "accepted": c.announcement == "accepted",
             "reason": c.reason or None, "affects": list(c.affects), "old": _place(c.old), "new": _place(c.new),
             "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].anchor}
 
@@ -90,7 +99,7 @@ def as_json(r: DiffReport) -> str:
 
 def _title(c: Change) -> str:
     if c.bump == "none":
-        return f"check {c.rule}"
+        return f"{'check' if _is_check(c) else 'info'} {c.rule}"
     return f"{c.bump} {c.rule}" + (f" ({status(c)})" if c.announcement else "")
 
 
@@ -110,7 +119,7 @@ def sarif(r: DiffReport) -> str:
     for c in r.changes + r.checks:
         p = c.where
         props = {"bump": c.bump, "announcement": c.announcement, "reason": c.reason or None, "code": c.code,
-                 "category": c.category, "group": c.bump if c.bump != "none" else "check"}
+                 "category": c.category, "group": c.bump if c.bump != "none" else ("check" if _is_check(c) else "info"), "owner": c.owner}
         results.append(formats.sarif_result(c.rule, c.severity, c.message + (f" [{status(c)}]" if status(c) else ""),
                                             path=p.path if p else None, line=p.line if p else None, column=p.column if p else None,
                                             fingerprint=c.fingerprint, properties=props))
@@ -123,16 +132,19 @@ def markdown(r: DiffReport) -> str:
     md = formats.md_cell
     icon = "✅" if r.ok else "❌"
     lines = [f"### {icon} Error contract {md(r.old_version or 'new')} → {md(r.new_version)}", "", md(verdict(r).replace(" -> ", " → ")), ""]
-    for bump, heading in GROUPS:
-        items = r.group(bump)
-        if items and bump == "major":
-            lines += [f"**{heading}**", "", "| rule | subject | change | announcement |", "| --- | --- | --- | --- |"]
-            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} | {md(status(c))} |" for c in items]
-        elif items:
-            lines += [f"**{heading}**", "", "| rule | subject | change |", "| --- | --- | --- |"]
-            lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} |" for c in items]
-        if items:
-            lines.append("")
+    for owner, changes in r.by_owner():
+        if owner:
+            lines += [f"#### {md(owner)}", ""]
+        for bump, heading in GROUPS:
+            items = r.group(bump, changes)
+            if items and bump == "major":
+                lines += [f"**{heading}**", "", "| rule | subject | change | announcement |", "| --- | --- | --- | --- |"]
+                lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} | {md(status(c))} |" for c in items]
+            elif items:
+                lines += [f"**{heading}**", "", "| rule | subject | change |", "| --- | --- | --- |"]
+                lines += [f"| `{c.rule}` | {md(c.subject)} | {md(c.message)} |" for c in items]
+            if items:
+                lines.append("")
     if not r.changes:
         lines += ["No contract changes.", ""]
     if r.checks:

@@ -25,7 +25,8 @@ class Place:
 
     @classmethod
     def at(cls, path: str, loc: Loc) -> "Place":
-        return cls(path, loc.line, loc.column)
+        """`loc` in the registry at `path`, or in the fragment file it names."""
+        return cls(loc.path or path, loc.line, loc.column)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class Change:
     # the checked-out file it was removed from, never the old revision's path.
     anchor: Place | None = None
     severity: str = "info"  # error: a failed check; warning: a breaking change; info: the rest
+    owner: str | None = None  # in a folder registry: the owner of the code's fragment (None: the header's)
 
     @property
     def fingerprint(self) -> str:
@@ -83,7 +85,7 @@ class Change:
 
     @property
     def subject(self) -> str:
-        return self.code or self.category or (self.detail if self.bump != "none" else "")
+        return self.code or self.category or (self.detail if RULE_SPECS[self.rule].level != "check" else "")
 
 
 @dataclass
@@ -95,6 +97,9 @@ class DiffReport:
     declared_bump: Bump = "none"
     checks: list[Change] = field(default_factory=list)  # failed version, since and announcement checks
     new_registry: bool = False  # OLD did not exist: everything in NEW is added
+    # A folder registry's report is grouped by owner; changes with no owner go under this name
+    # (the header's file). None: a single file, no grouping.
+    header: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,8 +109,19 @@ class DiffReport:
     def all(self) -> list[Change]:
         return self.changes + self.checks
 
-    def group(self, bump: Bump) -> list[Change]:
-        return [c for c in self.changes if c.bump == bump]
+    def group(self, bump: Bump, changes: list[Change] | None = None) -> list[Change]:
+        return [c for c in (self.changes if changes is None else changes) if c.bump == bump]
+
+    def by_owner(self) -> list[tuple[str, list[Change]]]:
+        """The changes per owner, owners in name order and the header's last; one group, named
+        "", when the registry has no fragments."""
+        if self.header is None:
+            return [("", self.changes)]
+        groups: dict[str, list[Change]] = {}
+        for c in self.changes:
+            groups.setdefault(c.owner or "", []).append(c)
+        named = sorted(k for k in groups if k)
+        return [(k, groups[k]) for k in named] + ([(f"{self.header} (no owner)", groups[""])] if "" in groups else [])
 
 
 def max_bump(bumps: list[Bump]) -> Bump:

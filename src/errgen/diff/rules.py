@@ -14,6 +14,7 @@ from dataclasses import fields, replace
 from typing import Callable, Iterator
 
 from errgen import semver
+from errgen.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.model import Change, Place, declare
 from errgen.lint.names import identifier_key
@@ -51,6 +52,8 @@ PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`pr
 PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
 WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope key, changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)")
 TYPE_URI_CHANGED = declare("type-uri-changed", "major", "code", "A code's RFC 9457 problem type URI (`type_uri`) changed: clients that match on `type` break.", "`type_uri: https://docs.example/errors/a` -> `type_uri: https://docs.example/errors/A`")
+CODE_MOVED = declare("code-moved", "none", "code", "A code moved from one fragment of a folder registry to another (or between a fragment and the header): who maintains it changed, the contract did not. Reported for information; it needs no release.", "`CARD_DECLINED` in `teams/payments.yaml` -> in `teams/billing.yaml`")
+OWNER_CHANGED = declare("owner-changed", "none", "registry", "A fragment of a folder registry declares another `owner`: its codes are maintained by someone else now, the contract is the same. Reported for information; it needs no release.", "`owner: '@acme/payments'` -> `owner: '@acme/billing'` in `teams/payments.yaml`")
 HISTORY_CHANGED = declare("history-changed", "patch", "registry", "A released version's history entry was edited (its changes or date).", "`changes: [Initial.]` -> `changes: [Initial contract.]` in entry 1.0.0")
 
 
@@ -289,3 +292,44 @@ def history_text(old: ContractView, new: ContractView) -> Iterator[Change]:
         if now is not None and (now.changes != entry.changes or now.date != entry.date):
             yield Change(HISTORY_CHANGED.id, HISTORY_CHANGED.bump, f"history entry {entry.version} was edited", detail=entry.version,
                          new=Place.at(new.registry.path, now.loc))
+
+
+def relative(reg: Registry, fragment_path: str) -> str:
+    """A fragment's path relative to its header's folder: the same fragment compares equal whether
+    it was read from the working tree or at a git ref (`origin/main:registry/teams/a.yaml`)."""
+    folder = in_folder(reg.path)
+    return fragment_path[len(folder):] if fragment_path.startswith(folder) else fragment_path
+
+
+def _homes(reg: Registry) -> dict[str, str]:
+    """Each code's fragment (relative path); codes in the header have none."""
+    return {code: relative(reg, f.path) for f in reg.fragments for code in f.codes}
+
+
+def _home(fragment: str | None, owner: str | None) -> str:
+    return f"{fragment} ({owner})" if fragment else "the header"
+
+
+@rule
+def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change]:
+    """Moves and owner changes between two folder registries. A registry that becomes (or stops
+    being) a folder moves every code, which says nothing about who owns what: not reported."""
+    old, new = old_view.registry, new_view.registry
+    if not (old.fragments and new.fragments):
+        return
+    before, after = _homes(old), _homes(new)
+    old_owner, new_owner = old.owners, new.owners
+    for code in new.codes:
+        was, now = before.get(code.name), after.get(code.name)
+        if code.name not in old.code_map or was == now:
+            continue
+        msg = (f"{code.name} moved from {_home(was, old_owner.get(code.name))} to {_home(now, new_owner.get(code.name))}: "
+               "not a contract change")
+        yield Change(CODE_MOVED.id, CODE_MOVED.bump, msg, code=code.name, detail=now or "",
+                     old=_place(old, old.code_map[code.name]), new=_place(new, code))
+    owners_before = {relative(old, f.path): f.owner for f in old.fragments}
+    for fragment in new.fragments:
+        path = relative(new, fragment.path)
+        if owners_before.get(path, fragment.owner) != fragment.owner:
+            msg = f"{path} is now owned by {fragment.owner} (was {owners_before[path]}): not a contract change"
+            yield Change(OWNER_CHANGED.id, OWNER_CHANGED.bump, msg, detail=path, new=Place.at(fragment.path, fragment.loc))
