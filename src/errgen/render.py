@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 
 from errgen.naming import python as python_naming
 from errgen.naming import typescript as typescript_naming
@@ -33,9 +34,40 @@ def to_json(value: Any, indent: int | None = None) -> str:
 
 
 @cache
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept beside the formatter cache (toolcache.folder()), so a build does
+    not compile every template again; jinja keys them by source checksum and its own version. A
+    cache that cannot be read or written is skipped: it changes speed, never output."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+@cache
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    from errgen import toolcache
+
+    folder = toolcache.folder() / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietBytecodeCache(str(folder))
+
+
 def environment(target: str) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / target)),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
