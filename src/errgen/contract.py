@@ -157,6 +157,14 @@ class ContractView:
         return {c.code: c for c in self.codes}
 
     @cached_property
+    def codes_by_identity(self) -> dict[str, list[str]]:
+        """Codes by `naming.identity_key`: the ones that differ from a name only in case or separators."""
+        found: dict[str, list[str]] = {}
+        for name in self.code_names:
+            found.setdefault(naming.identity_key(name), []).append(name)
+        return found
+
+    @cached_property
     def field_map(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
 

@@ -11,6 +11,7 @@ import re
 from typing import Any, Iterator
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.naming import identity_key
 from errgen.model import Registry
 from errgen.runtimes.python import _verdict
 
@@ -34,8 +35,13 @@ def registry_problems(contract: ContractView, raw: dict[str, Any]) -> list[Probl
 
 
 def _nearest(contract: ContractView, raw: dict[str, Any]) -> str:
-    near = difflib.get_close_matches(raw[contract.field_map["code"].wire], contract.code_names, n=3, cutoff=0.6)
+    """Known codes that differ only in case or separators first (CARD_DECLINED for card_declined),
+    else the closest spellings."""
+    code = raw[contract.field_map["code"].wire]
+    same = contract.codes_by_identity.get(identity_key(code), ())
+    near = [c for c in same if c != code][:3] or difflib.get_close_matches(code, contract.code_names, n=3, cutoff=0.6)
     return f"; nearest known: {', '.join(near)}" if near else ""
+
 
 
 def strict_problems(contract: ContractView, raw: Any) -> list[Problem]:
@@ -45,8 +51,12 @@ def strict_problems(contract: ContractView, raw: Any) -> list[Problem]:
 
 
 def problem_ids(contract: ContractView, raw: Any) -> list[str]:
-    """Sorted, de-duplicated ids: what every SDK's runner prints as `problems`."""
-    return sorted({p[0] for p in strict_problems(contract, raw)})
+    """Sorted, de-duplicated ids: what every SDK's runner prints as `problems` (no messages,
+    so no suggestions are looked for)."""
+    found = envelope_problems(contract, raw)
+    if not found and isinstance(raw, dict):
+        found = _verdict.registry_problems(specs(contract), contract.category_names, contract.code_map.get, raw)
+    return sorted({p[0] for p in found})
 
 
 def _integral(value: object) -> bool:
