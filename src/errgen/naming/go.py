@@ -131,8 +131,13 @@ def _visible(ch: str) -> bool:
     return unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')  # printable ASCII but `"` and `\\`: itself in a literal
+
+
 def string_literal(value: str) -> str:
     """An interpreted Go string literal that means exactly `value`."""
+    if _PLAIN.fullmatch(value):
+        return f'"{value}"'
     out = ['"']
     for ch in value:
         if ch in _ESCAPES:

@@ -121,8 +121,13 @@ def version(text: str) -> str:
     return text
 
 
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')  # printable ASCII but `"` and `\\`: itself in a literal
+
+
 def string(value: str) -> str:
     """A Rust string literal that means exactly `value`."""
+    if _PLAIN.fullmatch(value):
+        return f'"{value}"'
     out = ['"']
     for ch in value:
         if ch in _SIMPLE_ESCAPES:
@@ -205,6 +210,8 @@ def list_value(items: Iterable[str]) -> str:
 def width(text: str) -> int:
     """Display columns, as rustfmt counts them: wide East Asian characters take two, combining
     marks none."""
+    if text.isascii():  # nearly every line: one column per character
+        return len(text)
     return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
