@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from errgen.lint.names import identifier_key
+from errgen.naming import identity_key
 from errgen.model import HINTS, SCOPES
 from errgen.validate.leaks import LeakScanner
 
@@ -32,7 +32,7 @@ category_names = st.one_of(st.sampled_from(KEYWORD_CATEGORIES), st.from_regex(r"
 def _unique(names: list[str]) -> list[str]:
     seen: dict[str, str] = {}
     for name in names:
-        seen.setdefault(identifier_key(name), name)
+        seen.setdefault(identity_key(name), name)
     return list(seen.values())
 
 

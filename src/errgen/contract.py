@@ -81,6 +81,11 @@ class CategoryRow:
     action: str | None
     words: tuple[str, ...]  # what each language names it after (errgen.naming)
 
+    @property
+    def identifier_text(self) -> str:
+        """What a language's naming module names this after: its words, else the wire value."""
+        return "_".join(self.words) or self.name
+
 
 @dataclass(frozen=True, slots=True)
 class CodeRow:
@@ -101,6 +106,11 @@ class CodeRow:
     deprecated_since: str | None
     replaced_by: str | None
     type_uri: str
+
+    @property
+    def identifier_text(self) -> str:
+        """What a language's naming module names this after: its words, else the wire value."""
+        return "_".join(self.words) or self.code
 
     def as_dict(self) -> dict[str, Any]:
         return {

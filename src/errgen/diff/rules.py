@@ -17,8 +17,8 @@ from errgen import semver
 from errgen.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.model import Change, Place, declare
-from errgen.lint.names import identifier_key
 from errgen.model import Code, Registry
+from errgen.naming import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]
 RULES: list[Rule] = []
@@ -81,7 +81,7 @@ def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str
     declared = {o: c.name for c in added for o in c.renamed_from if o in removed}
     taken = set(declared.values())
     probable: dict[str, str] = {}
-    by_key = {identifier_key(c.name): c for c in added if c.name not in taken}
+    by_key = {identity_key(c.name): c for c in added if c.name not in taken}
     by_shape: dict[tuple[str, str, int], list[Code]] = defaultdict(list)
     by_text: dict[tuple[str, str, int, str], Code] = {}
     for c in added:
@@ -92,7 +92,7 @@ def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str
         if name in declared:
             continue
         shape = (gone.category, gone.scope, gone.http_status)
-        twin = by_key.get(identifier_key(name)) or by_text.get((*shape, gone.description))
+        twin = by_key.get(identity_key(name)) or by_text.get((*shape, gone.description))
         candidates = by_shape.get(shape, [])
         if twin is None and len(candidates) <= MAX_FUZZY_GROUP:
             twin = next((c for c in candidates if c.name not in taken and _similar(gone.description, c.description)), None)

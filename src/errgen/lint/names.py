@@ -86,18 +86,13 @@ def identifier_name(ctx: Context) -> Iterator[Finding]:
                           "starting with a letter", locs["identifier"])
 
 
-def identifier_key(name: str) -> str:
-    """Two names collide if they differ only in case and separators (RateLimited in Go, Java, Rust)."""
-    return naming.identity_key(name)
-
-
 @rule("identifier-collision")
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
         seen: dict[str, tuple[str, Loc]] = {}
         for item in items:
-            key = identifier_key(item.identifier or item.name)
+            key = naming.identity_key(item.identifier or item.name)
             if key in seen and seen[key][0] != item.name:
                 other, where = seen[key]
                 place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from errgen import toolcache
-from errgen.contract import PROBLEM_MEMBERS, CategoryRow, CodeRow, ContractView, view
+from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.model import Registry
 from errgen.naming import python as naming
 from errgen.render import render as render_template
@@ -51,17 +51,15 @@ def render(registry: Registry) -> dict[str, str]:
 
 def enums(contract: ContractView) -> list[dict[str, Any]]:
     """Each enum's class name, docstring and (member, wire value) pairs; member names are unique."""
-    def members(values: tuple[str, ...]) -> list[tuple[str, str]]:
-        return list(zip(naming.unique(naming.constant(v) for v in values), values))
+    def members(values: tuple[str, ...], spelled: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        return list(zip(naming.unique(naming.constant(v) for v in spelled or values), values))
 
-    def named(rows: tuple[CodeRow, ...] | tuple[CategoryRow, ...]) -> list[tuple[str, str]]:
-        # After the view's words, which an `identifier:` in the registry may set.
-        wires = [r.code if isinstance(r, CodeRow) else r.name for r in rows]
-        return list(zip(naming.unique(naming.constant("_".join(r.words) or w) for r, w in zip(rows, wires)), wires))
-
+    # Codes and categories are named after the view's words, which an `identifier:` may set.
+    codes = members(contract.code_names, tuple(c.identifier_text for c in contract.codes))
+    categories = members(contract.category_names, tuple(c.identifier_text for c in contract.categories))
     return [
-        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": named(contract.codes)},
-        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": named(contract.categories)},
+        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": codes},
+        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": categories},
         {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
         {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
         {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},

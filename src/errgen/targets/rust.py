@@ -92,8 +92,8 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
     vocabularies["Action"] = list(view.actions)
     names = {
         # Codes and categories are named after the view's words, which an `identifier:` may set.
-        "Code": dict(zip(view.code_names, naming.variants(["_".join(c.words) or c.code for c in view.codes], "Code"))),
-        "Category": dict(zip(view.category_names, naming.variants(["_".join(c.words) or c.name for c in view.categories], "Category"))),
+        "Code": dict(zip(view.code_names, naming.variants([c.identifier_text for c in view.codes], "Code"))),
+        "Category": dict(zip(view.category_names, naming.variants([c.identifier_text for c in view.categories], "Category"))),
         **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
         "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
         "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
