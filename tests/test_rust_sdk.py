@@ -366,3 +366,11 @@ def test_emit_prints_exactly_what_python_prints(golden_crate: Path, tmp_path: Pa
     first, second = ok(cargo(cwd, *argv[1:])).splitlines()
     assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp"}
     assert json.loads(second)["parsed"] == "invalid"
+
+
+def test_conformance_command_builds_outside_the_sdk_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CARGO_TARGET_DIR", raising=False)
+    monkeypatch.setenv("ERRGEN_CACHE_DIR", str(tmp_path / "cache"))
+    argv, cwd, _ = rust_target.conformance_command(tmp_path / "out" / "rust", tmp_path / "v.json", "check")
+    target = Path(argv[argv.index("--target-dir") + 1])
+    assert target == tmp_path / "cache" / "cargo-target" and not target.is_relative_to(cwd)

@@ -70,9 +70,15 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     """The crate's runner, `cargo run --example conformance -- check|emit VECTORS`, run in the
     crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
     (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
-    never needs that feature."""
-    argv = ["cargo", "run", "--quiet", "--features", "serde_json/preserve_order", "--example", "conformance", "--",
-            mode, str(vectors)]
+    never needs that feature. Builds go to CARGO_TARGET_DIR when set, else beside errgen's other
+    caches, never into the SDK folder."""
+    import os
+
+    from errgen import toolcache
+
+    target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.folder() / "cargo-target")
+    argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
+            "--example", "conformance", "--", mode, str(vectors)]
     return argv, Path(sdk_dir), "cargo"
 
 
