@@ -1,29 +1,32 @@
 """errgen build (all targets, warm formatter cache) beside what a user would otherwise run on the
 same N codes: datamodel-codegen (pydantic v2 models) plus json2ts (json-schema-to-typescript) on
-the plain payload schema of article 000 (a `code` enum of N values). Wall time and max RSS of
-each command, and the ratio errgen / peers' sum (issue 18 target: <= 0.5x).
+the plain payload schema of article 000 (a `code` enum of N values). Wall time and memory of each
+command, and the ratio errgen / peers' sum (issue 18 target: <= 0.5x at 100 and 5,000 codes).
+
+Each size also times a bare libyaml compose of the same registry file in its own process (the
+issue's bound at 20,000 codes: a build within 4x of it, under 300 MB). Memory is shown twice: the
+largest single process's max RSS, and the peak of the whole process tree's summed PSS (a build
+that renders in worker processes is charged for all of them).
 
 A second line runs the same peers on errgen's own schema (error.schema.json); it is kept for
 comparison only, since the plain schema is what a user of the peers would write.
 
-Run: python -m bench.build_bench [--codes 100 5000 20000] [--repeat 2] [--peer-timeout 1800]
+Run: python -m bench.build_bench [--codes 100 5000 20000 | --registry FILE ...] [--repeat 2] [--no-own-schema]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Callable
 
 from bench import synth
-from bench.common import NODE_BIN, OUT, ROOT, errgen_cmd, table
+from bench.common import NODE_BIN, OUT, Measure, errgen_cmd, measure, table
 
-Measure = tuple[float, float, str]  # seconds, max RSS in MB, note
+COMPOSE = "import sys, yaml; yaml.compose(open(sys.argv[1], encoding='utf-8').read(), Loader=yaml.CSafeLoader)"
 
 
 def plain_schema(codes: list[str], categories: list[str]) -> dict[str, object]:
@@ -46,82 +49,83 @@ def plain_schema(codes: list[str], categories: list[str]) -> dict[str, object]:
     }
 
 
-def run(cmd: list[str], timeout: float) -> Measure:
-    """One run: wall seconds and the max RSS of the process (and the children it waited for)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            proc.kill()
-            os.wait4(proc.pid, 0)
-            return timeout, float("nan"), f"timed out after {timeout:.0f} s"
-        time.sleep(0.005)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    note = "ok" if proc.returncode == 0 else f"exit {proc.returncode}: {err.strip().splitlines()[-1][:60] if err.strip() else ''}"
-    return elapsed, usage.ru_maxrss / 1024, note
-
-
-def best(cmd_for: object, repeat: int, timeout: float) -> Measure:
-    runs = [run(cmd_for(i), timeout) for i in range(repeat)]  # type: ignore[operator]
-    return min(runs, key=lambda m: m[0])
+def best(cmd_for: Callable[[int], list[str]], repeat: int, timeout: float) -> Measure:
+    runs = [measure(cmd_for(i), timeout) for i in range(repeat)]
+    return min(runs, key=lambda m: m.seconds)
 
 
 def peers(schema: Path, tag: str, timeout: float) -> tuple[Measure, Measure]:
     dcg_bin = shutil.which("datamodel-codegen") or str(Path(sys.executable).parent / "datamodel-codegen")
-    dcg = run([dcg_bin, "--input", str(schema), "--input-file-type", "jsonschema", "--output", str(OUT / f"dcg-{tag}.py"),
-               "--output-model-type", "pydantic_v2.BaseModel", "--disable-timestamp"], timeout)
-    json2ts = run([str(NODE_BIN / "json2ts"), "-i", str(schema), "-o", str(OUT / f"json2ts-{tag}.d.ts")], timeout)
+    dcg = measure([dcg_bin, "--input", str(schema), "--input-file-type", "jsonschema", "--output", str(OUT / f"dcg-{tag}.py"),
+                   "--output-model-type", "pydantic_v2.BaseModel", "--disable-timestamp"], timeout)
+    json2ts = measure([str(NODE_BIN / "json2ts"), "-i", str(schema), "-o", str(OUT / f"json2ts-{tag}.d.ts")], timeout)
     return dcg, json2ts
 
 
-def bench(n: int, repeat: int, timeout: float) -> list[list[object]]:
-    registry = synth.write(OUT, n)
+def names(registry: Path) -> tuple[list[str], list[str]]:
+    """A given registry's codes and categories (it must lint clean: the build is what is timed)."""
+    from errgen.lint import lint_path
+
+    result = lint_path(registry)
+    if not result.ok:
+        raise SystemExit(f"{registry} does not lint clean; run errgen lint --registry {registry}")
+    return [c.name for c in result.registry.codes], [c.name for c in result.registry.categories]
+
+
+def memory(m: Measure) -> str:
+    return f"{m.max_rss_mb:.0f} / {m.tree_pss_mb:.0f}"
+
+
+def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = None) -> list[list[object]]:
+    registry = given or synth.write(OUT, n)
+    codes, categories = names(registry) if given else ([f"CODE_{i:06d}" for i in range(n)], list(synth.CATEGORIES))
+    n = len(codes)
     base = OUT / f"build-{n}"
 
     def build(i: int) -> list[str]:
         shutil.rmtree(base / str(i), ignore_errors=True)  # a full build into an empty folder each time
         return errgen_cmd() + ["build", "--registry", str(registry), "--out", str(base / str(i))]
 
-    run(build(99), timeout)  # warms the formatter cache; the timed builds are what a user's next build costs
+    measure(build(99), timeout)  # warms the formatter cache; the timed builds are what a user's next build costs
     errgen = best(build, repeat, timeout)
     check = best(lambda i: errgen_cmd() + ["build", "--check", "--registry", str(registry), "--out", str(base / "0")], repeat, timeout)
+    compose = best(lambda i: [sys.executable, "-c", COMPOSE, str(registry)], repeat, timeout)
     plain = OUT / f"plain-{n}.schema.json"
-    plain.write_text(json.dumps(plain_schema([f"CODE_{i:06d}" for i in range(n)], list(synth.CATEGORIES)), indent=2), encoding="utf-8")
+    plain.write_text(json.dumps(plain_schema(codes, categories), indent=2), encoding="utf-8")
     dcg, ts = peers(plain, f"plain-{n}", timeout)
-    own_dcg, own_ts = peers(base / "0" / "schema" / "error.schema.json", f"own-{n}", timeout)
 
-    def line(label: str, a: Measure, b: Measure) -> list[object]:
-        total = a[0] + b[0]
-        return [n, label, f"{errgen[0]:.2f}", f"{a[0]:.2f} + {b[0]:.2f} = {total:.2f}", f"{errgen[0] / total:.2f}x",
-                f"{errgen[1]:.0f} / {max(a[1], b[1]):.0f}", "; ".join(sorted({errgen[2], a[2], b[2]}))]
+    def line(label: str, a: Measure, b: Measure, target: str) -> list[object]:
+        total = a.seconds + b.seconds
+        return [n, label, f"{errgen.seconds:.2f}", f"{a.seconds:.2f} + {b.seconds:.2f} = {total:.2f}", f"{errgen.seconds / total:.2f}x",
+                target, memory(errgen), f"{max(a.max_rss_mb, b.max_rss_mb):.0f}", "; ".join(sorted({errgen.note, a.note, b.note}))]
 
-    return [
-        line("plain schema (headline)", dcg, ts),
-        line("errgen's own schema", own_dcg, own_ts),
-        [n, "errgen build --check (no-op)", f"{check[0]:.2f}", "", "", f"{check[1]:.0f}", check[2]],
-    ]
+    rows = [line("datamodel-codegen + json2ts, plain schema", dcg, ts, "<= 0.5x")]
+    if own:
+        own_dcg, own_ts = peers(base / "0" / "schema" / "error.schema.json", f"own-{n}", timeout)
+        rows.append(line("same peers on errgen's own schema", own_dcg, own_ts, ""))
+    rows.append([n, "bare libyaml compose of the registry", f"{errgen.seconds:.2f}", f"{compose.seconds:.2f}",
+                 f"{errgen.seconds / compose.seconds:.2f}x", "<= 4x at 20,000", memory(errgen), f"{compose.max_rss_mb:.0f}", compose.note])
+    rows.append([n, "errgen build --check (no-op)", f"{check.seconds:.2f}", "", "", "", memory(check), "", check.note])
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--codes", type=int, nargs="+", default=[100, 5000])
+    parser.add_argument("--codes", type=int, nargs="+", default=[100, 5000, 20000])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--peer-timeout", type=float, default=1800)
+    parser.add_argument("--registry", type=Path, action="append", default=[],
+                        help="time these registry files (repeatable) instead of synthetic ones of --codes sizes")
+    parser.add_argument("--no-own-schema", dest="own", action="store_false", help="skip the second, own-schema line")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     rows: list[list[object]] = []
-    for n in args.codes:
-        rows += bench(n, args.repeat, args.peer_timeout)
-        print(table(["codes", "peers' input", "errgen build s", "datamodel-codegen + json2ts s", "ratio", "max RSS MB errgen / peer", "note"], rows), flush=True)
+    headers = ["codes", "against", "errgen build s", "peer s", "ratio", "target", "errgen MB: max RSS / tree PSS", "peer max RSS MB", "note"]
+    for n, given in [(0, path) for path in args.registry] or [(n, None) for n in args.codes]:
+        rows += bench(n, args.repeat, args.peer_timeout, args.own, given)
+        print(table(headers, rows), flush=True)
         print()
-    print("ratio = errgen build (warm formatter cache) / peers' sum; issue 18 target <= 0.5x on the plain schema")
+    print("ratio = errgen build (warm formatter cache) / the peer; targets from issue 18 (memory: under 300 MB at 20,000 codes)")
 
 
 if __name__ == "__main__":

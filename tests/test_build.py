@@ -99,7 +99,9 @@ def test_check_lists_stale_files_and_shows_diffs_only_with_diff(workdir: Path) -
     assert "retry_after_ms" not in listed.stderr and "@@" not in listed.stderr
     shown = run_errgen("build", "--check", "--diff", cwd=workdir)
     assert shown.returncode == 1
-    assert '-      "retry_after_ms": 2000,' in shown.stderr and '+      "retry_after_ms": 3000,' in shown.stderr
+    lines = shown.stderr.splitlines()
+    assert any(line.startswith("-") and '"code": "RATE_LIMITED"' in line and '"retry_after_ms": 2000,' in line for line in lines)
+    assert any(line.startswith("+") and '"code": "RATE_LIMITED"' in line and '"retry_after_ms": 3000,' in line for line in lines)
     assert not list((workdir / "generated").glob(".errgen-*/"))
     assert run_errgen("build", "--diff", cwd=workdir).returncode == 2
 

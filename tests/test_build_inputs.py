@@ -105,7 +105,7 @@ def test_a_file_name_too_long_for_the_file_system_is_exit_2(tmp_path: Path) -> N
     """Lint keeps registry names short; the writer still turns ENAMETOOLONG into a message."""
     with pytest.raises(write.WriteError, match="File name too long"):
         write.commit(tmp_path / "out", {"t": {"a" * 300 + "/x.txt": "x\n"}})
-    assert list((tmp_path / "out").iterdir()) == []
+    assert not (tmp_path / "out").exists()  # the folder this build created is gone again
 
 
 def registry_named(workdir: Path, name: str) -> Path:

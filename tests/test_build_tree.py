@@ -84,7 +84,7 @@ def test_leftover_patterns_are_anchored_per_package_and_skip_generated_paths() -
 def test_fast_check_answers_from_the_cache_without_rendering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_to(REGISTRY, tmp_path)
     registry = load_registry()
-    monkeypatch.setattr(pipeline, "plan", lambda *a: pytest.fail("rendered although nothing changed"))
+    monkeypatch.setattr(pipeline, "_render", lambda *a: pytest.fail("rendered although nothing changed"))
     assert not pipeline.check(registry, tmp_path)
 
 
@@ -101,8 +101,8 @@ def test_a_copied_or_forged_cache_is_not_trusted(tmp_path: Path) -> None:
 def test_the_cache_key_covers_errgen_and_its_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_to(REGISTRY, tmp_path)
     rendered: list[str] = []
-    real = pipeline.plan
-    monkeypatch.setattr(pipeline, "plan", lambda registry, targets: rendered.extend(t.NAME for t in targets) or real(registry, targets))
+    real = pipeline._render
+    monkeypatch.setattr(pipeline, "_render", lambda target, registry: rendered.append(target.NAME) or real(target, registry))
     monkeypatch.setattr(pipeline, "_tooling", lambda: "black==99.0")
     assert not pipeline.check(load_registry(), tmp_path)
     assert "python" in rendered and "schema" in rendered

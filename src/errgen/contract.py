@@ -182,11 +182,11 @@ class ContractView:
     def required(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if f.required)
 
-    @property
+    @cached_property
     def code_names(self) -> tuple[str, ...]:
         return tuple(c.code for c in self.codes)
 
-    @property
+    @cached_property
     def category_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.categories)
 
@@ -284,7 +284,21 @@ def fallback_actions() -> dict[str, dict[bool, str]]:
 EXHAUSTED = {"retry": "escalate", "pause": "stop"}
 
 
+# The views of the last registries asked for: every target of one build reads the same view.
+_RECENT: list[ContractView] = []
+
+
 def view(registry: Registry) -> ContractView:
+    """The registry's contract view, derived once per registry object (registries are immutable)."""
+    for made in _RECENT:
+        if made.registry is registry:
+            return made
+    made = _derive(registry)
+    _RECENT[:] = [made, *_RECENT[:1]]  # two: `diff` alternates between an old and a new registry
+    return made
+
+
+def _derive(registry: Registry) -> ContractView:
     policy = Policy(problem_base=registry.problem_base or f"urn:errgen:{registry.name}:")
     return ContractView(
         name=registry.name,

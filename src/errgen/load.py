@@ -10,6 +10,7 @@ are refused here, because PyYAML would silently keep the last definition or expa
 from __future__ import annotations
 
 import re
+from sys import intern
 from pathlib import Path
 from typing import Any, Callable
 
@@ -204,7 +205,7 @@ class _Builder:
                 continue
             value_event = self.next()
             value_loc = loc(value_event)
-            key = key_event.value
+            key = intern(key_event.value)  # one string per key name, not one per code: a large registry's memory
             if key == "<<" and key_event.implicit[0]:
                 self.value(value_event)
                 msg = "YAML merge keys (<<) are not supported in a registry; write the keys out"
@@ -234,6 +235,8 @@ class _Builder:
 
     def scalar(self, event: Any) -> Any:
         text = event.value
+        if len(text) <= 32:
+            text = intern(text)  # category names, scopes, versions: repeated in every code
         tag = event.tag
         if tag is None or tag == "!":
             if not event.implicit[0]:

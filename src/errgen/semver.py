@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 Bump = Literal["none", "patch", "minor", "major"]
@@ -31,8 +32,11 @@ class Version(NamedTuple):
 
 
 def parse(text: object) -> Version | None:
-    if not isinstance(text, str):
-        return None
+    return _parse(text) if isinstance(text, str) else None
+
+
+@lru_cache(maxsize=4096)  # every code's `since` is one of a few versions
+def _parse(text: str) -> Version | None:
     match = _SEMVER.fullmatch(text)
     if not match:
         return None

@@ -1,18 +1,19 @@
 """Write a build's outputs all or nothing, only inside the output folder, and compare a planned
 build with the disk.
 
-The plan (relative path -> text) is complete in memory before anything touches the disk, and every
-destination is checked first: it lies inside OUT after resolving `..` and symlinks, no file or
-folder of the user's is in the way, and a file errgen did not write (not in the manifest) is
-overwritten only when forced. Nothing is changed when a check fails.
+Every destination is checked as its target's files come: it lies inside OUT after resolving `..`
+and symlinks, no file or folder of the user's is in the way, and a file errgen did not write (not
+in the manifest) is overwritten only when forced. Changed files are staged in OUT/.errgen-staging
+meanwhile, one target's text in memory at a time; when a check fails the staging folder (and OUT,
+if this build created it) is removed, and nothing else has changed.
 
-Then the changed files are staged in OUT/.errgen-staging with a journal (files to move, files to
-delete) and the new manifest; renaming that folder to OUT/.errgen-commit marks the staged set
-complete, and only then are files moved into place, the orphans deleted and, last, the manifest
-replaced. A run that finds a commit folder (a build killed while moving) validates it and
-finishes it; a staging folder (killed earlier) is discarded. `compare` reports either leftover as
-stale, so after a kill at any step OUT is the old build, the new one, or a state `build --check`
-rejects and the next build completes.
+Once every file has passed, a journal (files to move, files to delete) and the new manifest join
+the staged files; renaming that folder to OUT/.errgen-commit marks the staged set complete, and
+only then are files moved into place, the orphans deleted and, last, the manifest replaced. A run
+that finds a commit folder (a build killed while moving) validates it and finishes it; a staging
+folder (killed earlier) is discarded. `compare` reports either leftover as stale, so after a kill
+at any step OUT is the old build, the new one, or a state `build --check` rejects and the next
+build completes.
 
 errgen owns only the files listed in OUT/.errgen-manifest.json; it never deletes anything else.
 The manifest and the journal are untrusted input (a pull request can change them): both are
@@ -31,7 +32,7 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 MANIFEST = ".errgen-manifest.json"
 STAGING = ".errgen-staging"
@@ -230,20 +231,6 @@ def _hides(pattern: str, folder: str, files: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(f[len(prefix):].split("/")[0], pattern.rstrip("/")) for f in files if f.startswith(prefix))
 
 
-def with_own_files(old: Manifest, plans: dict[str, Plan]) -> dict[str, Plan]:
-    """The plans plus the files the build writes itself, computed over what OUT will hold."""
-    owned = set(old.updated({t: hashes(p) for t, p in plans.items()}).files())
-    owned.discard(IGNORE)
-    by: dict[str, str] = {}
-    for target, plan in plans.items():
-        for rel in plan:
-            relative_path(rel, f"target {target}")
-            if rel == IGNORE or rel in by:
-                raise WriteError(f"target {target} writes {rel}, which {by.get(rel, 'errgen')} writes too (a target bug)")
-            by[rel] = target
-    return {**plans, OWN: {IGNORE: ignore_text(owned)}}
-
-
 # --- committing --------------------------------------------------------------------------------
 
 
@@ -252,6 +239,7 @@ class Changes:
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     deleted: list[str] = field(default_factory=list)
+    hashes: dict[str, Hashes] = field(default_factory=dict)  # per target: path -> sha256 of what it rendered
 
     def summary(self) -> str:
         if not self.written and not self.deleted:
@@ -276,36 +264,60 @@ def output_root(out: Path, create: bool) -> Path:
         raise WriteError(f"output folder {show(out)}: {exc}") from None
 
 
-def commit(out: Path, plans: dict[str, Plan], force: bool = False) -> Changes:
-    """Make OUT hold exactly `plans` for the given targets, all at once."""
+def commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool = False) -> Changes:
+    """Make OUT hold exactly the given targets' files, all at once. Each target's files are checked
+    and staged as they come, so a large build never holds every output in memory; nothing outside
+    OUT/.errgen-staging changes until every file passed its checks."""
     root = output_root(out, create=False)
     if root.is_dir():
         recover(out, root)
     old = read_manifest(out, root)
-    plans = with_own_files(old, plans)
-    new = old.updated({t: hashes(p) for t, p in plans.items()})
     owned = old.files()
-    changes = Changes(deleted=sorted(set(owned) - set(new.files())))
+    staging = _Staging(root, out)
+    changes = Changes()
     problems: list[str] = []
     refused: list[str] = []
-    for rel, text in sorted((r, t) for p in plans.values() for r, t in p.items()):
-        state = _destination(root, rel, out, text.encode("utf-8"), problems)
+    writer: dict[str, str] = {}
+
+    def place(rel: str, data: bytes) -> None:
+        state = _destination(root, rel, out, data, problems)
         if state == "same":
             changes.unchanged += 1
         elif state is not None:
             if state == "exists" and rel not in owned and not force:
                 refused.append(show(out / rel))
             changes.written.append(rel)
-    for rel in changes.deleted:
-        inside(root, rel, out)
-    if problems:
-        raise WriteError("cannot build, nothing was changed:\n  " + "\n  ".join(problems))
-    if refused:
-        raise WriteError(f"refusing to overwrite {len(refused)} file(s) errgen did not write (not in {show(out / MANIFEST)}); "
-                         f"move them away or pass --force. Nothing was changed:\n  " + "\n  ".join(refused))
-    texts = {r: t for p in plans.values() for r, t in p.items()}
-    root = output_root(out, create=True)
-    _stage(root, out, {r: texts[r] for r in changes.written}, changes.deleted, new)
+            if not problems and not refused:  # past a refusal, only the checks go on
+                staging.write(rel, data)
+
+    try:
+        for target, plan in plans.items() if isinstance(plans, Mapping) else plans:
+            sums = changes.hashes[target] = {}
+            for rel in sorted(plan):
+                relative_path(rel, f"target {target}")
+                if rel == IGNORE or rel in writer:
+                    raise WriteError(f"target {target} writes {rel}, which {writer.get(rel, 'errgen')} writes too (a target bug)")
+                writer[rel] = target
+                data = plan[rel].encode("utf-8")
+                sums[rel] = digest(data)
+                place(rel, data)
+            del plan  # before the next target renders: one target's text in memory at a time
+        ignore = ignore_text(set(old.updated(changes.hashes).files()) - {IGNORE}).encode("utf-8")
+        new = old.updated({**changes.hashes, OWN: {IGNORE: digest(ignore)}})
+        place(IGNORE, ignore)
+        changes.deleted = sorted(set(owned) - set(new.files()))
+        for rel in changes.deleted:
+            inside(root, rel, out)
+        if problems:
+            raise WriteError("cannot build, nothing was changed:\n  " + "\n  ".join(problems))
+        if refused:
+            raise WriteError(f"refusing to overwrite {len(refused)} file(s) errgen did not write (not in {show(out / MANIFEST)}); "
+                             f"move them away or pass --force. Nothing was changed:\n  " + "\n  ".join(refused))
+        staging.seal(sorted(changes.written), changes.deleted, new)
+    except (Exception, KeyboardInterrupt):
+        staging.discard()
+        raise
+    changes.written.sort()
     _move_into_place(root, out)
     return changes
 
@@ -343,29 +355,60 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def _stage(root: Path, out: Path, files: Plan, deleted: list[str], manifest: Manifest) -> None:
-    staging = root / STAGING
-    try:
-        _discard(staging)
-        (staging / "files").mkdir(parents=True)
-        for rel, text in sorted(files.items()):
-            write_synced(staging / "files" / rel, text.encode("utf-8"))
-        write_synced(staging / "journal.json", json.dumps({"write": sorted(files), "delete": deleted}).encode("utf-8"))
-        write_synced(staging / "manifest.json", manifest.text().encode("utf-8"))
-        _fsync_dir(staging)
-    except OSError as exc:
-        where = exc.filename if isinstance(exc.filename, str) else str(staging)
-        where = where.replace(str(staging / "files") + os.sep, str(out) + os.sep)
+class _Staging:
+    """OUT/.errgen-staging, made on the first write (OUT too, if need be); sealed by renaming it
+    to OUT/.errgen-commit, or discarded with whatever this build created."""
+
+    def __init__(self, root: Path, out: Path) -> None:
+        self.root, self.out = root, out
+        self.folder = root / STAGING
+        self.opened = False
+        self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
+
+    def write(self, rel: str, data: bytes) -> None:
+        self._guard(lambda: (self._open(), write_synced(self.folder / "files" / rel, data)))
+
+    def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
+        def finish() -> None:
+            self._open()
+            write_synced(self.folder / "journal.json", json.dumps({"write": written, "delete": deleted}).encode("utf-8"))
+            write_synced(self.folder / "manifest.json", manifest.text().encode("utf-8"))
+            _fsync_dir(self.folder)
+        self._guard(finish)
         try:
-            _discard(staging)
+            os.replace(self.folder, self.root / COMMIT)
+            _fsync_dir(self.root)
+        except OSError as exc:
+            raise WriteError(f"cannot write in {show(self.out)}: {exc.strerror}; nothing was changed") from None
+
+    def discard(self) -> None:
+        try:
+            if self.opened:
+                _discard(self.folder)
+            for folder in self.created:
+                folder.rmdir()
         except OSError:
             pass
-        raise WriteError(f"cannot write {show(where)}: {exc.strerror}; nothing was changed") from None
-    try:
-        os.replace(staging, root / COMMIT)
-        _fsync_dir(root)
-    except OSError as exc:
-        raise WriteError(f"cannot write in {show(out)}: {exc.strerror}; nothing was changed") from None
+
+    def _open(self) -> None:
+        if self.opened:
+            return
+        missing = self.out.absolute()
+        while _lstat(missing) is None and missing != missing.parent:
+            self.created.append(missing)
+            missing = missing.parent
+        output_root(self.out, create=True)
+        self.opened = True
+        _discard(self.folder)
+        (self.folder / "files").mkdir(parents=True)
+
+    def _guard(self, step: Callable[[], object]) -> None:
+        try:
+            step()
+        except OSError as exc:
+            where = exc.filename if isinstance(exc.filename, str) else str(self.folder)
+            where = where.replace(str(self.folder / "files") + os.sep, str(self.out) + os.sep)
+            raise WriteError(f"cannot write {show(where)}: {exc.strerror}; nothing was changed") from None
 
 
 def recover(out: Path, root: Path | None = None) -> None:

@@ -155,4 +155,9 @@ def string_literal(value: str) -> str:
 def comment(value: str) -> str:
     """Text for one `//` comment line: white space flattened, invisible characters spelled out."""
     flat = " ".join(value.split())
+    if _PRINTABLE_ASCII.fullmatch(flat):
+        return flat
     return "".join(ch if _visible(ch) else f"\\u{ord(ch):04x}" for ch in flat)
+
+
+_PRINTABLE_ASCII = re.compile(r"[ -~]*")  # every character visible: nothing to spell out

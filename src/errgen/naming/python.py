@@ -3,7 +3,7 @@ distribution versions (PEP 440) and string literals that carry registry text exa
 
 from __future__ import annotations
 
-import json
+from json.encoder import encode_basestring as _quoted  # json.dumps(value, ensure_ascii=False), in C
 import keyword
 import re
 from typing import Iterable
@@ -86,7 +86,7 @@ def version(semver: str) -> str:
 def string_literal(value: str) -> str:
     """A Python string literal meaning exactly `value`: JSON's escapes are a subset of Python's;
     U+2028 and U+2029 are escaped too, so every line of the source stays a line in any editor."""
-    literal = json.dumps(value, ensure_ascii=False)
+    literal = _quoted(value)
     for raw, escaped in _LINE_SEPARATORS.items():
         literal = literal.replace(raw, escaped)
     return literal

@@ -8,7 +8,7 @@ data (payload fields, codes) keeps its wire spelling, since it is JSON.
 
 from __future__ import annotations
 
-import json
+from json.encoder import encode_basestring as _quoted  # json.dumps(value, ensure_ascii=False), in C
 import re
 
 from errgen.naming import words
@@ -55,7 +55,7 @@ def version(semver: str) -> str:
 def string_literal(value: str) -> str:
     """A TypeScript string literal meaning exactly `value`; U+2028 and U+2029 are escaped since
     older JavaScript ends a line at them."""
-    literal = json.dumps(value, ensure_ascii=False)
+    literal = _quoted(value)
     for raw, escaped in _LINE_SEPARATORS.items():
         literal = literal.replace(raw, escaped)
     return literal

@@ -57,12 +57,15 @@ def render(registry: Registry) -> dict[str, str]:
         "registry": contract.name, "version": contract.version,
         "policy": policy(contract),
     }
-    # One vector per line: readable in a diff, and written by json's C encoder (indent= is pure
-    # Python, and was most of a large registry's build).
-    lines = ",\n".join("    " + to_json(vector(contract, case)) for case in cases(contract))
     header = to_json(head, indent=2)[:-2]  # without the closing "\n}"
-    return {"conformance/vectors.json": f'{header},\n  "vectors": [\n{lines}\n  ]\n}}\n' if lines else
-            f'{header},\n  "vectors": []\n}}\n'}
+    # One vector per line: readable in a diff, and written by json's C encoder (indent= is pure
+    # Python, and was most of a large registry's build). Joined once: no copy of the whole text.
+    lines = ["    " + to_json(vector(contract, case)) for case in cases(contract)]
+    if not lines:
+        return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n'}
+    lines[0] = f'{header},\n  "vectors": [\n{lines[0]}'
+    lines[-1] += "\n  ]\n}\n"
+    return {"conformance/vectors.json": ",\n".join(lines)}
 
 
 def policy(contract: ContractView) -> dict[str, Any]:
@@ -90,9 +93,10 @@ def vector(contract: ContractView, case: Case) -> dict[str, Any]:
 # ---- the documented verdicts and decision, applied to a raw payload -------------------------------
 
 def expected(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int) -> dict[str, Any]:
-    problems = problem_ids(contract, raw)
-    return {"valid": not problems, "problems": problems, "parsed": parsed(contract, raw),
-            "decision": decision(contract, raw, attempt, max_attempts, max_delay_ms)}
+    found = envelope_problems(contract, raw)  # judged once: the problems, parsed and decision all start from it
+    problems = problem_ids(contract, raw, found)
+    return {"valid": not problems, "problems": problems, "parsed": parsed(contract, raw, bool(found)),
+            "decision": decision(contract, raw, attempt, max_attempts, max_delay_ms, bool(found))}
 
 
 def _w(contract: ContractView, name: str) -> str:
@@ -107,8 +111,8 @@ def _unknown(contract: ContractView, raw: dict[str, Any]) -> bool:
     return raw[_w(contract, "code")] not in contract.code_map or raw[_w(contract, "category")] not in contract.category_names
 
 
-def parsed(contract: ContractView, raw: Any) -> str:
-    if envelope_problems(contract, raw) or _delay_on_final(contract, raw):
+def parsed(contract: ContractView, raw: Any, envelope: bool) -> str:
+    if envelope or _delay_on_final(contract, raw):
         return "invalid"
     return "unknown" if _unknown(contract, raw) else "known"
 
@@ -119,8 +123,9 @@ def backoff(contract: ContractView, attempt: int) -> int:
     return int(min(p.backoff_base_ms * 2**exponent, p.backoff_max_ms))
 
 
-def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int) -> dict[str, Any]:
-    if envelope_problems(contract, raw):
+def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int,
+             envelope: bool) -> dict[str, Any]:
+    if envelope:
         correlation = raw.get(_w(contract, "correlation_id")) if isinstance(raw, dict) else None
         return {"action": "escalate", "reason": "invalid-payload", "code": None, "delay_ms": None,
                 "correlation_id": correlation if isinstance(correlation, str) else None, "resource_id": None,
@@ -158,22 +163,28 @@ def filled(contract: ContractView, raw: dict[str, Any], action: str, reason: str
 
 # ---- the cases --------------------------------------------------------------------------------------
 
-def cases(contract: ContractView) -> list[Case]:
+def cases(contract: ContractView) -> Iterator[Case]:
+    """Every case, made as it is written (a large registry has tens of thousands)."""
     if not contract.codes or not contract.categories:
-        return []  # the generic vectors are built around a known code and category
-    found = [*article_examples(contract)]
+        return  # the generic vectors are built around a known code and category
+    names: set[str] = set()
+    for case in _all_cases(contract):
+        assert case.name not in names, f"vector names must be unique: {case.name}"
+        names.add(case.name)
+        yield case
+
+
+def _all_cases(contract: ContractView) -> Iterator[Case]:
+    yield from article_examples(contract)
     # Every code on every scope; the timing and contradiction variants once per combination of
     # facts they depend on, so the file grows with what codes share, not tenfold per code.
     seen: set[tuple[object, ...]] = set()
     for row in contract.codes:
         facts = (row.category, row.retryable, row.scopes, tuple(row.actions.items()), row.hints, row.retry_after_ms is None)
-        found += code_cases(contract, row, variants=facts not in seen)
+        yield from code_cases(contract, row, variants=facts not in seen)
         seen.add(facts)
-    found += [*unknown_codes(contract), *invalid_payloads(contract), *timing(contract), *http_cases(contract),
-              *mcp_cases(contract)]
-    names = [c.name for c in found]
-    assert len(names) == len(set(names)), "vector names must be unique"
-    return found
+    for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
+        yield from more(contract)
 
 
 def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = True) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
 from errgen.model import Registry
 from errgen.naming import java as naming
+from errgen.render import json_lines
 from errgen.render import render as render_template
 
 NAME = "java"
@@ -129,7 +130,7 @@ def contract_json(v: ContractView) -> str:
         "exhausted": dict(v.exhausted),
         "problem_members": list(PROBLEM_MEMBERS),
     }
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return json_lines(data, depth=2) + "\n"
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:

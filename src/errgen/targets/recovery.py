@@ -5,7 +5,7 @@ from __future__ import annotations
 from errgen.contract import view
 from errgen.model import Registry
 from errgen.render import render as render_template
-from errgen.render import to_json
+from errgen.render import json_lines
 
 NAME = "recovery"
 SUMMARY = "recovery.json, recovery.md: what a caller should do for each code"
@@ -16,4 +16,4 @@ def render(registry: Registry) -> dict[str, str]:
     rows = [row.as_dict() for row in contract.codes]
     document = {"$comment": contract.header, "registry": contract.name, "version": contract.version, "codes": rows}
     markdown = render_template(NAME, "recovery.md.jinja", view=contract, rows=rows, header=contract.header)
-    return {"recovery.json": to_json(document, indent=2) + "\n", "recovery.md": markdown}
+    return {"recovery.json": json_lines(document, depth=2) + "\n", "recovery.md": markdown}

@@ -19,9 +19,21 @@ Finding = tuple[str, str, str, str | None]  # (rule, severity, message, field it
 Problem = _verdict.Problem
 
 
+_SPECS: dict[int, tuple[object, tuple[_verdict.Spec, ...]]] = {}
+
+
 def specs(contract: ContractView) -> tuple[_verdict.Spec, ...]:
-    return tuple(_verdict.Spec(f.name, f.wire, f.type, f.required, f.values, f.hint, f.minimum, f.maximum, f.max_items)
-                 for f in contract.fields)
+    """The runtime's field specs, made once per view: a large registry's vectors ask for them
+    on every payload."""
+    fields = contract.fields
+    hit = _SPECS.get(id(fields))
+    if hit is None or hit[0] is not fields:
+        if len(_SPECS) > 64:
+            _SPECS.clear()
+        made = tuple(_verdict.Spec(f.name, f.wire, f.type, f.required, f.values, f.hint, f.minimum, f.maximum, f.max_items)
+                     for f in fields)
+        hit = _SPECS[id(fields)] = (fields, made)
+    return hit[1]
 
 
 def envelope_problems(contract: ContractView, raw: Any) -> list[Problem]:
@@ -50,10 +62,10 @@ def strict_problems(contract: ContractView, raw: Any) -> list[Problem]:
     return found if found or not isinstance(raw, dict) else registry_problems(contract, raw)
 
 
-def problem_ids(contract: ContractView, raw: Any) -> list[str]:
+def problem_ids(contract: ContractView, raw: Any, envelope: list[Problem] | None = None) -> list[str]:
     """Sorted, de-duplicated ids: what every SDK's runner prints as `problems` (no messages,
-    so no suggestions are looked for)."""
-    found = envelope_problems(contract, raw)
+    so no suggestions are looked for). `envelope`: the payload's envelope problems, if known."""
+    found = envelope_problems(contract, raw) if envelope is None else envelope
     if not found and isinstance(raw, dict):
         found = _verdict.registry_problems(specs(contract), contract.category_names, contract.code_map.get, raw)
     return sorted({p[0] for p in found})
