@@ -33,12 +33,12 @@ def field_schema(spec: FieldSpec) -> dict[str, Any]:
     return out
 
 
-def envelope_properties(contract: ContractView, pinned: bool) -> dict[str, Any]:
-    """Field schemas by wire name; `pinned`: code and category are enums of the registry's names."""
+def envelope_properties(contract: ContractView) -> dict[str, Any]:
+    """Field schemas by wire name, the category an enum of the registry's categories. The codes
+    are listed in the category branches (see `schema`): a top-level enum of every code would say
+    nothing more, and validators scan an enum element by element on every payload."""
     props = {spec.wire: field_schema(spec) for spec in contract.fields}
-    if pinned:
-        props[contract.field_map["code"].wire]["enum"] = list(contract.code_names)
-        props[contract.field_map["category"].wire]["enum"] = list(contract.category_names)
+    props[contract.field_map["category"].wire]["enum"] = list(contract.category_names)
     return props
 
 
@@ -85,8 +85,9 @@ def schema(contract: ContractView) -> dict[str, Any]:
     enum, so branches grow with distinct fact combinations, not with codes; a payload's category
     picks the branches it may match (a cheap `const` test), so a validator scans only that
     category's codes. Standard validators (ajv, jsonschema, fastjsonschema) stay fast and within
-    their stack at any registry size. With the top-level code enum this accepts exactly what one
-    `oneOf` branch per code would: a code matches one branch, and only under its own category."""
+    their stack at any registry size. This accepts exactly what one `oneOf` branch per code would:
+    the category must be a known one, and its branches hold only its own codes, so an unknown
+    code, or a code under another category, matches no branch."""
     w = {spec.name: spec.wire for spec in contract.fields}
     by_facts = groups(contract)
     return {
@@ -97,7 +98,7 @@ def schema(contract: ContractView) -> dict[str, Any]:
         "type": "object",
         "required": [w[name] for name in contract.required],
         "additionalProperties": False,
-        "properties": envelope_properties(contract, pinned=True),
+        "properties": envelope_properties(contract),
         "if": {"properties": {w["scope"]: {"const": "resource"}}, "required": [w["scope"]]},
         "then": {"required": [w["resource_id"]]},
         "allOf": [

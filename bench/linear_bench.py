@@ -1,0 +1,91 @@
+"""Hostile inputs beside clean inputs of the same size, whole process each: lint, diff, bump and
+validate must stay linear, so a registry or payload full of mistakes costs about what a clean one
+does (issue 18: within 2x).
+
+  lint      10,000 codes in 10,000 unknown categories        vs 10,000 clean codes
+  lint      20,000 deprecations replaced by unknown codes     vs 20,000 replaced by known codes
+  diff      10,000 codes all renamed (10,000 removed, added)  vs 10,000 codes with new descriptions
+  bump      the same renamed pair                             vs the same reworded pair
+  validate  one payload of 40,000 unknown keys                vs 2,000 clean payloads, same bytes
+
+Run: python -m bench.linear_bench
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from bench import synth
+from bench.common import OUT, errgen_cmd, table, time_command
+
+LINT_CODES, DEPRECATED_CODES, DIFF_CODES, PAYLOAD_KEYS = 10_000, 20_000, 10_000, 40_000
+
+
+def write(name: str, text: str) -> Path:
+    path = OUT / "linear" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def deprecated(n: int, target: str) -> str:
+    """Every code deprecated in favour of `target` (formatted with the next code's number)."""
+    text = synth.registry_text(n)
+    lines = []
+    for line in text.splitlines():
+        lines.append(line)
+        found = re.fullmatch(r"  CODE_(\d+):", line)
+        if found:
+            lines.append(f"    deprecated: {{since: 1.0.0, replaced_by: {target.format((int(found.group(1)) + 1) % n)}}}")
+    return "\n".join(lines) + "\n"
+
+
+def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
+    """(label, hostile command, clean command, accepted exit codes)."""
+    lint = errgen_cmd() + ["lint", "--registry"]
+    unknown_categories = write("unknown-categories.yaml", synth.registry_text(LINT_CODES, tweak={i: f"cat_{i}" for i in range(LINT_CODES)}))
+    clean = write("clean.yaml", synth.registry_text(LINT_CODES))
+    unknown_targets = write("unknown-replaced-by.yaml", deprecated(DEPRECATED_CODES, "GONE_{:06d}"))
+    known_targets = write("known-replaced-by.yaml", deprecated(DEPRECATED_CODES, "CODE_{:06d}"))
+    old = write("old.yaml", synth.registry_text(DIFF_CODES))
+    renamed = write("renamed.yaml", synth.registry_text(DIFF_CODES, version="2.0.0").replace("  CODE_", "  RENAMED_"))
+    reworded = write("reworded.yaml", synth.registry_text(DIFF_CODES, version="1.0.1").replace("for load testing", "under load"))
+    diff = errgen_cmd() + ["diff"]
+    hostile_payload = write("wide.json", json.dumps({f"key_{i}": i for i in range(PAYLOAD_KEYS)}))
+    size = hostile_payload.stat().st_size
+    row = {"code": "CODE_000000", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-1"}
+    line = json.dumps(row) + "\n"
+    clean_payloads = write("clean.jsonl", line * (size // len(line)))
+    validate = errgen_cmd() + ["validate", "--registry", str(clean)]
+    return [
+        ("lint: unknown categories", lint + [str(unknown_categories)], lint + [str(clean)], (0, 1)),
+        ("lint: unknown replaced_by", lint + [str(unknown_targets)], lint + [str(known_targets)], (0, 1)),
+        ("diff: every code renamed", diff + [str(old), str(renamed)], diff + [str(old), str(reworded)], (0, 1)),
+        ("bump: every code renamed", bump_cmd(old, renamed), bump_cmd(old, reworded), (0, 1)),
+        ("validate: 40,000 keys", validate + [str(hostile_payload)], validate + [str(clean_payloads)], (0, 1)),
+    ]
+
+
+def bump_cmd(old: Path, new: Path) -> list[str]:
+    """bump edits the file in place: each run works on a fresh copy."""
+    copy = new.with_name(f"bump-{new.name}")
+    shutil.copy(new, copy)
+    return ["sh", "-c", f'cp "{new}" "{copy}" && exec "$@"', "bump", *errgen_cmd(), "bump", "--from", str(old), "--registry", str(copy),
+            "--date", "2026-03-01"]
+
+
+def main() -> None:
+    rows = []
+    for label, hostile, clean, ok in cases():
+        bad = time_command(hostile, repeat=2, ok=ok)
+        good = time_command(clean, repeat=2, ok=ok)
+        rows.append([label, f"{bad:.2f}", f"{good:.2f}", f"{bad / good:.2f}x", "<= 2x"])
+        print(table(["case", "hostile s", "clean s", "ratio", "target"], rows), flush=True)
+        print()
+
+
+if __name__ == "__main__":
+    main()
