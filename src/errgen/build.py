@@ -1,4 +1,5 @@
-"""The build: render every selected target into memory, then write or compare them as a whole."""
+"""The build: render every selected target, then write (staged a target at a time) or compare
+them as a whole."""
 
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ def _render_at(index: int) -> Plan:
 
 
 def _in_workers(registry: Registry, targets: list[ModuleType], jobs: int) -> Iterator[tuple[str, Plan]]:
+    """`jobs` forked workers render; this process stages each target's files as they arrive
+    (mostly waiting on the disk, so it takes no target itself)."""
     global _WORK
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
