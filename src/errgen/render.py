@@ -85,6 +85,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     return _QuietBytecodeCache(str(folder))
 
 
+@cache  # one per target and process: each template is loaded once
 def environment(target: str) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / target)),
@@ -94,6 +95,7 @@ def environment(target: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        auto_reload=False,  # a build never sees a template change under it
     )
     env.filters.update(py_str=py_str, py_tuple=py_tuple, ts_str=ts_str, comment=comment, md=md, json=to_json, json_lines=json_lines)
     return env
