@@ -97,7 +97,8 @@ def environment(target: str) -> jinja2.Environment:
         autoescape=False,
         auto_reload=False,  # a build never sees a template change under it
     )
-    env.filters.update(py_str=py_str, py_tuple=py_tuple, ts_str=ts_str, comment=comment, md=md, json=to_json, json_lines=json_lines)
+    env.filters.update(py_str=py_str, py_tuple=py_tuple, ts_str=ts_str, comment=comment, md=md, json=to_json, json_lines=json_lines,
+                       py_assign=python_naming.assignment)
     return env
 
 

@@ -92,6 +92,20 @@ def string_literal(value: str) -> str:
     return literal
 
 
+LINE_LENGTH = 100  # black's line length for the generated package
+
+
+def assignment(name: str, literal: str, indent: int = 4) -> str:
+    """`name = literal` laid out as black lays it out: on one line when it fits; else the literal
+    alone in parentheses when that fits; else one line, too long, which black leaves. Lets a large
+    enum skip black (held to black's output by tests/test_python_layout.py)."""
+    pad = " " * indent
+    line = f"{pad}{name} = {literal}"
+    if len(line) <= LINE_LENGTH or len(pad) + 4 + len(literal) > LINE_LENGTH:
+        return line
+    return f"{pad}{name} = (\n{pad}    {literal}\n{pad})"
+
+
 def string_tuple(values: Iterable[str]) -> str:
     """A tuple literal of strings with no magic trailing comma, so black keeps it on one line."""
     items = [string_literal(v) for v in values]

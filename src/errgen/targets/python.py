@@ -22,8 +22,8 @@ from errgen.resources import runtime_sources
 
 NAME = "python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
-TEMPLATES = ("__init__.py", "enums.py", "_contract.py")
-LINE_LENGTH = 100
+FORMATTED = ("__init__.py", "_contract.py")  # rendered, then formatted by black
+LINE_LENGTH = naming.LINE_LENGTH
 
 
 def render(registry: Registry) -> dict[str, str]:
@@ -39,7 +39,10 @@ def render(registry: Registry) -> dict[str, str]:
         "problem_members": PROBLEM_MEMBERS,
     }
     base = f"python/{package}"
-    files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in TEMPLATES}
+    files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in FORMATTED}
+    # One line per code: black would take a second per 5,000 codes on every registry edit, so the
+    # template writes black's layout itself (naming.python.assignment; tests hold it to black's).
+    files[f"{base}/enums.py"] = render_template(NAME, "enums.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
     files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
@@ -95,16 +98,23 @@ ENVELOPE_OPTIONS: dict[str, Any] = {
 BLACK_TARGETS = ("PY310",)
 
 
+# The header's place in the cached module: the registry's name and version go in after, so a new
+# release (or another registry) reuses the cached module instead of running the generator again.
+_HEADER = "# errgen-header"
+
+
 @cache
 def envelope_module(header: str, schema: str) -> str:
     import json
 
-    file_header = f"# {header}\n# Field types of the payload envelope, by datamodel-code-generator."
+    file_header = f"{_HEADER}\n# Field types of the payload envelope, by datamodel-code-generator."
     entry = toolcache.key(
         toolcache.tool_version("datamodel-code-generator"), json.dumps(ENVELOPE_OPTIONS, sort_keys=True),
         file_header, schema, *black_key(),
     )
-    return toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(file_header, schema)))
+    module = toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(file_header, schema)))
+    assert module.startswith(_HEADER + "\n"), "datamodel-code-generator's output starts with the given header"
+    return f"# {header}" + module[len(_HEADER):]
 
 
 def run_datamodel_codegen(file_header: str, schema: str) -> str:
