@@ -138,7 +138,7 @@ def main() -> None:
         rows += bench(n, args.repeat, args.peer_timeout, args.own, given)
         print(table(headers, rows), flush=True)
         print()
-    print("ratio = errgen build (warm formatter cache) / the peer; targets from issue 18 (memory: under 300 MB at 20,000 codes)")
+    print("ratio = errgen build (an edited registry each run) / the peer; targets from issue 18 (memory: under 300 MB at 20,000 codes)")
 
 
 if __name__ == "__main__":

@@ -74,3 +74,20 @@ def test_each_mutation_produces_its_rule(registry: dict[str, Any], rule: str) ->
     MUTATIONS[rule](registry)
     rules = {d.rule for d in lint_text(dump(registry)).diagnostics}
     assert rule in rules
+
+
+def test_the_interpolation_prefilter_never_hides_a_match() -> None:
+    """description-interpolates skips prose without any of the characters every match holds;
+    random text over the characters its patterns use never matches without one."""
+    import random
+    import string
+
+    from errgen.lint.prose import _MAY_INTERPOLATE, INTERPOLATED
+
+    rng = random.Random(18)
+    alphabet = string.ascii_letters + string.digits + " _-{}%$'\"./:"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(50_000)]
+    texts += ["deadbeef-dead-beef-dead-beefdeadbeef", "id contact_4127", "wait 5 ms", "{name}", "%s", "${x}", "'acme'"]
+    matched = [t for t in texts if INTERPOLATED.search(t)]
+    assert len(matched) > 1000
+    assert all(_MAY_INTERPOLATE.search(t) for t in matched)

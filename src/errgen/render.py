@@ -7,8 +7,9 @@ exactly that string (a Python or TypeScript literal, a Markdown cell, a comment)
 from __future__ import annotations
 
 import json
+import json.encoder
 from functools import cache
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 import jinja2.bccache
@@ -30,13 +31,39 @@ def comment(value: str) -> str:
 
 
 def to_json(value: Any, indent: int | None = None) -> str:
-    return (_COMPACT if indent is None else json.JSONEncoder(ensure_ascii=False, indent=indent).encode)(value)
+    return _inline(value) if indent is None else json.JSONEncoder(ensure_ascii=False, indent=indent).encode(value)
 
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False).encode  # made once: json.dumps with options makes one per call
+def _encoder() -> Callable[[Any], str]:
+    """`json.dumps(value, ensure_ascii=False)`, with json's C encoder made once: dumps and
+    JSONEncoder.encode make a new one per call, which was most of the cost of a small value."""
+    make = json.encoder.c_make_encoder
+    if make is None:  # a Python without json's C speedups
+        return json.JSONEncoder(ensure_ascii=False).encode
+    quoted = json.encoder.encode_basestring
+    chunks = make(None, json.JSONEncoder().default, quoted, None, ": ", ", ", False, False, True)
+
+    def encode(value: Any) -> str:
+        return quoted(value) if isinstance(value, str) else "".join(chunks(value, 0))
+    return encode
 
 
-_INLINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+_inline = _encoder()
+_INLINE = _inline
+
+
+def json_layout(value: Any, _pad: str = "") -> str:
+    """JSON with every object and every array of containers laid out a member per line
+    (indented two spaces), and each array of scalars on one line, by json's C encoder: a large
+    schema's long enums read as one line each, and are written fast."""
+    if isinstance(value, dict) and value:
+        inner = _pad + "  "
+        members = [f"{inner}{_INLINE(k if isinstance(k, str) else _INLINE(k))}: {json_layout(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(members) + f"\n{_pad}}}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        inner = _pad + "  "
+        return "[\n" + ",\n".join(inner + json_layout(v, inner) for v in value) + f"\n{_pad}]"
+    return _INLINE(value)
 
 
 def json_lines(value: Any, depth: int = 1, _pad: str = "") -> str:
