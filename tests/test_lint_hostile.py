@@ -95,3 +95,15 @@ def test_secrets_in_registry_text_are_masked_in_lint_output(tmp_path: Path) -> N
         shown = done.stdout + done.stderr
         assert done.returncode == 1 and "description-leak" in shown, shown
         assert "ssW0rd1" not in shown and "4eC39HqLyjWDarjtT1zdp7dc" not in shown, shown
+
+
+def test_one_leaking_description_among_many_clean_ones_is_found() -> None:
+    """description-leak first rules out all the prose in one pass; a single leak among 300
+    clean descriptions still takes the per-description scan and is reported at its line."""
+    from bench import synth
+
+    text = synth.registry_text(300).replace("Synthetic failure number 123 for load testing.",
+                                           "Failed at /home/deploy/app/server.py line 3.", 1)
+    found = [d for d in lint_text(text).diagnostics if d.rule == "description-leak"]
+    assert len(found) == 1 and "CODE_000123" in found[0].message, [d.message for d in found]
+    assert not [d for d in lint_text(synth.registry_text(300)).diagnostics if d.rule == "description-leak"]

@@ -215,6 +215,11 @@ class LeakScanner:
             reported += 1
             yield Leak(detector.rule, detector.kind, mask(span) if detector.secret else span, start, end)
 
+    def may_leak(self, text: str) -> bool:
+        """False when no pattern's needle is in the text, so nothing in it, or in any part of
+        it, can be a leak: one pass rules out a whole registry's prose."""
+        return bool(_possible(text))
+
     def redact(self, text: str) -> str:
         """The text with every secret in it masked: for anything errgen prints from a payload or
         a registry (values, keys, codes, categories), not only the spans it reports."""
