@@ -81,9 +81,9 @@ def _in_workers(registry: Registry, targets: list[ModuleType], jobs: int) -> Ite
     _WORK = registry, targets
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_render_at, i) for i in range(len(targets))]
-            for target, future in zip(targets, futures):
-                yield target.NAME, future.result()
+            futures = [pool.submit(_render_at, i) for i in range(len(targets))][::-1]
+            for target in targets:
+                yield target.NAME, futures.pop().result()  # popped: a staged target's text is not kept
     finally:
         _WORK = None
 

@@ -37,7 +37,7 @@ def to_json(value: Any, indent: int | None = None) -> str:
 def _encoder() -> Callable[[Any], str]:
     """`json.dumps(value, ensure_ascii=False)`, with json's C encoder made once: dumps and
     JSONEncoder.encode make a new one per call, which was most of the cost of a small value."""
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:  # a Python without json's C speedups
         return json.JSONEncoder(ensure_ascii=False).encode
     quoted = json.encoder.encode_basestring
@@ -49,21 +49,15 @@ def _encoder() -> Callable[[Any], str]:
 
 
 _inline = _encoder()
-_INLINE = _inline
 
 
 def json_layout(value: Any, _pad: str = "") -> str:
     """JSON with every object and every array of containers laid out a member per line
     (indented two spaces), and each array of scalars on one line, by json's C encoder: a large
     schema's long enums read as one line each, and are written fast."""
-    if isinstance(value, dict) and value:
-        inner = _pad + "  "
-        members = [f"{inner}{_INLINE(k if isinstance(k, str) else _INLINE(k))}: {json_layout(v, inner)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(members) + f"\n{_pad}}}"
-    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-        inner = _pad + "  "
-        return "[\n" + ",\n".join(inner + json_layout(v, inner) for v in value) + f"\n{_pad}]"
-    return _INLINE(value)
+    if (isinstance(value, dict) and value) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
+        return _expanded(value, _pad, json_layout)
+    return _inline(value)
 
 
 def json_lines(value: Any, depth: int = 1, _pad: str = "") -> str:
@@ -72,13 +66,16 @@ def json_lines(value: Any, depth: int = 1, _pad: str = "") -> str:
     and json's C encoder writes it (indent= runs json's pure-Python encoder, which was most of a
     large registry's build)."""
     if depth <= 0 or not isinstance(value, (dict, list)) or not value:
-        return _INLINE(value)
-    inner = _pad + "  "
+        return _inline(value)
+    return _expanded(value, _pad, lambda item, pad: json_lines(item, depth - 1, pad))
+
+
+def _expanded(value: dict[Any, Any] | list[Any], pad: str, member: Callable[[Any, str], str]) -> str:
+    inner = pad + "  "
     if isinstance(value, dict):
-        members = [f"{inner}{_INLINE(k if isinstance(k, str) else _INLINE(k))}: {json_lines(v, depth - 1, inner)}"
-                   for k, v in value.items()]
-        return "{\n" + ",\n".join(members) + f"\n{_pad}}}"
-    return "[\n" + ",\n".join(inner + json_lines(v, depth - 1, inner) for v in value) + f"\n{_pad}]"
+        keys = (_inline(k if isinstance(k, str) else _inline(k)) for k in value)  # json's own key spelling
+        return "{\n" + ",\n".join(f"{inner}{key}: {member(v, inner)}" for key, v in zip(keys, value.values())) + f"\n{pad}}}"
+    return "[\n" + ",\n".join(inner + member(v, inner) for v in value) + f"\n{pad}]"
 
 
 @cache

@@ -366,7 +366,10 @@ class _Staging:
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
 
     def write(self, rel: str, data: bytes) -> None:
-        self._guard(lambda: (self._open(), write_synced(self.folder / "files" / rel, data)))
+        def stage() -> None:
+            self._open()
+            write_synced(self.folder / "files" / rel, data)
+        self._guard(stage)
 
     def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
         def finish() -> None:
