@@ -201,3 +201,23 @@ def test_init_writes_where_the_settings_say(project: Path) -> None:
     assert errgen("init", cwd=project).returncode == 0
     assert (project / "errors" / "registry.yaml").exists()
     assert errgen("lint", cwd=project).returncode == 0
+
+
+def test_ctrl_c_is_exit_130_with_one_line_and_nothing_written(tmp_path: Path) -> None:
+    """SIGINT in the middle of a large build: the shell's exit code, no traceback, and the output
+    folder this build had begun is gone."""
+    import signal
+    import time
+
+    from bench import synth
+
+    registry = synth.write(tmp_path, 20_000)
+    out = tmp_path / "generated"
+    proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--registry", str(registry), "--out", str(out)],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "errgen: interrupted" and "Traceback" not in err, err
+    assert not out.exists()

@@ -115,3 +115,13 @@ class Group(click.Group):
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.extend(output_options())
         super().add_command(cmd, name)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Ctrl-C ends any command with the shell's convention, exit 130, and one line (a build
+        interrupted while staging leaves the output as it was; while moving files in, the next
+        build finishes it)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("errgen: interrupted", err=True)
+            ctx.exit(130)

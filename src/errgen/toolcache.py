@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
@@ -23,6 +24,7 @@ def folder() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "errgen"
 
 
+@cache  # a metadata lookup scans site-packages: milliseconds, asked for on every formatted file
 def tool_version(distribution: str) -> str:
     """A distribution's version from its metadata, which costs far less than importing it."""
     try:
