@@ -1,3 +1,3 @@
-from errgen.cli import main
+from errgen.cli import run
 
-main(prog_name="errgen")  # also the name shell completion answers to
+run()
