@@ -11,7 +11,8 @@ that renders in worker processes is charged for all of them).
 A second line runs the same peers on errgen's own schema (error.schema.json); it is kept for
 comparison only, since the plain schema is what a user of the peers would write.
 
-Run: python -m bench.build_bench [--codes 100 5000 20000 | --registry FILE ...] [--repeat 2] [--no-own-schema]
+Run: python -m bench.build_bench [--codes 100 5000 20000 | --registry FILE ...] [--shape plain|prose] [--repeat 2]
+     [--no-own-schema]
 """
 
 from __future__ import annotations
@@ -86,9 +87,9 @@ def memory(m: Measure) -> str:
     return f"{m.max_rss_mb:.0f} / {m.tree_pss_mb:.0f}"
 
 
-def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = None) -> list[list[object]]:
-    registry = given or synth.write(OUT, n)
-    codes, categories = names(registry) if given else ([f"CODE_{i:06d}" for i in range(n)], list(synth.CATEGORIES))
+def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = None, shape: str = "plain") -> list[list[object]]:
+    registry = given or synth.write(OUT, n, shape)
+    codes, categories = names(registry) if given or shape != "plain" else ([f"CODE_{i:06d}" for i in range(n)], list(synth.CATEGORIES))
     n = len(codes)
     base = OUT / f"build-{n}"
 
@@ -129,13 +130,15 @@ def main() -> None:
     parser.add_argument("--peer-timeout", type=float, default=1800)
     parser.add_argument("--registry", type=Path, action="append", default=[],
                         help="time these registry files (repeatable) instead of synthetic ones of --codes sizes")
+    parser.add_argument("--shape", choices=["plain", "prose"], default="plain",
+                        help="synthetic registries of short descriptions (plain), or text-heavy ones like real catalogues (prose)")
     parser.add_argument("--no-own-schema", dest="own", action="store_false", help="skip the second, own-schema line")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     rows: list[list[object]] = []
     headers = ["codes", "against", "errgen build s", "peer s", "ratio", "target", "errgen MB: max RSS / tree PSS", "peer max RSS MB", "note"]
     for n, given in [(0, path) for path in args.registry] or [(n, None) for n in args.codes]:
-        rows += bench(n, args.repeat, args.peer_timeout, args.own, given)
+        rows += bench(n, args.repeat, args.peer_timeout, args.own, given, args.shape)
         print(table(headers, rows), flush=True)
         print()
     print("ratio = errgen build (an edited registry each run) / the peer; targets from issue 18 (memory: under 300 MB at 20,000 codes)")

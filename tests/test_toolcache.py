@@ -14,7 +14,10 @@ from errgen import toolcache
 from errgen.targets import python as python_target
 
 TOOLS = ("black", "datamodel_code_generator")
-BUILD = """import sys, runpy
+BUILD = """import os, sys, runpy
+def _exit(code):  # errgen ends with os._exit (no interpreter teardown); here it must return
+    raise SystemExit(code)
+os._exit = _exit
 sys.argv = ['errgen', 'build', '--target', 'python', '--registry', %r, '--out', %r]
 try:
     runpy.run_module('errgen', run_name='__main__')
