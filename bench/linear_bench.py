@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 from bench import synth
@@ -72,7 +71,6 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
 def bump_cmd(old: Path, new: Path) -> list[str]:
     """bump edits the file in place: each run works on a fresh copy."""
     copy = new.with_name(f"bump-{new.name}")
-    shutil.copy(new, copy)
     return ["sh", "-c", f'cp "{new}" "{copy}" && exec "$@"', "bump", *errgen_cmd(), "bump", "--from", str(old), "--registry", str(copy),
             "--date", "2026-03-01"]
 

@@ -25,6 +25,11 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NODE_BIN = Path(__file__).resolve().parent / "ts" / "node_modules" / ".bin"
 
 
+# errgen ends with os._exit (no interpreter teardown). Code that runs it in-process, to look at
+# the interpreter afterwards, starts with this so that exit returns as SystemExit.
+EXIT_RETURNS = "import os\ndef _exit(code):\n    raise SystemExit(code)\nos._exit = _exit\n"
+
+
 def run_errgen(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(

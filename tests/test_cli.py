@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REGISTRY, ROOT, run_errgen
+from conftest import EXIT_RETURNS, FIXTURES, REGISTRY, ROOT, run_errgen
 
 
 def test_lint_default_registry_is_clean() -> None:
@@ -126,7 +126,6 @@ HEAVY = ("black", "jinja2", "datamodel_code_generator")
                                   ["diff", "tests/fixtures/releases/errors-2.0.0.yaml", "registry/errors.yaml"],
                                   ["validate", "tests/fixtures/validate/unknown-code.json"]], ids=" ".join)
 def test_fast_commands_do_not_import_heavy_modules(args: list[str]) -> None:
-    # errgen ends with os._exit (no interpreter teardown); here it must return, to list the modules
-    code = "import os, sys, runpy; sys.argv = ['errgen', *%r]\ndef _exit(code):\n    raise SystemExit(code)\nos._exit = _exit\ntry:\n    runpy.run_module('errgen', run_name='__main__')\nexcept SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (args, HEAVY)
+    code = EXIT_RETURNS + "import sys, runpy; sys.argv = ['errgen', *%r]\ntry:\n    runpy.run_module('errgen', run_name='__main__')\nexcept SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (args, HEAVY)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src")})
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

@@ -9,15 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REGISTRY, ROOT
+from conftest import EXIT_RETURNS, REGISTRY, ROOT
 from errgen import toolcache
 from errgen.targets import python as python_target
 
 TOOLS = ("black", "datamodel_code_generator")
-BUILD = """import os, sys, runpy
-def _exit(code):  # errgen ends with os._exit (no interpreter teardown); here it must return
-    raise SystemExit(code)
-os._exit = _exit
+BUILD = EXIT_RETURNS + """import sys, runpy
 sys.argv = ['errgen', 'build', '--target', 'python', '--registry', %r, '--out', %r]
 try:
     runpy.run_module('errgen', run_name='__main__')

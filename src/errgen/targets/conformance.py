@@ -228,7 +228,7 @@ def payload_case(name: str, raw: Any, **options: Any) -> Case:
     return Case(name, {"payload": raw}, raw, **options)
 
 
-def code_cases(contract: ContractView, row: CodeRow, first: Callable[..., bool] = lambda *key: True) -> Iterator[Case]:
+def code_cases(contract: ContractView, row: CodeRow, first: Callable[..., bool]) -> Iterator[Case]:
     """The code on each of its scopes, and the variants `first` has not seen for these facts."""
     w = {f.name: f.wire for f in contract.fields}
     for scope in row.scopes:
