@@ -150,7 +150,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     import gc
 
     from errgen import build as pipeline
-    from errgen.targets import UnknownTarget
+    from errgen.emit.targets import UnknownTarget
     from errgen.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
@@ -229,7 +229,7 @@ def owners(registry_path: Path | None, root: Path) -> None:
 @main.command("targets")
 def list_targets() -> None:
     """List the build targets and the files each one writes."""
-    from errgen.targets import all_targets
+    from errgen.emit.targets import all_targets
 
     for target in all_targets():
         click.echo(f"{target.NAME:<12} {target.SUMMARY}")
