@@ -7,10 +7,8 @@ runtime files are copied as they are, with only their package clause set.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shutil
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -61,10 +59,10 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     go = shutil.which("go")
     if go is None:
         return ["go", "run", "./cmd/conformance", mode, str(vectors)], Path(sdk_dir), "go"
-    digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
-    binary = Path(tempfile.gettempdir()) / f"errgen-go-conformance-{digest}"
-    script = '"$0" build -o "$1" ./cmd/conformance && exec "$1" "$2" "$3"'
-    return ["sh", "-c", script, go, str(binary), mode, str(vectors)], Path(sdk_dir), "go"
+    # Built into a fresh private folder (mktemp -d: random name, mode 0700) that is removed after
+    # the run: a predictable path in a shared $TMPDIR would run whatever another user put there.
+    script = 'D=$(mktemp -d) || exit 2; trap \'rm -rf "$D"\' EXIT; "$0" build -o "$D/conformance" ./cmd/conformance && "$D/conformance" "$1" "$2"'
+    return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
 
 
 def data_context(view: ContractView) -> dict[str, Any]:

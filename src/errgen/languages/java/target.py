@@ -136,7 +136,8 @@ def contract_json(v: ContractView) -> str:
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
     """Compile once with Maven (offline once the dependencies are cached; again only when a source
     is newer than the last compile), then run the runner on the JVM directly: about 1.2 s a run
-    where `mvn test` takes 14 s. Maven builds under ~/.cache/errgen/java/, never inside sdk_dir.
+    where `mvn test` takes 14 s. Maven builds in errgen's verified cache (java/), never inside
+    sdk_dir, unless that cache cannot be used (then in sdk_dir/target, hidden by OUT's .gitignore).
     Without Maven or Java the command starts with the missing tool's name, so `errgen conformance`
     reports it as skipped."""
     for tool in ("mvn", "java"):
@@ -156,9 +157,13 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
 
 
 def build_directory(sdk_dir: Path) -> Path:
-    """Where Maven builds an SDK for the runner: one folder per SDK folder, outside it."""
+    """Where Maven builds an SDK for the runner: one folder per SDK folder, outside it, in a
+    cache only this user can write (the runner runs what is there)."""
+    from errgen import toolcache
+
     digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
-    return Path.home() / ".cache" / "errgen" / "java" / digest
+    private = toolcache.private_folder("java")
+    return private / digest if private else Path(sdk_dir) / "target"
 
 
 def _package_of(sdk_dir: Path) -> str:

@@ -71,12 +71,13 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
     (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
     never needs that feature. Builds go to CARGO_TARGET_DIR when set, else beside errgen's other
-    caches, never into the SDK folder."""
+    caches (a folder only this user can write), never into the SDK folder; only when that cache
+    cannot be used, into the crate's own target/ (which OUT's .gitignore hides)."""
     import os
 
     from errgen import toolcache
 
-    target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.folder() / "cargo-target")
+    target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.private_folder("cargo-target") or Path(sdk_dir) / "target")
     argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
             "--example", "conformance", "--", mode, str(vectors)]
     return argv, Path(sdk_dir), "cargo"
