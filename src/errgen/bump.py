@@ -168,6 +168,7 @@ def fragment_edits(new: Registry, version: str, since: list[str]) -> dict[str, t
             by_file.setdefault(path, []).append(name)
     out: dict[str, tuple[Source, str]] = {}
     for path, names in by_file.items():
+        _refuse_links(Path(new.path).parent, Path(path))
         source = Source.read(Path(path))
         doc = _Text(source.text)
         pieces, done = [], 0
@@ -176,6 +177,18 @@ def fragment_edits(new: Registry, version: str, since: list[str]) -> dict[str, t
             done = end
         out[path] = (source, "".join(pieces) + source.text[done:])
     return out
+
+
+def _refuse_links(folder: Path, fragment: Path) -> None:
+    """bump writes a fragment only where it is: never through a symbolic link (the file, or a
+    folder on its way from the registry's folder), which could point anywhere."""
+    try:
+        below = fragment.relative_to(folder).parts
+    except ValueError:
+        below = fragment.parts
+    for depth in range(1, len(below) + 1):
+        if (folder / Path(*below[:depth])).is_symlink():
+            raise EditError(f"{fragment} is reached through a symbolic link ({Path(*below[:depth])}); bump does not write through links")
 
 
 def _scalar(doc: _Text, loc: Loc, old: str, value: str) -> tuple[int, int, str]:
