@@ -91,8 +91,8 @@ def main(ctx: click.Context) -> None:
       errgen validate FILE   check recorded payloads against the registry, catch leaks
 
     Settings: errgen.toml, or [tool.errgen] in pyproject.toml (registry, out, targets,
-    validate allow-lists), in this folder or a parent; flags win. Shell completion:
-    errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run, 130 interrupted.
+    validate allow-lists), in this folder or a parent up to the repository root; flags win.
+    Shell completion: errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run, 130 interrupted.
     """
     try:
         config.install(ctx, Path.cwd())
