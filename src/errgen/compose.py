@@ -171,7 +171,7 @@ class GitTree:
     def resolve(self, link: str) -> tuple[str, str] | None:
         """The link's target, followed lexically inside the tree (git stores it as text)."""
         tree, hops = self._folders(), 0
-        pending, done = link.strip("/").split("/"), []
+        pending, done = link.strip("/").split("/"), list[str]()
         while pending:
             name = pending.pop(0)
             if name in ("", "."):
