@@ -129,3 +129,19 @@ def test_a_link_cycle_inside_the_folder_ends(tmp_path: Path) -> None:
     (repo / "reg" / "teams" / "ops" / "loop").symlink_to("..")
     found = expand("teams/**/*.yaml", WorkTree(repo / "reg"))
     assert [s for s, _ in found.found] == ["teams/00-platform.yaml", "teams/ops/20-operations.yaml", "teams/pay/eu/10-payments.yaml"]
+
+
+def test_equivalent_spellings_match_alike_and_many_double_stars_stay_fast(tmp_path: Path) -> None:
+    import time
+
+    repo = nested(tmp_path)
+    base = expand("teams/**/*.yaml", WorkTree(repo / "reg"))
+    for spelling in ("./teams/**/*.yaml", "teams//**/*.yaml", "teams/**/**/**/*.yaml"):
+        assert expand(spelling, WorkTree(repo / "reg")) == base
+    deep = repo / "reg" / "deep"
+    for i in range(12):
+        deep = deep / f"d{i}"
+    deep.mkdir(parents=True)
+    start = time.monotonic()
+    expand("/".join(["**", "d*"] * 12) + "/*.yaml", WorkTree(repo / "reg"))
+    assert time.monotonic() - start < 2

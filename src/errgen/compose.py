@@ -62,9 +62,13 @@ def expand(pattern: str, source: Source) -> Matches:
     zero or more folders; a wildcard does not match a name starting with '.' unless the pattern's
     segment does. Links are followed only while they stay inside the registry's folder; each one
     the pattern reaches that leads out is listed in `outside`, never read."""
-    segments = pattern.split("/")
+    segments: list[str] = []
+    for segment in pattern.split("/"):
+        if segment not in ("", ".") and not (segment == "**" and segments[-1:] == ["**"]):
+            segments.append(segment)  # `a//b`, `./a` and `**/**` mean `a/b`, `a` and `**`
     found: dict[str, str] = {}
     outside: list[str] = []
+    visited: set[tuple[str, int]] = set()  # (folder, segment): each is searched once, however reached
 
     def step(shown: str, real: str, kind: str) -> tuple[str, str] | None:
         if kind != "link":
@@ -88,6 +92,9 @@ def expand(pattern: str, source: Source) -> Matches:
         return out
 
     def visit(shown: str, real: str, i: int, seen: frozenset[str]) -> None:
+        if (real, i) in visited:
+            return
+        visited.add((real, i))
         segment, last = segments[i], i == len(segments) - 1
         if segment == "**" and not last:
             visit(shown, real, i + 1, seen)  # zero folders
@@ -97,7 +104,8 @@ def expand(pattern: str, source: Source) -> Matches:
             elif kind == "dir" and where not in seen and (segment == "**" or not last):
                 visit(f"{here}/", f"{where}/", i if segment == "**" else i + 1, seen | {where})
 
-    visit("", "", 0, frozenset({""}))
+    if segments:
+        visit("", "", 0, frozenset({""}))
     unique: dict[str, str] = {}
     for shown, real in sorted(found.items()):
         unique.setdefault(real, shown)  # a file reached by two paths is included once
