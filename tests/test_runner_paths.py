@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from errgen import toolcache
-from errgen.targets import go as go_target
-from errgen.targets import java as java_target
-from errgen.targets import rust as rust_target
+from errgen.languages.go import target as go_target
+from errgen.languages.java import target as java_target
+from errgen.languages.rust import target as rust_target
 
 # A stand-in for `go build -o BIN ./cmd/conformance`: records where and in what folder it was
 # asked to build, and "builds" a runner that prints a summary.
