@@ -44,20 +44,22 @@ class _Boom:
 
 
 def plant(cache: Path, marker: Path) -> int:
-    """Replace every cache entry with a forgery (a pickle that runs code for jinja, Python that
-    runs code for the formatters), and add jinja's own file names too. Returns how many."""
+    """Replace every cache entry with a forgery under its own name (a pickle that runs code for
+    jinja, Python that runs code for the formatters), whatever the layout, and add jinja's own
+    file name beside each compiled template. Returns how many entries were forged."""
     import jinja2.bccache
 
-    payload = pickle.dumps(_Boom(marker))
-    jinja_file = jinja2.bccache.bc_magic + payload
+    jinja_file = jinja2.bccache.bc_magic + pickle.dumps(_Boom(marker))
+    code = MARKER_CODE.format(marker=marker).encode() + b"\n"
     planted = 0
-    for entry in cache.rglob("*.entry"):
+    for entry in [p for p in cache.rglob("*") if p.is_file() and p.name != "key"]:
         kind = entry.relative_to(cache).parts[0]
-        body = jinja_file if kind == "jinja" else MARKER_CODE.format(marker=marker).encode() + b"\n"
-        entry.write_bytes(bytes(32) + body)
-        # jinja's FileSystemBytecodeCache layout, for a cache that would hand the folder to jinja
-        (cache / "jinja").mkdir(exist_ok=True)
-        (cache / "jinja" / f"__jinja2_{entry.stem}.cache").write_bytes(jinja_file)
+        if kind == "jinja":
+            entry.write_bytes(jinja_file if entry.name.startswith("__jinja2_") else bytes(32) + jinja_file)
+            (cache / "jinja" / f"__jinja2_{entry.stem}.cache").write_bytes(jinja_file)
+        else:  # the real text (so it still looks like the tool's output) with code appended
+            body = entry.read_bytes()[0 if entry.suffix == ".txt" else 32:] + code
+            entry.write_bytes(body if entry.suffix == ".txt" else bytes(32) + body)
         planted += 1
     return planted
 
@@ -65,7 +67,6 @@ def plant(cache: Path, marker: Path) -> int:
 def test_planted_entries_run_no_code_and_change_no_output(tmp_path: Path) -> None:
     cache, marker = tmp_path / "cache", tmp_path / "pwned"
     build(cache, tmp_path / "cold")
-    assert list((cache / "jinja").rglob("*.entry")) and list((cache / "black").rglob("*.entry"))
     assert plant(cache, marker) >= 5
     build(cache, tmp_path / "planted")
     (tmp_path / "a-file").write_text("a file where the cache folder would be: no cache\n")
