@@ -85,3 +85,23 @@ def test_a_shared_cache_folder_is_not_used_for_runner_builds(tmp_path: Path, mon
     argv, _, _ = rust_target.conformance_command(sdk, tmp_path / "v.json", "check")
     assert Path(argv[argv.index("--target-dir") + 1]) == sdk / "target"
     assert java_target.build_directory(tmp_path / "out" / "java") == tmp_path / "out" / "java" / "target"
+
+
+def test_a_runner_that_times_out_ends_with_its_children_and_its_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from errgen import conformance
+
+    bin_dir, tmp, pids = tmp_path / "bin", tmp_path / "tmp", tmp_path / "pids"
+    bin_dir.mkdir()
+    tmp.mkdir()
+    hanging = FAKE_GO.replace('echo "1 passed, 0 failed"', f'echo $$ >> {pids}; exec sleep 300').replace('> "$LOG"', "> /dev/null").replace('>> "$LOG"', "> /dev/null")
+    (bin_dir / "go").write_text(hanging)
+    (bin_dir / "go").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(conformance, "TIMEOUT_S", 2)
+    argv, cwd, tool = go_target.conformance_command(tmp_path, tmp_path / "v.json", "check")
+    done = conformance._run(conformance.Runner("go", argv, cwd, tool))
+    assert done.returncode == 124
+    runner = int(pids.read_text().split()[0])
+    assert not Path(f"/proc/{runner}").exists() or "Z" in Path(f"/proc/{runner}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    assert list(tmp.iterdir()) == []  # the private build folder went with it

@@ -6,8 +6,10 @@ working folder, the tool it needs); this module knows no language.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,9 +115,32 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
 
 
 def _run(run: Runner) -> subprocess.CompletedProcess[str]:
+    """The runner in a process group of its own: on a timeout or Ctrl-C the whole group ends
+    (a runner its build tool started, not only the tool), told first so it can clean up."""
     try:
-        return subprocess.run(run.argv, cwd=run.cwd, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(run.argv, 124, "", f"timed out after {TIMEOUT_S} s")
+        proc = subprocess.Popen(run.argv, cwd=run.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=hasattr(os, "killpg"))
     except OSError as exc:
         return subprocess.CompletedProcess(run.argv, 127, "", str(exc))
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        _end_group(proc)
+        return subprocess.CompletedProcess(run.argv, 124, "", f"timed out after {TIMEOUT_S} s")
+    except BaseException:
+        _end_group(proc)
+        raise
+    return subprocess.CompletedProcess(run.argv, proc.returncode, out, err)
+
+
+def _end_group(proc: subprocess.Popen[str]) -> None:
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig) if hasattr(os, "killpg") else proc.kill()
+        except OSError:
+            pass  # already gone
+        try:
+            proc.communicate(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue

@@ -61,7 +61,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
         return ["go", "run", "./cmd/conformance", mode, str(vectors)], Path(sdk_dir), "go"
     # Built into a fresh private folder (mktemp -d: random name, mode 0700) that is removed after
     # the run: a predictable path in a shared $TMPDIR would run whatever another user put there.
-    script = 'D=$(mktemp -d) || exit 2; trap \'rm -rf "$D"\' EXIT; "$0" build -o "$D/conformance" ./cmd/conformance && "$D/conformance" "$1" "$2"'
+    script = 'D=$(mktemp -d) || exit 2; trap \'rm -rf "$D"\' EXIT; trap \'exit 143\' TERM INT; "$0" build -o "$D/conformance" ./cmd/conformance && "$D/conformance" "$1" "$2"'
     return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
 
 
