@@ -255,7 +255,7 @@ def output_root(out: Path, create: bool) -> Path:
         raise WriteError(f"output folder {show(out)} is {kind}")
     if st is None and create:
         try:
-            out.mkdir(parents=True)
+            out.mkdir(parents=True, exist_ok=True)  # exist_ok: a concurrent build may make it first (then its lock stops this one)
         except OSError as exc:
             raise WriteError(f"cannot create output folder {show(out)}: {exc.strerror}") from None
     try:
