@@ -129,6 +129,8 @@ def find(start: Path) -> Config:
                 return parse(pyproject, table, "[tool.errgen]")
     if root is None:
         return Config(searched=f"in {_display(start) or '.'} (not in a git repository: parent folders are not read)")
+    if root == start.absolute():
+        return Config(searched=f"in {_display(start)} (the repository root)")
     return Config(searched=f"in {_display(start)} or a parent up to the repository root {_display(root)}")
 
 
