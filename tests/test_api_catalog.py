@@ -30,7 +30,7 @@ READING_KEYS = {"wire": ("format", "response"), "code": ("wire_code", "when")}
 
 def _reads_responses() -> bool:
     schema = json.loads((ROOT / "src" / "errgen" / "schemas" / "registry.schema.json").read_text())
-    return "response" in json.dumps(schema)
+    return "response" in schema["properties"]["wire"]["properties"]
 
 
 def registry_for_this_branch(path: Path, tmp_path: Path) -> Path:
