@@ -118,7 +118,7 @@ def check_crate(crate: Path, vectors: Path, *features: str) -> None:
 def test_wire_codes_become_unique_variants_keeping_word_boundaries() -> None:
     assert naming.variants(list(ODD_CODES), "Code") == list(ODD_CODES.values())
     assert naming.variants(["HTTPServerError", "self", "Self", "crate"], "Category") == [
-        "HttpServerError", "Self2", "Self3", "Crate"]
+        "HttpServerError", "CategorySelf", "CategorySelf2", "Crate"]
 
 
 def test_clashing_names_are_deterministic_and_never_collide() -> None:
