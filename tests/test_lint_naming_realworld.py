@@ -118,3 +118,10 @@ def test_a_since_between_history_entries_without_one_is_still_refused() -> None:
                "  - {version: 1.2.0, date: 2026-02-10, changes: [Second.]}\n")
     result = lint_text(registry(code("c", since="1.1.0"), version="1.2.0", history=history), "r.yaml")
     assert [d.rule for d in result.diagnostics if d.severity == "error"] == ["since-not-in-history"]
+
+
+@pytest.mark.parametrize("pair", [("20003", "N_20003"), ("UNKNOWN", "CODE_UNKNOWN"), ("-32601", "NEG32601"), ("Foo", "FOO"),
+                                  ("card-declined", "CardDeclined")])
+def test_names_only_a_language_prefix_makes_alike_still_collide(pair: tuple[str, str]) -> None:
+    # Python names 20003 N_20003, like the code N_20003; Rust names UNKNOWN CodeUnknown, like CODE_UNKNOWN.
+    assert len(collisions(registry(code(f'"{pair[0]}"') + code(f'"{pair[1]}"')))) == 1

@@ -115,17 +115,32 @@ def _suggestion(kind: str, name: str, taken: set[tuple[str, str]]) -> str:
     return f"{base}_{n}"
 
 
+def _rough_key(kind: str, name: str, identifier: str | None) -> str:
+    """Equal for any two names that some language names alike (and for a few more): their words
+    joined and case-folded, without the prefixes a language puts before a name that starts with a
+    digit or is reserved (`Code`, `Category`, `N`). Only names sharing a key are named in every
+    language, so lint stays fast on registries of thousands of codes."""
+    return identifiers.identity_key(identifier or name).removeprefix(kind).removeprefix("n")
+
+
 @rule("identifier-collision")
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
+        rough: dict[str, int] = {}
+        for item in items:
+            key = _rough_key(kind, item.name, item.identifier)
+            rough[key] = rough.get(key, 0) + 1
+        suspects = [item for item in items if rough[_rough_key(kind, item.name, item.identifier)] > 1]
         owners: dict[tuple[str, str], tuple[str, Loc]] = {}
-        named = [(item, _identifiers(kind, item.name, item.identifier)) for item in items]
-        taken = {pair for _, names in named for pair in names.items()}
-        for item, names in named:
+        taken: set[tuple[str, str]] | None = None
+        for item in suspects:
+            names = _identifiers(kind, item.name, item.identifier)
             clashes = [(language, ident, owners[(language, ident)]) for language, ident in names.items()
                        if owners.get((language, ident), (item.name,))[0] != item.name]
             if clashes:
+                if taken is None:  # every name in every language, once, for the suggestions
+                    taken = {pair for i in items for pair in _identifiers(kind, i.name, i.identifier).items()}
                 other, where = clashes[0][2]
                 place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"
                 same = ", ".join(f"{language} {ident}" for language, ident, owner in clashes if owner[0] == other)
