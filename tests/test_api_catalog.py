@@ -29,7 +29,9 @@ READING_KEYS = {"wire": ("format", "response"), "code": ("wire_code", "when")}
 
 
 def _reads_responses() -> bool:
-    schema = json.loads((ROOT / "src" / "errgen" / "schemas" / "registry.schema.json").read_text())
+    import errgen
+
+    schema = json.loads((Path(errgen.__file__).parent / "schemas" / "registry.schema.json").read_text())
     return "response" in schema["properties"]["wire"]["properties"]
 
 
@@ -138,6 +140,41 @@ def test_a_real_response_names_a_registry_code_and_the_action_its_row_decides(pa
         assert row["correlation_id"] in seen
     if row["body"].lstrip("\ufeff").startswith("{"):
         json.loads(row["body"].lstrip("\ufeff"))
+
+
+DECIDE = """
+import email.utils, json, sys
+sys.path.insert(0, sys.argv[1])
+m = __import__(sys.argv[2])
+out = []
+for path in sys.argv[3:]:
+    row = json.load(open(path, encoding="utf-8"))
+    date = row["headers"].get("date")  # an epoch reset is read against the response's own clock
+    now = int(email.utils.parsedate_to_datetime(date).timestamp() * 1000) if date else None
+    d = m.decide(m.from_http(row["status"], row["headers"], row["body"], now_ms=now), 1)
+    out.append([d.code, d.action.value, d.delay_ms, d.correlation_id or None])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
+def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(built: dict[str, Path]) -> None:
+    """The code is known, a rate limit waits at least what the response says, and the request id is
+    the API's own."""
+    failures = []
+    for api, out in built.items():
+        files = sorted((RESPONSES / api).glob("*.json"))
+        [package] = [p.name for p in (out / "python").iterdir() if p.is_dir()]
+        done = subprocess.run([sys.executable, "-c", DECIDE, str(out / "python"), package, *map(str, files)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (api, done.stderr)
+        for path, (code, action, delay, correlation_id) in zip(files, json.loads(done.stdout)):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            wanted = [row["code"], row["action"], row["correlation_id"]]
+            got = [code, action, correlation_id]
+            if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
+                failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
 
 
 def test_no_test_reads_the_holdout_responses() -> None:
