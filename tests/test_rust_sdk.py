@@ -39,7 +39,7 @@ ODD_CODES = {
     "RATE_LIMITED": "RateLimited", "rate-limited": "RateLimited2", "card_declined": "CardDeclined",
     "NoSuchBucket": "NoSuchBucket", "20003": "Code20003", "23505": "Code23505", "out-of-credit": "OutOfCredit",
     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException": "ComAmazonawsDynamodbV20120810ResourceNotFoundException",
-    "Unknown": "Unknown2", "エラー": "CodeU30A8U30E9U30FC",
+    "Unknown": "CodeUnknown", "エラー": "CodeU30A8U30E9U30FC",
 }
 HOSTILE = ("quote \" apostrophe ' triple \"\"\" backtick ` comment */ /* template ${x} {} \\ \\u0001 r#\"raw\"# "
            "bidi \u202e reversed \u202c sep \u2028 para \u2029 ctl \x01\x1b\x7f tab\there 日本語の説明 العربية 😀")
@@ -118,7 +118,7 @@ def check_crate(crate: Path, vectors: Path, *features: str) -> None:
 def test_wire_codes_become_unique_variants_keeping_word_boundaries() -> None:
     assert naming.variants(list(ODD_CODES), "Code") == list(ODD_CODES.values())
     assert naming.variants(["HTTPServerError", "self", "Self", "crate"], "Category") == [
-        "HttpServerError", "Self2", "Self3", "Crate"]
+        "HttpServerError", "CategorySelf", "CategorySelf2", "Crate"]
 
 
 def test_clashing_names_are_deterministic_and_never_collide() -> None:

@@ -18,8 +18,13 @@ KEYWORDS = frozenset(
 )
 # Names a package must not take: they would shadow what its own files use.
 RESERVED_PACKAGES = KEYWORDS | {"main", "json", "http", "errors", "time", "strings", "math", "bytes", "io"}
-# Go's initialisms for the canonical field names (resource_id -> ResourceID).
-INITIALISMS = {"id": "ID", "ms": "MS", "http": "HTTP", "url": "URL", "uri": "URI", "json": "JSON", "mcp": "MCP"}
+# Go's initialisms, written in one case whatever case the wire uses (resource_id -> ResourceID,
+# MalformedXML and malformed_xml -> CodeMalformedXML, invalid_uri -> CodeInvalidURI): golint's
+# list (lint/lint.go commonInitialisms), plus the ones real error codes carry.
+INITIALISMS = {w.lower(): w for w in (
+    "ACL API ASCII CPU CSS DNS EOF GUID HTML HTTP HTTPS ID IP JSON LHS QPS RAM RHS RPC SLA SMTP SQL SSH TCP TLS TTL "
+    "UDP UI UID UUID URI URL UTF8 VM XML XMPP XSRF XSS"
+    " CSV MCP MS".split())}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _MODULE_ELEMENT = re.compile(r"[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*")

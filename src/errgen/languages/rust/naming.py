@@ -61,13 +61,26 @@ def camel(text: str, prefix: str) -> str:
     return prefix + name if name[0].isdigit() else name
 
 
+def variant(text: str, prefix: str, open_enum: bool = True) -> str:
+    """The variant a value is named by before clashes are resolved: its UpperCamelCase, or, when
+    that is a name the enum reserves (an open enum's `Unknown(String)` catch-all, `Self`), the
+    prefix before it, so gRPC's `UNKNOWN` is `Code::CodeUnknown` and the state `unknown` is
+    `State::StateUnknown` (lint's identifier-collision check sees these names too)."""
+    name = camel(text, prefix)
+    return prefix + name if name in _reserved(open_enum) else name
+
+
+def _reserved(open_enum: bool) -> frozenset[str]:
+    return RESERVED_VARIANTS if open_enum else RESERVED_VARIANTS - {"Unknown"}
+
+
 def variants(values: Iterable[str], prefix: str, open_enum: bool = True) -> list[str]:
     """One unique variant name per value, in order: a clash (`RATE_LIMITED`, `rate-limited`) gets
     the next free numeric suffix, decided by registry order, so names never change on rebuild.
-    An open enum also reserves `Unknown`, its catch-all."""
-    reserved = RESERVED_VARIANTS if open_enum else RESERVED_VARIANTS - {"Unknown"}
+    An open enum also reserves `Unknown`, its catch-all (see `variant`)."""
+    reserved = _reserved(open_enum)
     values = list(values)
-    natural = [camel(v, prefix) for v in values]
+    natural = [variant(v, prefix, open_enum) for v in values]
     taken = set(reserved)
     first_owner: dict[str, int] = {}
     for index, name in enumerate(natural):
