@@ -112,7 +112,7 @@ pub enum Scope {
 pub enum State {
     Unchanged,
     Changed,
-    Unknown2,
+    StateUnknown,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
 }
@@ -465,7 +465,7 @@ static STATE_WIRES: &[Wire<State>] = &[
         wire: "changed",
     },
     Wire {
-        value: State::Unknown2,
+        value: State::StateUnknown,
         wire: "unknown",
     },
 ];
