@@ -63,14 +63,22 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
         console.current().diagnostics(render([exc.diagnostic], fmt), err=fmt == "text")
         sys.exit(2)
     if fmt != "text":
-        click.echo(render(result.diagnostics, fmt))
-    elif result.diagnostics and (report or not result.ok):  # other commands say nothing of mere warnings
+        if report or not result.ok:  # other commands say nothing of mere warnings
+            click.echo(render(result.diagnostics, fmt))
+    elif result.diagnostics and (report or not result.ok):
         console.current().diagnostics(render(result.diagnostics, fmt))
     elif result.diagnostics:
         console.current().detail(f"{result.registry.path}: {len(result.diagnostics)} warning(s); `errgen lint` lists them")
     if not result.ok:
         sys.exit(1)
     return result
+
+
+def _registry_format(fmt: str) -> str:
+    """How diff and validate report the registry's own problems: as workflow annotations with
+    `--format github` (escaped, like every annotation), else as text on standard error, so that
+    standard output holds one json or sarif document."""
+    return "github" if fmt == "github" else "text"
 
 
 @click.group(cls=console.Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -218,12 +226,18 @@ def owners(registry_path: Path | None, root: Path) -> None:
 
     Paste it into .github/CODEOWNERS (or docs/CODEOWNERS, GitLab) so that a change to a team's
     error codes asks that team to review it."""
-    from errgen.compose import owners_section
+    from errgen.codeowners import CodeownersError, owners_section
 
     result = _lint(registry_path)
     if not result.registry.fragments:
         _fail(f"{result.registry.path} includes no fragments (add `include: [teams/*.yaml]`); nothing to own", 1)
-    click.echo(owners_section(result.registry.fragments, root), nl=False)
+    try:
+        section = owners_section(((f.path, f.owner) for f in result.registry.fragments), root)
+    except CodeownersError as exc:
+        from errgen.formats import visible
+
+        _fail("cannot write a CODEOWNERS section:\n" + "\n".join(visible(line) for line in str(exc).split("\n")), 1)
+    click.echo(section, nl=False)
 
 
 @main.command("targets")
@@ -288,13 +302,13 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     if ref is not None:
         current = _registry_path(registry_path)
         shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
-        after = _lint(current)
+        after = _lint(current, _registry_format(fmt))
         if shown is None:
             before, fresh = None, True
         else:
-            before = _lint(None, source=shown)
+            before = _lint(None, _registry_format(fmt), source=shown)
     else:
-        before, after = _lint(old), _lint(new)
+        before, after = _lint(old, _registry_format(fmt)), _lint(new, _registry_format(fmt))
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
@@ -399,7 +413,7 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             re.compile(pattern)
         except re.error as exc:
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
-    result = _lint(registry_path)
+    result = _lint(registry_path, _registry_format(fmt))
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
     try:
         counts = stream((f for name in files for f in validator.file(name)), fmt, click.echo)

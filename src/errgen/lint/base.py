@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
+from errgen.load import Document
 from errgen.model import Registry
 from errgen.naming import identity_key
 from errgen.structure import Names
@@ -23,6 +24,8 @@ class Finding:
 class Context:
     registry: Registry
     names: Names
+    # The loaded (composed) document, for rules on every string it holds, whatever its key.
+    document: Document | None = None
 
     @property
     def broken(self) -> set[str]:

@@ -16,8 +16,12 @@ KEYWORDS = frozenset(
     "break case chan const continue default defer else fallthrough for func go goto if import interface "
     "map package range return select struct switch type var".split()
 )
-# Names a package must not take: they would shadow what its own files use.
-RESERVED_PACKAGES = KEYWORDS | {"main", "json", "http", "errors", "time", "strings", "math", "bytes", "io"}
+# Names a package must not take: they would shadow what its own files import, or a standard-library
+# package its users import beside it (`os`).
+RESERVED_PACKAGES = KEYWORDS | {
+    "main", "json", "http", "errors", "time", "strings", "math", "bytes", "io", "big", "rand", "fmt", "net", "reflect",
+    "sort", "strconv", "testing", "utf8", "utf16", "os", "context", "sync", "log", "unicode", "regexp", "url", "path",
+}
 # Go's initialisms for the canonical field names (resource_id -> ResourceID).
 INITIALISMS = {"id": "ID", "ms": "MS", "http": "HTTP", "url": "URL", "uri": "URI", "json": "JSON", "mcp": "MCP"}
 
