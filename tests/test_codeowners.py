@@ -58,3 +58,28 @@ def test_owners_section_refuses_a_hostile_owner_whatever_lint_said(tmp_path: Pat
     with pytest.raises(CodeownersError, match="not a CODEOWNERS owner"):
         owners_section([(str(tmp_path / "a.yaml"), "@a\n/** @attacker")], tmp_path)
     assert owners_section([(str(tmp_path / "a.yaml"), "@a")], tmp_path).splitlines()[1] == "/a.yaml @a"
+
+
+def test_registry_problems_under_format_github_are_escaped_annotations(tmp_path: Path) -> None:
+    """A registry path with a newline cannot add an `::error` line to a CI log (#24.11)."""
+    from conftest import FIXTURES
+
+    good = FIXTURES / "valid-minimal.yaml"
+    bad = tmp_path / "x\n::error::owned.yaml"
+    bad.write_text(good.read_text(encoding="utf-8").replace("category: transient", "category: nope"), encoding="utf-8")
+    for args in (["diff", str(good), str(bad)], ["validate", "--registry", str(bad), str(good)]):
+        done = run_errgen(*args, "--format", "github", cwd=tmp_path)
+        assert done.returncode == 1
+        out = (done.stdout + done.stderr).splitlines()
+        assert not [line for line in out if line.startswith("::error::owned")], out
+        assert any(line.startswith("::error file=") and "%0A%3A%3Aerror%3A%3Aowned.yaml" in line for line in out), out
+
+
+def test_diff_text_spells_out_control_characters_in_owners(tmp_path: Path) -> None:
+    from errgen.diff.formats import text
+    from errgen.diff.model import Change, DiffReport
+
+    change = Change(rule="code-added", code="A", bump="minor", message="A was added\x1b[2J", owner="@a\x1b]0;x\x07")
+    report = DiffReport(old_version="1.0.0", new_version="1.1.0", changes=[change], header="errors.yaml")
+    shown = text(report)
+    assert "\x1b" not in shown and "\x07" not in shown and "\\u001b" in shown

@@ -54,3 +54,56 @@ def test_expected_one_of_lists_are_sorted_whatever_the_hash_seed() -> None:
         outputs.add(done.stdout)
     assert len(outputs) == 1, outputs
     assert "expected one of: alpha, beta, kappa, mu, omega, validation, zeta" in outputs.pop()
+
+
+# --- #24.7: package settings ---------------------------------------------------------------------
+
+SETTINGS = [("python", "package"), ("python", "distribution"), ("typescript", "package"), ("go", "module"),
+            ("go", "package"), ("rust", "crate"), ("java", "group"), ("java", "artifact"), ("java", "package")]
+
+
+def with_target(lang: str, key: str, value: str) -> str:
+    return MINIMAL.replace("categories:\n", f"targets:\n  {lang}: {{{key}: {value!r}}}\ncategories:\n", 1)
+
+
+@pytest.mark.parametrize("lang,key", SETTINGS)
+@pytest.mark.parametrize("value", ["a b", "a/b", "-rf"])
+def test_a_package_setting_its_tools_cannot_take_fails_lint(lang: str, key: str, value: str) -> None:
+    if (lang, key) == ("go", "module") and value == "a/b":
+        pytest.skip("a/b is a valid Go module path")
+    assert [r for r, _, m in found(with_target(lang, key, value)) if r == "target-package" and f"targets.{lang}.{key}" in m]
+
+
+@pytest.mark.parametrize("lang,key,value", [("python", "package", "os"), ("python", "package", "pydantic"),
+                                            ("python", "package", "typing"), ("python", "distribution", "pydantic"),
+                                            ("go", "package", "os"), ("rust", "crate", "serde"), ("typescript", "package", "fs")])
+def test_a_package_name_that_would_shadow_another_fails_lint(lang: str, key: str, value: str) -> None:
+    assert "target-package" in rules(with_target(lang, key, value))
+
+
+def test_good_package_settings_lint_clean() -> None:
+    text = MINIMAL.replace("categories:\n", "targets:\n  python: {package: acme_errors, distribution: acme-errors}\n"
+                           "  typescript: {package: '@acme/errors'}\n  go: {module: github.com/acme/errors, package: acmeerrors}\n"
+                           "  rust: {crate: acme-errors}\n  java: {group: com.acme, artifact: acme-errors, package: com.acme.errors}\n"
+                           "categories:\n", 1)
+    assert found(text) == []
+
+
+# --- #24.14: invisible characters -----------------------------------------------------------------
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2066", "\u200f", "\u061c", "\u200b", "\u200d", "\u2060", "\ufeff"])
+def test_invisible_characters_in_a_uri_are_errors(char: str) -> None:
+    text = MINIMAL.replace("version: 1.0.0\n", f'version: 1.0.0\nproblem_base: "https://errors.example.com/{char}x/"\n', 1)
+    assert ("invisible-character", "error") in {(r, s) for r, s, _ in found(text)}
+
+
+def test_invisible_characters_in_prose_are_warnings_and_named() -> None:
+    text = MINIMAL.replace("description: Timed out.", 'description: "Timed out.\\u202e"')
+    hits = [(s, m) for r, s, m in found(text) if r == "invisible-character"]
+    assert hits == [("warning", hits[0][1])] and "U+202E RIGHT-TO-LEFT OVERRIDE" in hits[0][1]
+    assert "\u202e" not in hits[0][1]
+
+
+def test_invisible_characters_in_a_code_name_key_are_errors() -> None:
+    text = MINIMAL.replace("codes:\n  TIMED_OUT:", 'codes:\n  "TIMED_OUT\\u200b":\n    identifier: TIMED_OUT_2\n  X_UNUSED:', 1)
+    assert ("invisible-character", "error") in {(r, s) for r, s, _ in found(text)}
