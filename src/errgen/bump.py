@@ -313,9 +313,40 @@ def round_trip(source: Source, new: Registry, version: str, since: list[str], en
 
 
 def write(path: Path, data: bytes) -> None:
-    """Replace the registry atomically, through a symlink, keeping its permissions. The new
-    content is written to an unnamed file first (O_TMPFILE), so a kill mid-write leaves nothing."""
-    target = path.resolve()
+    """Replace one registry file atomically (see write_files)."""
+    write_files([(path, data)])
+
+
+def write_files(files: list[tuple[Path, bytes]]) -> None:
+    """Replace every file, or none: a folder registry's header and fragments change together.
+    Each new content is written and synced beside its file first (through a symlink, keeping the
+    file's permissions); only when every one is on disk are they renamed over the files. A rename
+    that fails after others succeeded puts the earlier files' contents back."""
+    staged: list[tuple[Path, Path, bytes]] = []
+    try:
+        for path, data in files:
+            target = path.resolve()
+            staged.append((_stage(target, data), target, target.read_bytes()))
+    except BaseException:
+        for tmp, _, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    replaced: list[tuple[Path, bytes]] = []
+    try:
+        for tmp, target, original in staged:
+            os.replace(tmp, target)
+            replaced.append((target, original))
+    except BaseException:
+        for tmp, _, _ in staged:
+            tmp.unlink(missing_ok=True)
+        for target, original in replaced:
+            os.replace(_stage(target, original), target)
+        raise
+
+
+def _stage(target: Path, data: bytes) -> Path:
+    """A synced temporary file beside target holding data, with target's permissions. It is
+    written unnamed first (O_TMPFILE) where the system allows, so a kill mid-write leaves nothing."""
     mode = stat.S_IMODE(os.stat(target).st_mode)
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     try:
@@ -325,26 +356,22 @@ def write(path: Path, data: bytes) -> None:
     if fd >= 0:
         try:
             _write_all(fd, data, mode)
+            tmp.unlink(missing_ok=True)
             os.link(f"/proc/self/fd/{fd}", tmp)
+            return tmp
         except OSError:
+            pass
+        finally:
             os.close(fd)
-            fd = -1
-        else:
-            os.close(fd)
-            try:
-                os.replace(tmp, target)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
-            return
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         _write_all(fd, data, mode)
-        os.close(fd)
-        os.replace(name, target)
     except BaseException:
+        os.close(fd)
         Path(name).unlink(missing_ok=True)
         raise
+    os.close(fd)
+    return Path(name)
 
 
 def _write_all(fd: int, data: bytes, mode: int) -> None:

@@ -370,15 +370,15 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
     except bumping.EditError as exc:
         _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
-    for path, src, new_text in edits:
-        if dry_run:
+    if dry_run:
+        for path, src, new_text in edits:
             original = src.text.splitlines(keepends=True)
             click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
-            continue
-        try:
-            bumping.write(path, src.encoded(new_text))
+    else:
+        try:  # every file or none: a failed fragment write leaves the header unbumped too
+            bumping.write_files([(path, src.encoded(new_text)) for path, src, new_text in edits])
         except OSError as exc:
-            _fail(f"cannot write {path}: {exc.strerror}")
+            _fail(f"cannot write {exc.filename or 'the registry'}: {exc.strerror}; no file was changed")
     console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 
