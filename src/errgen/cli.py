@@ -367,9 +367,9 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     text = plan.apply(source, after)
     try:  # a folder registry's new codes have their `since` in the fragment files
         edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.since, plan.renamed).items()]
     except bumping.EditError as exc:
-        _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
+        _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
     if dry_run:
         for path, src, new_text in edits:
             original = src.text.splitlines(keepends=True)
