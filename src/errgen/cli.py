@@ -74,6 +74,13 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     return result
 
 
+def _complete_targets(incomplete: str, sdks: bool = False) -> list[str]:
+    """Shell completion for --target: the build targets (or the SDKs, which have runners)."""
+    from errgen.targets import all_targets
+
+    return [t.NAME for t in all_targets() if t.NAME.startswith(incomplete) and (not sdks or hasattr(t, "conformance_command"))]
+
+
 def _registry_format(fmt: str) -> str:
     """How diff and validate report the registry's own problems: as workflow annotations with
     `--format github` (escaped, like every annotation), else as text on standard error, so that
@@ -87,7 +94,8 @@ def _registry_format(fmt: str) -> str:
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """errgen compiles one YAML registry of error codes into the error contract that services,
-    SDKs and AI agents import: a JSON Schema, Python and TypeScript SDKs, a recovery table and docs.
+    SDKs and AI agents import: a JSON Schema, Python, TypeScript, Go, Rust and Java SDKs, a
+    recovery table and docs.
 
     \b
     Typical loop:
@@ -127,7 +135,7 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @registry_option
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="Output directory.")
-@click.option("--target", "targets", multiple=True, metavar="NAME",
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed),
               help="Build only this target (repeatable). Default: all. See `errgen targets`.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
@@ -394,10 +402,11 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     """Check real error payloads against the registry, and catch leaks.
 
     Each FILE is a JSON document (one payload or an array), JSON Lines (.jsonl, or sniffed;
-    streamed, so any size works), or - for standard input. MCP tools/call results and recorded
-    HTTP responses ({status, headers, body}) are unwrapped. Reports contract problems (unknown
-    codes, contradictions, extra fields, HTTP status and Retry-After mismatches) and what must never
-    cross the boundary: stack traces, secrets (masked in the output), internal hosts, file paths.
+    streamed, so any size works), or - for standard input. MCP tools/call results (bare, or in
+    their JSON-RPC response) and recorded HTTP responses ({status, headers, body}) are unwrapped.
+    Reports contract problems (unknown codes, contradictions, extra fields, HTTP status and
+    Retry-After mismatches) and what must never cross the boundary: stack traces, secrets (masked
+    in the output), internal hosts, file paths. Payloads are numbered from 1 (`payload 1`).
 
     Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
     """
@@ -444,7 +453,8 @@ def completion(shell: str) -> None:
 @main.command()
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="The folder `errgen build` wrote the SDKs to.")
-@click.option("--target", "targets", multiple=True, metavar="NAME", help="Run only this SDK's runner (repeatable). Default: every SDK.")
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed, sdks=True),
+              help="Run only this SDK's runner (repeatable). Default: every SDK.")
 @click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
 @click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",

@@ -19,10 +19,15 @@ class PayloadFinding:
     message: str
     path: str
     line: int
-    index: int
+    index: int  # 0-based, as in a JSON array (the json format's `index`)
+
+    @property
+    def number(self) -> int:
+        """The payload's 1-based number, as people (and line numbers) count: `payload 1` is the first."""
+        return self.index + 1
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}: {self.severity}[{self.rule}]: payload {self.index}: {self.message}"
+        return f"{self.path}:{self.line}: {self.severity}[{self.rule}]: payload {self.number}: {self.message}"
 
 
 class Validator:
