@@ -83,3 +83,20 @@ def test_diff_text_spells_out_control_characters_in_owners(tmp_path: Path) -> No
     report = DiffReport(old_version="1.0.0", new_version="1.1.0", changes=[change], header="errors.yaml")
     shown = text(report)
     assert "\x1b" not in shown and "\x07" not in shown and "\\u001b" in shown
+
+
+def test_text_output_keeps_registry_and_payload_text_on_its_line(tmp_path: Path) -> None:
+    """A CI log reads any line starting with `::` as a workflow command, whatever --format says."""
+    from conftest import FIXTURES
+
+    bad = tmp_path / "x\n::error::owned.yaml"
+    bad.write_text((FIXTURES / "valid-minimal.yaml").read_text(encoding="utf-8").replace("category: transient", "category: nope"), encoding="utf-8")
+    linted = run_errgen("lint", "--registry", str(bad), cwd=tmp_path)
+    payload = tmp_path / "p.json"
+    payload.write_text('{"code": "TIMED_OUT", "x\\n::error::owned\\u001b[2J": 1}', encoding="utf-8")
+    validated = run_errgen("validate", "--registry", str(FIXTURES / "valid-minimal.yaml"), str(payload), cwd=tmp_path)
+    for done in (linted, validated):
+        assert done.returncode == 1
+        lines = (done.stdout + done.stderr).splitlines()
+        assert not [line for line in lines if line.startswith("::")], lines
+        assert "\x1b" not in done.stdout + done.stderr

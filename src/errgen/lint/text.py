@@ -37,6 +37,23 @@ def _strings(node: Any, loc: Loc, where: str, prose: bool) -> Iterator[tuple[str
             yield from _strings(item, item_loc, f"{where}[{i}]", prose)
 
 
+def _any_invisible(root: Any) -> bool:
+    """One quick pass over every key and string (the usual answer is no): the detailed walk,
+    which names each place, runs only when there is something to report."""
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Map):
+            found.extend(k for k in node if isinstance(k, str))
+            stack.extend(node.values())
+        elif isinstance(node, Seq):
+            stack.extend(node)
+        elif isinstance(node, str):
+            found.append(node)
+    return INVISIBLE.search("\n".join(found)) is not None
+
+
 @rule("invisible-character")
 def invisible_character(ctx: Context) -> Iterator[Finding]:
     """No registry string holds a bidirectional control (U+202A-202E, U+2066-2069, U+200E/200F,
@@ -44,7 +61,8 @@ def invisible_character(ctx: Context) -> Iterator[Finding]:
     something other than what it is. An error in names, versions, URIs, owners and settings; a
     warning in prose (descriptions, history changes, reasons), where right-to-left or Indic text
     may need a mark or a joiner."""
-    strings = list(_strings(ctx.document.root, ctx.document.root.loc, "", False)) if ctx.document else []
+    root = ctx.document.root if ctx.document else None
+    strings = list(_strings(root, root.loc, "", False)) if root is not None and _any_invisible(root) else []
     strings += [(f.owner, f.loc, f"{f.path}: owner", False) for f in ctx.registry.fragments]
     for text, loc, where, prose in strings:
         if INVISIBLE.search(text):
