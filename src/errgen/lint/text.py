@@ -63,7 +63,7 @@ def invisible_character(ctx: Context) -> Iterator[Finding]:
     may need a mark or a joiner."""
     root = ctx.document.root if ctx.document else None
     strings = list(_strings(root, root.loc, "", False)) if root is not None and _any_invisible(root) else []
-    strings += [(f.owner, f.loc, f"{f.path}: owner", False) for f in ctx.registry.fragments]
+    strings += [(f.owner, f.loc, "the fragment's owner", False) for f in ctx.registry.fragments]
     for text, loc, where, prose in strings:
         if INVISIBLE.search(text):
             what = "may display as something other than what it is" if prose else "cannot be told apart from the name it looks like"
