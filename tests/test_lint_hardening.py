@@ -4,6 +4,7 @@ messages that stay the same whatever the hash seed."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -107,3 +108,19 @@ def test_invisible_characters_in_prose_are_warnings_and_named() -> None:
 def test_invisible_characters_in_a_code_name_key_are_errors() -> None:
     text = MINIMAL.replace("codes:\n  TIMED_OUT:", 'codes:\n  "TIMED_OUT\\u200b":\n    identifier: TIMED_OUT_2\n  X_UNUSED:', 1)
     assert ("invisible-character", "error") in {(r, s) for r, s, _ in found(text)}
+
+
+@pytest.mark.parametrize("lang,key", SETTINGS)
+def test_the_registry_schema_refuses_a_package_setting_with_a_space(lang: str, key: str) -> None:
+    """Editors see the same shape rules as lint (the patterns come from lint's table)."""
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    from errgen import registry_schema
+
+    def load(text: str) -> object:  # as editors read YAML 1.2: a date is a string
+        return json.loads(json.dumps(yaml.safe_load(text), default=str))
+
+    validator = Draft202012Validator(registry_schema.schema())
+    assert validator.is_valid(load(MINIMAL))
+    assert not validator.is_valid(load(with_target(lang, key, "a b")))

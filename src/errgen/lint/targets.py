@@ -3,6 +3,8 @@ cannot shadow or replace something else on install (`package: pydantic`, `packag
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from errgen.diagnostics import Loc
@@ -25,17 +27,23 @@ def _raising(check: Callable[[str], object]) -> Check:
     return problem
 
 
-# Each setting's check lives in its language's naming module; this table only says which is which.
-CHECKS: dict[tuple[str, str], Check] = {
-    ("python", "package"): python.package_problem,
-    ("python", "distribution"): python.distribution_problem,
-    ("typescript", "package"): typescript.npm_name_problem,
-    ("go", "module"): _raising(go.module_path),
-    ("go", "package"): _raising(go.package_name),
-    ("rust", "crate"): _raising(rust.crate_name),
-    ("java", "group"): _raising(lambda v: java.coordinate("group", v)),
-    ("java", "artifact"): _raising(lambda v: java.coordinate("artifact", v)),
-    ("java", "package"): _raising(java.package_name),
+@dataclass(frozen=True)
+class Setting:
+    check: Check
+    pattern: "re.Pattern[str]"  # what the registry's JSON Schema can say of it (for editors)
+
+
+# Each setting's rules live in its language's naming module; this table only says which is which.
+SETTINGS: dict[tuple[str, str], Setting] = {
+    ("python", "package"): Setting(python.package_problem, python.PACKAGE_NAME),
+    ("python", "distribution"): Setting(python.distribution_problem, python.DISTRIBUTION_NAME),
+    ("typescript", "package"): Setting(typescript.npm_name_problem, typescript.NPM_NAME),
+    ("go", "module"): Setting(_raising(go.module_path), go.MODULE_PATH),
+    ("go", "package"): Setting(_raising(go.package_name), go.PACKAGE_NAME),
+    ("rust", "crate"): Setting(_raising(rust.crate_name), rust.CRATE_NAME),
+    ("java", "group"): Setting(_raising(lambda v: java.coordinate("group", v)), java.COORDINATE),
+    ("java", "artifact"): Setting(_raising(lambda v: java.coordinate("artifact", v)), java.COORDINATE),
+    ("java", "package"): Setting(_raising(java.package_name), java.PACKAGE_NAME),
 }
 
 
@@ -46,11 +54,11 @@ def target_package(ctx: Context) -> Iterator[Finding]:
     coordinates) and not one the SDK would shadow or overwrite: a standard-library module, or a
     package the SDK itself depends on (pydantic, serde...)."""
     raw = ctx.registry.targets
-    for (lang, key), check in CHECKS.items():
+    for (lang, key), setting in SETTINGS.items():
         value = raw.get(lang, {}).get(key)
         if value is None:
             continue
-        problem = check(value)
+        problem = setting.check(value)
         if problem:
             setting = f"targets.{lang}.{key}"
             message = problem if problem.startswith(setting) else f"{setting} {value!r}: {problem}"

@@ -26,7 +26,9 @@ RESERVED_PACKAGES = KEYWORDS | {
 INITIALISMS = {"id": "ID", "ms": "MS", "http": "HTTP", "url": "URL", "uri": "URI", "json": "JSON", "mcp": "MCP"}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_MODULE_ELEMENT = re.compile(r"[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*")
+_MODULE_ELEMENT = r"[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*"
+MODULE_PATH = re.compile(rf"(?!-){_MODULE_ELEMENT}(?:/{_MODULE_ELEMENT})*", re.ASCII)
+PACKAGE_NAME = re.compile(r"[a-z][a-z0-9]*", re.ASCII)
 
 
 class NamingError(ValueError):
@@ -105,7 +107,7 @@ def field_name(canonical: str) -> str:
 
 def package_name(value: str) -> str:
     """A Go package name: lower-case ASCII letters and digits, not a keyword nor a name the SDK imports."""
-    if not re.fullmatch(r"[a-z][a-z0-9]*", value):
+    if not PACKAGE_NAME.fullmatch(value):
         raise NamingError(
             f"go package {value!r} is not a Go package name: expected lower-case ASCII letters and digits, "
             "starting with a letter (set targets.go.package)"
@@ -117,8 +119,7 @@ def package_name(value: str) -> str:
 
 def module_path(value: str) -> str:
     """A module path `go mod` accepts: slash-separated elements of letters, digits and `-._~`."""
-    elements = value.split("/")
-    if not value or not all(_MODULE_ELEMENT.fullmatch(e) for e in elements) or value.startswith("-"):
+    if not MODULE_PATH.fullmatch(value):
         raise NamingError(
             f"go module {value!r} is not a Go module path: expected elements of ASCII letters, digits and "
             "'-', '.', '_', '~' separated by '/' (set targets.go.module)"

@@ -117,15 +117,15 @@ def string_tuple(values: Iterable[str]) -> str:
 # What the generated package imports besides the standard library (pydantic and what pydantic
 # itself imports): a package of the same name would shadow it, or be overwritten by it, on install.
 SDK_IMPORTS = frozenset({"pydantic", "pydantic_core", "annotated_types", "typing_extensions", "typing_inspection"})
-_PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
-_DISTRIBUTION = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCII)  # PEP 508 names
+PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+DISTRIBUTION_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCII)  # PEP 508 names
 
 
 def package_problem(value: str) -> str | None:
     """Why `targets.python.package` cannot name the generated import package, or None."""
     import sys
 
-    if not _PACKAGE.fullmatch(value) or keyword.iskeyword(value):
+    if not PACKAGE_NAME.fullmatch(value) or keyword.iskeyword(value):
         return "expected a Python identifier (ASCII letters, digits and _, not starting with a digit, not a keyword)"
     if value in sys.stdlib_module_names:
         return f"{value!r} is a standard-library module; the SDK would shadow it"
@@ -136,7 +136,7 @@ def package_problem(value: str) -> str | None:
 
 def distribution_problem(value: str) -> str | None:
     """Why `targets.python.distribution` cannot name the generated distribution, or None."""
-    if not _DISTRIBUTION.fullmatch(value):
+    if not DISTRIBUTION_NAME.fullmatch(value):
         return "expected a distribution name (PEP 508: ASCII letters, digits, '.', '_' and '-', starting and ending with a letter or digit)"
     if re.sub(r"[-_.]+", "_", value).lower() in SDK_IMPORTS:
         return f"{value!r} is a distribution the SDK depends on; installing the SDK would replace it"

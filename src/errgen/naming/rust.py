@@ -29,7 +29,7 @@ _KEYWORDS = frozenset(
     "match mod move mut pub ref return self static struct super trait true type unsafe use where while "
     "abstract become box do final gen macro override priv try typeof unsized virtual yield".split()
 )
-_CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", re.ASCII)
+CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", re.ASCII)
 # The crates the SDK depends on and the built-in ones: a crate of the same name would shadow them.
 SDK_CRATES = frozenset({"serde", "serde_json", "serde_derive", "std", "core", "alloc", "proc_macro", "test"})
 _SEMVER = re.compile(
@@ -103,7 +103,7 @@ def const_name(text: str) -> str:
 
 def crate_name(name: str) -> str:
     """A crate name as Cargo accepts it: ASCII letters, digits, `-` and `_`, a letter first."""
-    if not _CRATE_NAME.fullmatch(name):
+    if not CRATE_NAME.fullmatch(name):
         raise NamingError(f"crate name {name!r} is not a valid Cargo package name "
                           "(ASCII letters, digits, '-' and '_', starting with a letter, at most 64 characters)")
     if name.replace("-", "_") in _KEYWORDS:

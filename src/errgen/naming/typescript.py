@@ -70,8 +70,8 @@ def property_key(name: str) -> str:
 
 
 # npm's rules for a new package name (validate-npm-package-name): lower case, URL-safe, at most 214
-# characters, optionally scoped; not starting with `.` or `_`; not a Node.js core module.
-_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*", re.ASCII)
+# characters, optionally scoped; not starting with `.`, `_` or `-`; not a Node.js core module.
+NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*", re.ASCII)
 NODE_BUILTINS = frozenset("""assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns
 domain events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl stream
 string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib node_modules favicon.ico""".split())
@@ -79,7 +79,7 @@ string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_thread
 
 def npm_name_problem(value: str) -> str | None:
     """Why `targets.typescript.package` is not a name npm accepts for a new package, or None."""
-    if len(value) > 214 or not _NPM_NAME.fullmatch(value) or value.startswith("-"):
+    if len(value) > 214 or not NPM_NAME.fullmatch(value):
         return ("expected an npm package name: lower-case ASCII letters, digits and '-', '.', '_', '~', optionally "
                 "scoped (@scope/name), not starting with '.', '_' or '-', at most 214 characters")
     if value in NODE_BUILTINS:
