@@ -60,8 +60,8 @@ def target_package(ctx: Context) -> Iterator[Finding]:
             continue
         problem = setting.check(value)
         if problem:
-            setting = f"targets.{lang}.{key}"
-            message = problem if problem.startswith(setting) else f"{setting} {value!r}: {problem}"
+            name = f"targets.{lang}.{key}"
+            message = problem if problem.startswith(name) else f"{name} {value!r}: {problem}"
             yield Finding(message, _loc(ctx, lang, key))
 
 
