@@ -23,9 +23,9 @@ from conftest import FIXTURES, GENERATED, ROOT, run_errgen
 from errgen.build import build
 from errgen.lint import lint_path, lint_text
 from errgen.model import Registry
-from errgen.naming import rust as naming
-from errgen.targets import conformance as vectors_target
-from errgen.targets import rust as rust_target
+from errgen.languages.rust import naming as naming
+from errgen.emit.targets import vectors as vectors_target
+from errgen.languages.rust import target as rust_target
 from strategies import registries
 
 CARGO = shutil.which("cargo")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import EXIT_RETURNS, REGISTRY, ROOT
 from errgen import toolcache
-from errgen.targets import python as python_target
+from errgen.languages.python import target as python_target
 
 TOOLS = ("black", "datamodel_code_generator")
 BUILD = EXIT_RETURNS + """import sys, runpy

@@ -11,10 +11,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Iterable, Iterator
 
-from errgen import targets as target_registry
+from errgen.emit import targets as target_registry
 from errgen.contract import view
 from errgen.model import Registry
-from errgen.resources import templates_dir
 from errgen.cache import recall, record
 from errgen.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
@@ -147,9 +146,9 @@ def _tooling() -> str:
 
 
 def _sources() -> list[Path]:
-    """Every file a build reads besides the registry: errgen's package (code, packaged templates
-    and runtime sources) and, in a source checkout, the top-level templates/ and runtimes/."""
-    roots = [_PACKAGE, templates_dir(), _PACKAGE.parent.parent / "runtimes"]
+    """Every file a build reads besides the registry: errgen's package (code, templates and
+    runtime sources)."""
+    roots = [_PACKAGE]
     found = {p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     return sorted(found)
 

@@ -76,7 +76,7 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
 
 def _complete_targets(incomplete: str, sdks: bool = False) -> list[str]:
     """Shell completion for --target: the build targets (or the SDKs, which have runners)."""
-    from errgen.targets import all_targets
+    from errgen.emit.targets import all_targets
 
     return [t.NAME for t in all_targets() if t.NAME.startswith(incomplete) and (not sdks or hasattr(t, "conformance_command"))]
 
@@ -166,7 +166,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     import gc
 
     from errgen import build as pipeline
-    from errgen.targets import UnknownTarget
+    from errgen.emit.targets import UnknownTarget
     from errgen.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
@@ -251,7 +251,7 @@ def owners(registry_path: Path | None, root: Path) -> None:
 @main.command("targets")
 def list_targets() -> None:
     """List the build targets and the files each one writes."""
-    from errgen.targets import all_targets
+    from errgen.emit.targets import all_targets
 
     for target in all_targets():
         click.echo(f"{target.NAME:<12} {target.SUMMARY}")

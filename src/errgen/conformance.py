@@ -37,7 +37,7 @@ class Runner:
 
 
 def participants(names: Sequence[str]) -> list[ModuleType]:
-    from errgen.targets import UnknownTarget, all_targets, select
+    from errgen.emit.targets import UnknownTarget, all_targets, select
 
     try:
         chosen = select(names) if names else all_targets()

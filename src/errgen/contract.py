@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, Mapping
 
-from errgen import naming
+from errgen import identifiers
 from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
@@ -79,7 +79,7 @@ class CategoryRow:
     retryable: bool
     description: str
     action: str | None
-    words: tuple[str, ...]  # what each language names it after (errgen.naming)
+    words: tuple[str, ...]  # what each language names it after (errgen.identifiers)
 
     @property
     def identifier_text(self) -> str:
@@ -92,7 +92,7 @@ class CodeRow:
     """One code as every SDK's table holds it; `actions` is the rule applied to each allowed scope."""
 
     code: str  # the wire value
-    words: tuple[str, ...]  # what each language names it after (errgen.naming)
+    words: tuple[str, ...]  # what each language names it after (errgen.identifiers)
     category: str
     retryable: bool
     scope: str  # the default scope, for new_error
@@ -168,10 +168,10 @@ class ContractView:
 
     @cached_property
     def codes_by_identity(self) -> dict[str, list[str]]:
-        """Codes by `naming.identity_key`: the ones that differ from a name only in case or separators."""
+        """Codes by `identifiers.identity_key`: the ones that differ from a name only in case or separators."""
         found: dict[str, list[str]] = {}
         for name in self.code_names:
-            found.setdefault(naming.identity_key(name), []).append(name)
+            found.setdefault(identifiers.identity_key(name), []).append(name)
         return found
 
     @cached_property
@@ -252,13 +252,13 @@ def wire_name(name: str, wire: Wire) -> str:
     """A field's name on the wire: renamed, else in the registry's case."""
     if name in wire.rename:
         return wire.rename[name]
-    return naming.camel(name) if wire.case == "camel" else name
+    return identifiers.camel(name) if wire.case == "camel" else name
 
 
 def code_row(code: Code, policy: Policy, category: Category | None = None) -> CodeRow:
     return CodeRow(
         code=code.name,
-        words=naming.words(code.identifier or code.name),
+        words=identifiers.words(code.identifier or code.name),
         category=code.category,
         retryable=code.retryable,
         scope=code.scope,
@@ -314,7 +314,7 @@ def _derive(registry: Registry) -> ContractView:
         fields=fields(policy, registry.wire),
         envelope=registry.wire.envelope,
         categories=tuple(
-            CategoryRow(c.name, c.retryable, c.description, c.action, naming.words(c.identifier or c.name))
+            CategoryRow(c.name, c.retryable, c.description, c.action, identifiers.words(c.identifier or c.name))
             for c in registry.categories
         ),
         codes=tuple(code_row(c, policy, registry.category_map.get(c.category)) for c in registry.codes),

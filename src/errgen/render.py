@@ -14,8 +14,8 @@ from typing import Any, Callable
 import jinja2
 import jinja2.bccache
 
-from errgen.naming import python as python_naming
-from errgen.naming import typescript as typescript_naming
+from errgen.languages.python import naming as python_naming
+from errgen.languages.typescript import naming as typescript_naming
 from errgen.render_text import md_inline as md
 from errgen.resources import templates_dir
 
@@ -112,7 +112,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @cache  # one per target and process: each template is loaded once
 def environment(target: str) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir() / target)),
+        loader=jinja2.FileSystemLoader(str(templates_dir(target))),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Iterator
 from errgen.diagnostics import Diagnostic, Loc, Severity
 from errgen.load import Document
 from errgen.model import Registry
-from errgen.naming import identity_key
+from errgen.identifiers import identity_key
 from errgen.structure import Names
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from errgen import naming
+from errgen import identifiers
 from errgen.diagnostics import Loc
 from errgen.lint.base import Context, Finding, nearest, rule
 
@@ -29,7 +29,7 @@ def registry_name(ctx: Context) -> Iterator[Finding]:
 
 # A code or category is the exact string on the wire (`card_declined`, `NoSuchBucket`, `23505`,
 # `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`): each language derives its own
-# identifier from the words in it (errgen.naming), so only what no wire format can carry is refused.
+# identifier from the words in it (errgen.identifiers), so only what no wire format can carry is refused.
 WIRE_VALUE = re.compile(r"[A-Za-z0-9_.:#/-]+")
 MAX_CODE_LENGTH = 128
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
@@ -42,7 +42,7 @@ def _wire_value_problem(kind: str, name: str) -> str | None:
         shown = ", ".join(repr(ch) for ch in bad[:5])
         return (f"{kind} {name!r} contains {shown}: a {kind} is sent on the wire as is, so it may hold only "
                 "ASCII letters, digits and _ - . : # /")
-    if not naming.words(name):
+    if not identifiers.words(name):
         return f"{kind} {name!r} has no letters or digits to name it after in generated code; add `identifier:`"
     return None
 
@@ -92,13 +92,13 @@ def identifier_collision(ctx: Context) -> Iterator[Finding]:
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
         seen: dict[str, tuple[str, Loc]] = {}
         for item in items:
-            key = naming.identity_key(item.identifier or item.name)
+            key = identifiers.identity_key(item.identifier or item.name)
             if key in seen and seen[key][0] != item.name:
                 other, where = seen[key]
                 place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"
                 msg = (f"{kind} {item.name!r} and {other!r} ({place}) differ only in case or separators, so they "
                        f"become the same identifier in generated code; give one an `identifier:` (e.g. identifier: "
-                       f"{naming.upper_snake(item.name)}_2)")
+                       f"{identifiers.upper_snake(item.name)}_2)")
                 yield Finding(msg, item.loc)
             seen.setdefault(key, (item.name, item.loc))
 

@@ -10,7 +10,11 @@ from typing import Callable, Iterator
 from errgen.diagnostics import Loc
 from errgen.lint.base import Context, Finding, rule
 from errgen.load import Map
-from errgen.naming import go, java, python, rust, typescript
+from errgen.languages.go import naming as go
+from errgen.languages.java import naming as java
+from errgen.languages.python import naming as python
+from errgen.languages.rust import naming as rust
+from errgen.languages.typescript import naming as typescript
 
 Check = Callable[[str], "str | None"]
 

@@ -11,9 +11,9 @@ import re
 from typing import Any, Iterator
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.naming import identity_key
+from errgen.identifiers import identity_key
 from errgen.model import Registry
-from errgen.runtimes.python import _verdict
+from errgen.languages.python.runtime import _verdict
 
 Finding = tuple[str, str, str, str | None]  # (rule, severity, message, field it concerns)
 Problem = _verdict.Problem

@@ -1,7 +1,7 @@
 """Rust SDK: a crate with open enums, `ErrorPayload` (serde, wire names), the recovery table and
 the shared runtime (parse, validate, decide, HTTP, MCP, did_you_mean, new_error).
 
-The runtime is real Rust source (errgen/runtimes/rust/), copied verbatim; templates/rust/ renders
+The runtime is real Rust source (errgen/languages/rust/runtime/), copied verbatim; its templates/ render
 only the registry's data from the contract view. Everything is written already formatted as
 rustfmt formats it, so building the crate never needs a Rust toolchain.
 """
@@ -15,12 +15,12 @@ from typing import Any
 
 from errgen import contract
 from errgen.model import Registry
-from errgen.naming import rust as naming
+from errgen.languages.rust import naming as naming
 from errgen.render import render as render_template
 
 NAME = "rust"
 SUMMARY = "rust/: crate <name>-errors (open enums, ErrorPayload, RECOVERY_TABLE, runtime), serde only"
-RUNTIME = Path(__file__).resolve().parent.parent / "runtimes" / "rust"
+RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUST_VERSION = "1.74"
 
 # Rust types of the policy constants, by the value's Python type; a few are counts or indices.

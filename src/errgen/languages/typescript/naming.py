@@ -11,7 +11,7 @@ from __future__ import annotations
 from json.encoder import encode_basestring as _quoted  # json.dumps(value, ensure_ascii=False), in C
 import re
 
-from errgen.naming import words
+from errgen.identifiers import words
 
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
 RESERVED = frozenset("""break case catch class const continue debugger default delete do else enum export extends false finally

@@ -1,4 +1,4 @@
-"""TypeScript SDK: the runtime (errgen/runtimes/typescript, copied as is) plus the contract's data
+"""TypeScript SDK: the runtime (errgen/languages/typescript/runtime, copied as is) plus the contract's data
 rendered from the view: literal unions and policy (contract.ts), the payload union type, the
 recovery table, package.json and a strict tsconfig.json. No runtime dependencies."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
 from errgen.model import Registry
-from errgen.naming import typescript as naming
+from errgen.languages.typescript import naming as naming
 from errgen.render import render as render_template
 from errgen.resources import runtime_sources
 

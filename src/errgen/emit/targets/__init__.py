@@ -1,7 +1,6 @@
-"""Build targets. Each is a module in this package with NAME, SUMMARY and
-`render(registry) -> dict[relative path, text]`, plus a templates/<NAME>/ folder.
-
-Adding a target means adding a module here and its templates; nothing else changes.
+"""Build targets. Each is a module with NAME, SUMMARY and `render(registry) -> dict[relative path,
+text]`: the shared ones in this package (templates in emit/templates/<NAME>/), and each language's
+target.py in errgen/languages/<lang>/ (templates in its templates/ folder).
 """
 
 from __future__ import annotations
@@ -17,8 +16,11 @@ class UnknownTarget(Exception):
 
 
 def all_targets() -> list[ModuleType]:
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+    from errgen import languages
+
+    shared = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    own = [f"{languages.__name__}.{m.name}.target" for m in pkgutil.iter_modules(languages.__path__) if m.ispkg]
+    return sorted((importlib.import_module(name) for name in shared + own), key=lambda t: t.NAME)
 
 
 def select(names: Iterable[str]) -> list[ModuleType]:

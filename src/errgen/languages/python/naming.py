@@ -8,7 +8,7 @@ import keyword
 import re
 from typing import Iterable
 
-from errgen.naming import words
+from errgen.identifiers import words
 
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
 

@@ -1,7 +1,7 @@
 """Go SDK: a module of typed string constants, the ErrorPayload error type, the recovery table
-and the runtime (src/errgen/runtimes/go), standard library only, already gofmt-formatted.
+and the runtime (src/errgen/languages/go/runtime), standard library only, already gofmt-formatted.
 
-Everything registry-specific is rendered from the contract view through errgen.naming.go; the
+Everything registry-specific is rendered from the contract view through errgen.languages.go.naming; the
 runtime files are copied as they are, with only their package clause set.
 """
 
@@ -19,7 +19,7 @@ from errgen import contract, resources
 from errgen.build import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.model import Registry
-from errgen.naming import go as naming
+from errgen.languages.go import naming as naming
 from errgen.render import render as render_template
 
 NAME = "go"

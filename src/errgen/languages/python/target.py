@@ -1,4 +1,4 @@
-"""Python SDK: the runtime (errgen/runtimes/python, copied as is) plus the contract's data rendered
+"""Python SDK: the runtime (errgen/languages/python/runtime, copied as is) plus the contract's data rendered
 from the view: enums, `_contract.py` (policy, fields, the tabulated rule), the table, pydantic
 field types and pyproject.toml. Black formats what is rendered.
 
@@ -16,7 +16,7 @@ from typing import Any
 from errgen import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.model import Registry
-from errgen.naming import python as naming
+from errgen.languages.python import naming as naming
 from errgen.render import render as render_template
 from errgen.resources import runtime_sources
 

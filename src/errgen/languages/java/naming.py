@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-from errgen.naming import words
+from errgen.identifiers import words
 
 # google-java-format's column limit; the enum template lays constants out as it would.
 COLUMN_LIMIT = 100

@@ -1,7 +1,7 @@
 """Java SDK: a Maven project (Java 17, Jackson) with enums, records, the recovery table as data,
 the runtime and a conformance runner.
 
-The runtime is real Java under errgen/runtimes/java, copied with only its package line changed;
+The runtime is real Java under errgen/languages/java/runtime, copied with only its package line changed;
 the templates hold data (enum constants, contract.json, pom.xml). Every file is already laid out as
 google-java-format 1.28.0 lays it out, so a build needs no JDK; the tests prove it with the tool.
 """
@@ -18,13 +18,13 @@ from xml.sax.saxutils import escape
 
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
 from errgen.model import Registry
-from errgen.naming import java as naming
+from errgen.languages.java import naming as naming
 from errgen.render import json_lines
 from errgen.render import render as render_template
 
 NAME = "java"
 SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
-RUNTIME = Path(__file__).resolve().parent.parent / "runtimes" / "java"
+RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUNTIME_PACKAGE = "package errgen.runtime;"
 RUNNER = "ConformanceRunner"
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
