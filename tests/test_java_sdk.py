@@ -362,8 +362,8 @@ def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> No
     text = (FIXTURES / "java" / "hostile.yaml").read_text(encoding="utf-8")
     registry.write_text(text.replace("package: org.hostile.errors", "package: org.class.errors"), encoding="utf-8")
     done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / "out"), "--target", "java")
-    assert done.returncode == 2
-    assert "target java: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
+    assert done.returncode == 1  # lint stops it first (target-package), so nothing is built
+    assert "error[target-package]: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
     assert not (tmp_path / "out" / "java").exists()
 
 

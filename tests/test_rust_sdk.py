@@ -146,8 +146,8 @@ def test_a_bad_crate_name_stops_the_build_with_a_message(tmp_path: Path) -> None
     bad = tmp_path / "errors.yaml"
     bad.write_text(text.replace("\nversion:", '\ntargets: {rust: {crate: "bad crate"}}\nversion:', 1), encoding="utf-8")
     done = run_errgen("build", "--registry", str(bad), "--target", "rust", "--out", str(tmp_path / "out"))
-    assert done.returncode == 2
-    assert "target rust: crate name 'bad crate' is not a valid Cargo package name" in done.stderr
+    assert done.returncode == 1  # lint stops it first (target-package), so nothing is built
+    assert "error[target-package]: targets.rust.crate 'bad crate': crate name 'bad crate' is not a valid Cargo package name" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out" / "rust").exists()
 

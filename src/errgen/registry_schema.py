@@ -51,13 +51,23 @@ def _shape(shape: structure.Shape, key: str | None = None) -> dict[str, Any]:
 
 
 def schema() -> dict[str, Any]:
-    return {
+    out = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "urn:errgen:registry-format:1",
         "title": "errgen registry, format 1",
         "description": "One YAML file of error codes (errgen registry format 1); errgen lint checks more than this schema can.",
         **_shape(structure.REGISTRY),
     }
+    _target_patterns(out["properties"]["targets"])
+    return out
+
+
+def _target_patterns(targets: dict[str, Any]) -> None:
+    """Each package setting's pattern, from the table lint's `target-package` checks with."""
+    from errgen.lint.targets import SETTINGS
+
+    for (lang, key), setting in SETTINGS.items():
+        targets["properties"][lang]["properties"][key]["pattern"] = f"^{setting.pattern.pattern}$"
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ _KEYWORDS = frozenset(
     "match mod move mut pub ref return self static struct super trait true type unsafe use where while "
     "abstract become box do final gen macro override priv try typeof unsized virtual yield".split()
 )
-_CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", re.ASCII)
+# The crates the SDK depends on and the built-in ones: a crate of the same name would shadow them.
+SDK_CRATES = frozenset({"serde", "serde_json", "serde_derive", "std", "core", "alloc", "proc_macro", "test"})
 _SEMVER = re.compile(
     r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
     r"(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?"
@@ -114,11 +116,13 @@ def const_name(text: str) -> str:
 
 def crate_name(name: str) -> str:
     """A crate name as Cargo accepts it: ASCII letters, digits, `-` and `_`, a letter first."""
-    if not _CRATE_NAME.fullmatch(name):
+    if not CRATE_NAME.fullmatch(name):
         raise NamingError(f"crate name {name!r} is not a valid Cargo package name "
                           "(ASCII letters, digits, '-' and '_', starting with a letter, at most 64 characters)")
     if name.replace("-", "_") in _KEYWORDS:
         raise NamingError(f"crate name {name!r} is a Rust keyword")
+    if name.replace("-", "_") in SDK_CRATES:
+        raise NamingError(f"crate name {name!r} is a crate the SDK itself uses (or a built-in one); choose another")
     return name
 
 
