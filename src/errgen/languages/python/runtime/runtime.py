@@ -335,9 +335,10 @@ def read_http(
     ok, text = _wire.as_text(body)
     text = text[1:] if text.startswith("\ufeff") else text
     parsed, document = False, None
+    # An xml registry reads a body that starts with "<" as XML, any other as JSON (what to_http writes).
+    xml = RESPONSE["format"] == "xml" and text.lstrip(" \t\r\n").startswith("<")
     if ok and not too_large:
-        reader = _reading.read_xml if RESPONSE["format"] == "xml" else _wire.read_json
-        parsed, document = reader(text)
+        parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
     found = document if parsed else None
     code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
@@ -345,10 +346,11 @@ def read_http(
     error = _reading.is_error(code_status, found, headers)
     payload: object = None
     if error:
-        # A body that cannot be read is returned as its text, unless a header carries the code.
+        # A body that cannot be read, or an XML one without a code, is returned as its text,
+        # unless a header carries the code.
         payload = (
-            _payload(code_status, headers, found, code, correlation, delay)
-            if parsed or code is not None
+            _payload(code_status, headers, found, code, correlation, delay, xml)
+            if code is not None or parsed and not xml
             else text
         )
     return HttpReading(error, payload, code, correlation, delay, found)
@@ -361,9 +363,10 @@ def _payload(
     code: Optional[str],
     correlation: Optional[str],
     delay: Optional[int],
+    xml: bool,
 ) -> object:
     value = document
-    if ENVELOPE and RESPONSE["format"] == "json" and isinstance(value, dict) and ENVELOPE in value:
+    if ENVELOPE and not xml and isinstance(value, dict) and ENVELOPE in value:
         value = value[ENVELOPE]
     if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
         return _as_sent(status, headers, document, value, delay)
