@@ -78,6 +78,7 @@ class Response:
     code: tuple[str, ...] = ()
     message: tuple[str, ...] = ()
     correlation_id: tuple[str, ...] = ()
+    resource_id: tuple[str, ...] = ()
     retry_after: tuple[DelaySource, ...] | None = None
     # Each source string's location, by "fact:index".
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)

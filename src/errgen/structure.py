@@ -62,7 +62,8 @@ DELAY_ENTRY = Scalar("a source string or a mapping {at, unit}", lambda v: isinst
 RESPONSE = Fields(
     "response",
     {"error_when": (ListOf(CONDITION), False), "code": (ListOf(STR), False), "message": (ListOf(STR), False),
-     "correlation_id": (ListOf(STR), False), "retry_after": (ListOf(DELAY_ENTRY), False)},
+     "correlation_id": (ListOf(STR), False), "resource_id": (ListOf(STR), False),
+     "retry_after": (ListOf(DELAY_ENTRY), False)},
 )
 
 ACCEPTED_BREAK = Fields("accepted break", {"rule": (STR, True), "code": (STR, False), "category": (STR, False), "reason": (STR, True)})
@@ -296,7 +297,7 @@ def _response(raw: dict[str, Any] | None) -> Response | None:
         return None
     locs: dict[str, Loc] = {}
     sources: dict[str, tuple[str, ...]] = {}
-    for fact in ("code", "message", "correlation_id"):
+    for fact in ("code", "message", "correlation_id", "resource_id"):
         items = raw.get(fact, ())
         sources[fact] = tuple(v for v, _ in items)
         locs.update({f"{fact}:{i}": loc for i, (_, loc) in enumerate(items)})
@@ -304,6 +305,7 @@ def _response(raw: dict[str, Any] | None) -> Response | None:
     return Response(
         error_when=tuple(_condition(c, loc) for c, loc in raw.get("error_when", ())),
         code=sources["code"], message=sources["message"], correlation_id=sources["correlation_id"],
+        resource_id=sources["resource_id"],
         retry_after=delays, locs=locs,
     )
 

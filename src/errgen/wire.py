@@ -112,6 +112,7 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         "code": sources(response.code, "code"),
         "message": sources(response.message, "message"),
         "correlation_id": sources(response.correlation_id, "correlation_id"),
+        "resource_id": sources(response.resource_id, "resource_id"),
         "retry_after": delays,
         "variants": variants(registry),
         "retryable_statuses": list(RETRYABLE_STATUSES),

@@ -40,7 +40,7 @@ def wire_source(ctx: Context) -> Iterator[Finding]:
     if response is None:
         return
     where = wire.locs.get("response", ctx.registry.loc_of("wire"))
-    for fact in ("code", "message", "correlation_id"):
+    for fact in ("code", "message", "correlation_id", "resource_id"):
         for index, text in enumerate(getattr(response, fact)):
             problem = _source_problem(text)
             if problem:

@@ -146,6 +146,8 @@ def built(contract: ContractView, status: int, code: str, registry_code: str | N
         payload = {w["code"]: code, w["category"]: "", w["retryable"]: status in spec["retryable_statuses"],
                    w["scope"]: "service" if status in spec["service_statuses"] else "request"}
     payload[w["correlation_id"]] = correlation or ""
+    if payload[w["scope"]] == "resource":
+        payload[w["resource_id"]] = ""
     if message is not None:
         payload[w["message"]] = message
     if payload[w["retryable"]] is True and delay is not None:

@@ -382,6 +382,9 @@ def _payload(
         payload[_W["retryable"]] = status in RESPONSE["retryable_statuses"]
         payload[_W["scope"]] = "service" if status in RESPONSE["service_statuses"] else "request"
     payload[_W["correlation_id"]] = correlation or ""
+    resource = _reading.first(RESPONSE["resource_id"], document, headers, _reading.code_text)
+    if resource is not None or payload[_W["scope"]] == "resource":
+        payload[_W["resource_id"]] = resource or ""
     message = _reading.first(RESPONSE["message"], document, headers, _reading.message_text)
     if message is not None:
         payload[_W["message"]] = message
