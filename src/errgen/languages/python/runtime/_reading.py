@@ -144,13 +144,13 @@ def _scaled(value: object, factor: int) -> Optional[int]:
     """ASCII digits, or a whole JSON number >= 0 (not one out of range), times `factor`, saturated."""
     if isinstance(value, str):
         return _wire.saturated(value, factor) if _DIGITS.fullmatch(value) else None
-    if not _number(value) or value < 0:  # type: ignore[operator]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         return None
     if isinstance(value, float) and (value == float("inf") or not value.is_integer()):
         return None
-    if value > MAX_DELAY_VALUE_MS:  # type: ignore[operator]
+    if value > MAX_DELAY_VALUE_MS:
         return MAX_DELAY_VALUE_MS
-    return min(int(value) * factor, MAX_DELAY_VALUE_MS)  # type: ignore[call-overload]
+    return min(int(value) * factor, MAX_DELAY_VALUE_MS)
 
 
 def duration_ms(text: str) -> Optional[int]:
@@ -271,8 +271,8 @@ def _element(text: str, at: int, depth: int) -> Tuple[str, object, int]:
         if misc is not None:
             at = misc.end()
         elif text.startswith("<", at):
-            child, value, at = _element(text, at, depth + 1)
-            children.setdefault(child, value)
+            child, inner, at = _element(text, at, depth + 1)
+            children.setdefault(child, inner)
         else:
             chunk = _TEXT.match(text, at)
             if chunk is None:

@@ -25,6 +25,7 @@ from ._contract import (
     ENVELOPE,
     EXHAUSTED,
     FALLBACK_ACTIONS,
+    FIELDS,
     MAX_DELAY_VALUE_MS,
     PROBLEM_BASE,
     PROBLEM_MEMBERS,
@@ -318,7 +319,7 @@ class HttpReading:
     document: object
 
 
-_REQUIRED = tuple(spec.wire for spec in _validate.FIELDS if spec.required)
+_REQUIRED = tuple(spec.wire for spec in FIELDS if spec.required)
 _WIRE_NAMES = frozenset(_W.values())
 
 
@@ -393,6 +394,10 @@ def _payload(
     return payload
 
 
+def _kept(key: str) -> bool:
+    return key not in PROBLEM_MEMBERS or key in _WIRE_NAMES
+
+
 def _as_sent(
     status: int, headers: Headers, document: object, value: object, delay: Optional[int]
 ) -> object:
@@ -401,11 +406,10 @@ def _as_sent(
     response's delay when it is retryable and states none."""
     if not isinstance(value, dict):
         return value
-    kept = lambda key: key not in PROBLEM_MEMBERS or key in _WIRE_NAMES  # noqa: E731
-    payload = {key: item for key, item in value.items() if kept(key)}
+    payload = {key: item for key, item in value.items() if _kept(key)}
     if (
         "detail" in value
-        and not kept("detail")
+        and not _kept("detail")
         and _W["message"] not in payload
         and _W["code"] in payload
     ):
