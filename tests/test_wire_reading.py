@@ -219,3 +219,26 @@ def test_python_runner_survives_lone_surrogates(real: ModuleType, tmp_path: Path
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == code, done.stderr
         assert "\\ud800" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_variants_round_trip_through_to_http(real: ModuleType) -> None:
+    """to_http sends the API's wire code; from_http reads it back as the same registry code."""
+    for code, status in (("ConditionNotMet-read", 304), ("ConditionNotMet", 412), ("rate_limit_exceeded-tokens", 429)):
+        payload = real.new_error(code, "c-9")
+        response = real.to_http(payload)
+        assert response.status == status
+        assert json.loads(response.body)["error"]["code"] == code.split("-")[0]
+        back = real.from_http(response.status, response.headers, response.body)
+        assert back["code"] == code and real.decide(back).reason.value == "registry"
+
+
+def test_to_http_writes_the_code_and_request_id_headers_where_the_api_does(tmp_path: Path) -> None:
+    text = (WIRE / "real-api.yaml").read_text(encoding="utf-8").replace("name: realapi", "name: headerapi")
+    text = text.replace('    code:\n      - "body:error.details[*].reason"', '    code:\n      - "header:x-ms-error-code"\n      - "body:error.details[*].reason"')
+    registry = tmp_path / "headerapi.yaml"
+    registry.write_text(text, encoding="utf-8")
+    sdk = _sdk(tmp_path / "out", registry, "headerapi_errors")
+    response = sdk.to_http(sdk.new_error("ConditionNotMet-read", "req-5"))
+    assert (response.headers["x-ms-error-code"], response.headers["x-request-id"]) == ("ConditionNotMet", "req-5")
+    reading = sdk.read_http(response.status, response.headers, "")  # a HEAD response: no body
+    assert (reading.code, reading.correlation_id, reading.payload["code"]) == ("ConditionNotMet", "req-5", "ConditionNotMet-read")

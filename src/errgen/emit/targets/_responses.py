@@ -53,7 +53,9 @@ def render(contract: ContractView, vector_head: dict[str, Any], expected: Any, t
         lines.append("    " + to_json({"name": case.name, "input": {"response": response}, "now_ms": NOW_MS, "attempt": 1,
                                         "max_attempts": p.default_max_attempts, "max_delay_ms": p.default_max_delay_ms,
                                         "expected": {"reading": reading, **judged}}))
-    head = to_json({**vector_head, "response_spec": dict(contract.response)}, indent=2)[:-2]
+    limits = {"max_body_bytes": p.max_body_bytes, "max_number_chars": p.max_number_chars, "max_headers": p.max_headers,
+              "max_header_chars": p.max_header_chars, "max_xml_depth": p.max_xml_depth}
+    head = to_json({**vector_head, "limits": limits, "response_spec": dict(contract.response)}, indent=2)[:-2]
     if not lines:
         return f'{head},\n  "vectors": []\n}}\n'
     return f'{head},\n  "vectors": [\n' + ",\n".join(lines) + "\n  ]\n}\n"

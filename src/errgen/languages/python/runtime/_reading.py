@@ -121,15 +121,30 @@ def is_error(status: int, document: object, headers: Headers) -> bool:
     )
 
 
-def registry_code(code: str, status: int, document: object, headers: Headers) -> str:
-    """The registry code of a wire code several codes send (`wire_code`/`when`), else the code."""
+def registry_code(
+    code: str,
+    status: int,
+    document: object,
+    headers: Headers,
+    fits: Callable[[str], bool] = lambda name: True,
+) -> str:
+    """The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
+    conditions hold, else the first; among those that `fits` (a payload's own category and scope)
+    when any does. Any other code is itself."""
     rows = RESPONSE["variants"].get(code)
     if not rows:
         return code
+    rows = [row for row in rows if fits(str(row[0]))] or rows
     for name, conditions in rows:
         if all_hold(conditions, status, document, headers):
             return str(name)
     return str(rows[0][0])
+
+
+# The wire code each registry code is sent as, when several codes share one.
+WIRE_CODE: Mapping[str, str] = {
+    str(name): wire for wire, rows in RESPONSE["variants"].items() for name, _ in rows
+}
 
 
 # ---- delays ----------------------------------------------------------------------------------------

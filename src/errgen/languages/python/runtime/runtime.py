@@ -301,7 +301,33 @@ def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
         if isinstance(message, str):
             members["detail"] = message
         body = {**members, **body}
-    return HttpResponse(status, headers, _wire.to_json(body))
+    return HttpResponse(status, headers, _wire.to_json(_api_shape(payload, body, headers)))
+
+
+def _api_shape(
+    payload: Mapping[str, Any], body: dict[str, Any], headers: dict[str, str]
+) -> dict[str, Any]:
+    """What the API itself sends: a code that shares its wire code with others goes out as that
+    wire code, with the headers its `when` conditions test; the code and the correlation id also
+    go in the header where the API's response puts them first."""
+    code = payload.get(_W["code"])
+    if not isinstance(code, str):
+        return body
+    sent = _reading.WIRE_CODE.get(code, code)
+    if sent != code:
+        inner = dict(body[ENVELOPE]) if ENVELOPE else body
+        inner[_W["code"]] = sent
+        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
+        for name, conditions in RESPONSE["variants"][sent]:
+            for condition in conditions if name == code else ():
+                at, wanted = condition.get("at"), condition.get("equals")
+                if at is not None and at["in"] == "header" and isinstance(wanted, str):
+                    headers[at["name"]] = wanted
+    for fact, value in (("code", sent), ("correlation_id", payload.get(_W["correlation_id"]))):
+        first = RESPONSE[fact][0] if RESPONSE[fact] else None
+        if first is not None and first["in"] == "header" and isinstance(value, str):
+            headers[first["name"]] = value
+    return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +442,16 @@ def _as_sent(
         payload[_W["message"]] = value["detail"]
     code = payload.get(_W["code"])
     if isinstance(code, str):
-        payload[_W["code"]] = _reading.registry_code(code, status, document, headers)
+
+        def fits(name: str) -> bool:
+            entry = recovery_entry(name)
+            return (
+                entry is not None
+                and entry.category.value == payload.get(_W["category"])
+                and payload.get(_W["scope"]) in entry.actions
+            )
+
+        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits)
     if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
         if delay is not None:
             payload[_W["retry_after_ms"]] = delay
