@@ -242,3 +242,33 @@ def test_to_http_writes_the_code_and_request_id_headers_where_the_api_does(tmp_p
     assert (response.headers["x-ms-error-code"], response.headers["x-request-id"]) == ("ConditionNotMet", "req-5")
     reading = sdk.read_http(response.status, response.headers, "")  # a HEAD response: no body
     assert (reading.code, reading.correlation_id, reading.payload["code"]) == ("ConditionNotMet", "req-5", "ConditionNotMet-read")
+
+
+@pytest.mark.parametrize(("text", "steps"), [
+    ("", []), ("error.code", ["error", "code"]), ("errors[0].extensions.code", ["errors", 0, "extensions", "code"]),
+    ("error.details[*].retryDelay", ["error", "details", -1, "retryDelay"]), ("[0].error", [0, "error"]),
+    ("@type", ["@type"]), ("a[1][*]", ["a", 1, -1]),
+])
+def test_body_paths_parse_to_steps(text: str, steps: list[Any]) -> None:
+    from errgen.wire import parse_source
+
+    assert parse_source("body:" + text) == {"in": "body", "path": steps}
+
+
+@pytest.mark.parametrize("text", ["body:a..b", "body:a.", "body:.a", "body:a[x]", "body:a[-1]", "body:a b", "body:a[0]b",
+                                  "head:x", "header:", "header:x y", "body:" + ".".join("k" * 17), "error.code"])
+def test_malformed_sources_are_refused(text: str) -> None:
+    from errgen.wire import SourceError, parse_source
+
+    with pytest.raises(SourceError):
+        parse_source(text)
+
+
+def test_without_a_response_spec_the_payload_is_read_where_to_http_writes_it() -> None:
+    from conftest import load_registry
+    from errgen.contract import view
+
+    spec = view(load_registry(FIXTURES.parent.parent / "examples" / "payments-api.yaml")).response
+    assert spec["code"] == [{"in": "body", "path": ["error", "code"]}]
+    assert spec["correlation_id"] == [{"in": "body", "path": ["error", "correlationId"]}]
+    assert [e["unit"] for e in spec["retry_after"]] == ["ms", "http"] and spec["error_when"] == [] and spec["variants"] == {}

@@ -395,6 +395,9 @@ def xml(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
         ("repeated-first-wins", doc(f"<{leaf}>{row.wire_code}</{leaf}><{leaf}>other</{leaf}>")),
         ("close-tag-space", doc(f"<{leaf}>{row.wire_code}</{leaf} >")),
     ]
+    depth = contract.policy.max_xml_depth - 1 - len(inner) - 1  # elements that fit beside the code's
+    if depth > 0:
+        good.append(("deepest-allowed", doc(f"<{leaf}>{row.wire_code}</{leaf}>" + "<d>" * depth + "</d>" * depth)))
     for label, body in good:
         yield Reading(f"response/xml/{label}", row.http_status, [], body, True, row.code, raw=known)
     escaped = "a&lt;b&amp;&#x41;&#66;"
