@@ -217,93 +217,103 @@ def delay_ms(document: object, headers: Headers, now_ms: int) -> Optional[int]:
 
 # A name: any characters but white space and / > = < " ' & ! ?
 _NAME = r"[^ \t\r\n/>=<\"'&!?]+"
-_WS = re.compile(r"[ \t\r\n]*")
-_MISC = re.compile(r"<!--.*?-->|<\?.*?\?>", re.DOTALL)
-_START = re.compile(rf"<({_NAME})((?:[ \t\r\n]+{_NAME}[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"<]*\"|'[^'<]*'))*)[ \t\r\n]*(/?)>")
-_TEXT = re.compile(r"[^<]+")
+_ATTRIBUTE = rf"[ \t\r\n]+{_NAME}[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"<]*\"|'[^'<]*')"
+# One token of a document: misc (comment, processing instruction, white space), an end tag, a
+# start tag (its attributes ignored), or text.
+_TOKEN = re.compile(
+    rf"(<!--.*?-->|<\?.*?\?>)|</({_NAME})[ \t\r\n]*>|<({_NAME})(?:{_ATTRIBUTE})*[ \t\r\n]*(/?)>|([^<]+)",
+    re.DOTALL,
+)
 _ENTITY = re.compile(r"&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_SPACE = frozenset(" \t\r\n")
 
 
 class _Unreadable(Exception):
     pass
 
 
+_BAD_AMPERSAND = re.compile(r"&(?!(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)")
+
+
+def _character(match: "re.Match[str]") -> str:
+    named, decimal, hexadecimal = match.groups()
+    if named:
+        return _NAMED[named]
+    point = int(decimal) if decimal else int(hexadecimal, 16)
+    if point == 0 or 0xD800 <= point <= 0xDFFF or point > 0x10FFFF:
+        raise _Unreadable
+    return chr(point)
+
+
 def _decode(text: str) -> str:
-    out = []
+    if "&" not in text:
+        return text
+    if _BAD_AMPERSAND.search(text):
+        raise _Unreadable  # an entity other than the predefined ones: never expanded
+    return _ENTITY.sub(_character, text)
+
+
+class _Open:
+    """An element being read: its name, its children so far, its text so far."""
+
+    __slots__ = ("name", "children", "texts")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.children: dict[str, object] = {}
+        self.texts: list[str] = []
+
+    def value(self) -> object:
+        return self.children if self.children else _decode("".join(self.texts))
+
+
+def _parse(text: str) -> Tuple[str, object]:
+    """One token at a time, with a stack as deep as the elements (at most MAX_XML_DEPTH)."""
+    stack: list[_Open] = []
+    root: Optional[Tuple[str, object]] = None
     at = 0
-    while True:
-        amp = text.find("&", at)
-        if amp < 0:
-            out.append(text[at:])
-            return "".join(out)
-        match = _ENTITY.match(text, amp)
-        if match is None:
-            raise _Unreadable  # an entity other than the predefined ones: never expanded
-        named, decimal, hexadecimal = match.groups()
-        if named:
-            char = _NAMED[named]
-        else:
-            point = int(decimal) if decimal else int(hexadecimal, 16)
-            if point == 0 or 0xD800 <= point <= 0xDFFF or point > 0x10FFFF:
-                raise _Unreadable
-            char = chr(point)
-        out.append(text[at:amp])
-        out.append(char)
-        at = match.end()
-
-
-def _skip(text: str, at: int) -> int:
-    """Past white space, comments and processing instructions."""
-    while True:
-        at = _WS.match(text, at).end()  # type: ignore[union-attr]
-        misc = _MISC.match(text, at)
-        if misc is None:
-            return at
-        at = misc.end()
-
-
-def _element(text: str, at: int, depth: int) -> Tuple[str, object, int]:
-    if depth > MAX_XML_DEPTH:
-        raise _Unreadable
-    start = _START.match(text, at)
-    if start is None:
-        raise _Unreadable
-    name, _, empty = start.groups()
-    at = start.end()
-    if empty:
-        return name, "", at
-    children: dict[str, object] = {}
-    texts: list[str] = []
-    while True:
-        if text.startswith("</", at):
-            close = re.compile(rf"</{re.escape(name)}[ \t\r\n]*>").match(text, at)
-            if close is None:
-                raise _Unreadable
-            value = children if children else _decode("".join(texts))
-            return name, value, close.end()
-        misc = _MISC.match(text, at)
+    while at < len(text):
+        token = _TOKEN.match(text, at)
+        if token is None:
+            raise _Unreadable  # <!DOCTYPE, <![CDATA[, a stray < ...
+        misc, closing, opening, empty, chars = token.groups()
+        at = token.end()
         if misc is not None:
-            at = misc.end()
-        elif text.startswith("<", at):
-            child, inner, at = _element(text, at, depth + 1)
-            children.setdefault(child, inner)
+            continue
+        if chars is not None:
+            if stack:
+                stack[-1].texts.append(chars)
+            elif not _SPACE.issuperset(chars):
+                raise _Unreadable  # text outside the root element
+            continue
+        if opening is not None:
+            if root is not None or len(stack) >= MAX_XML_DEPTH:
+                raise _Unreadable  # a second root, or too deep
+            element = _Open(opening)
+            if not empty:
+                stack.append(element)
+                continue
+            name, value = opening, element.value()
         else:
-            chunk = _TEXT.match(text, at)
-            if chunk is None:
-                raise _Unreadable  # the end of the text inside an element
-            texts.append(chunk.group())
-            at = chunk.end()
+            if not stack or stack[-1].name != closing:
+                raise _Unreadable
+            done = stack.pop()
+            name, value = done.name, done.value()
+        if stack:
+            stack[-1].children.setdefault(name, value)
+        else:
+            root = (name, value)
+    if root is None or stack:
+        raise _Unreadable
+    return root
 
 
 def read_xml(text: str) -> Tuple[bool, object]:
     """(True, {root: value}) for one XML element (docs/conformance.md, "Flat XML"); (False, None)
     for anything else, and for any DOCTYPE, CDATA or entity declaration (no XXE)."""
     try:
-        at = _skip(text, 0)
-        name, value, at = _element(text, at, 1)
-        if _skip(text, at) != len(text):
-            return False, None
-        return True, {name: value}
+        name, value = _parse(text)
     except _Unreadable:
         return False, None
+    return True, {name: value}
