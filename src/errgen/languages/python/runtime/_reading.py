@@ -78,9 +78,7 @@ def read_source(
     return _walk(document, source["path"], 0, accept)
 
 
-def first(
-    sources: Any, document: object, headers: Headers, accept: Accept
-) -> Optional[Any]:
+def first(sources: Any, document: object, headers: Headers, accept: Accept) -> Optional[Any]:
     for source in sources:
         found = read_source(source, document, headers, accept)
         if found is not None:
@@ -116,9 +114,7 @@ def all_hold(conditions: Any, status: int, document: object, headers: Headers) -
 
 def is_error(status: int, document: object, headers: Headers) -> bool:
     """Any status >= 300, or a 1xx/2xx that an `error_when` condition marks."""
-    return status >= 300 or any(
-        holds(c, status, document, headers) for c in RESPONSE["error_when"]
-    )
+    return status >= 300 or any(holds(c, status, document, headers) for c in RESPONSE["error_when"])
 
 
 def registry_code(

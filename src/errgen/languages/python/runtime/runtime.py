@@ -458,9 +458,7 @@ def _as_sent(
     return payload
 
 
-def from_http(
-    status: int, headers: Headers, body: object, now_ms: Optional[int] = None
-) -> object:
+def from_http(status: int, headers: Headers, body: object, now_ms: Optional[int] = None) -> object:
     """The raw payload of an HTTP error response, read tolerantly (`read_http`): errgen's payload
     as sent, or the one built from a real API's response; a body that cannot be read comes back
     as its text, and a response that is not an error as None. Judge it with check_payload or
