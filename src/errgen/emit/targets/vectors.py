@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from errgen.contract import ContractView, CodeRow, view
-from errgen.targets import _responses
+from errgen.emit.targets import _responses
 from errgen.model import Registry
 from errgen.render import to_json
 from errgen.validate.contract import envelope_problems, problem_ids
