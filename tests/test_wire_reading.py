@@ -272,3 +272,17 @@ def test_without_a_response_spec_the_payload_is_read_where_to_http_writes_it() -
     assert spec["code"] == [{"in": "body", "path": ["error", "code"]}]
     assert spec["correlation_id"] == [{"in": "body", "path": ["error", "correlationId"]}]
     assert [e["unit"] for e in spec["retry_after"]] == ["ms", "http"] and spec["error_when"] == [] and spec["variants"] == {}
+
+
+def test_github_rest_status_as_code_and_rate_limit_variant(tmp_path: Path) -> None:
+    sdk = _sdk(tmp_path, WIRE / "github-rest.yaml", "ghrest_errors")
+    body = '{"message": "API rate limit exceeded for 203.0.113.7.", "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}'
+    headers = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(NOW_MS // 1000 + 90), "X-GitHub-Request-Id": "CB0A:1F2E:3D4C"}
+    reading, decision = decided(sdk, 403, headers, body)
+    assert (reading.code, reading.correlation_id, reading.delay_ms) == ("403", "CB0A:1F2E:3D4C", 90_000)
+    assert (decision.action.value, decision.code, decision.delay_ms) == ("pause", "403-rate-limited", 90_000)
+    _, forbidden = decided(sdk, 403, {"x-ratelimit-remaining": "4999"}, '{"message": "Must have admin rights to Repository."}')
+    _, missing = decided(sdk, 404, {}, '{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}')
+    assert (forbidden.code, forbidden.action.value, missing.code, missing.reason.value) == ("403", "escalate", "404", "registry")
+    done = run_errgen("conformance", "--out", str(tmp_path), "--target", "python")
+    assert done.returncode == 0 and "python responses:" in done.stdout, done.stdout + done.stderr

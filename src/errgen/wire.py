@@ -64,10 +64,12 @@ def parse_path(text: str) -> list[Any]:
 
 
 def parse_source(text: str) -> dict[str, Any]:
-    """`body:error.code` or `header:x-request-id` as plain data; SourceError when malformed."""
+    """`body:error.code`, `header:x-request-id` or `status` as plain data; SourceError when malformed."""
+    if text == "status":
+        return {"in": "status"}
     kind, colon, rest = text.partition(":")
     if not colon or kind not in ("body", "header"):
-        raise SourceError(f"source {text!r} must start with 'body:' or 'header:'")
+        raise SourceError(f"source {text!r} must start with 'body:' or 'header:', or be 'status'")
     if kind == "header":
         if not HEADER_NAME.fullmatch(rest):
             raise SourceError(f"header name {rest!r} must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
@@ -114,6 +116,8 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         "correlation_id": sources(response.correlation_id, "correlation_id"),
         "resource_id": sources(response.resource_id, "resource_id"),
         "retry_after": delays,
+        # The delay headers errgen's own to_http writes: read on a payload the body carries itself.
+        "own_retry_after": [dict(d) for d in DEFAULT_DELAY_SOURCES],
         "variants": variants(registry),
         "retryable_statuses": list(RETRYABLE_STATUSES),
         "service_statuses": list(SERVICE_STATUSES),

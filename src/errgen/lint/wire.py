@@ -34,7 +34,7 @@ def _source_problem(text: str) -> str | None:
 
 @rule("wire-source")
 def wire_source(ctx: Context) -> Iterator[Finding]:
-    """A `wire.response` source is `body:PATH` (keys, `[N]`, `[*]`; at most 16 steps) or `header:NAME` (an HTTP header name)."""
+    """A `wire.response` source is `body:PATH` (keys, `[N]`, `[*]`; at most 16 steps), `header:NAME` (an HTTP header name) or, for `code` only, `status`."""
     wire = ctx.registry.wire
     response = wire.response
     if response is None:
@@ -42,7 +42,8 @@ def wire_source(ctx: Context) -> Iterator[Finding]:
     where = wire.locs.get("response", ctx.registry.loc_of("wire"))
     for fact in ("code", "message", "correlation_id", "resource_id"):
         for index, text in enumerate(getattr(response, fact)):
-            problem = _source_problem(text)
+            misplaced = text == "status" and fact != "code"
+            problem = _source_problem(text) or ("'status' is a source of code only" if misplaced else None)
             if problem:
                 yield Finding(f"wire.response.{fact}[{index}]: {problem}", response.locs.get(f"{fact}:{index}", where))
     for index, delay in enumerate(response.retry_after or ()):
@@ -50,11 +51,12 @@ def wire_source(ctx: Context) -> Iterator[Finding]:
             yield Finding(f"wire.response.retry_after[{index}] has unknown keys {', '.join(map(repr, delay.extra))}; "
                           "expected a source string or {at: SOURCE, unit: UNIT}", delay.loc)
         problem = _source_problem(delay.at) if delay.at else "needs `at: SOURCE` (body:PATH or header:NAME)"
+        problem = problem or ("'status' is a source of code only" if delay.at == "status" else None)
         if problem:
             yield Finding(f"wire.response.retry_after[{index}]: {problem}", delay.loc)
     for cond in _conditions(ctx):
         if cond.at is not None:
-            problem = _source_problem(cond.at)
+            problem = _source_problem(cond.at) or ("test the status with {status: [N, ...]}" if cond.at == "status" else None)
             if problem:
                 yield Finding(f"condition: {problem}", cond.loc)
 

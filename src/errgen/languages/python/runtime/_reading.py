@@ -69,18 +69,22 @@ def _walk(value: object, path: Any, start: int, accept: Accept) -> Optional[Any]
 
 
 def read_source(
-    source: Mapping[str, Any], document: object, headers: Headers, accept: Accept
+    source: Mapping[str, Any], document: object, headers: Headers, accept: Accept, status: int = 0
 ) -> Optional[Any]:
     """What `accept` makes of the value at `source`; None when nothing usable is there."""
+    if source["in"] == "status":
+        return accept(str(status))
     if source["in"] == "header":
         value = (_wire.header(headers, source["name"]) or "").strip(" \t")
         return accept(value) if value else None
     return _walk(document, source["path"], 0, accept)
 
 
-def first(sources: Any, document: object, headers: Headers, accept: Accept) -> Optional[Any]:
+def first(
+    sources: Any, document: object, headers: Headers, accept: Accept, status: int = 0
+) -> Optional[Any]:
     for source in sources:
-        found = read_source(source, document, headers, accept)
+        found = read_source(source, document, headers, accept, status)
         if found is not None:
             return found
     return None
@@ -105,7 +109,7 @@ def holds(condition: Mapping[str, Any], status: int, document: object, headers: 
         accept = lambda value: (  # noqa: E731
             True if isinstance(value, (str, list, dict)) and len(value) > 0 else None
         )
-    return read_source(condition["at"], document, headers, accept) is not None
+    return read_source(condition["at"], document, headers, accept, status) is not None
 
 
 def all_hold(conditions: Any, status: int, document: object, headers: Headers) -> bool:
@@ -201,8 +205,10 @@ def delay_reader(unit: str, now_ms: int) -> Accept:
     return read
 
 
-def delay_ms(document: object, headers: Headers, now_ms: int) -> Optional[int]:
-    for entry in RESPONSE["retry_after"]:
+def delay_ms(
+    document: object, headers: Headers, now_ms: int, entries: Any = RESPONSE["retry_after"]
+) -> Optional[int]:
+    for entry in entries:
         found = read_source(entry["at"], document, headers, delay_reader(entry["unit"], now_ms))
         if found is not None:
             return int(found)

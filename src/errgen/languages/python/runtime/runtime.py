@@ -367,7 +367,7 @@ def read_http(
     if ok and not too_large:
         parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
     found = document if parsed else None
-    code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text)
+    code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text, code_status)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
     delay = _reading.delay_ms(found, headers, now)
     error = _reading.is_error(code_status, found, headers)
@@ -376,7 +376,7 @@ def read_http(
         # A body that cannot be read, or an XML one without a code, is returned as its text,
         # unless a header carries the code.
         payload = (
-            _payload(code_status, headers, found, code, correlation, delay, xml)
+            _payload(code_status, headers, found, code, correlation, delay, xml, now)
             if code is not None or parsed and not xml
             else text
         )
@@ -391,12 +391,14 @@ def _payload(
     correlation: Optional[str],
     delay: Optional[int],
     xml: bool,
+    now_ms: int,
 ) -> object:
     value = document
     if ENVELOPE and not xml and isinstance(value, dict) and ENVELOPE in value:
         value = value[ENVELOPE]
     if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
-        return _as_sent(status, headers, document, value, delay)
+        own = _reading.delay_ms(document, headers, now_ms, RESPONSE["own_retry_after"])
+        return _as_sent(status, headers, document, value, own)
     name = _reading.registry_code(code, status, document, headers)
     entry = recovery_entry(name)
     payload: dict[str, Any] = {_W["code"]: name if entry is not None else code}
