@@ -67,8 +67,10 @@ def _vectors(out_dir: Path, given: Path | None) -> Path:
 
 def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None]) -> int:
     """Run every runner in check mode; print per language `N passed, N failed` or why it was
-    skipped. 0 when nothing failed, 1 otherwise."""
+    skipped. 0 when nothing failed, 1 otherwise. A language whose target sets READS_RESPONSES
+    also runs conformance/responses.json (real API responses) when it was built."""
     path = _vectors(out_dir, vectors)
+    responses = out_dir / "conformance" / "responses.json"
     failed = False
     for target in participants(names):
         if not (out_dir / target.NAME).is_dir():
@@ -78,19 +80,25 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
         if run.missing_tool():
             echo(f"{run.name}: skipped (needs {run.tool})")
             continue
-        done = _run(run)
-        lines = done.stdout.splitlines()
-        summary = _SUMMARY.match(lines[-1]) if lines else None
-        for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
-            echo(f"  {line}")
-        if summary is None or done.returncode not in (0, 1):
-            failed = True
-            tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
-            echo(f"{run.name}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
-            continue
-        failed = failed or int(summary.group(2)) > 0 or done.returncode != 0
-        echo(f"{run.name}: {summary.group(0)}")
+        failed = _check(run, run.name, echo) or failed
+        if vectors is None and getattr(target, "READS_RESPONSES", False) and responses.is_file():
+            failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
     return 1 if failed else 0
+
+
+def _check(run: Runner, label: str, echo: Callable[[str], None]) -> bool:
+    """Run one runner in check mode and print its summary; True when anything failed."""
+    done = _run(run)
+    lines = done.stdout.splitlines()
+    summary = _SUMMARY.match(lines[-1]) if lines else None
+    for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
+        echo(f"  {line}")
+    if summary is None or done.returncode not in (0, 1):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        echo(f"{label}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
+        return True
+    echo(f"{label}: {summary.group(0)}")
+    return int(summary.group(2)) > 0 or done.returncode != 0
 
 
 def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str], None]) -> int:
