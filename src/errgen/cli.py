@@ -140,7 +140,7 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
 @click.option("--force", is_flag=True, help="Overwrite files in the output directory that errgen did not write.")
-@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry is saved, until Ctrl-C.")
+@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry or one of its fragments is saved (or a fragment added), until Ctrl-C.")
 def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
           force: bool, watch: bool) -> None:
     """Lint the registry, then generate every artifact into the output directory.
@@ -199,20 +199,20 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
 
 
 def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
-    """Rebuild whenever the registry file changes (polled: no dependency, works on every file
-    system and with editors that save by renaming). Ctrl-C exits 0."""
+    """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
+    its header and every fragment its `include` patterns match, re-globbed on every poll so a
+    fragment added or removed while watching counts. Polled: no dependency, works on every file
+    system and with editors that save by renaming. Ctrl-C exits 0."""
     import time
 
     path = _registry_path(registry_path)
-    click.echo(f"watching {path}; Ctrl-C stops", err=True)
-    seen: tuple[int, ...] | None = ()
+    files = _Watched(path)
+    extra = len(files.paths()) - 1
+    click.echo(f"watching {path}{f' and {extra} fragment(s)' if extra else ''}; Ctrl-C stops", err=True)
+    seen: object = ()
     try:
         while True:
-            try:
-                st = path.stat()
-                now: tuple[int, ...] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
-            except OSError:
-                now = None
+            now = files.state()
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
@@ -223,6 +223,35 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
         sys.exit(0)
+
+
+class _Watched:
+    """The files a registry reads and their stat; the header's include patterns are read again
+    only when the header changes."""
+
+    def __init__(self, header: Path) -> None:
+        self.header = header
+        self.header_stat: tuple[int, ...] | None = ()
+        self.patterns: list[str] = []
+
+    def paths(self) -> list[Path]:
+        from errgen.compose import include_patterns, registry_files
+
+        stat = _stat(self.header)
+        if stat != self.header_stat:
+            self.header_stat, self.patterns = stat, include_patterns(self.header)
+        return registry_files(self.header, self.patterns)
+
+    def state(self) -> tuple[tuple[str, tuple[int, ...] | None], ...]:
+        return tuple((str(p), _stat(p)) for p in self.paths())
+
+
+def _stat(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 @main.command()

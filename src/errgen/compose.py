@@ -357,3 +357,29 @@ def _copy(source: Map) -> Map:
     out.key_locs.update(source.key_locs)
     out.locs.update(source.locs)
     return out
+
+
+def include_patterns(header: Path) -> list[str]:
+    """The header's `include` patterns (none when it is a single-file registry, or unreadable:
+    then lint says why). What `--watch` re-globs to see every fragment."""
+    from errgen.load import load_path
+
+    try:
+        doc = load_path(header)
+    except Fatal:
+        return []
+    include = doc.root.get("include") if isinstance(doc.root, Map) else None
+    return [p for p in include if isinstance(p, str)] if isinstance(include, Seq) else []
+
+
+def registry_files(header: Path, patterns: list[str]) -> list[Path]:
+    """Every file a registry reads: the header, then each fragment its patterns match now (the
+    files themselves, links followed, as compose reads them)."""
+    tree = WorkTree(header.parent)
+    names: set[str] = set()
+    for pattern in patterns:
+        try:
+            names.update(real for _, real in expand(pattern, tree).found)
+        except (OSError, ValueError):  # a bad pattern or an unreadable folder: lint reports it
+            continue
+    return [header, *(header.parent / n for n in sorted(names))]
