@@ -309,15 +309,18 @@ def init(path: Path, force: bool) -> None:
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.option("--against", "ref", metavar="GITREF", help="Compare the registry at this git ref (OLD) with the working copy (NEW).")
+@click.option("--merge-base", "fork", is_flag=True,
+              help="With --against: compare with the commit this branch forked from GITREF (what a pull request into it changes).")
 @registry_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "markdown"]), default="text", show_default=True,
               help="text for terminals, json for programs, github for workflow annotations, sarif for code scanning, markdown for PR comments.")
-def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Path | None, fmt: str) -> None:
+def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, registry_path: Path | None, fmt: str) -> None:
     """Classify every change from OLD to NEW and check NEW's version against it.
 
     \b
       errgen diff OLD.yaml NEW.yaml
       errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
+      errgen diff --against origin/main --merge-base   # vs where this branch forked (pre-commit)
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
     recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
@@ -335,9 +338,13 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
         _fail("pass either OLD and NEW files or --against GITREF, not both")
     if ref is None and not (old and new):
         _fail("pass OLD and NEW registry files, or --against GITREF (see errgen diff --help)")
+    if fork and ref is None:
+        _fail("--merge-base needs --against GITREF (the branch your work merges into)")
     fresh = False
     if ref is not None:
         current = _registry_path(registry_path)
+        if fork:
+            ref = _merge_base(ref, current)
         shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
         after = _lint(current, _registry_format(fmt))
         if shown is None:
@@ -350,6 +357,15 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _merge_base(ref: str, current: Path) -> str:
+    from errgen.diff.git import merge_base
+
+    try:
+        return merge_base(ref, current)
+    except Fatal as exc:
+        _fail(exc.diagnostic.message)
 
 
 def _read_at(ref: str, current: Path, hint: str) -> "Snapshot | None":
