@@ -323,7 +323,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
       errgen diff --against origin/main --merge-base   # vs where this branch forked (pre-commit)
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
-    recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
+    recovery behaviour are major (every rule: errgen docs diff-rules). The declared version must cover
     the largest change (on 0.y.z a break needs y bumped); NEW's history entry must announce every
     break (name its codes, or the category for a category-level change), or list it under
     accepted_breaks; a new code's since is the new version. A registry absent at GITREF is new:
@@ -477,6 +477,25 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
 
 
+@main.command("docs")
+@click.argument("name", required=False, metavar="[TOPIC|RULE]")
+def show_docs(name: str | None) -> None:
+    """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
+    diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
+    http-status-range). With no argument, list the pages. Links errgen prints point at the same
+    pages online (`docs-url` in the settings moves them)."""
+    from errgen import manual
+
+    if name is None:
+        for topic, title in manual.topics().items():
+            click.echo(f"{topic:<20} {title}")
+        return
+    text = manual.lookup(name)
+    if text is None:
+        _fail(f"no page or rule {name!r} in errgen's documentation; `errgen docs` lists the pages", 1)
+    click.echo(text, nl=not text.endswith("\n"))
+
+
 @main.command()
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: str) -> None:
@@ -501,7 +520,7 @@ def completion(shell: str) -> None:
 @click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed, sdks=True),
               help="Run only this SDK's runner (repeatable). Default: every SDK.")
 @click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
+              help="A vectors file (errgen docs conformance). Default: OUT/conformance/vectors.json.")
 @click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",
               help="Print what one SDK (--target) makes of each input, one JSON line each; no expected values needed.")
 @click.option("--allow-skip", is_flag=True, help="Exit 0 even when a requested SDK was skipped (its toolchain is missing).")

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from errgen import manual
 from errgen.contract import ContractView, CodeRow, view
 from errgen.emit.targets import _responses
 from errgen.model import Registry
@@ -54,7 +55,8 @@ class Case:
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     head = {
-        "$comment": contract.header + " The format and every rule: docs/conformance.md.",
+        # The published page, not the `docs-url` setting: output depends on the registry alone.
+        "$comment": f"{contract.header} The format and every rule: {manual.PUBLISHED}conformance.md (offline: errgen docs conformance).",
         "registry": contract.name, "version": contract.version,
         "policy": policy(contract),
     }
