@@ -79,7 +79,7 @@ def test_lint_sarif_points_each_rule_at_its_documentation(tmp_path: Path) -> Non
 
 
 def test_the_vectors_cite_the_published_conformance_page() -> None:
-    from errgen.targets import conformance
+    from errgen.emit.targets import vectors as conformance
 
     from conftest import load_registry
 
