@@ -7,7 +7,8 @@ break; the same break, bumped and rebuilt, commits.
 The hooks run as `language: system` (the errgen under test) with every other key exactly as
 .pre-commit-hooks.yaml declares them: the real pre-commit decides when each runs, with what
 arguments and files; what it does not do here is pip-install errgen into its own environment
-(offline and a minute per run), which is pre-commit's part, not the hooks'."""
+(a minute or more per run, and pip must reach errgen's dependencies): the last test, marked slow,
+does that too, with `repo:` this repository at its HEAD commit."""
 
 from __future__ import annotations
 
@@ -36,8 +37,9 @@ def local_hooks(args: dict[str, list[str]]) -> str:
     return yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]}, sort_keys=False)
 
 
-@pytest.fixture()
-def service(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def make_service(tmp_path: Path, config: str) -> tuple[Path, dict[str, str]]:
+    """A service repository on branch `feature`, forked from `main` where the contract and its
+    build were committed, with `config` as its .pre-commit-config.yaml and pre-commit installed."""
     repo = tmp_path / "service"
     shutil.copytree(ROOT / "examples" / "multi-team", repo / "contract")
     (repo / "errgen.toml").write_text(SETTINGS)
@@ -49,13 +51,18 @@ def service(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     run = lambda *argv: subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=300)  # noqa: E731
     assert run("git", "init", "-q", "-b", "main").returncode == 0
     assert run(sys.executable, "-m", "errgen", "build").returncode == 0
-    (repo / ".pre-commit-config.yaml").write_text(local_hooks({"errgen-diff": ["--against", "main"]}))
+    (repo / ".pre-commit-config.yaml").write_text(config)
     assert run("git", "add", "-A").returncode == 0
     assert run("git", "commit", "-qm", "contract 2.1.0").returncode == 0
     assert run("git", "checkout", "-qb", "feature").returncode == 0
     installed = run(sys.executable, "-m", "pre_commit", "install")
     assert installed.returncode == 0, installed.stderr
     return repo, env
+
+
+@pytest.fixture()
+def service(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    return make_service(tmp_path, local_hooks({"errgen-diff": ["--against", "main"]}))
 
 
 def commit(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -110,3 +117,19 @@ def test_an_unannounced_break_blocks_the_commit_and_the_bumped_one_passes(servic
     errgen(repo, env, "build")
     done = commit(repo, env)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow  # pre-commit builds its own environment and pip-installs errgen into it (a minute or more)
+def test_the_hooks_installed_by_pre_commit_from_this_repository_block_a_fragment_lint_error(tmp_path: Path) -> None:
+    """The same hooks as a user gets them: `repo:` this repository at its HEAD commit, installed by
+    pre-commit itself (language: python). Needs pip to reach errgen's dependencies."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    if head.returncode != 0:
+        pytest.skip("this checkout is not a git repository")
+    repo, env = make_service(tmp_path, yaml.safe_dump({"repos": [{"repo": str(ROOT), "rev": head.stdout.strip(), "hooks": [
+        {"id": "errgen-lint"}, {"id": "errgen-build-check"}, {"id": "errgen-diff", "args": ["--against", "main"]}]}]}))
+    env.pop("PYTHONPATH")  # the hooks run the errgen pre-commit installed, not this checkout's
+    edit(repo / "contract" / "teams" / "10-payments.yaml", "http_status: 504", "http_status: 200")
+    done = commit(repo, env)
+    assert done.returncode != 0, done.stdout
+    assert "contract/teams/10-payments.yaml:8:" in done.stdout and "http-status-range" in done.stdout

@@ -8,6 +8,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 from conftest import REGISTRY, ROOT
 
 
@@ -28,6 +30,7 @@ def fresh_venv_with_our_dependencies(env_dir: Path) -> Path:
     return python
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
