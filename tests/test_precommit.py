@@ -133,3 +133,11 @@ def test_the_hooks_installed_by_pre_commit_from_this_repository_block_a_fragment
     done = commit(repo, env)
     assert done.returncode != 0, done.stdout
     assert "contract/teams/10-payments.yaml:8:" in done.stdout and "http-status-range" in done.stdout
+
+
+def test_merge_base_needs_a_ref_git_knows(tmp_path: Path) -> None:
+    from conftest import run_errgen
+
+    assert "--merge-base needs --against" in run_errgen("diff", "--merge-base", cwd=tmp_path).stderr
+    done = run_errgen("diff", "--merge-base", "--against", "no-such-branch", "--registry", str(ROOT / "registry" / "errors.yaml"))
+    assert done.returncode == 2 and "no merge base of 'no-such-branch' and HEAD" in done.stderr and "Traceback" not in done.stderr

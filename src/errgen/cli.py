@@ -334,12 +334,12 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
     from errgen.diff import empty_registry
     from errgen.diff.formats import FORMATS
 
+    if fork and ref is None:
+        _fail("--merge-base needs --against GITREF (the branch your work merges into)")
     if ref is not None and (old or new):
         _fail("pass either OLD and NEW files or --against GITREF, not both")
     if ref is None and not (old and new):
         _fail("pass OLD and NEW registry files, or --against GITREF (see errgen diff --help)")
-    if fork and ref is None:
-        _fail("--merge-base needs --against GITREF (the branch your work merges into)")
     fresh = False
     if ref is not None:
         current = _registry_path(registry_path)
