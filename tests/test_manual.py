@@ -85,3 +85,14 @@ def test_the_vectors_cite_the_published_conformance_page() -> None:
 
     head = json.loads(conformance.render(load_registry())["conformance/vectors.json"])["$comment"]
     assert f"{manual.PUBLISHED}conformance.md" in head and "errgen docs conformance" in head
+
+
+def test_errgen_docs_completes_pages_and_rule_ids() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COMP_WORDS": "errgen docs co", "COMP_CWORD": "2", "_ERRGEN_COMPLETE": "bash_complete"}
+    done = subprocess.run([sys.executable, "-m", "errgen"], env=env, capture_output=True, text=True, timeout=60)
+    offered = [line.split(",", 1)[1] for line in done.stdout.splitlines()]
+    assert {"conformance", "code-removed", "code-renamed"} <= set(offered) and offered == sorted(offered)

@@ -477,8 +477,17 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
 
 
+def _complete_docs(typed: str) -> list[str]:
+    """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
+    from errgen import manual
+    from errgen.diff.model import RULE_SPECS
+    from errgen.lint.base import RULES
+
+    return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
+
+
 @main.command("docs")
-@click.argument("name", required=False, metavar="[TOPIC|RULE]")
+@click.argument("name", required=False, metavar="[TOPIC|RULE]", shell_complete=lambda _ctx, _param, typed: _complete_docs(typed))
 def show_docs(name: str | None) -> None:
     """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
     diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
