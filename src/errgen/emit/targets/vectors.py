@@ -196,7 +196,7 @@ def _all_cases(contract: ContractView) -> Iterator[Case]:
         yield from code_cases(contract, row, first)
     for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
         yield from (case for case in more(contract) if "http" not in case.input
-                    or _responses.generic_http_case_holds(contract, case.raw))
+                    or _responses.generic_http_case_holds(contract, case.input["http"], case.raw))
 
 
 def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = True) -> dict[str, Any]:
