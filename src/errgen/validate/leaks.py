@@ -40,7 +40,8 @@ def _first(first: str, not_after: str) -> str:
 _W = r"\w"
 _AT = _first("a", _W) + "t "  # a frame line: `at ` as a word
 _HOST_END = r"(?![\w-]|\.[a-zA-Z0-9])"
-_DB_PORTS = ("5432", "3306", "6379", "27017", "9200", "11211", "5672", "9092", "1433", "1521", "2379", "8500", "9042")
+_DB_PORTS = ("5432", "5433", "3306", "6379", "6380", "27017", "9200", "9300", "11211", "5672", "9092", "1433", "1521", "2379", "2181", "8500",
+             "8200", "9042", "4222", "7687", "8086", "26257")
 
 
 def _not_version(text: str, start: int, span: str) -> bool:
@@ -108,9 +109,11 @@ DETECTORS: tuple[Detector, ...] = (
     _d(TRACE, "a Python traceback", (_n("Traceback ("), r"Traceback \(most recent call last\)"), (_n('File "'), r"File \"[^\"\n]{1,500}\", line \d{1,9}")),
     _d(TRACE, "a stack frame",
        # JavaScript: at fn (file.js:1:2) or at file.js:1:2; Node internals; Promise.all
-       (_n(".js:", ".ts:", ".mjs:", ".cjs:", ".jsx:", ".tsx:", ".mts:", ".cts:"), _AT +
+       (_n(".js:", ".ts:", ".mjs:", ".cjs:", ".jsx:", ".tsx:", ".mts:", ".cts:"), _AT + r"(?:async |new )?"
         r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?"),
-       (_n("(node:", "(index "), _AT + r"(?:async )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
+       # Firefox and Safari: fn@https://host/app.js:1:2
+       (_n(".js:", ".mjs:", ".ts:"), r"@(?:[a-z-]{2,20}:/{2,3})?[^\s@()]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b"),
+       (_n("(node:", "(index "), _AT + r"(?:async |new )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
        # Java, Kotlin, Scala, Groovy: at pkg.Class.method(File.java:12)
        (_n(".java", ".kt", ".scala", ".groovy", "(Native Method)", "(Unknown Source)"), _AT +
         r"(?:[\w.@-]{1,100}/)?[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)"),
@@ -118,40 +121,80 @@ DETECTORS: tuple[Detector, ...] = (
        (_n(")"), _AT + r"(?:[\w`<>]{1,200}\.){2,50}[\w`<>|]{1,200}\([^()\n]{0,300}\)(?: in [^\n]{1,300}?:line \d{1,9})?"),
        # Rust backtrace: at src/main.rs:10:5
        (_n(".rs:"), _AT + r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")),
-    _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\"")),
+    _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\""),
+       (_n(" more"), r"\.\.\. \d{1,9} (?:more|common frames omitted)\b")),
+    # A fully qualified exception class names the code that threw (`org.postgresql.util.PSQLException:`).
+    _d(TRACE, "an exception class",
+       (_n("Exception", "Error"), _first("[a-zA-Z]", r"\w.$") + r"(?:(?<=j)(?:ava|avax|akarta|dk)|(?<=o)rg|(?<=c)om|(?<=i)o|(?<=n)et|(?<=k)otlin|(?<=s)cala|(?<=s)un"
+        r"|(?<=a)ndroid|(?<=S)ystem|(?<=M)icrosoft)(?:\.[\w$]{1,100}){1,20}?\.[\w$]{0,100}(?:Exception|Error)(?=:|\n|$)")),
     _d(TRACE, "a .NET stack trace", (_n("--- End of"), r"--- End of (?:inner exception )?stack trace")),
-    _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]")),
+    _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]"), (_n("panic: "), r"panic: (?:runtime error: |assignment to entry in nil map\b)"),
+       (_n("[signal "), r"\[signal SIG[A-Z]{2,6}\b")),
     _d(TRACE, "a Go stack frame", (_n(".go:"), r"\.go:\d{1,9} \+0x[0-9a-f]{1,16}"), before=_FILE_BEFORE),
     _d(TRACE, "a Ruby backtrace", (_n(":in "), r"\.(?:rb|rake|erb):\d{1,9}:in [`'\"]"), before=_FILE_BEFORE),
-    _d(TRACE, "a Rust panic", (_n("' panicked at"), r"thread '[^'\n]{0,200}' panicked at\b"), (_n("RUST_BACKTRACE="), r"RUST_BACKTRACE=")),
-    _d(TRACE, "a PHP stack trace", (_n("PHP "), r"PHP (?:Fatal error|Warning|Notice|Parse error|Stack trace)\b"), (_n("{main}"), r"#\d{1,4} \{main\}")),
+    _d(TRACE, "a Rust panic", (_n("' panicked at"), r"thread '[^'\n]{0,200}' panicked at\b"), (_n("RUST_BACKTRACE="), r"RUST_BACKTRACE="),
+       (_n("stack backtrace:"), r"stack backtrace:"), (_n("::"), _first("[0-9]", r"\w") + r"\d{0,3}: <?[a-z_]\w{0,100}(?:::[\w<>{}#]{1,100}){2,30}")),
+    _d(TRACE, "a PHP stack trace", (_n("PHP "), r"PHP (?:Fatal error|Warning|Notice|Parse error|Stack trace)\b"), (_n("{main}"), r"#\d{1,4} \{main\}"),
+       (_n("Fatal error: Uncaught"), r"Fatal error: Uncaught\b")),
     _d(TRACE, "a PHP stack frame", (_n(".php"), r"\.php(?:\(\d{1,9}\)| on line \d{1,9}\b|:\d{1,9}\b)"), before=_FILE_BEFORE),
     _d(TRACE, "a Swift crash", (_n("Fatal error: Unexpectedly"), r"Fatal error: Unexpectedly found nil\b"), (_n(".dylib"), r"\.dylib {1,10}0x[0-9a-f]{4,16}\b")),
     _d(TRACE, "a Swift crash", (_n(".swift"), r"\.swift(?::\d{1,9}|, line \d{1,9})"), before=_FILE_BEFORE),
     _d(TRACE, "an Elixir stacktrace", (_n("** ("), r"\*\* \((?:[A-Z]\w{0,100}\.){0,10}[A-Z]\w{0,100}\) ")),
     _d(TRACE, "an Elixir stacktrace", (_n(".ex"), r"\.exs?:\d{1,9}: (?:[A-Z]\w{0,100}\.){0,20}[\w?!]{1,100}/\d"), before=_FILE_BEFORE),
+    _d(TRACE, "a Perl stack trace", (_n(".pl line ", ".pm line "), r"\.p[lm] line \d{1,9}\b"), before=_FILE_BEFORE),
     # Secrets: the value is masked wherever errgen prints it.
-    _d(SECRET, "a private key", (_n("PRIVATE KEY"), r"-----BEGIN (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")),
+    # The block with its body (masked with it), up to its END line; and a body without its header
+    # lines, recognised by the DER prefix every private key encodes to (RSA, PKCS#8, EC, Ed25519, OpenSSH).
+    _d(SECRET, "a private key", (_n("PRIVATE KEY"), r"-----BEGIN (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,]{0,20000}"
+       r"-----END (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----)?"),
+       (_n("IBAAK", "IBADAN", "MHcCAQEE", "MIGkAgEBBD", "AgEAMBMGByqGSM49", "MC4CAQAwBQYDK2Vw", "b3BlbnNzaC1rZXktdjE"),
+        _first("[Mb]", r"A-Za-z0-9+/") + r"(?:(?<=M)(?:I[A-Za-z0-9+/]{2,3}[AQgw]IBA(?:AK[BC]|DAN)|HcCAQEE|IGkAgEBBD|IG[A-Za-z0-9+/]AgEAMBMGByqGSM49|C4CAQAwBQYDK2Vw)"
+        r"|(?<=b)3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/=\r\n]{20,20000}")),
     _d(SECRET, "an AWS access key id", (_n("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), _first("A", _W) + r"(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[0-9A-Z]{16}\b")),
-    _d(SECRET, "a JSON Web Token", (_n("eyJ"), _first("e", _W) + r"yJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
-    _d(SECRET, "a bearer token", (_n("earer"), _first("[Bb]", _W) + r"earer\s{1,10}[A-Za-z0-9\-._~+/]{16,}=*"), (_n("Basic"), _first("B", _W) + r"asic\s{1,10}[A-Za-z0-9+/]{12,}={0,2}")),
+    # `{"` encodes to `eyJ`, `{ "` to `eyA`, `{` and a line break to `ew`: a header or claims with spaces.
+    _d(SECRET, "a JSON Web Token", (_n("eyJ", "eyA", "ewo", "ew0"), _first("e", _W) + r"[yw][A-Za-z0-9_-]{8,}\.e[yw][A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
+    _d(SECRET, "a bearer token", (_n("i:bearer"), _first("[Bb]", _W) + r"(?i:earer)\s{1,10}[A-Za-z0-9\-._~+/]{16,}=*"),
+       (_n("Basic"), _first("B", _W) + r"asic\s{1,10}[A-Za-z0-9+/]{12,}={0,2}"),
+       # any other scheme (`Authorization: Token 9944b0...`, `Digest ...`): the header names it a credential
+       (_n("i:authorization"), _first("[Aa]", _W) + r"(?i:uthorization)[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:[A-Za-z-]{2,20} )?(?=[A-Za-z0-9._~+/=-]{0,200}\d)"
+        r"[A-Za-z0-9._~+/=-]{16,}")),
     _d(SECRET, "an API token",
-       (_n("k_live_", "k_test_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "glpat-", "npm_", "SG.", "pypi-",
-           "shpat_", "hf_", "dop_v1_"), _first("[sprghxAnSdh]", _W) + r"(?:(?<=[spr])k_(?:live|test)_[A-Za-z0-9]{16,}|(?<=s)k-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|(?<=g)h[pousr]_[A-Za-z0-9]{30,}"
-       r"|(?<=g)ithub_pat_[A-Za-z0-9_]{22,}|(?<=x)ox[abposr]-[A-Za-z0-9-]{10,}|(?<=A)Iza[0-9A-Za-z_-]{35}|(?<=g)lpat-[A-Za-z0-9_-]{20,}"
-       r"|(?<=n)pm_[A-Za-z0-9]{36}\b|(?<=S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}|(?<=p)ypi-[A-Za-z0-9_-]{50,}"
-       r"|(?<=s)hpat_[a-fA-F0-9]{32}|(?<=h)f_[A-Za-z0-9]{30,}|(?<=d)op_v1_[a-f0-9]{64})")),
+       (_n("k_live_", "k_test_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "xapp-", "AIza", "glpat-", "gldt-", "glrt-",
+           "npm_", "SG.", "pypi-", "shpat_", "shpss_", "hf_", "dop_v1_", "whsec_", "ya29.", "GOCSPX-", "hvs.", "lin_api_", "PMAK-", "dckr_pat_",
+           "tskey-", "sntrys_", "glsa_", "glc_", "sbp_", "rubygems_", "dapi", "NRAK-", "ATATT", "sq0", "AGE-SECRET-KEY-", "pul-", "LTAI",
+           "dp.pt.", "fo1_", ".atlasv1."),
+        _first("[sprghxAnSdhwyGlPtLaNfR.]", _W) + r"(?:(?<=[spr])k_(?:live|test)_[A-Za-z0-9]{16,}|(?<=s)k-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"
+       r"|(?<=g)h[pousr]_[A-Za-z0-9]{30,}|(?<=g)ithub_pat_[A-Za-z0-9_]{22,}|(?<=x)(?:ox[abposre]-|app-)[A-Za-z0-9-]{10,}|(?<=A)Iza[0-9A-Za-z_-]{35}"
+       r"|(?<=g)l(?:pat|dt|rt)-[A-Za-z0-9_-]{20,}|(?<=n)pm_[A-Za-z0-9]{36}\b|(?<=S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}|(?<=p)ypi-[A-Za-z0-9_-]{50,}"
+       r"|(?<=s)hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|(?<=h)f_[A-Za-z0-9]{30,}|(?<=d)op_v1_[a-f0-9]{64}|(?<=w)hsec_[A-Za-z0-9+/=]{24,}"
+       r"|(?<=y)a29\.[0-9A-Za-z_-]{20,}|(?<=G)OCSPX-[A-Za-z0-9_-]{20,}|(?<=h)vs\.[A-Za-z0-9_-]{24,}|(?<=l)in_api_[A-Za-z0-9]{32,}"
+       r"|(?<=P)MAK-[a-f0-9]{24}-[a-f0-9]{34}|(?<=d)ckr_pat_[A-Za-z0-9_-]{20,}|(?<=t)skey-(?:auth-|client-)?[A-Za-z0-9-]{20,}"
+       r"|(?<=s)ntry[su]_[A-Za-z0-9+/=_]{30,}|(?<=g)l(?:sa|c)_[A-Za-z0-9_+/=]{30,}|(?<=s)bp_[a-f0-9]{40}|(?<=r)ubygems_[a-f0-9]{48}"
+       r"|(?<=d)api[a-f0-9]{32}\b|(?<=N)RAK-[A-Z0-9]{27}|(?<=A)TATT[A-Za-z0-9_=-]{40,}|(?<=s)q0(?:atp|csp)-[A-Za-z0-9_-]{22,}"
+       r"|(?<=A)GE-SECRET-KEY-1[A-Z0-9]{50,}|(?<=p)ul-[a-f0-9]{40}|(?<=L)TAI[A-Za-z0-9]{16,24}\b|(?<=d)p\.pt\.[A-Za-z0-9]{40,}"
+       r"|(?<=f)o1_[A-Za-z0-9_-]{30,}|(?<=\.)atlasv1\.[A-Za-z0-9_=-]{40,})"),
+       # An account id beside its secret (`AC…:token`, as in a basic-auth pair or a URL).
+       (_n("AC", "SK"), _first("[AS]", _W) + r"(?:(?<=A)C|(?<=S)K)[0-9a-f]{32}[:/ ][0-9a-f]{32}\b"),
+       (_n("i:twilio"), _first("[tT]", _W) + r"(?i:wilio)[\w .:=\"'-]{0,30}?(?<![0-9a-f])[0-9a-f]{32}\b"),
+       (_n("hooks.slack.com/", "discord.com/api/webhooks/", "discordapp.com/api/webhooks/", "webhook.office.com/", ".logic.azure.com"),
+        _first("[hdw.]", r"\w-") + r"(?:(?<=h)ooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"
+        r"|(?<=d)iscord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_-]{20,}|(?<=w)ebhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}"
+        r"|(?<=\.)logic\.azure\.com[:\d]{0,6}/workflows/[^\s\"'<>]{0,300}sig=[A-Za-z0-9%_-]{20,})")),
     _d(SECRET, "a cloud key", (_n("private_key_id"), r"private_key_id[\"']?\s{0,5}[:=]\s{0,5}[\"']?[0-9a-f]{40}\b"),
        (_n("sig=", "signature="), _first("s", r"\w%") + r"ig(?:nature)?=[A-Za-z0-9%+/]{20,}={0,2}")),
     _d(SECRET, "a credential",
-       (_n("=", ":"), _first("[pPsScCaArRtT]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|rivate[_-]?key)|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
+       (_n("=", ":"), _first("[pPsScCaArRtTmMdD]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|assphrase|rivate[_-]?key|gpass(?:word)?)"
+       r"|(?<=m)ysql_pwd|(?<=d)b_?pass(?:word)?|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
        r"|(?<=c)(?:lient[_-]?secret|redentials?)|(?<=a)(?:pi[_-]?key|ccess[_-]?(?:key|token)|uth[_-]?token|ccountkey|ws_secret_access_key)"
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
-       r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)[^\s\"',;&=<>][^\s;&=]{2,}"
+       r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)(?!-----)[^\s\"',;&=<>][^\s;&=]{2,}"
        # a header (`X-Api-Key: 4f9c...`): unquoted after a space only when it looks generated
        r"|:\s{1,5}(?=[^\s\"',;&=<>]{0,200}\d)(?=[^\s\"',;&=<>]{0,200}[A-Za-z])[^\s\"',;&=<>]{16,})={0,2}"), accept=_real_value),
+    # A session cookie (`Set-Cookie: sessionid=...`) is a login.
+    _d(SECRET, "a session cookie", (_n("i:sess", "i:sid="), r"[sS](?i:ess(?:ion)?(?:[_-]?(?:id|token|key))?|id)=[A-Za-z0-9%._~+/-]{16,}"), accept=_real_value),
+    # user:password@host in any URL (an empty user, as in `redis://:pw@host`, too)
     _d(SECRET, "a connection string with a password",
-       (_n("@"), r"://[^\s:/@'\"]{1,100}:\S{1,128}@[^\s/@'\"?#]{1,200}"), before=(r"[a-z0-9+.-]", 31, r"[a-z][a-z0-9+.-]*")),
+       (_n("@"), r"://[^\s:/@'\"]{0,100}:\S{1,256}@[^\s/@'\"?#]{1,200}"), before=(r"[A-Za-z0-9+.-]", 31, r"[A-Za-z][A-Za-z0-9+.-]*")),
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
@@ -161,16 +204,23 @@ DETECTORS: tuple[Detector, ...] = (
        r"|69\.254(?:\.\d{1,3}){2}|00\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}))(?!\.?\d|[\w-])"), accept=_not_version),
     _d(HOST, "a private IPv6 address",
        (_n("i:fc", "i:fd", "i:fe8", "i:fe9", "i:fea", "i:feb"), _first("[fF]", r"\w:.") + r"(?i:(?:[cd][0-9a-f]{2}|e[89ab][0-9a-f]):[0-9a-f:]{0,40}[0-9a-f](?:%\w{1,20})?)(?![\w:])"),
-       (_n("::1"), _first(":", r"\w:") + r":1(?![\w:])")),
+       (_n("::1"), _first(":", r"\w:") + r":1(?![\w:])"),
+       # the loopback written out: 0:0:0:0:0:0:0:1, 0000:...:0001
+       (_n("0:0"), _first("0", r"\w:") + r"0{0,3}(?::0{1,4}){6}:0{0,3}1(?![\w:])")),
+    _d(HOST, "an internal hostname", (_n("ip-10-", "ip-172-", "ip-192-168-"), _first("i", r"\w.-") + r"p-(?:10|172-(?:1[6-9]|2\d|3[01])|192-168)(?:-\d{1,3}){2,3}\b")),
     _d(HOST, "a database host:port",
        (tuple(f":{port}" for port in _DB_PORTS), _first("[A-Za-z0-9]", r"\w.-") + r"[\w.-]{0,253}:(?:" + "|".join(_DB_PORTS) + r")\b"),
        accept=_looks_like_host),
     # Absolute paths: Unix, home-relative, Windows drive and UNC.
     _d(PATH, "an absolute file path",
        (_n("/"), _first("/", _P) + r"(?:home|usr|var|etc|opt|srv|tmp|root|app|Users|private|mnt|proc|lib|lib64|bin|sbin|workspace|data|run|sys"
-       rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media)/[{_P}]+"),
+       rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media|boot|lib32|cygdrive|efs|export|scratch|gpfs"
+       rf"|__w|jenkins|usr)/[{_P}]+"),
        (_n("~/"), _first("~", _P) + rf"/[{_P}]+"),
        (_n(":\\"), _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{1,255}"),
+       (_n(":/"), _first("[A-Za-z]", r"\w\\/") + r":/(?:[^/\s'\"<>|:*?]{1,255}/){0,64}[^/\s'\"<>|:*?]{1,255}"),
+       (_n("%"), _first("%", r"\w%") + r"(?i:userprofile|appdata|localappdata|programdata|programfiles|temp|tmp|windir|systemroot|homepath)%[\\/][^\s'\"<>|]{1,1024}"),
+       (_n("file:///"), _first("f", _W) + r"ile:///[^\s'\"<>]{1,1024}"),
        (_n("\\\\"), _first("\\\\", r"\w\\") + r"\\[\w.$-]{1,255}\\[^\s'\"<>|]{1,1024}")),
 )
 
@@ -222,12 +272,24 @@ class LeakScanner:
 
     def redact(self, text: str) -> str:
         """The text with every secret in it masked: for anything errgen prints from a payload or
-        a registry (values, keys, codes, categories), not only the spans it reports."""
-        out, last = [], 0
-        for leak in self.scan(text):
-            if leak.rule == SECRET:
-                out += [text[last:leak.start], leak.shown]
-                last = leak.end
+        a registry (values, keys, codes, categories), not only the spans it reports. Unlike
+        scan, a secret that overlaps another leak is masked too, and a secret that runs on past
+        the one reported before it has its rest starred (`"private_key": "-----BEGIN ...`)."""
+        out, last, seen = [], 0, 0
+        for start, detector, stop in _candidates(text):
+            if not detector.secret or stop <= last:
+                continue
+            seen += 1
+            if seen > MAX_CANDIDATES:  # a string made of secrets: none of the rest is shown
+                return "".join(out) + text[last:start] + "****"
+            span = text[start:stop].rstrip(_TRAILING[SECRET])
+            if (detector.accept is not None and not detector.accept(text, start, span)) or self._allowed(span):
+                continue
+            if start >= last:
+                out += [text[last:start], mask(span)]
+            elif start + len(span) > last:
+                out.append("****")
+            last = max(last, start + len(span))
         return "".join(out) + text[last:] if out else text
 
     def _allowed(self, span: str) -> bool:
@@ -326,7 +388,7 @@ class _Ordered(int):
         return DETECTORS[self].kind
 
 
-_URL = re.compile(r"([a-z][a-z0-9+.-]*://[^\s:/@]+:)(.*)(@[^@]*)", re.S)
+_URL = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(.*)(@[^@]*)", re.S)
 _ASSIGNED = re.compile(r"([^=:]*[=:]\s*[\"']?)(.*)", re.S)
 _PREFIXED = re.compile(r"((?:[Bb]earer|Basic)\s+)(.*)", re.S)
 
