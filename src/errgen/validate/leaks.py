@@ -17,6 +17,7 @@ other three classes; these rules find 100% of each class with 0.3% false positiv
 
 from __future__ import annotations
 
+import base64
 import functools
 import heapq
 import itertools
@@ -40,7 +41,7 @@ def _first(first: str, not_after: str) -> str:
 _W = r"\w"
 _AT = _first("a", _W) + "t "  # a frame line: `at ` as a word
 _HOST_END = r"(?![\w-]|\.[a-zA-Z0-9])"
-_DB_PORTS = ("5432", "5433", "3306", "6379", "6380", "27017", "9200", "9300", "11211", "5672", "9092", "1433", "1521", "2379", "2181", "8500",
+_DB_PORTS = ("5432", "5433", "3306", "6379", "27017", "9200", "9300", "11211", "5672", "9092", "1433", "1521", "2379", "2181", "8500",
              "8200", "9042", "4222", "7687", "8086", "26257")
 
 
@@ -51,7 +52,7 @@ def _not_version(text: str, start: int, span: str) -> bool:
 
 
 _DB_LABEL = re.compile(r"(?:db|sql|postgres|pg|redis|mongo|cache|elastic|es|kafka|rabbit|mq|memcache|primary|replica|"
-                       r"master|broker|cluster|node|localhost|oracle|mssql|cassandra|zookeeper|etcd)")
+                       r"master|broker|cluster|node|localhost|oracle|mssql|cassandra|zookeeper|etcd|vault|consul|nats|neo4j|influx|cockroach)")
 
 
 def _looks_like_host(text: str, start: int, span: str) -> bool:
@@ -66,9 +67,27 @@ _PLACEHOLDER = re.compile(r"[*x.#?-]+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%\w*%|re
 
 
 def _real_value(text: str, start: int, span: str) -> bool:
-    """`password=hunter2` leaks; `password=****`, `password=<redacted>`, `token: required` do not."""
+    """`password=hunter2` leaks; `password=****`, `password=<redacted>`, `token: required` do not,
+    nor a pagination token (`next_page_token=`), nor a value that is base64 of JSON (a cursor)."""
     value = re.split(r"[=:]", span, maxsplit=1)[-1].strip().strip("\"'")
-    return _PLACEHOLDER.fullmatch(value) is None
+    if _PAGING.search(text, max(0, start - 16), start + 1):
+        return False
+    return _PLACEHOLDER.fullmatch(value) is None and not _encoded_json(value)
+
+
+_PAGING = re.compile(r"(?i)(?:page|next|continuation|sync|cursor)[_-]?t\Z")
+
+
+def _encoded_json(value: str) -> bool:
+    """An opaque cursor: base64 (either alphabet) of a JSON object or array. A secret is random
+    bytes, and decodes to no such text."""
+    if len(value) < 8 or len(value) > 4096 or not value.startswith(("ey", "W")):
+        return False
+    try:
+        decoded = base64.urlsafe_b64decode(value.replace("+", "-").replace("/", "_") + "=" * (-len(value) % 4)).decode("utf-8")
+    except ValueError:
+        return False
+    return decoded.lstrip()[:1] in ("{", "[") and decoded.isprintable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +132,7 @@ DETECTORS: tuple[Detector, ...] = (
         r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?"),
        # Firefox and Safari: fn@https://host/app.js:1:2
        (_n(".js:", ".mjs:", ".ts:"), r"@(?:[a-z-]{2,20}:/{2,3})?[^\s@()]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b"),
-       (_n("(node:", "(index "), _AT + r"(?:async |new )?[\w$.<>\[\]]{1,200} \((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
+       (_n("(node:", "(index "), _AT + r"(?:async |new )?[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?\((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
        # Java, Kotlin, Scala, Groovy: at pkg.Class.method(File.java:12)
        (_n(".java", ".kt", ".scala", ".groovy", "(Native Method)", "(Unknown Source)"), _AT +
         r"(?:[\w.@-]{1,100}/)?[\w$]{1,200}(?:\.[\w$<>]{1,200}){1,50}\((?:[\w$]{1,200}\.(?:java|kt|scala|groovy)(?::\d{1,9})?|Native Method|Unknown Source)\)"),
@@ -122,11 +141,12 @@ DETECTORS: tuple[Detector, ...] = (
        # Rust backtrace: at src/main.rs:10:5
        (_n(".rs:"), _AT + r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")),
     _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\""),
-       (_n(" more"), r"\.\.\. \d{1,9} (?:more|common frames omitted)\b")),
+       (_n(" more"), r"\.\.\. \d{1,9} (?:more|common frames omitted)(?=[ \t]{0,5}(?:\r?\n|$))")),
     # A fully qualified exception class names the code that threw (`org.postgresql.util.PSQLException:`).
     _d(TRACE, "an exception class",
        (_n("Exception", "Error"), _first("[a-zA-Z]", r"\w.$") + r"(?:(?<=j)(?:ava|avax|akarta|dk)|(?<=o)rg|(?<=c)om|(?<=i)o|(?<=n)et|(?<=k)otlin|(?<=s)cala|(?<=s)un"
         r"|(?<=a)ndroid|(?<=S)ystem|(?<=M)icrosoft)(?:\.[\w$]{1,100}){1,20}?\.[\w$]{0,100}(?:Exception|Error)(?=:|\n|$)")),
+    _d(TRACE, "a native stack frame", (_n(" in "), _first("#", r"\w") + r"\d{1,4} {1,4}0x[0-9a-f]{6,16} in [\w:~<>]{1,300}")),
     _d(TRACE, "a .NET stack trace", (_n("--- End of"), r"--- End of (?:inner exception )?stack trace")),
     _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]"), (_n("panic: "), r"panic: (?:runtime error: |assignment to entry in nil map\b)"),
        (_n("[signal "), r"\[signal SIG[A-Z]{2,6}\b")),
@@ -173,6 +193,12 @@ DETECTORS: tuple[Detector, ...] = (
        r"|(?<=d)api[a-f0-9]{32}\b|(?<=N)RAK-[A-Z0-9]{27}|(?<=A)TATT[A-Za-z0-9_=-]{40,}|(?<=s)q0(?:atp|csp)-[A-Za-z0-9_-]{22,}"
        r"|(?<=A)GE-SECRET-KEY-1[A-Z0-9]{50,}|(?<=p)ul-[a-f0-9]{40}|(?<=L)TAI[A-Za-z0-9]{16,24}\b|(?<=d)p\.pt\.[A-Za-z0-9]{40,}"
        r"|(?<=f)o1_[A-Za-z0-9_-]{30,}|(?<=\.)atlasv1\.[A-Za-z0-9_=-]{40,})"),
+       # Mailgun `key-…`, Mailchimp `…-us12`, Telegram bot and Firebase server keys, Okta `SSWS`
+       (_n("key-"), _first("k", r"\w-") + r"ey-[0-9a-z]{32}\b"),
+       (_n("-us"), _first("[0-9a-f]", r"0-9a-zA-Z") + r"[0-9a-f]{31}-us\d{1,2}\b"),
+       (_n(":AA"), _first("[0-9]", r"\w") + r"\d{7,11}:AA[A-Za-z0-9_-]{32,34}\b"),
+       (_n(":APA91b"), r":APA91b[A-Za-z0-9_-]{100,}"),
+       (_n("SSWS "), _first("S", _W) + r"SWS [A-Za-z0-9_-]{40,}"),
        # An account id beside its secret (`AC…:token`, as in a basic-auth pair or a URL).
        (_n("AC", "SK"), _first("[AS]", _W) + r"(?:(?<=A)C|(?<=S)K)[0-9a-f]{32}[:/ ][0-9a-f]{32}\b"),
        (_n("i:twilio"), _first("[tT]", _W) + r"(?i:wilio)[\w .:=\"'-]{0,30}?(?<![0-9a-f])[0-9a-f]{32}\b"),
@@ -181,10 +207,10 @@ DETECTORS: tuple[Detector, ...] = (
         r"|(?<=d)iscord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_-]{20,}|(?<=w)ebhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}"
         r"|(?<=\.)logic\.azure\.com[:\d]{0,6}/workflows/[^\s\"'<>]{0,300}sig=[A-Za-z0-9%_-]{20,})")),
     _d(SECRET, "a cloud key", (_n("private_key_id"), r"private_key_id[\"']?\s{0,5}[:=]\s{0,5}[\"']?[0-9a-f]{40}\b"),
-       (_n("sig=", "signature="), _first("s", r"\w%") + r"ig(?:nature)?=[A-Za-z0-9%+/]{20,}={0,2}")),
+       (_n("sig=", "i:signature="), _first("[sS]", r"\w%") + r"ig(?:nature)?=[A-Za-z0-9%+/]{20,}={0,2}")),
     _d(SECRET, "a credential",
        (_n("=", ":"), _first("[pPsScCaArRtTmMdD]", "a-zA-Z0-9") + r"(?i:(?<=p)(?:assword|asswd|wd|ass|assphrase|rivate[_-]?key|gpass(?:word)?)"
-       r"|(?<=m)ysql_pwd|(?<=d)b_?pass(?:word)?|(?<=s)(?:ecret(?:[_-]?key)?|haredaccess(?:key|signature))"
+       r"|(?<=m)ysql_pwd|(?<=d)b_?pass(?:word)?|(?<=s)(?:ecret(?:[_-]?(?:access[_-]?)?key)?|haredaccess(?:key|signature))"
        r"|(?<=c)(?:lient[_-]?secret|redentials?)|(?<=a)(?:pi[_-]?key|ccess[_-]?(?:key|token)|uth[_-]?token|ccountkey|ws_secret_access_key)"
        r"|(?<=r)efresh[_-]?token|(?<=t)oken)"
        r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)(?!-----)[^\s\"',;&=<>][^\s;&=]{2,}"
@@ -198,15 +224,16 @@ DETECTORS: tuple[Detector, ...] = (
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
+    _d(HOST, "an internal hostname", (_n("i:.internal.", "i:.intranet."), r"\.(?i:internal|intranet)(?:\.[a-zA-Z0-9-]{1,63}){1,10}" + _HOST_END), before=_HOST_BEFORE),
     _d(HOST, "an internal hostname", (_n("i:localhost"), _first("[lL]", r"\w.-") + r"(?i:ocalhost)" + _HOST_END)),
     _d(HOST, "a private IP address",
        (_n("10.", "192.168.", "172.", "127.", "169.254.", "100."), _first("[0-9]", r"\w.") + r"(?:(?<=1)(?:0(?:\.\d{1,3}){3}|92\.168(?:\.\d{1,3}){2}|72\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|27(?:\.\d{1,3}){3}"
        r"|69\.254(?:\.\d{1,3}){2}|00\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}))(?!\.?\d|[\w-])"), accept=_not_version),
     _d(HOST, "a private IPv6 address",
        (_n("i:fc", "i:fd", "i:fe8", "i:fe9", "i:fea", "i:feb"), _first("[fF]", r"\w:.") + r"(?i:(?:[cd][0-9a-f]{2}|e[89ab][0-9a-f]):[0-9a-f:]{0,40}[0-9a-f](?:%\w{1,20})?)(?![\w:])"),
-       (_n("::1"), _first(":", r"\w:") + r":1(?![\w:])"),
+       (_n("::1"), _first(":", r"\w:") + r":1(?::\d{1,5})?(?![\w:])"),
        # the loopback written out: 0:0:0:0:0:0:0:1, 0000:...:0001
-       (_n("0:0"), _first("0", r"\w:") + r"0{0,3}(?::0{1,4}){6}:0{0,3}1(?![\w:])")),
+       (_n("0:0"), _first("0", r"\w:") + r"0{0,3}(?::0{1,4}){6}:0{0,3}1(?::\d{1,5})?(?![\w:])")),
     _d(HOST, "an internal hostname", (_n("ip-10-", "ip-172-", "ip-192-168-"), _first("i", r"\w.-") + r"p-(?:10|172-(?:1[6-9]|2\d|3[01])|192-168)(?:-\d{1,3}){2,3}\b")),
     _d(HOST, "a database host:port",
        (tuple(f":{port}" for port in _DB_PORTS), _first("[A-Za-z0-9]", r"\w.-") + r"[\w.-]{0,253}:(?:" + "|".join(_DB_PORTS) + r")\b"),
@@ -217,10 +244,11 @@ DETECTORS: tuple[Detector, ...] = (
        rf"|dev|nix|snap|Library|Applications|System|Volumes|code|src|builds?|go|github|runner|media|boot|lib32|cygdrive|efs|export|scratch|gpfs"
        rf"|__w|jenkins|usr)/[{_P}]+"),
        (_n("~/"), _first("~", _P) + rf"/[{_P}]+"),
-       (_n(":\\"), _first("[A-Za-z]", r"\w\\") + r":\\(?:[^\\\s'\"<>|:*?]{1,255}\\){0,64}[^\\\s'\"<>|:*?]{1,255}"),
+       (_n(":\\"), _first("[A-Za-z]", r"\w\\") + r":\\{1,2}(?:[^\\\s'\"<>|:*?]{1,255}\\{1,2}){0,64}[^\\\s'\"<>|:*?]{1,255}"),
        (_n(":/"), _first("[A-Za-z]", r"\w\\/") + r":/(?:[^/\s'\"<>|:*?]{1,255}/){0,64}[^/\s'\"<>|:*?]{1,255}"),
        (_n("%"), _first("%", r"\w%") + r"(?i:userprofile|appdata|localappdata|programdata|programfiles|temp|tmp|windir|systemroot|homepath)%[\\/][^\s'\"<>|]{1,1024}"),
-       (_n("file:///"), _first("f", _W) + r"ile:///[^\s'\"<>]{1,1024}"),
+       (_n("file:/"), _first("f", _W) + r"ile:/{1,3}[^\s'\"<>]{1,1024}"),
+       (_n("HOME"), _first("\\$", _W) + r"(?:HOME|\{HOME\})/[^\s'\"<>]{1,1024}"),
        (_n("\\\\"), _first("\\\\", r"\w\\") + r"\\[\w.$-]{1,255}\\[^\s'\"<>|]{1,1024}")),
 )
 
