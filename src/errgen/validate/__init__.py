@@ -63,7 +63,9 @@ class Validator:
         trace is a string, not an object), the envelope's siblings included."""
         for key, text, field in _places(record, body):
             for leak in self.scanner.scan(text):
-                msg = f"{key} contains {leak.kind}: {leak.shown!r}; it must never cross the boundary"
+                # In brackets, not after a colon: `a token: 'ghp_****'` reads as a credential
+                # to the masking of the whole message, which would star the recognisable prefix.
+                msg = f"{key} contains {leak.kind} ({leak.shown!r}); it must never cross the boundary"
                 yield leak.rule, "error", msg, record.line_of(field)
 
 
