@@ -7,12 +7,13 @@ after its first character, so no position inside a run starts it again); what fo
 characters the start cannot occur in, or bounded; a match that extends backwards (a file name
 before `.rb:12`, the labels before `.internal`) does so over a bounded window; and a string reports
 at most MAX_LEAKS leaks. `tests/test_leaks.py` times 1 MB of adversarial text per pattern; the
-labelled corpus in tests/fixtures/leaks measures recall and false positives per class.
+labelled corpora in tests/fixtures/leaks measure recall and false positives per class.
 
-Hand-written rules, not detect-secrets' plugins: measured on the same corpus (713 messages, 313
-clean), its plugins find 50% of the secrets with 1.9% false positives at 0.2 MB/s, and none of the
-other three classes; these rules find 100% of each class with 0.3% false positives at 1.1 MB/s
-(`python -m bench.leak_bench`).
+Hand-written rules, not detect-secrets' plugins: measured on the broader corpus (broad.jsonl, 833
+messages, 326 clean), its plugins find 42% of the secrets with 5.5% false positives, and none of
+the other three classes; these rules find 100% of each class with 0.3% false positives, at about
+three times its speed (`python -m bench.leak_bench`). What is found, what is masked and what is
+not found: docs/security.md, "Leak scanning".
 """
 
 from __future__ import annotations
@@ -303,9 +304,10 @@ class LeakScanner:
         a registry (values, keys, codes, categories), not only the spans it reports. Unlike
         scan, a secret that overlaps another leak is masked too, and a secret that runs on past
         the one reported before it has its rest starred (`"private_key": "-----BEGIN ...`)."""
-        out, last, seen = [], 0, 0
-        for start, detector, stop in _candidates(text):
-            if not detector.secret or stop <= last:
+        out: list[str] = []
+        last, seen = 0, 0
+        for start, detector, stop in _candidates(text, _SECRET_TABLES):
+            if stop <= last:
                 continue
             seen += 1
             if seen > MAX_CANDIDATES:  # a string made of secrets: none of the rest is shown
@@ -328,43 +330,47 @@ class LeakScanner:
 
 
 _COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DETECTORS) for _, p in d.patterns)
-# Needles flattened to (needle, pattern number), one tuple per case: a comprehension of substring
-# tests is the cheapest way to rule patterns out.
-_ALL_NEEDLES = [needles for d in DETECTORS for needles, _ in d.patterns]
-_NEEDLES = tuple((n, k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if not n.startswith("i:"))
-_ANY_CASE = tuple((n[2:].lower(), k) for k, needles in enumerate(_ALL_NEEDLES) for n in needles if n.startswith("i:"))
+_PATTERNS = [(d, needles) for d in DETECTORS for needles, _ in d.patterns]
+_Table = dict[str, tuple[tuple[str, int], ...]]
 
 
-def _by_first(pairs: tuple[tuple[str, int], ...]) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Needles by their first character: a string is asked only about the needles that begin
-    with one of its own characters."""
-    return {c: tuple(p for p in pairs if p[0][0] == c) for c in {n[0] for n, _ in pairs}}
+def _tables(secret_only: bool) -> tuple[_Table, _Table]:
+    """Needles as (needle, pattern number) by their first character, one table per case: a
+    string is asked only about the needles that begin with one of its own characters, and a
+    comprehension of substring tests is the cheapest way to rule patterns out. Masking asks only
+    about the secrets' patterns."""
+    pairs = [(n, k) for k, (d, needles) in enumerate(_PATTERNS) for n in needles if d.secret or not secret_only]
+    exact = tuple(p for p in pairs if not p[0].startswith("i:"))
+    any_case = tuple((n[2:].lower(), k) for n, k in pairs if n.startswith("i:"))
+    return tuple({c: tuple(p for p in group if p[0][0] == c) for c in {n[0] for n, _ in group}} for group in (exact, any_case))  # type: ignore[return-value]
 
 
-_EXACT_BY_FIRST = _by_first(_NEEDLES)
-_ANY_CASE_BY_FIRST = _by_first(_ANY_CASE)
+_ALL_TABLES, _SECRET_TABLES = _tables(False), _tables(True)
 
 
-def _possible(text: str) -> set[int]:
+def _possible(text: str, tables: tuple[_Table, _Table] = _ALL_TABLES) -> set[int]:
     """The patterns whose needles the text contains."""
-    found = set()
-    for c in _EXACT_BY_FIRST.keys() & set(text):
-        found.update(k for n, k in _EXACT_BY_FIRST[c] if n in text)
+    exact, any_case = tables
+    found: set[int] = set()
+    for c in exact.keys() & set(text):
+        found.update(k for n, k in exact[c] if k not in found and n in text)
     lower = text.lower()
-    for c in _ANY_CASE_BY_FIRST.keys() & set(lower):
-        found.update(k for n, k in _ANY_CASE_BY_FIRST[c] if n in lower)
+    for c in any_case.keys() & set(lower):
+        found.update(k for n, k in any_case[c] if k not in found and n in lower)
     return found
+
+
 _RUNS = {d.before[0]: re.compile(d.before[0] + "*") for d in DETECTORS if d.before}
 _SHAPES = {d.before[2]: re.compile(d.before[2]) for d in DETECTORS if d.before}
 MAX_LEAKS = 100  # per string: past that, a string is all leak, and more findings say nothing new
 MAX_CANDIDATES = 10 * MAX_LEAKS  # matches looked at twice (a version, not an address) per string
 
 
-def _candidates(text: str) -> Iterator[tuple[int, "_Ordered", int]]:
+def _candidates(text: str, tables: tuple[_Table, _Table] = _ALL_TABLES) -> Iterator[tuple[int, "_Ordered", int]]:
     """Each pattern's matches, merged in order of position (lazily: a string with thousands of
     leaks costs only as much as the first MAX_LEAKS)."""
     streams = []
-    for k in sorted(_possible(text)):
+    for k in sorted(_possible(text, tables)):
         index, pattern, before = _COMPILED[k]
         first = pattern.search(text)
         if first is not None:
