@@ -70,7 +70,7 @@ _PLACEHOLDER = re.compile(r"[*x.#?-]+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%\w*%|re
 def _real_value(text: str, start: int, span: str) -> bool:
     """`password=hunter2` leaks; `password=****`, `password=<redacted>`, `token: required` do not,
     nor a pagination token (`next_page_token=`), nor a value that is base64 of JSON (a cursor)."""
-    value = re.split(r"[=:]", span, maxsplit=1)[-1].strip().strip("\"'")
+    value = re.split(r"\s*[=:]\s*|\s+", span, maxsplit=1)[-1].strip().strip("\"'")
     if _PAGING.search(text, max(0, start - 16), start + 1):
         return False
     return _PLACEHOLDER.fullmatch(value) is None and not _encoded_json(value)
@@ -118,6 +118,10 @@ def _n(*needles: str) -> tuple[str, ...]:
     return needles
 
 
+# A token, not a word (`Basic authentication`): a digit, a symbol or a lower-case letter before an
+# upper-case one in its first 200 characters.
+_GENERATED = r"(?=[A-Za-z0-9\-._~+/]{0,200}(?:[0-9+/=~]|[a-z][A-Z]))"
+
 # A file name as frames print it, found backwards from its extension (at most 300 characters).
 _FILE_BEFORE = (rf"[{_P}]", 300, rf"[{_P}]+")
 # The labels before an internal suffix (a hostname has at most 253 characters).
@@ -130,7 +134,7 @@ DETECTORS: tuple[Detector, ...] = (
     _d(TRACE, "a stack frame",
        # JavaScript: at fn (file.js:1:2) or at file.js:1:2; Node internals; Promise.all
        (_n(".js:", ".ts:", ".mjs:", ".cjs:", ".jsx:", ".tsx:", ".mts:", ".cts:"), _AT + r"(?:async |new )?"
-        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z]{2,10}:(?://)?)?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?"),
+        r"(?:[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?)?\(?(?:[a-z][a-z-]{1,20}:/{0,3})?[\w$./\\@~+-]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b\)?"),
        # Firefox and Safari: fn@https://host/app.js:1:2
        (_n(".js:", ".mjs:", ".ts:"), r"@(?:[a-z-]{2,20}:/{2,3})?[^\s@()]{1,300}\.[cm]?[jt]sx?:\d{1,9}:\d{1,9}\b"),
        (_n("(node:", "(index "), _AT + r"(?:async |new )?[\w$.<>\[\]]{1,200} (?:\[as [\w$]{1,100}\] )?\((?:node:[\w$./-]{1,200}:\d{1,9}:\d{1,9}|index \d{1,9})\)"),
@@ -174,8 +178,8 @@ DETECTORS: tuple[Detector, ...] = (
     _d(SECRET, "an AWS access key id", (_n("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), _first("A", _W) + r"(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[0-9A-Z]{16}\b")),
     # `{"` encodes to `eyJ`, `{ "` to `eyA`, `{` and a line break to `ew`: a header or claims with spaces.
     _d(SECRET, "a JSON Web Token", (_n("eyJ", "eyA", "ewo", "ew0"), _first("e", _W) + r"[yw][A-Za-z0-9_-]{8,}\.e[yw][A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
-    _d(SECRET, "a bearer token", (_n("i:bearer"), _first("[Bb]", _W) + r"(?i:earer)\s{1,10}[A-Za-z0-9\-._~+/]{16,}=*"),
-       (_n("Basic"), _first("B", _W) + r"asic\s{1,10}[A-Za-z0-9+/]{12,}={0,2}"),
+    _d(SECRET, "a bearer token", (_n("i:bearer"), _first("[Bb]", _W) + r"(?i:earer)\s{1,10}" + _GENERATED + r"[A-Za-z0-9\-._~+/]{16,}=*"),
+       (_n("Basic"), _first("B", _W) + r"asic\s{1,10}" + _GENERATED + r"[A-Za-z0-9+/]{12,}={0,2}"),
        # any other scheme (`Authorization: Token 9944b0...`, `Digest ...`): the header names it a credential
        (_n("i:authorization"), _first("[Aa]", _W) + r"(?i:uthorization)[\"']?\s{0,5}[:=]\s{0,5}[\"']?(?:[A-Za-z-]{2,20} )?(?=[A-Za-z0-9._~+/=-]{0,200}\d)"
         r"[A-Za-z0-9._~+/=-]{16,}")),
@@ -217,6 +221,8 @@ DETECTORS: tuple[Detector, ...] = (
        r"[\"']?(?:(?:\s{0,5}=\s{0,5}[\"']?|[\"']?\s{0,5}:\s{0,5}[\"']|:)(?!-----)[^\s\"',;&=<>][^\s;&=]{2,}"
        # a header (`X-Api-Key: 4f9c...`): unquoted after a space only when it looks generated
        r"|:\s{1,5}(?=[^\s\"',;&=<>]{0,200}\d)(?=[^\s\"',;&=<>]{0,200}[A-Za-z])[^\s\"',;&=<>]{16,})={0,2}"), accept=_real_value),
+    _d(SECRET, "a password", (_n("i:pass", "i:pwd"), _first("[pP]", "a-zA-Z0-9") + r"(?i:ass(?:word|wd|phrase)?|wd)\s{1,3}"
+       r"(?:[\"'][^\s\"']{3,200}[\"']|(?=[^\s\"',;<>]{0,200}\d)(?=[^\s\"',;<>]{0,200}[A-Za-z])[^\s\"',;<>]{12,200})"), accept=_real_value),
     # A session cookie (`Set-Cookie: sessionid=...`) is a login.
     _d(SECRET, "a session cookie", (_n("i:sess", "i:sid="), r"[sS](?i:ess(?:ion)?(?:[_-]?(?:id|token|key))?|id)=[A-Za-z0-9%._~+/-]{16,}"), accept=_real_value),
     # user:password@host in any URL (an empty user, as in `redis://:pw@host`, too)
@@ -225,7 +231,10 @@ DETECTORS: tuple[Detector, ...] = (
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
-    _d(HOST, "an internal hostname", (_n("i:.internal.", "i:.intranet."), r"\.(?i:internal|intranet)(?:\.[a-zA-Z0-9-]{1,63}){1,10}" + _HOST_END), before=_HOST_BEFORE),
+    _d(HOST, "an internal hostname", (_n("i:.internal.", "i:.intranet.", "i:.corp."), r"\.(?i:internal|intranet|corp)(?:\.[a-zA-Z0-9-]{1,63}){1,10}" + _HOST_END),
+       before=_HOST_BEFORE),
+    _d(HOST, "an internal hostname", (_n("i:internal-", "i:intranet-"), _first("[iI]", r"\w.-") + r"(?i:nternal|ntranet)-[a-zA-Z0-9-]{1,63}(?:\.[a-zA-Z0-9-]{1,63}){0,9}"
+       r"\.[a-zA-Z0-9-]{1,63}\.[a-zA-Z]{2,24}" + _HOST_END)),
     _d(HOST, "an internal hostname", (_n("i:localhost"), _first("[lL]", r"\w.-") + r"(?i:ocalhost)" + _HOST_END)),
     _d(HOST, "a private IP address",
        (_n("10.", "192.168.", "172.", "127.", "169.254.", "100."), _first("[0-9]", r"\w.") + r"(?:(?<=1)(?:0(?:\.\d{1,3}){3}|92\.168(?:\.\d{1,3}){2}|72\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|27(?:\.\d{1,3}){3}"
@@ -425,6 +434,7 @@ class _Ordered(int):
 _URL = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(.*)(@[^@]*)", re.S)
 _ASSIGNED = re.compile(r"([^=:]*[=:]\s*[\"']?)(.*)", re.S)
 _PREFIXED = re.compile(r"((?:[Bb]earer|Basic)\s+)(.*)", re.S)
+_SPACED = re.compile(r"((?i:pass(?:word|wd|phrase)?|pwd)\s+[\"']?)(.*)", re.S)
 
 
 def mask(secret: str) -> str:
@@ -436,6 +446,9 @@ def mask(secret: str) -> str:
     prefixed = _PREFIXED.fullmatch(secret)
     if prefixed:
         return prefixed.group(1) + mask(prefixed.group(2))
+    spaced = _SPACED.fullmatch(secret)
+    if spaced:
+        return spaced.group(1) + "****"
     assigned = _ASSIGNED.fullmatch(secret)
     if assigned and re.match(r"(?i)[\"']?[a-z_-]", secret) and not secret.startswith(("eyJ", "-----")):
         return assigned.group(1) + "****"
