@@ -146,12 +146,12 @@ DETECTORS: tuple[Detector, ...] = (
        # Rust backtrace: at src/main.rs:10:5
        (_n(".rs:"), _AT + r"[\w./\\-]{1,300}\.rs:\d{1,9}:\d{1,9}\b")),
     _d(TRACE, "a Java stack trace", (_n("Caused by: "), r"Caused by: [\w$]{1,100}(?:\.[\w$]{1,100}){1,20}(?:Exception|Error)\b"), (_n("Exception in thread"), r"Exception in thread \"[^\"\n]{0,200}\""),
-       (_n(" more"), r"\.\.\. \d{1,9} (?:more|common frames omitted)(?=[ \t]{0,5}(?:\r?\n|$))")),
+       (_n("... "), r"\.\.\. \d{1,9} (?:more|common frames omitted)(?=[ \t]{0,5}(?:\r?\n|$))")),
     # A fully qualified exception class names the code that threw (`org.postgresql.util.PSQLException:`).
     _d(TRACE, "an exception class",
        (_n("Exception", "Error"), _first("[a-zA-Z]", r"\w.$") + r"(?:(?<=j)(?:ava|avax|akarta|dk)|(?<=o)rg|(?<=c)om|(?<=i)o|(?<=n)et|(?<=k)otlin|(?<=s)cala|(?<=s)un"
         r"|(?<=a)ndroid|(?<=S)ystem|(?<=M)icrosoft)(?:\.[\w$]{1,100}){1,20}?\.[\w$]{0,100}(?:Exception|Error)(?=:|\n|$)")),
-    _d(TRACE, "a native stack frame", (_n(" in "), _first("#", r"\w") + r"\d{1,4} {1,4}0x[0-9a-f]{6,16} in [\w:~<>]{1,300}")),
+    _d(TRACE, "a native stack frame", (_n(" 0x"), _first("#", r"\w") + r"\d{1,4} {1,4}0x[0-9a-f]{6,16} in [\w:~<>]{1,300}")),
     _d(TRACE, "a .NET stack trace", (_n("--- End of"), r"--- End of (?:inner exception )?stack trace")),
     _d(TRACE, "a Go panic", (_n("goroutine "), r"goroutine \d{1,9} \[[a-z ,0-9]{1,60}\]"), (_n("panic: "), r"panic: (?:runtime error: |assignment to entry in nil map\b)"),
        (_n("[signal "), r"\[signal SIG[A-Z]{2,6}\b")),
@@ -246,8 +246,8 @@ DETECTORS: tuple[Detector, ...] = (
        (_n("0:0"), _first("0", r"\w:") + r"0{0,3}(?::0{1,4}){6}:0{0,3}1(?::\d{1,5})?(?![\w:])")),
     _d(HOST, "an internal hostname", (_n("ip-10-", "ip-172-", "ip-192-168-"), _first("i", r"\w.-") + r"p-(?:10|172-(?:1[6-9]|2\d|3[01])|192-168)(?:-\d{1,3}){2,3}\b")),
     _d(HOST, "a database host:port",
-       (tuple(f":{port}" for port in _DB_PORTS), _first("[A-Za-z0-9]", r"\w.-") + r"[\w.-]{0,253}:(?:" + "|".join(_DB_PORTS) + r")\b"),
-       accept=_looks_like_host),
+       # found at its port (one needle, not one per port), the host taken backwards from there
+       (_n(":"), r":(?:" + "|".join(_DB_PORTS) + r")\b"), accept=_looks_like_host, before=(r"[\w.-]", 253, r"[A-Za-z0-9][\w.-]*")),
     # Absolute paths: Unix, home-relative, Windows drive and UNC.
     _d(PATH, "an absolute file path",
        (_n("/"), _first("/", _P) + r"(?:home|usr|var|etc|opt|srv|tmp|root|app|Users|private|mnt|proc|lib|lib64|bin|sbin|workspace|data|run|sys"
@@ -360,12 +360,9 @@ _ALL_TABLES, _SECRET_TABLES = _tables(False), _tables(True)
 def _possible(text: str, tables: tuple[_Table, _Table] = _ALL_TABLES) -> set[int]:
     """The patterns whose needles the text contains."""
     exact, any_case = tables
-    found: set[int] = set()
-    for c in exact.keys() & set(text):
-        found.update(k for n, k in exact[c] if k not in found and n in text)
     lower = text.lower()
-    for c in any_case.keys() & set(lower):
-        found.update(k for n, k in any_case[c] if k not in found and n in lower)
+    found = {k for c in exact.keys() & set(text) for n, k in exact[c] if n in text}
+    found.update(k for c in any_case.keys() & set(lower) for n, k in any_case[c] if n in lower)
     return found
 
 
