@@ -9,10 +9,10 @@ before `.rb:12`, the labels before `.internal`) does so over a bounded window; a
 at most MAX_LEAKS leaks. `tests/test_leaks.py` times 1 MB of adversarial text per pattern; the
 labelled corpora in tests/fixtures/leaks measure recall and false positives per class.
 
-Hand-written rules, not detect-secrets' plugins: measured on the broader corpus (broad.jsonl, 833
-messages, 326 clean), its plugins find 42% of the secrets with 5.5% false positives, and none of
+Hand-written rules, not detect-secrets' plugins: measured on the broader corpus (broad.jsonl, 978
+messages, 397 clean), its plugins find 41% of the secrets with 4.8% false positives, and none of
 the other three classes; these rules find 100% of each class with 0.3% false positives, at about
-three times its speed (`python -m bench.leak_bench`). What is found, what is masked and what is
+four times its speed (`python -m bench.leak_bench`). What is found, what is masked and what is
 not found: docs/security.md, "Leak scanning".
 """
 
