@@ -101,6 +101,8 @@ def test_no_secret_of_the_broad_corpus_survives_redaction() -> None:
     # a secret that overlaps another leak, or runs on past an earlier one, is masked whole
     ('{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"}', "MIIEvQIBADANBgkq"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi\n-----END RSA PRIVATE KEY-----", "3Tz2mr7SZiAMfQ"),
+    # a key body quoted with repr(), as messages quote values: its escaped line breaks are part of it
+    (repr("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nQWERTYUIOPASDFGHJKLZXCVBNM1234567890"), "QWERTYUIOPASDF"),
 ])
 def test_url_passwords_and_key_bodies_are_masked(text: str, secret: str) -> None:
     assert secret not in SCANNER.redact(text), SCANNER.redact(text)

@@ -174,7 +174,7 @@ DETECTORS: tuple[Detector, ...] = (
        r"-----END (?:[A-Z]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----)?"),
        (_n("IBAAK", "IBADAN", "MHcCAQEE", "MIGkAgEBBD", "AgEAMBMGByqGSM49", "MC4CAQAwBQYDK2Vw", "b3BlbnNzaC1rZXktdjE"),
         _first("[Mb]", r"A-Za-z0-9+/") + r"(?:(?<=M)(?:I[A-Za-z0-9+/]{2,3}[AQgw]IBA(?:AK[BC]|DAN)|HcCAQEE|IGkAgEBBD|IG[A-Za-z0-9+/]AgEAMBMGByqGSM49|C4CAQAwBQYDK2Vw)"
-        r"|(?<=b)3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/=\r\n]{20,20000}")),
+        r"|(?<=b)3BlbnNzaC1rZXktdjE)(?:[A-Za-z0-9+/=\r\n]|\\[rn]){20,20000}")),
     _d(SECRET, "an AWS access key id", (_n("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), _first("A", _W) + r"(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[0-9A-Z]{16}\b")),
     # `{"` encodes to `eyJ`, `{ "` to `eyA`, `{` and a line break to `ew`: a header or claims with spaces.
     _d(SECRET, "a JSON Web Token", (_n("eyJ", "eyA", "ewo", "ew0"), _first("e", _W) + r"[yw][A-Za-z0-9_-]{8,}\.e[yw][A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
