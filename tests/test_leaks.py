@@ -171,7 +171,7 @@ ADVERSARIAL = ["a.", "at ", "a", "a-", "a:", "a/", "/home/a,", "password=x", 'Fi
                "%APPDATA%\\", "file:/", "$HOME/", "0:0:0:0:0:0:0:", "::1:", "a.internal.b", "ip-10-1-", "java.a.", "java.a.BException",
                "... 1 more ", "panic: ", "0: a::b::", "@http://a.js:1:", "at new ", "#1  0x0000000 in ", "key-", "a" * 31 + "-us1",
                "1234567:AA", ":APA91b", "SSWS ", "PGPASSWORD=", "next_page_token=ey", "Basic aB", "password '", "password a1",
-               "internal-a.b.", "a.corp.", "webpack-internal:///a.js:1:"]
+               "internal-a.b.", "a.corp.", "webpack-internal:///a.js:1:", "a.cs:line ", "#0 [internal function", "During handling of"]
 
 
 def test_scanning_is_linear_on_adversarial_text() -> None:
