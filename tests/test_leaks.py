@@ -125,6 +125,7 @@ def test_new_shapes_leave_their_look_alikes_alone(text: str) -> None:
     ("could not reach db.internal.", "db.internal"),
     ("file=/home/u/.env, retrying", "/home/u/.env"),
     ("reached dev 10.0.0.1 at last", "10.0.0.1"),
+    ("<pre>https://svc:pw12@db.example.com</pre>", "https://svc:pw12@db.example.com"),
 ])
 def test_spans_end_where_the_leak_does(text: str, span: str) -> None:
     assert [text[leak.start:leak.end] for leak in SCANNER.scan(text)] == [span]

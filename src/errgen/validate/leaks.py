@@ -243,7 +243,7 @@ DETECTORS: tuple[Detector, ...] = (
     _d(SECRET, "a session cookie", (_n("i:sess", "i:sid="), r"[sS](?i:ess(?:ion)?(?:[_-]?(?:id|token|key))?|id)=[A-Za-z0-9%._~+/-]{16,}"), accept=_real_value),
     # user:password@host in any URL (an empty user, as in `redis://:pw@host`, too)
     _d(SECRET, "a connection string with a password",
-       (_n("@"), r"://[^\s:/@'\"]{0,100}:\S{1,256}@[^\s/@'\"?#]{1,200}"), before=(r"[A-Za-z0-9+.-]", 31, r"[A-Za-z][A-Za-z0-9+.-]*")),
+       (_n("@"), r"://[^\s:/@'\"]{0,100}:\S{1,256}@[^\s/@'\"?#<>]{1,200}"), before=(r"[A-Za-z0-9+.-]", 31, r"[A-Za-z][A-Za-z0-9+.-]*")),
     # Internal hosts and addresses.
     _d(HOST, "an internal hostname", (_n("i:.internal", "i:.local", "i:.corp", "i:.lan", "i:.intranet", "i:.home.arpa", "i:.consul", "i:.svc"), r"\.(?i:internal|local|localdomain|corp|lan|intranet|home\.arpa|consul|svc|cluster\.local)" + _HOST_END),
        before=_HOST_BEFORE),
