@@ -131,6 +131,16 @@ def test_spans_end_where_the_leak_does(text: str, span: str) -> None:
     assert [text[leak.start:leak.end] for leak in SCANNER.scan(text)] == [span]
 
 
+@pytest.mark.parametrize("text, rules", [
+    ("could not connect to postgres://app:pw12345@db.internal:5432/app", ["leak-secret", "leak-internal-host"]),
+    ("\t/home/ci/app/main.go:27 +0x1d", ["leak-stack-trace", "leak-file-path"]),
+    ('File "/srv/app/x.py", line 3, in run', ["leak-stack-trace", "leak-file-path"]),
+])
+def test_leaks_of_different_classes_may_overlap(text: str, rules: list[str]) -> None:
+    """A frame names a path, a connection string an internal host: each is reported in its class."""
+    assert [leak.rule for leak in SCANNER.scan(text)] == rules
+
+
 @pytest.mark.parametrize("text", ["version 10.2.3.4", "sku:3306", "JIRA:5432", "order:6379", "upgrade to v10.0.0.1"])
 def test_look_alikes_are_not_leaks(text: str) -> None:
     assert list(SCANNER.scan(text)) == []

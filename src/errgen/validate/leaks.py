@@ -299,25 +299,27 @@ class LeakScanner:
         self._short = functools.lru_cache(maxsize=4096)(lambda text: tuple(self._scan(text)))
 
     def scan(self, text: str) -> Iterator[Leak]:
-        """Leaks in order of position; where two overlap, the first (and then the one listed
-        first in DETECTORS) is reported."""
+        """Leaks in order of position; where two of a class overlap, the first (and then the one
+        listed first in DETECTORS) is reported. Leaks of different classes may overlap: a frame
+        names a path, a connection string an internal host, and each is a leak of its own."""
         return iter(self._short(text)) if len(text) <= 256 else self._scan(text)
 
     def _scan(self, text: str) -> Iterator[Leak]:
-        end, reported = 0, 0
+        end = dict.fromkeys(_TRAILING, 0)  # per class, where its last leak ends
+        reported = 0
         for seen, (start, detector, stop) in enumerate(_candidates(text)):
             if reported == MAX_LEAKS or seen == MAX_CANDIDATES:
                 return
-            if start < end:
+            if start < end[detector.rule]:
                 continue
             span = text[start:stop].rstrip(_TRAILING[detector.rule])  # a leak ends before the sentence does
             if detector.accept is not None and not detector.accept(text, start, span):
                 continue
             if self._allowed(span):
                 continue
-            end = start + len(span)
+            end[detector.rule] = start + len(span)
             reported += 1
-            yield Leak(detector.rule, detector.kind, mask(span) if detector.secret else span, start, end)
+            yield Leak(detector.rule, detector.kind, mask(span) if detector.secret else span, start, end[detector.rule])
 
     def may_leak(self, text: str) -> bool:
         """False when no pattern's needle is in the text, so nothing in it, or in any part of
