@@ -23,7 +23,8 @@ import pytest
 
 from conftest import ROOT, load_registry
 from errgen import build as pipeline
-from errgen import targets, write
+from errgen import write
+from errgen.emit import targets
 
 
 class Killed(BaseException):
@@ -108,6 +109,7 @@ def killed_states(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: dict[str
         at += 1
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 def test_a_build_stopped_at_any_step_is_old_new_or_rejected_and_the_next_build_completes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plans: tuple[dict[str, write.Plan], dict[str, write.Plan]]) -> None:
     old, new = plans
@@ -147,7 +149,8 @@ sys.path[:0] = [sys.argv[3], sys.argv[4]]
 from pathlib import Path
 from test_build_kill import Stopper
 from conftest import load_registry
-from errgen import build, targets, write
+from errgen import build, write
+from errgen.emit import targets
 registry = dataclasses.replace(load_registry(), name="acme_two", version="9.9.9")
 plans = build.plan(registry, targets.all_targets())
 Stopper(int(sys.argv[2]), lambda: os.kill(os.getpid(), signal.SIGKILL)).install(__import__("pytest").MonkeyPatch())
