@@ -23,9 +23,9 @@ from typing import Any
 
 from bench import synth
 from bench.common import NODE_BIN, OUT, table
-from errgen.build import build
+from errgen.emit.build import build
 from errgen.contract import view
-from errgen.lint import lint_path
+from errgen.registry.lint import lint_path
 
 N = 100_000
 

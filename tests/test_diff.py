@@ -17,7 +17,7 @@ from conftest import FIXTURES, REGISTRY
 from errgen import semver
 from errgen.cli import main
 from errgen.diff import classify, diff
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 SARIF_SCHEMA = Path(__file__).parent / "ts" / "node_modules" / "@microsoft" / "jest-sarif" / "lib" / "schemas" / "sarif-2.1.0-rtm.5.json"
 
@@ -268,7 +268,7 @@ def test_fingerprints_are_stable_and_do_not_depend_on_wording() -> None:
 
 def test_output_formats(tmp_path: Path) -> None:
     old, new = _broken_pair()
-    from errgen.diff.formats import FORMATS
+    from errgen.diff.output import FORMATS
 
     report = diff(old, new)
     body = json.loads(FORMATS["json"](report))

@@ -19,9 +19,9 @@ import pytest
 
 from conformance_inputs import random_inputs
 from conftest import FIXTURES, REGISTRY, ROOT
-from errgen.build import build
-from errgen.lint import lint_text
-from errgen.model import Registry
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
+from errgen.registry.model import Registry
 from errgen.languages.java import naming as naming
 from errgen.languages.java import target as target
 

@@ -23,7 +23,7 @@ from errgen import semver
 from errgen.diagnostics import Loc
 from errgen.diff import diff
 from errgen.diff.checks import first_appearing
-from errgen.model import HistoryEntry, Registry
+from errgen.registry.model import HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
 BOM = "\ufeff"
@@ -232,7 +232,7 @@ def _verify_history(doc: _Text, new: Registry, edit: tuple[int, int, str], entry
     """Re-parse the history block with the new entry (from the top-level `history:` key to the
     insertion): it must hold the old entries' versions and then exactly the new entry. The text
     outside that block is untouched, so this is the whole document's check at the block's cost."""
-    from errgen.load import load_text
+    from errgen.registry.load import load_text
 
     line = new.locs["history"].line - 1
     while line > 0 and doc.text[doc.starts[line - 1]:doc.line_end(line)].strip()[:1] in ("", "#"):
@@ -279,7 +279,7 @@ def _string(text: str, quoted: bool, flow: bool) -> str:
 
 
 def _plain_ok(text: str, flow: bool) -> bool:
-    from errgen.load import _resolve_plain
+    from errgen.registry.load import _resolve_plain
 
     return (bool(_SAFE_PLAIN.fullmatch(text)) and text == text.strip() and ": " not in text and " #" not in text
             and not text.endswith(":") and not (flow and any(ch in text for ch in ",[]{}"))

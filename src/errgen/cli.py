@@ -19,7 +19,7 @@ from errgen import config, console
 from errgen.diagnostics import Fatal
 
 if TYPE_CHECKING:
-    from errgen.lint import LintResult
+    from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
@@ -51,7 +51,7 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.formats import diagnostics as render
-    from errgen.lint import lint_document, lint_path
+    from errgen.registry.lint import lint_document, lint_path
 
     config.announce()
     try:
@@ -149,9 +149,9 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
-    from errgen import build as pipeline
+    from errgen.emit import build as pipeline
     from errgen.emit.targets import UnknownTarget
-    from errgen.write import WriteError
+    from errgen.emit.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
     # cycles; the collector's passes over them were a tenth of a large build.
@@ -218,7 +218,7 @@ def owners(registry_path: Path | None, root: Path) -> None:
 
     Paste it into .github/CODEOWNERS (or docs/CODEOWNERS, GitLab) so that a change to a team's
     error codes asks that team to review it."""
-    from errgen.compose import owners_section
+    from errgen.registry.compose import owners_section
 
     result = _lint(registry_path)
     if not result.registry.fragments:
@@ -278,7 +278,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     """
     from errgen.diff import diff as run_diff
     from errgen.diff import empty_registry
-    from errgen.diff.formats import FORMATS
+    from errgen.diff.output import FORMATS
 
     if ref is not None and (old or new):
         _fail("pass either OLD and NEW files or --against GITREF, not both")

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, Literal, Mapping
 
 from errgen import identifiers
-from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
+from errgen.registry.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
 

@@ -14,10 +14,10 @@ from dataclasses import fields, replace
 from typing import Callable, Iterator
 
 from errgen import semver
-from errgen.compose import in_folder
+from errgen.registry.compose import in_folder
 from errgen.contract import CodeRow, ContractView
-from errgen.diff.model import Change, Place, declare
-from errgen.model import Code, Registry
+from errgen.diff.changes import Change, Place, declare
+from errgen.registry.model import Code, Registry
 from errgen.identifiers import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract, resources
-from errgen.build import BuildError
+from errgen.emit.build import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry
+from errgen.registry.model import Registry
 from errgen.languages.go import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.render import render as render_template
 
 NAME = "go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"

@@ -17,10 +17,10 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
-from errgen.model import Registry
+from errgen.registry.model import Registry
 from errgen.languages.java import naming as naming
-from errgen.render import json_lines
-from errgen.render import render as render_template
+from errgen.emit.render import json_lines
+from errgen.emit.render import render as render_template
 
 NAME = "java"
 SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
@@ -48,7 +48,7 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(view(registry))
     except naming.JavaNameError as exc:
-        from errgen.build import BuildError
+        from errgen.emit.build import BuildError
 
         raise BuildError(f"target java: {exc}") from None
 

@@ -13,11 +13,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.model import Registry
+from errgen.registry.model import Registry
 from errgen.languages.python import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "python"
@@ -72,7 +72,7 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 def envelope_schema_text(contract: ContractView) -> str:
     from errgen import payload
-    from errgen.render import to_json
+    from errgen.emit.render import to_json
 
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 

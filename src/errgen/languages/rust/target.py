@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract
-from errgen.model import Registry
+from errgen.registry.model import Registry
 from errgen.languages.rust import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.render import render as render_template
 
 NAME = "rust"
 SUMMARY = "rust/: crate <name>-errors (open enums, ErrorPayload, RECOVERY_TABLE, runtime), serde only"
@@ -34,7 +34,7 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(contract.view(registry))
     except naming.NamingError as exc:
-        from errgen.build import BuildError
+        from errgen.emit.build import BuildError
 
         raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
 
@@ -74,7 +74,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     caches, never into the SDK folder."""
     import os
 
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.folder() / "cargo-target")
     argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",

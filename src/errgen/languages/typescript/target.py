@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
-from errgen.model import Registry
+from errgen.registry.model import Registry
 from errgen.languages.typescript import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "typescript"

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
-from errgen.load import Document, Map, Seq
-from errgen.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry, Wire
+from errgen.registry.load import Document, Map, Seq
+from errgen.registry.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry, Wire
 
 FORMAT_VERSION = 1
 
@@ -107,7 +107,7 @@ REGISTRY = Fields(
         "version": (STR, True),
         "problem_base": (STR, False),
         "wire": (WIRE, False),
-        # A folder registry: fragment files (globs relative to this file), see errgen.compose.
+        # A folder registry: fragment files (globs relative to this file), see errgen.registry.compose.
         "include": (ListOf(STR), False),
         "fragment_categories": (BOOL, False),
         "targets": (TARGETS, False),

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.load import Document, Map, Seq, decode, load_text
+from errgen.registry.load import Document, Map, Seq, decode, load_text
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 

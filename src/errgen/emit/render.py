@@ -99,7 +99,7 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
 @cache
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     folder = toolcache.folder() / "jinja"
     try:

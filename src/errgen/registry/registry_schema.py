@@ -1,6 +1,6 @@
 """The JSON Schema of registry format 1, derived from the shapes in `structure` so the two cannot
 drift. It ships as schemas/registry.schema.json for editors (yaml-language-server); a test keeps
-the file equal to `schema()`. Refresh: python -m errgen.registry_schema > src/errgen/schemas/registry.schema.json
+the file equal to `schema()`. Refresh: python -m errgen.registry.registry_schema > src/errgen/registry/schemas/registry.schema.json
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from errgen import structure
-from errgen.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
-from errgen.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
+from errgen.registry import structure
+from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
+from errgen.registry.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
 
 _SCALARS = {structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"}}
 _REFINED: dict[str, dict[str, Any]] = {
