@@ -84,7 +84,7 @@ def test_all_validators_agree_on_every_case(registry_path: Path, node_bin: Path,
     validator = Draft202012Validator(schema_of(out))
     reference = [validator.is_valid(p) for p in payloads]
     assert dict(zip(names, reference)) == dict(zip(names, intended))
-    model, checker = python_verdicts(out / "python", view(registry).packages.python_package, payloads)
+    model, checker = python_verdicts(out / "python", view(registry).packages["python"]["package"], payloads)
     assert dict(zip(names, model)) == dict(zip(names, reference))
     assert dict(zip(names, checker)) == dict(zip(names, reference))
     # errgen validate judges with the registry alone (no SDK built): the same verdicts.

@@ -151,6 +151,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
 
     from errgen.emit import build as pipeline
     from errgen.emit.targets import UnknownTarget
+    from errgen.emit.errors import BuildError
     from errgen.emit.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
@@ -173,7 +174,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     except UnknownTarget as exc:
         click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
         return 2
-    except (pipeline.BuildError, WriteError) as exc:
+    except (BuildError, WriteError) as exc:
         click.echo(f"{prefix}errgen: {exc}", err=True)
         return 2
     finally:

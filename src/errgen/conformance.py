@@ -1,7 +1,7 @@
 """errgen conformance: run each built SDK's conformance runner (docs/conformance.md).
 
-A target takes part by defining `conformance_command(sdk_dir, vectors, mode)`, returning (argv,
-working folder, the tool it needs); this module knows no language.
+Every registered language declares its runner (errgen.languages.base.Language.runner), returning
+(argv, working folder, the tool it needs); this module knows no language.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Sequence
+
+from errgen.languages import Language, by_name
 
 _SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 TIMEOUT_S = 900
@@ -36,23 +37,24 @@ class Runner:
         return not (Path(program).is_file() if Path(program).is_absolute() else shutil.which(program))
 
 
-def participants(names: Sequence[str]) -> list[ModuleType]:
-    from errgen.emit.targets import UnknownTarget, all_targets, select
+def participants(names: Sequence[str]) -> list[Language]:
+    """The languages named (every registered one when none is): each has a runner, by declaration."""
+    from errgen.emit.targets import UnknownTarget, select
 
+    languages = by_name()
     try:
-        chosen = select(names) if names else all_targets()
+        chosen = [t.NAME for t in select(names)] if names else list(languages)
     except UnknownTarget as exc:
         raise CannotRun(str(exc)) from None
-    runnable = [t for t in chosen if hasattr(t, "conformance_command")]
-    if names and len(runnable) != len(chosen):
-        lacking = ", ".join(t.NAME for t in chosen if t not in runnable)
-        raise CannotRun(f"target {lacking} has no conformance runner")
-    return runnable
+    lacking = [name for name in chosen if name not in languages]
+    if lacking:
+        raise CannotRun(f"target {', '.join(lacking)} has no conformance runner")
+    return [languages[name] for name in chosen]
 
 
-def runner(target: ModuleType, out_dir: Path, vectors: Path, mode: str) -> Runner:
-    argv, cwd, tool = target.conformance_command((out_dir / target.NAME).resolve(), vectors.resolve(), mode)
-    return Runner(target.NAME, [str(a) for a in argv], Path(cwd), tool)
+def runner(target: Language, out_dir: Path, vectors: Path, mode: str) -> Runner:
+    argv, cwd, tool = target.runner((out_dir / target.name).resolve(), vectors.resolve(), mode)
+    return Runner(target.name, [str(a) for a in argv], Path(cwd), tool)
 
 
 def _vectors(out_dir: Path, given: Path | None) -> Path:
@@ -69,8 +71,8 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     path = _vectors(out_dir, vectors)
     failed = False
     for target in participants(names):
-        if not (out_dir / target.NAME).is_dir():
-            echo(f"{target.NAME}: skipped (not built in {out_dir})")
+        if not (out_dir / target.name).is_dir():
+            echo(f"{target.name}: skipped (not built in {out_dir})")
             continue
         run = runner(target, out_dir, path, "check")
         if run.missing_tool():
@@ -97,8 +99,8 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     if len(names) != 1:
         raise CannotRun("--emit needs exactly one --target")
     [target] = targets
-    if not (out_dir / target.NAME).is_dir():
-        raise CannotRun(f"{target.NAME} is not built in {out_dir}")
+    if not (out_dir / target.name).is_dir():
+        raise CannotRun(f"{target.name} is not built in {out_dir}")
     run = runner(target, out_dir, _vectors(out_dir, inputs), "emit")
     if run.missing_tool():
         raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")

@@ -15,14 +15,11 @@ from errgen.emit import targets as target_registry
 from errgen.contract import view
 from errgen.registry.model import Registry
 from errgen.emit.cache import recall, record
+from errgen.emit.errors import BuildError
 from errgen.emit.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # errgen/
 _TOOLS = ("black", "datamodel-code-generator", "pydantic", "jinja2")
-
-
-class BuildError(Exception):
-    pass
 
 
 def plan(registry: Registry, targets: Iterable[ModuleType]) -> dict[str, Plan]:

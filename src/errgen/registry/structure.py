@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
+from errgen.languages import all_languages
 from errgen.registry.load import Document, Map, Seq
 from errgen.registry.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry, Wire
 
@@ -83,16 +84,12 @@ CODE = Fields(
         "renamed_from": (ListOf(STR), False),
     },
 )
-# Per-language package settings; every key optional, defaults in errgen.contract.
+# Per-language package settings, as each registered language declares them; every key optional,
+# its default in the language's declaration.
 TARGETS = Fields(
     "targets",
-    {
-        "python": (Fields("python target", {"package": (STR, False), "distribution": (STR, False)}), False),
-        "typescript": (Fields("typescript target", {"package": (STR, False)}), False),
-        "go": (Fields("go target", {"module": (STR, False), "package": (STR, False)}), False),
-        "rust": (Fields("rust target", {"crate": (STR, False)}), False),
-        "java": (Fields("java target", {"group": (STR, False), "artifact": (STR, False), "package": (STR, False)}), False),
-    },
+    {language.name: (Fields(f"{language.name} target", {key: (STR, False) for key in language.settings}), False)
+     for language in all_languages()},
 )
 # How the payload's fields are named on the wire and where the payload sits in an HTTP body.
 WIRE = Fields(

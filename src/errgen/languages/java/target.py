@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from errgen.emit.errors import BuildError
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
 from errgen.registry.model import Registry
 from errgen.languages.java import naming as naming
@@ -48,13 +49,11 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(view(registry))
     except naming.JavaNameError as exc:
-        from errgen.emit.build import BuildError
-
         raise BuildError(f"target java: {exc}") from None
 
 
 def _render(v: ContractView) -> dict[str, str]:
-    package = naming.package_name(v.packages.java_package)
+    package = naming.package_name(v.packages[NAME]["package"])
     src = f"java/src/main/java/{naming.package_path(package)}"
     files = {"java/pom.xml": pom(v, package)}
     vocabularies = {
@@ -94,10 +93,10 @@ def runtime_source(path: Path, package: str, header: str) -> str:
 
 
 def pom(v: ContractView, package: str) -> str:
-    p = v.packages
+    p = v.packages[NAME]
     return render_template(
         NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
-        group=naming.coordinate("group", p.java_group), artifact=naming.coordinate("artifact", p.java_artifact),
+        group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
         version=naming.coordinate("version", v.version), versions=VERSIONS,
         description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
     )

@@ -28,12 +28,12 @@ LINE_LENGTH = naming.LINE_LENGTH
 
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
-    package = contract.packages.python_package
+    package = contract.packages[NAME]["package"]
     context: dict[str, Any] = {
         "view": contract,
         "header": contract.header,
         "package": package,
-        "distribution": contract.packages.python_distribution,
+        "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,

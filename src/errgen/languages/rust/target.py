@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract
+from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.rust import naming as naming
 from errgen.emit.render import render as render_template
@@ -34,13 +35,11 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(contract.view(registry))
     except naming.NamingError as exc:
-        from errgen.emit.build import BuildError
-
         raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
 
 
 def _render(view: contract.ContractView) -> dict[str, str]:
-    crate = naming.crate_name(view.packages.rust_crate)
+    crate = naming.crate_name(view.packages[NAME]["crate"])
     context = {
         "header": view.header,
         "crate": crate,
