@@ -17,6 +17,7 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
+from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
     from errgen.registry.lint import LintResult
@@ -462,6 +463,9 @@ def run() -> NoReturn:
     try:
         main(prog_name="errgen")  # also the name shell completion answers to
         code = 0
+    except LanguageError as exc:  # a language folder's declaration is wrong: errgen cannot run
+        print(f"errgen: {exc}", file=sys.stderr)
+        code = 2
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             code = exc.code or 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from types import ModuleType
 
 from errgen.languages.base import Language, LanguageError
 
@@ -21,12 +22,22 @@ def all_languages() -> tuple[Language, ...]:
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not module.ispkg:
             continue
-        declared = getattr(importlib.import_module(f"{__name__}.{module.name}.language"), "LANGUAGE", None)
+        declared = getattr(_declaration(module.name), "LANGUAGE", None)
         if not isinstance(declared, Language):
             raise LanguageError(f"languages/{module.name}/language.py must define LANGUAGE = Language(...)")
         declared.check(module.name)
         found.append(declared)
     return tuple(found)
+
+
+def _declaration(folder: str) -> ModuleType | None:
+    name = f"{__name__}.{folder}.language"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
 
 
 def by_name() -> dict[str, Language]:
