@@ -11,6 +11,7 @@ ruamel.yaml instead.
 from __future__ import annotations
 
 import datetime
+import difflib
 import json
 import os
 import re
@@ -156,6 +157,18 @@ def edit_lines(source: Source, new: Registry, version: str, since: list[str], en
 def _here(new: Registry, since: list[str]) -> list[str]:
     """The codes written in the registry file itself (a folder registry's fragments hold the rest)."""
     return [name for name in since if new.code_map[name].loc.path is None]
+
+
+def edits(path: Path, source: Source, text: str | None, new: Registry, plan: BumpPlan) -> list[tuple[Path, Source, str]]:
+    """Every file the bump changes, with its new text: the registry file (when `text` is not None)
+    and, in a folder registry, each fragment holding a new code's `since`. Raises EditError."""
+    found = [(path, source, text)] if text is not None else []
+    return found + [(Path(p), src, changed) for p, (src, changed) in fragment_edits(new, plan.version, plan.since).items()]
+
+
+def unified_diff(path: Path, source: Source, text: str) -> str:
+    """What --dry-run prints for one file."""
+    return "".join(difflib.unified_diff(source.text.splitlines(keepends=True), text.splitlines(keepends=True), str(path), f"{path} (bumped)"))
 
 
 def fragment_edits(new: Registry, version: str, since: list[str]) -> dict[str, tuple[Source, str]]:

@@ -330,7 +330,6 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     and edit the entry's wording before you commit.
     """
     import datetime
-    import difflib
 
     from errgen import bump as bumping
     from errgen.diff import empty_registry
@@ -353,15 +352,13 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
     source = bumping.Source.read(current)
     text = plan.apply(source, after)
-    try:  # a folder registry's new codes have their `since` in the fragment files
-        edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+    try:
+        edits = bumping.edits(current, source, text, after, plan)
     except bumping.EditError as exc:
         _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
     for path, src, new_text in edits:
         if dry_run:
-            original = src.text.splitlines(keepends=True)
-            click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
+            click.echo(bumping.unified_diff(path, src, new_text), nl=False)
             continue
         try:
             bumping.write(path, src.encoded(new_text))
