@@ -161,3 +161,9 @@ def test_a_language_without_a_runner_or_declaration_is_refused_not_skipped(tmp_p
     src = with_toy(tmp_path, files if declaration is None else {**files, "language.py": declaration})
     done = errgen(src, "targets", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith(message) and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_target_named_otherwise_than_its_language_is_refused(tmp_path: Path) -> None:
+    src = with_toy(tmp_path, {**TOY, "target.py": TOY["target.py"].replace('NAME = "toy"', 'NAME = "toys"')})
+    done = errgen(src, "targets", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr == "errgen: languages/toy/target.py must set NAME = 'toy'\n", done.stderr

@@ -56,7 +56,10 @@ class Language:
 
     def target(self) -> ModuleType:
         """The target module (NAME, SUMMARY, render(registry) -> files): languages/<name>/target.py."""
-        return importlib.import_module(f"errgen.languages.{self.name}.target")
+        module = importlib.import_module(f"errgen.languages.{self.name}.target")
+        if getattr(module, "NAME", None) != self.name:
+            raise LanguageError(f"languages/{self.name}/target.py must set NAME = {self.name!r}")
+        return module
 
     def packages(self, registry_name: str, given: Mapping[str, str]) -> dict[str, str]:
         """Each setting as written in `targets:`, else its default."""
