@@ -299,3 +299,15 @@ def test_default_registry_against_its_previous_release() -> None:
 def test_diff_needs_two_files_or_a_ref() -> None:
     done = CliRunner().invoke(main, ["diff", str(REGISTRY)])
     assert done.exit_code == 2 and "--against" in done.output
+
+
+def test_a_package_change_names_the_language_and_its_setting() -> None:
+    """Package settings are each language's declaration (errgen.languages), so the change names
+    `language.key` as the registry spells it under `targets:`."""
+    new = copy.deepcopy(BASE)
+    new["targets"] = {"typescript": {"package": "@demo/errors"}, "java": {"group": "org.demo"}}
+    changes = [c for c in classify(lint_ok(BASE, "old.yaml"), lint_ok(new, "new.yaml")) if c.rule == "package-changed"]
+    assert [(c.detail, c.message.split(":")[0]) for c in changes] == [
+        ("java.group", "package java.group changed from com.example to org.demo"),
+        ("typescript.package", "package typescript.package changed from demo-errors to @demo/errors"),
+    ]
