@@ -24,7 +24,7 @@ from errgen import contract
 from errgen.emit.build import build
 from errgen.emit.errors import BuildError
 from errgen.registry.lint import lint_text
-from errgen.languages.go import naming as naming
+from errgen.languages.go import naming
 from errgen.languages.go import target as go_target
 
 GO = shutil.which("go")

@@ -19,7 +19,7 @@ from errgen import contract, resources
 from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.registry.model import Registry
-from errgen.languages.go import naming as naming
+from errgen.languages.go import naming
 from errgen.emit.render import render as render_template
 
 NAME = "go"

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from errgen.emit.errors import BuildError
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
+from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
-from errgen.languages.java import naming as naming
+from errgen.languages.java import naming
 from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
 

@@ -16,7 +16,7 @@ from typing import Any
 from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.registry.model import Registry
-from errgen.languages.python import naming as naming
+from errgen.languages.python import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 

@@ -16,7 +16,7 @@ from typing import Any
 from errgen import contract
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
-from errgen.languages.rust import naming as naming
+from errgen.languages.rust import naming
 from errgen.emit.render import render as render_template
 
 NAME = "rust"

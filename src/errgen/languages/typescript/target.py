@@ -9,7 +9,7 @@ from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
 from errgen.registry.model import Registry
-from errgen.languages.typescript import naming as naming
+from errgen.languages.typescript import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
