@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract, resources
-from errgen.build import BuildError
+from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry
-from errgen.languages.go import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.go import naming
+from errgen.emit.render import render as render_template
 
 NAME = "go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
@@ -66,8 +66,8 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
 
 
 def data_context(view: ContractView) -> dict[str, Any]:
-    package = naming.package_name(view.packages.go_package)
-    module = naming.module_path(view.packages.go_module)
+    package = naming.package_name(view.packages[NAME]["package"])
+    module = naming.module_path(view.packages[NAME]["module"])
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
     codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})

@@ -13,11 +13,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.model import Registry
-from errgen.languages.python import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.python import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "python"
@@ -30,12 +30,12 @@ LINE_LENGTH = naming.LINE_LENGTH
 
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
-    package = contract.packages.python_package
+    package = contract.packages[NAME]["package"]
     context: dict[str, Any] = {
         "view": contract,
         "header": contract.header,
         "package": package,
-        "distribution": contract.packages.python_distribution,
+        "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,
@@ -74,7 +74,7 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 def envelope_schema_text(contract: ContractView) -> str:
     from errgen import payload
-    from errgen.render import to_json
+    from errgen.emit.render import to_json
 
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 
