@@ -124,13 +124,10 @@ def load_text(text: str, display: str, stamp: bool = False) -> Document:
     return Document(display, root, builder.diagnostics, text)
 
 
-def _loc(event: Any) -> Loc:
-    mark = event.start_mark
-    return Loc(mark.line + 1, mark.column + 1)
-
-
-def _stamped(path: str) -> Callable[[Any], Loc]:
-    make = tuple.__new__  # runs once per node; Loc(...) costs three times more
+def _locator(path: str | None) -> Callable[[Any], Loc]:
+    """Where an event starts, naming `path` (None: the registry's own file). Runs twice per
+    node: Loc(...) costs three times more than building the tuple."""
+    make = tuple.__new__
 
     def loc(event: Any) -> Loc:
         mark = event.start_mark
@@ -138,12 +135,15 @@ def _stamped(path: str) -> Callable[[Any], Loc]:
     return loc
 
 
+_loc = _locator(None)
+
+
 class _Builder:
     """Builds values from the event stream, one recursive call per mapping or sequence."""
 
     def __init__(self, path: str, stamp: bool = False) -> None:
         self.path = path
-        self.loc = _stamped(path) if stamp else _loc
+        self.loc = _locator(path) if stamp else _loc
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
         self.depth = 0
