@@ -67,9 +67,69 @@ class GitTree:
             self._names = sorted(n[len(prefix):] for n in listed.split("\0") if n.startswith(prefix))
         return [n for n in self._names if fnmatch.fnmatchcase(n, pattern) and n.count("/") == pattern.count("/")]
 
+    _blobs: "_Blobs | None" = None
+
     def read(self, name: str) -> bytes:
-        path = f"{self.folder}/{name}" if self.folder else name
-        return self._git("show", f"{self.rev}:{path}")
+        """The file's bytes at the revision. Every read of one tree goes through one `git cat-file
+        --batch` process, fed the blob ids one `git ls-tree -r` listed: a process per fragment
+        was 96 s for 5,000 fragments. A link (mode 120000) is refused, never followed, as the
+        working tree's reader refuses it."""
+        if self._blobs is None:
+            self._blobs = _Blobs(self.rev, self.folder, self.cwd)
+        return self._blobs.read(name)
+
+    def close(self) -> None:
+        if self._blobs is not None:
+            self._blobs.close()
+            self._blobs = None
+
+
+class _Blobs:
+    """The blobs below `folder` at `rev`, by path relative to the folder: one `git ls-tree -r`
+    for their modes and ids, one `git cat-file --batch` answering each read in turn."""
+
+    def __init__(self, rev: str, folder: str, cwd: Path | None) -> None:
+        self.cwd = cwd
+        prefix = f"{folder}/" if folder else ""
+        listed = subprocess.run(["git", "ls-tree", "-r", "-z", rev, "--", prefix or "."], cwd=cwd, capture_output=True, check=True).stdout
+        self.entries: dict[str, tuple[str, str]] = {}  # name -> (mode, object id)
+        for line in listed.decode("utf-8", "replace").split("\0"):
+            meta, _, path = line.partition("\t")
+            if path.startswith(prefix) and meta.count(" ") == 2:
+                mode, _, obj = meta.split(" ")
+                self.entries[path[len(prefix):]] = (mode, obj)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def read(self, name: str) -> bytes:
+        mode, obj = self.entries.get(name, ("", ""))
+        if not mode:
+            raise FileNotFoundError(f"{name}: no such file at the revision")
+        if mode == "120000":
+            raise OSError(f"{name} is a symbolic link, not a file; errgen does not follow it")
+        if not mode.startswith("100"):
+            raise IsADirectoryError(f"{name} is not a file")
+        if self.process is None:
+            self.process = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.cwd, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{obj}\n".encode())
+        self.process.stdin.flush()
+        header = self.process.stdout.readline().split()
+        if len(header) != 3 or header[1] != b"blob":
+            raise OSError(f"git cat-file could not read {name} (object {obj})")
+        size = int(header[2])
+        data = self.process.stdout.read(size + 1)  # the blob, then git's newline
+        if len(data) != size + 1:
+            raise OSError(f"git cat-file ended while reading {name} (object {obj})")
+        return data[:size]
+
+    def close(self) -> None:
+        if self.process is not None:
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.close()
+            self.process.stdout.close()
+            self.process.wait()
+            self.process = None
 
 
 class ComposedDocument(Document):
