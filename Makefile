@@ -17,3 +17,4 @@ golden:
 
 bench: install
 	$(PYTHON) -m bench.lint_bench
+	$(PYTHON) -m bench.diff_bench --quick
