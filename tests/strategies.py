@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from errgen.naming import identity_key
+from errgen.identifiers import identity_key
 from errgen.model import HINTS, SCOPES
 from errgen.validate.leaks import LeakScanner
 

@@ -138,7 +138,7 @@ def test_target_selection_builds_only_that_target(workdir: Path) -> None:
 def test_a_crash_while_rendering_leaves_previous_outputs_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_to(REGISTRY, tmp_path)
     before = tree(tmp_path)
-    import errgen.targets.typescript as ts
+    import errgen.languages.typescript.target as ts
 
     def boom(registry: object) -> dict[str, str]:
         raise KeyboardInterrupt

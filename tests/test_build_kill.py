@@ -23,7 +23,8 @@ import pytest
 
 from conftest import ROOT, load_registry
 from errgen import build as pipeline
-from errgen import targets, write
+from errgen import write
+from errgen.emit import targets
 
 
 class Killed(BaseException):
@@ -147,7 +148,8 @@ sys.path[:0] = [sys.argv[3], sys.argv[4]]
 from pathlib import Path
 from test_build_kill import Stopper
 from conftest import load_registry
-from errgen import build, targets, write
+from errgen import build, write
+from errgen.emit import targets
 registry = dataclasses.replace(load_registry(), name="acme_two", version="9.9.9")
 plans = build.plan(registry, targets.all_targets())
 Stopper(int(sys.argv[2]), lambda: os.kill(os.getpid(), signal.SIGKILL)).install(__import__("pytest").MonkeyPatch())

@@ -13,7 +13,7 @@ import pytest
 from bench import synth
 from conftest import load_registry
 from errgen import build as pipeline
-from errgen import targets
+from errgen.emit import targets
 
 
 def fake_target(name: str, render: object) -> types.ModuleType:

@@ -116,8 +116,10 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:
 
 
 def test_the_cache_key_reads_every_template_and_errgen_source() -> None:
+    from errgen.emit.targets import all_targets
     from errgen.resources import templates_dir
 
     sources = set(pipeline._sources())
-    assert {p for p in templates_dir().rglob("*") if p.is_file()} <= sources
+    templates = {p for t in all_targets() for p in templates_dir(t.NAME).rglob("*") if p.is_file()}
+    assert templates and templates <= sources
     assert Path(pipeline.__file__).resolve() in sources and Path(write.__file__).resolve() in sources

@@ -148,6 +148,7 @@ def test_errgen_toml_sets_registry_out_and_targets(project: Path) -> None:
 
 def test_pyproject_table_in_a_parent_folder_with_paths_relative_to_it(project: Path) -> None:
     (project / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.errgen]\nregistry = "contract/errors.yaml"\n')
+    (project / ".git").mkdir()  # the lookup climbs up to the repository root, no further
     nested = project / "src" / "deep"
     nested.mkdir(parents=True)
     done = errgen("-v", "lint", cwd=nested)
@@ -221,3 +222,43 @@ def test_ctrl_c_is_exit_130_with_one_line_and_nothing_written(tmp_path: Path) ->
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "errgen: interrupted" and "Traceback" not in err, err
     assert not out.exists()
+
+
+# --- issue 24 item 4: settings lookup stops at the repository root ---------------------------------
+
+HOSTILE = 'out = "attacker/sdk"\n\n[validate]\nallow-patterns = [".*"]\n'
+
+
+@pytest.mark.parametrize("marker", ["dir", "file"])
+def test_a_settings_file_above_the_repository_is_ignored(tmp_path: Path, marker: str) -> None:
+    (tmp_path / "errgen.toml").write_text(HOSTILE)  # a shared folder above the checkout
+    repo = tmp_path / "checkout"
+    shutil.copytree(Path(REGISTRY).parent, repo / "registry")
+    if marker == "dir":
+        (repo / ".git").mkdir()
+    else:
+        (repo / ".git").write_text("gitdir: /elsewhere/worktrees/x\n")  # a worktree or submodule
+    (repo / "sub").mkdir()
+    for cwd in (repo, repo / "sub"):
+        done = errgen("-v", "validate", "--registry", str(REGISTRY), str(LEAKY), cwd=cwd)
+        assert done.returncode == 1, done.stdout + done.stderr  # the leak is still found
+        assert "no settings file" in done.stderr and "repository root" in done.stderr
+        assert "attacker" not in done.stderr
+
+
+def test_outside_a_repository_only_the_current_folder_is_read(tmp_path: Path) -> None:
+    (tmp_path / "errgen.toml").write_text(HOSTILE)
+    here = tmp_path / "work"
+    here.mkdir()
+    done = errgen("-v", "validate", "--registry", str(REGISTRY), str(LEAKY), cwd=here)
+    assert done.returncode == 1 and "parent folders are not read" in done.stderr, done.stderr
+    (here / "errgen.toml").write_text(HOSTILE)
+    done = errgen("-v", "validate", "--registry", str(REGISTRY), str(LEAKY), cwd=here)
+    assert done.returncode == 0 and "settings from errgen.toml" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("args", [["conformance", "--out", "nowhere"], ["targets"], ["owners"], ["build", "--check"]])
+def test_every_command_says_where_settings_came_from_with_v(project: Path, args: list[str]) -> None:
+    (project / "errgen.toml").write_text('registry = "contract/errors.yaml"\n')
+    done = errgen(*args[:1], "-v", *args[1:], cwd=project)
+    assert "settings from errgen.toml" in done.stderr, (args, done.stderr)

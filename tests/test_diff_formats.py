@@ -59,7 +59,7 @@ def test_validate_github_writer_keeps_a_raw_line_break_on_one_line() -> None:
     out: list[str] = []
     finding = PayloadFinding("extra-field", "error", f"field {INJECTION} is extra", "p,1.json", 1, 0)
     assert stream([finding], "github", out.append) == {"error": 1, "warning": 0}
-    assert out == ["::error file=p%2C1.json,line=1,title=extra-field::payload 0: field x%0A::error title=INJECTED::owned is extra"]
+    assert out == ["::error file=p%2C1.json,line=1,title=extra-field::payload 1: field x%0A::error title=INJECTED::owned is extra"]
 
 
 def test_validate_sarif_is_a_valid_log(tmp_path: Path) -> None:

@@ -89,12 +89,15 @@ def test_an_added_code_must_say_since_the_new_version(tmp_path: Path) -> None:
     assert run(tmp_path, BASE, new).exit_code == 0
 
 
-def test_a_rename_target_must_say_since_the_new_version(tmp_path: Path) -> None:
+def test_a_rename_target_keeps_the_since_of_the_code_it_renames(tmp_path: Path) -> None:
+    """A renamed code is the same error under a new name: its `since` stays (issue #29 item 6)."""
     new = copy.deepcopy(BASE)
     new["codes"]["INPUT_INVALID"] = dict(new["codes"].pop("BAD_INPUT"), renamed_from=["BAD_INPUT"])
     release(new, "2.0.0", "Rename BAD_INPUT to INPUT_INVALID.")
-    assert "since-mismatch" in run(tmp_path, BASE, new).output
     new["codes"]["INPUT_INVALID"]["since"] = "2.0.0"
+    done = run(tmp_path, BASE, new)
+    assert "error[since-mismatch]: INPUT_INVALID renames BAD_INPUT, which says since: 1.0.0; a rename keeps it" in done.output
+    new["codes"]["INPUT_INVALID"]["since"] = "1.0.0"
     assert run(tmp_path, BASE, new).exit_code == 0
 
 

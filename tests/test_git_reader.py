@@ -12,12 +12,16 @@ import pytest
 
 from conftest import ROOT, run_errgen
 from errgen import compose as composing
-from errgen.compose import GitTree, compose
+from errgen.compose import GitTree, compose, expand
 from errgen.lint import lint_document
 from errgen.load import load_text
 
 EXAMPLE = ROOT / "examples" / "multi-team"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+
+
+def matched(tree: GitTree, *patterns: str) -> list[str]:
+    return [real for pattern in patterns for _, real in expand(pattern, tree).found]
 
 
 def commit(repo: Path) -> str:
@@ -66,8 +70,8 @@ def test_every_fragment_reads_as_git_show_reads_it(history: tuple[Path, list[str
     for ref in refs:
         new, old = GitTree(ref, "registry", repo), ShowTree(ref, "registry", repo)
         try:
-            names = new.glob("teams/*.yaml") + new.glob("teams/*/*.yaml")
-            assert names and names == old.glob("teams/*.yaml") + old.glob("teams/*/*.yaml")
+            names = matched(new, "teams/*.yaml", "teams/*/*.yaml")
+            assert names and names == matched(old, "teams/*.yaml", "teams/*/*.yaml")
             for name in names:
                 assert new.read(name) == old.read(name), (ref, name)
             assert composed(GitTree(ref, "registry", repo)) == composed(old)
@@ -107,7 +111,7 @@ def test_one_tree_starts_two_git_processes_however_many_fragments(history: tuple
     monkeypatch.setattr(composing.subprocess, "Popen", counted_popen)
     tree = GitTree(refs[0], "registry", repo)
     try:
-        names = tree.glob("teams/*.yaml")
+        names = matched(tree, "teams/*.yaml")
         reads = [tree.read(name) for name in names * 3]
     finally:
         tree.close()

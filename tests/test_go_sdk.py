@@ -23,8 +23,8 @@ from payload_cases import generic as generic_payload_cases
 from errgen import contract
 from errgen.build import BuildError, build
 from errgen.lint import lint_text
-from errgen.naming import go as naming
-from errgen.targets import go as go_target
+from errgen.languages.go import naming as naming
+from errgen.languages.go import target as go_target
 
 GO = shutil.which("go")
 needs_go = pytest.mark.skipif(GO is None, reason="needs the Go toolchain (go)")
@@ -461,7 +461,7 @@ def junk_vectors(registry: Any, count: int = 1000, seed: int = 7) -> str:
 def test_emit_equals_pythons_on_junk(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each runner's emit output, byte for byte, is the same for Go as for Python on inputs no
     vector pins; and so is what `errgen conformance --emit` prints."""
-    from errgen.targets import python as python_target
+    from errgen.languages.python import target as python_target
 
     name, registry, out = built("default", tmp_path_factory)
     build(registry, out, ["python"])

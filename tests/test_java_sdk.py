@@ -22,8 +22,8 @@ from conftest import FIXTURES, REGISTRY, ROOT
 from errgen.build import build
 from errgen.lint import lint_text
 from errgen.model import Registry
-from errgen.naming import java as naming
-from errgen.targets import java as target
+from errgen.languages.java import naming as naming
+from errgen.languages.java import target as target
 
 GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
 GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"
@@ -205,7 +205,7 @@ def _emit(target_module: Any, sdk: Path, inputs: Path) -> list[str]:
 def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) -> None:
     """Byte for byte, on the vectors and on junk: mutated payloads, odd Retry-After values, unknown
     codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
-    from errgen.targets import python
+    from errgen.languages.python import target as python
 
     registry, out = built
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
@@ -362,8 +362,8 @@ def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> No
     text = (FIXTURES / "java" / "hostile.yaml").read_text(encoding="utf-8")
     registry.write_text(text.replace("package: org.hostile.errors", "package: org.class.errors"), encoding="utf-8")
     done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / "out"), "--target", "java")
-    assert done.returncode == 2
-    assert "target java: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
+    assert done.returncode == 1  # lint stops it first (target-package), so nothing is built
+    assert "error[target-package]: targets.java.package 'org.class.errors': 'class' is not a Java identifier" in done.stderr
     assert not (tmp_path / "out" / "java").exists()
 
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from packaging.version import Version
 
 from conftest import REGISTRY, build_to
-from errgen.naming import python as py
-from errgen.naming import typescript as ts
+from errgen.languages.python import naming as py
+from errgen.languages.typescript import naming as ts
 
 WIRE_CODES = ["RATE_LIMITED", "card_declined", "NoSuchBucket", "20003", "23505", "out-of-credit",
               "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "HTTPError", "class", "None", "", "ünïcødé"]

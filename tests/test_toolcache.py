@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import EXIT_RETURNS, REGISTRY, ROOT
 from errgen import toolcache
-from errgen.targets import python as python_target
+from errgen.languages.python import target as python_target
 
 TOOLS = ("black", "datamodel_code_generator")
 BUILD = EXIT_RETURNS + """import sys, runpy
@@ -54,13 +54,20 @@ def test_a_hit_returns_the_stored_entry_and_a_new_text_misses(tmp_path: Path, mo
     source = "x = {'a':1}\n"
     assert python_target.format_python(source) == 'x = {"a": 1}\n'
     entry = toolcache.key(*python_target.black_key(), source)
-    stored = tmp_path / "black" / entry[:2] / f"{entry}.txt"
-    assert stored.read_text() == 'x = {"a": 1}\n'
-    stored.write_text("planted\n")  # proves the second call reads the cache rather than running black
-    assert python_target.format_python(source) == "planted\n"
+    assert toolcache.load("black", entry) == b'x = {"a": 1}\n'
+    toolcache.save("black", entry, b"stored\n")  # signed with this user's secret: trusted
+    assert python_target.format_python(source) == "stored\n"
     assert python_target.format_python("y = (1,)\n") == "y = (1,)\n"
 
 
+def test_an_entry_not_signed_with_the_users_secret_is_recomputed(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("ERRGEN_CACHE_DIR", str(tmp_path))
+    source = "x = {'a':1}\n"
+    assert python_target.format_python(source) == 'x = {"a": 1}\n'
+    stored = next((tmp_path / "black").rglob("*.entry"))
+    stored.write_bytes(bytes(32) + b"import os; os.system('id')\n")  # a forged entry under the right name
+    assert python_target.format_python(source) == 'x = {"a": 1}\n'
+    assert (tmp_path / "key").stat().st_mode & 0o777 == 0o600 and tmp_path.stat().st_mode & 0o777 == 0o700
 def test_the_key_covers_every_part() -> None:
     base = toolcache.key("24.1.0", '{"line_length": 100}', "x = 1\n")
     assert base != toolcache.key("24.2.0", '{"line_length": 100}', "x = 1\n")

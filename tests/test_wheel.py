@@ -45,5 +45,5 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     assert (elsewhere / "out" / "typescript" / "src" / "payload.ts").exists()
     init = subprocess.run([str(errgen), "init", "new.yaml"], cwd=elsewhere, capture_output=True, text=True)
     assert init.returncode == 0 and "errgen: 1" in (elsewhere / "new.yaml").read_text()
-    imported = subprocess.run([str(python), "-c", "import errgen.resources as r; print(r.templates_dir())"], cwd=elsewhere, capture_output=True, text=True)
+    imported = subprocess.run([str(python), "-c", "import errgen.resources as r; print(r.templates_dir('python'))"], cwd=elsewhere, capture_output=True, text=True)
     assert str(env_dir) in imported.stdout

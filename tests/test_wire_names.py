@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from errgen import naming
+from errgen import identifiers
 from errgen.contract import view
 from errgen.lint import lint_path, lint_text
 
@@ -52,7 +52,7 @@ def test_real_catalogs_lint_clean(path: Path) -> None:
     ],
 )
 def test_words_keep_the_wire_values_word_boundaries(name: str, words: tuple[str, ...]) -> None:
-    assert naming.words(name) == words
+    assert identifiers.words(name) == words
 
 
 @pytest.mark.parametrize("pair", [("card-declined", "card_declined"), ("Foo", "FOO"), ("NoSuchBucket", "no_such_bucket")])

@@ -11,10 +11,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Iterable, Iterator
 
-from errgen import targets as target_registry
+from errgen.emit import targets as target_registry
 from errgen.contract import view
 from errgen.model import Registry
-from errgen.resources import templates_dir
 from errgen.cache import recall, record
 from errgen.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
@@ -80,12 +79,44 @@ def _in_workers(registry: Registry, targets: list[ModuleType], jobs: int) -> Ite
     view(registry)  # derived once here, so every worker inherits it
     _WORK = registry, targets
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_die_with, initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(_render_at, i) for i in range(len(targets))][::-1]
             for target in targets:
                 yield target.NAME, futures.pop().result()  # popped: a staged target's text is not kept
     finally:
         _WORK = None
+
+
+def _die_with(parent: int) -> None:
+    """In a forked worker, first thing: end when the build process ends, however it ends. A
+    worker blocks reading its task pipe, whose write end it inherited, so a parent killed by
+    SIGKILL would otherwise leave it waiting forever. Linux delivers SIGKILL on the parent's
+    death (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the parent id."""
+    if not _parent_death_signal():
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def _parent_death_signal() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        return bool(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
 
 
 def _render(target: ModuleType, registry: Registry) -> Plan:
@@ -147,9 +178,9 @@ def _tooling() -> str:
 
 
 def _sources() -> list[Path]:
-    """Every file a build reads besides the registry: errgen's package (code, packaged templates
-    and runtime sources) and, in a source checkout, the top-level templates/ and runtimes/."""
-    roots = [_PACKAGE, templates_dir(), _PACKAGE.parent.parent / "runtimes"]
+    """Every file a build reads besides the registry: errgen's package (code, templates and
+    runtime sources)."""
+    roots = [_PACKAGE]
     found = {p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     return sorted(found)
 

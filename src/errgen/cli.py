@@ -64,8 +64,9 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
         console.current().diagnostics(render([exc.diagnostic], fmt), err=fmt == "text")
         sys.exit(2)
     if fmt != "text":
-        click.echo(render(result.diagnostics, fmt))
-    elif result.diagnostics and (report or not result.ok):  # other commands say nothing of mere warnings
+        if report or not result.ok:  # other commands say nothing of mere warnings
+            click.echo(render(result.diagnostics, fmt))
+    elif result.diagnostics and (report or not result.ok):
         console.current().diagnostics(render(result.diagnostics, fmt))
     elif result.diagnostics:
         console.current().detail(f"{result.registry.path}: {len(result.diagnostics)} warning(s); `errgen lint` lists them")
@@ -74,13 +75,28 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     return result
 
 
+def _complete_targets(incomplete: str, sdks: bool = False) -> list[str]:
+    """Shell completion for --target: the build targets (or the SDKs, which have runners)."""
+    from errgen.emit.targets import all_targets
+
+    return [t.NAME for t in all_targets() if t.NAME.startswith(incomplete) and (not sdks or hasattr(t, "conformance_command"))]
+
+
+def _registry_format(fmt: str) -> str:
+    """How diff and validate report the registry's own problems: as workflow annotations with
+    `--format github` (escaped, like every annotation), else as text on standard error, so that
+    standard output holds one json or sarif document."""
+    return "github" if fmt == "github" else "text"
+
+
 @click.group(cls=console.Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              params=console.output_options())
 @click.version_option(__version__, "-V", "--version", prog_name="errgen")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """errgen compiles one YAML registry of error codes into the error contract that services,
-    SDKs and AI agents import: a JSON Schema, Python and TypeScript SDKs, a recovery table and docs.
+    SDKs and AI agents import: a JSON Schema, Python, TypeScript, Go, Rust and Java SDKs, a
+    recovery table and docs.
 
     \b
     Typical loop:
@@ -92,8 +108,8 @@ def main(ctx: click.Context) -> None:
       errgen validate FILE   check recorded payloads against the registry, catch leaks
 
     Settings: errgen.toml, or [tool.errgen] in pyproject.toml (registry, out, targets,
-    validate allow-lists), in this folder or a parent; flags win. Shell completion:
-    errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run, 130 interrupted.
+    validate allow-lists), in this folder or a parent up to the repository root; flags win.
+    Shell completion: errgen completion bash|zsh|fish. Exit codes: 0 ok, 1 problems found, 2 errgen could not run, 130 interrupted.
     """
     try:
         config.install(ctx, Path.cwd())
@@ -120,7 +136,7 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @registry_option
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="Output directory.")
-@click.option("--target", "targets", multiple=True, metavar="NAME",
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed),
               help="Build only this target (repeatable). Default: all. See `errgen targets`.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
@@ -151,7 +167,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     import gc
 
     from errgen import build as pipeline
-    from errgen.targets import UnknownTarget
+    from errgen.emit.targets import UnknownTarget
     from errgen.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
@@ -219,18 +235,24 @@ def owners(registry_path: Path | None, root: Path) -> None:
 
     Paste it into .github/CODEOWNERS (or docs/CODEOWNERS, GitLab) so that a change to a team's
     error codes asks that team to review it."""
-    from errgen.compose import owners_section
+    from errgen.codeowners import CodeownersError, owners_section
 
     result = _lint(registry_path)
     if not result.registry.fragments:
         _fail(f"{result.registry.path} includes no fragments (add `include: [teams/*.yaml]`); nothing to own", 1)
-    click.echo(owners_section(result.registry.fragments, root), nl=False)
+    try:
+        section = owners_section(((f.path, f.owner) for f in result.registry.fragments), root)
+    except CodeownersError as exc:
+        from errgen.formats import visible
+
+        _fail("cannot write a CODEOWNERS section:\n" + "\n".join(visible(line) for line in str(exc).split("\n")), 1)
+    click.echo(section, nl=False)
 
 
 @main.command("targets")
 def list_targets() -> None:
     """List the build targets and the files each one writes."""
-    from errgen.targets import all_targets
+    from errgen.emit.targets import all_targets
 
     for target in all_targets():
         click.echo(f"{target.NAME:<12} {target.SUMMARY}")
@@ -289,13 +311,13 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     if ref is not None:
         current = _registry_path(registry_path)
         shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
-        after = _lint(current)
+        after = _lint(current, _registry_format(fmt))
         if shown is None:
             before, fresh = None, True
         else:
-            before = _lint(None, source=shown)
+            before = _lint(None, _registry_format(fmt), source=shown)
     else:
-        before, after = _lint(old), _lint(new)
+        before, after = _lint(old, _registry_format(fmt)), _lint(new, _registry_format(fmt))
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
@@ -354,18 +376,18 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     text = plan.apply(source, after)
     try:  # a folder registry's new codes have their `since` in the fragment files
         edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.since, plan.renamed).items()]
     except bumping.EditError as exc:
-        _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
-    for path, src, new_text in edits:
-        if dry_run:
+        _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
+    if dry_run:
+        for path, src, new_text in edits:
             original = src.text.splitlines(keepends=True)
             click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
-            continue
-        try:
-            bumping.write(path, src.encoded(new_text))
+    else:
+        try:  # every file or none: a failed fragment write leaves the header unbumped too
+            bumping.write_files([(path, src.encoded(new_text)) for path, src, new_text in edits])
         except OSError as exc:
-            _fail(f"cannot write {path}: {exc.strerror}")
+            _fail(f"cannot write {exc.filename or 'the registry'}: {exc.strerror}; no file was changed")
     console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 
@@ -381,10 +403,11 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     """Check real error payloads against the registry, and catch leaks.
 
     Each FILE is a JSON document (one payload or an array), JSON Lines (.jsonl, or sniffed;
-    streamed, so any size works), or - for standard input. MCP tools/call results and recorded
-    HTTP responses ({status, headers, body}) are unwrapped. Reports contract problems (unknown
-    codes, contradictions, extra fields, HTTP status and Retry-After mismatches) and what must never
-    cross the boundary: stack traces, secrets (masked in the output), internal hosts, file paths.
+    streamed, so any size works), or - for standard input. MCP tools/call results (bare, or in
+    their JSON-RPC response) and recorded HTTP responses ({status, headers, body}) are unwrapped.
+    Reports contract problems (unknown codes, contradictions, extra fields, HTTP status and
+    Retry-After mismatches) and what must never cross the boundary: stack traces, secrets (masked
+    in the output), internal hosts, file paths. Payloads are numbered from 1 (`payload 1`).
 
     Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
     """
@@ -400,7 +423,7 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             re.compile(pattern)
         except re.error as exc:
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
-    result = _lint(registry_path)
+    result = _lint(registry_path, _registry_format(fmt))
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
     out = _Batched()
     try:
@@ -453,7 +476,8 @@ def completion(shell: str) -> None:
 @main.command()
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="The folder `errgen build` wrote the SDKs to.")
-@click.option("--target", "targets", multiple=True, metavar="NAME", help="Run only this SDK's runner (repeatable). Default: every SDK.")
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed, sdks=True),
+              help="Run only this SDK's runner (repeatable). Default: every SDK.")
 @click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
 @click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",

@@ -10,10 +10,11 @@ names the fragment it came from; the contract, and so every build output, is the
 from __future__ import annotations
 
 import fnmatch
+import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
 from errgen.load import Document, Map, Seq, decode, load_text
@@ -32,40 +33,178 @@ class Fragment:
 
 
 class Source(Protocol):
-    """Where fragment files are read from: the working tree, or a git revision."""
+    """Where fragment files are read from: the working tree, or a git revision. Both answer the
+    same three questions, and `expand` alone decides what a pattern matches, so an unchanged
+    registry composes the same from either."""
 
-    def glob(self, pattern: str) -> list[str]: ...
+    def entries(self, folder: str) -> dict[str, str]:
+        """The names in `folder` ("" for the registry's folder) and what each is: "file", "dir"
+        or "link"; anything else (a socket, a submodule) is left out."""
+        ...
+
+    def resolve(self, link: str) -> tuple[str, str] | None:
+        """Where a link leads, as a path inside the registry's folder and what is there ("file",
+        "dir" or "missing"); None when it leads outside the folder."""
+        ...
 
     def read(self, name: str) -> bytes: ...
+
+
+@dataclass
+class Matches:
+    found: list[tuple[str, str]]  # (the path as the pattern matched it, the file it is once links are followed)
+    outside: list[str]  # links the pattern reached that lead outside the registry's folder
+
+
+def expand(pattern: str, source: Source) -> Matches:
+    """The files a relative pattern matches, one matcher for every source. Segments are matched
+    one at a time with fnmatch (`*`, `?` and `[...]` never cross a '/'); a `**` segment matches
+    zero or more folders; a wildcard does not match a name starting with '.' unless the pattern's
+    segment does. Links are followed only while they stay inside the registry's folder; each one
+    the pattern reaches that leads out is listed in `outside`, never read."""
+    segments: list[str] = []
+    for segment in pattern.split("/"):
+        if segment not in ("", ".") and not (segment == "**" and segments[-1:] == ["**"]):
+            segments.append(segment)  # `a//b`, `./a` and `**/**` mean `a/b`, `a` and `**`
+    found: dict[str, str] = {}
+    outside: list[str] = []
+    visited: set[tuple[str, int]] = set()  # (folder, segment): each is searched once, however reached
+
+    def step(shown: str, real: str, kind: str) -> tuple[str, str] | None:
+        if kind != "link":
+            return real, kind
+        target = source.resolve(real)
+        if target is None:
+            outside.append(shown)
+        return target
+
+    def children(shown: str, real: str, segment: str) -> list[tuple[str, str, str]]:
+        """(shown path, real path, kind) of each entry in a folder the segment may match."""
+        out = []
+        for name, kind in sorted(source.entries(real).items()):
+            if name.startswith(".") and not segment.startswith("."):
+                continue
+            if segment != "**" and not fnmatch.fnmatchcase(name, segment):
+                continue
+            target = step(f"{shown}{name}", f"{real}{name}", kind)
+            if target is not None:
+                out.append((f"{shown}{name}", *target))
+        return out
+
+    def visit(shown: str, real: str, i: int, seen: frozenset[str]) -> None:
+        if (real, i) in visited:
+            return
+        visited.add((real, i))
+        segment, last = segments[i], i == len(segments) - 1
+        if segment == "**" and not last:
+            visit(shown, real, i + 1, seen)  # zero folders
+        for here, where, kind in children(shown, real, segment):
+            if kind == "file" and last:
+                found.setdefault(here, where)  # a final `**` matches the files below, at any depth
+            elif kind == "dir" and where not in seen and (segment == "**" or not last):
+                visit(f"{here}/", f"{where}/", i if segment == "**" else i + 1, seen | {where})
+
+    if segments:
+        visit("", "", 0, frozenset({""}))
+    unique: dict[str, str] = {}
+    for shown, real in sorted(found.items()):
+        unique.setdefault(real, shown)  # a file reached by two paths is included once
+    return Matches(sorted((shown, real) for real, shown in unique.items()), sorted(set(outside)))
 
 
 class WorkTree:
     def __init__(self, base: Path) -> None:
         self.base = base
+        self._real = Path(os.path.realpath(base))
 
-    def glob(self, pattern: str) -> list[str]:
-        return sorted(p.relative_to(self.base).as_posix() for p in self.base.glob(pattern) if p.is_file())
+    def entries(self, folder: str) -> dict[str, str]:
+        found = {}
+        with os.scandir(self._real / folder if folder else self._real) as listing:
+            for entry in listing:
+                if entry.is_symlink():
+                    found[entry.name] = "link"
+                elif entry.is_dir(follow_symlinks=False):
+                    found[entry.name] = "dir"
+                elif entry.is_file(follow_symlinks=False):
+                    found[entry.name] = "file"
+        return found
+
+    def resolve(self, link: str) -> tuple[str, str] | None:
+        real = Path(os.path.realpath(self._real / link))
+        if real != self._real and self._real not in real.parents:
+            return None
+        kind = "dir" if real.is_dir() else "file" if real.is_file() else "missing"
+        return ("" if real == self._real else real.relative_to(self._real).as_posix()), kind
 
     def read(self, name: str) -> bytes:
-        return (self.base / name).read_bytes()
+        fd = os.open(self._real / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # resolved already: a link here was swapped in
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read()
 
 
 class GitTree:
     """The files below `folder` (relative to the repository root) at revision `rev`."""
 
+    MAX_LINKS = 40  # as the kernel's limit on links followed in one path
+
     def __init__(self, rev: str, folder: str, cwd: Path | None = None) -> None:
         self.rev, self.folder, self.cwd = rev, folder.strip("/"), cwd
-        self._names: list[str] | None = None
+        self._tree: dict[str, dict[str, tuple[str, str]]] | None = None  # folder -> name -> (kind, object)
 
     def _git(self, *args: str) -> bytes:
         return subprocess.run(["git", *args], cwd=self.cwd, capture_output=True, check=True).stdout
 
-    def glob(self, pattern: str) -> list[str]:
-        if self._names is None:
+    def _folders(self) -> dict[str, dict[str, tuple[str, str]]]:
+        if self._tree is None:
             prefix = f"{self.folder}/" if self.folder else ""
-            listed = self._git("ls-tree", "-r", "--name-only", "-z", self.rev, "--", prefix or ".").decode("utf-8", "replace")
-            self._names = sorted(n[len(prefix):] for n in listed.split("\0") if n.startswith(prefix))
-        return [n for n in self._names if fnmatch.fnmatchcase(n, pattern) and n.count("/") == pattern.count("/")]
+            listed = self._git("ls-tree", "-r", "-z", self.rev, "--", prefix or ".").decode("utf-8", "replace")
+            tree: dict[str, dict[str, tuple[str, str]]] = {"": {}}
+            for line in filter(None, listed.split("\0")):
+                meta, _, path = line.partition("\t")
+                mode, kind, obj = meta.split(" ")
+                if not path.startswith(prefix) or kind != "blob":
+                    continue  # a submodule is no file
+                parts = path[len(prefix):].split("/")
+                for depth in range(len(parts) - 1):
+                    folder = "/".join(parts[:depth])
+                    tree.setdefault(folder, {})[parts[depth]] = ("dir", "")
+                    tree.setdefault("/".join(parts[:depth + 1]), {})
+                tree.setdefault("/".join(parts[:-1]), {})[parts[-1]] = ("link" if mode == "120000" else "file", obj)
+            self._tree = tree
+        return self._tree
+
+    def entries(self, folder: str) -> dict[str, str]:
+        return {name: kind for name, (kind, _) in self._folders().get(folder.rstrip("/"), {}).items()}
+
+    def resolve(self, link: str) -> tuple[str, str] | None:
+        """The link's target, followed lexically inside the tree (git stores it as text)."""
+        tree, hops = self._folders(), 0
+        pending, done = link.strip("/").split("/"), list[str]()
+        while pending:
+            name = pending.pop(0)
+            if name in ("", "."):
+                continue
+            if name == "..":
+                if not done:
+                    return None
+                done.pop()
+                continue
+            kind, obj = tree.get("/".join(done), {}).get(name, ("missing", ""))
+            if kind == "link":
+                hops += 1
+                target = self._git("cat-file", "blob", obj).decode("utf-8", "surrogateescape")
+                if hops > self.MAX_LINKS or target.startswith("/"):
+                    return None
+                pending = target.split("/") + pending
+                continue
+            done.append(name)
+            if kind != "dir" and pending:
+                return "/".join(done + pending), "missing"
+        path = "/".join(done)
+        if not path:
+            return "", "dir"
+        parent, _, name = path.rpartition("/")
+        return path, tree.get(parent, {}).get(name, ("missing", ""))[0]
 
     _blobs: "_Blobs | None" = None
 
@@ -187,15 +326,17 @@ def compose(header: Document, source: Source) -> Document:
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
     for pattern, loc in zip(include, include.locs):
-        for name in _matches(pattern, loc, source, header.path, diagnostics):
+        for name, real in _matches(pattern, loc, source, header.path, diagnostics):
+            if real == header.path[len(folder):]:
+                continue  # `**/*.yaml` beside the header: the header is never its own fragment
             shown = folder + name
-            fragment = _load(source, name, shown, diagnostics)
+            fragment = _load(source, real, shown, diagnostics)
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))
     return ComposedDocument(header, merged.root, diagnostics, tuple(fragments))
 
 
-def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: list[Diagnostic]) -> list[str]:
+def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: list[Diagnostic]) -> list[tuple[str, str]]:
     if not isinstance(pattern, str):
         return []  # structure reports the wrong type
     parts = PurePosixPath(pattern).parts
@@ -204,11 +345,16 @@ def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: l
         diagnostics.append(diag("include-pattern", msg, header, loc))
         return []
     try:
-        found = source.glob(pattern)
+        matches = expand(pattern, source)
     except (OSError, subprocess.CalledProcessError, ValueError) as exc:
         diagnostics.append(diag("include-pattern", f"cannot list include {pattern!r}: {exc}", header, loc))
         return []
-    if not found:
+    for link in matches.outside:
+        msg = (f"include {pattern!r} reaches {link!r}, a symbolic link that leads outside the registry's folder; "
+               "fragments must be files inside it (errgen does not read what the link points at)")
+        diagnostics.append(diag("include-outside-registry", msg, header, loc))
+    found = matches.found
+    if not found and not matches.outside:
         diagnostics.append(diag("include-pattern", f"include {pattern!r} matches no file", header, loc, "warning"))
     return found
 
@@ -300,14 +446,3 @@ def _copy(source: Map) -> Map:
     out.key_locs.update(source.key_locs)
     out.locs.update(source.locs)
     return out
-
-
-def owners_section(fragments: Iterable[Fragment], root: Path) -> str:
-    """A CODEOWNERS section: each fragment file, from the repository root, and its owner."""
-    lines = ["# Error-code fragments and their owners (generated by errgen owners)."]
-    top = root.resolve()
-    for fragment in fragments:
-        path = Path(fragment.path).resolve()
-        shown = path.relative_to(top).as_posix() if path.is_relative_to(top) else path.as_posix().lstrip("/")
-        lines.append(f"/{shown} {fragment.owner}")
-    return "\n".join(lines) + "\n"

@@ -1,8 +1,14 @@
 """Project settings: `errgen.toml`, or `[tool.errgen]` in `pyproject.toml`.
 
-The nearest folder (the current one, then its parents) holding an `errgen.toml` or a
-`pyproject.toml` with a `[tool.errgen]` table supplies the defaults every command uses; a flag on
-the command line wins. Paths are relative to the file that sets them, as in ruff and mypy.
+The nearest folder holding an `errgen.toml` or a `pyproject.toml` with a `[tool.errgen]` table
+supplies the defaults every command uses; a flag on the command line wins. Paths are relative to
+the file that sets them, as in ruff and mypy.
+
+The search starts in the current folder and climbs only inside its repository: it stops at the
+repository root (the first folder up with a `.git`, file or folder). Outside a repository only
+the current folder is read. A settings file in a shared folder above a checkout (it can set `out`
+to a folder whose runner `errgen conformance` runs, or allow every leak) is never obeyed. With
+-v every command says which file it used, or where it looked.
 
     registry = "contract/errors.yaml"
     out = "sdk"
@@ -64,6 +70,12 @@ class Config:
     source: Path | None = None  # the file the settings came from; None when there is none
     table: str = ""  # "[tool.errgen]" or "" for errgen.toml
     values: dict[str, Any] = field(default_factory=dict)  # dotted setting -> value
+    searched: str = ""  # where the lookup went, for -v when no file was found
+
+    def described(self) -> str:
+        if self.source is not None:
+            return f"settings from {self.origin('').strip()}"
+        return f"no settings file (errgen.toml, or [tool.errgen] in pyproject.toml) {self.searched}"
 
     def origin(self, setting: str) -> str:
         """Where a setting came from, for messages: 'pyproject.toml [tool.errgen] registry'."""
@@ -92,9 +104,21 @@ def _display(path: Path | None) -> str:
         return str(path)
 
 
+def search_path(start: Path) -> tuple[list[Path], Path | None]:
+    """The folders whose settings may apply in `start`, nearest first, and the repository root
+    they end at (None outside a repository: then `start` alone)."""
+    start = start.absolute()
+    folders = [start, *start.parents]
+    for depth, folder in enumerate(folders):
+        if os.path.lexists(folder / ".git"):
+            return folders[:depth + 1], folder
+    return [start], None
+
+
 def find(start: Path) -> Config:
-    """The settings that apply in `start`, or an empty Config."""
-    for folder in (start, *start.parents):
+    """The settings that apply in `start`, or an empty Config saying where it looked."""
+    folders, root = search_path(start)
+    for folder in folders:
         own = folder / "errgen.toml"
         if own.is_file():
             return parse(own, _read(own), "")
@@ -103,7 +127,11 @@ def find(start: Path) -> Config:
             table = _read(pyproject).get("tool", {}).get("errgen")
             if table is not None:
                 return parse(pyproject, table, "[tool.errgen]")
-    return Config()
+    if root is None:
+        return Config(searched=f"in {_display(start) or '.'} (not in a git repository: parent folders are not read)")
+    if root == start.absolute():
+        return Config(searched=f"in {_display(start)} (the repository root)")
+    return Config(searched=f"in {_display(start)} or a parent up to the repository root {_display(root)}")
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -155,10 +183,10 @@ _META = "errgen.settings"
 def install(ctx: click.Context, start: Path) -> None:
     """Make the settings that apply in `start` the defaults of every command of ctx's group."""
     settings = find(start)
+    ctx.meta[_META] = settings
     if settings.source is None:
         return
     assert isinstance(ctx.command, click.Group)
-    ctx.meta[_META] = settings
     ctx.default_map = settings.defaults({name: {p.name for p in cmd.params if p.name}
                                          for name, cmd in ctx.command.commands.items()})
 
@@ -171,7 +199,7 @@ def announce() -> None:
     meta = click.get_current_context().meta
     if _META in meta and not meta.get(f"{_META}.said"):
         meta[f"{_META}.said"] = True
-        current().detail(f"settings from {meta[_META].origin('').strip()}")
+        current().detail(meta[_META].described())
 
 
 def set_by(param: str, setting: str, value: object) -> str:
@@ -179,6 +207,6 @@ def set_by(param: str, setting: str, value: object) -> str:
     `param` and came from the settings, for messages about it; else ''."""
     ctx = click.get_current_context()
     if ctx.params.get(param) == value and ctx.get_parameter_source(param) is click.core.ParameterSource.DEFAULT_MAP \
-            and _META in ctx.meta:
+            and _META in ctx.meta and ctx.meta[_META].source is not None:
         return f" (set by {ctx.meta[_META].origin(setting)})"
     return ""

@@ -6,8 +6,10 @@ working folder, the tool it needs); this module knows no language.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +39,7 @@ class Runner:
 
 
 def participants(names: Sequence[str]) -> list[ModuleType]:
-    from errgen.targets import UnknownTarget, all_targets, select
+    from errgen.emit.targets import UnknownTarget, all_targets, select
 
     try:
         chosen = select(names) if names else all_targets()
@@ -65,8 +67,10 @@ def _vectors(out_dir: Path, given: Path | None) -> Path:
 
 def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None]) -> int:
     """Run every runner in check mode; print per language `N passed, N failed` or why it was
-    skipped. 0 when nothing failed, 1 otherwise."""
+    skipped. 0 when nothing failed, 1 otherwise. A language whose target sets READS_RESPONSES
+    also runs conformance/responses.json (real API responses) when it was built."""
     path = _vectors(out_dir, vectors)
+    responses = out_dir / "conformance" / "responses.json"
     failed = False
     for target in participants(names):
         if not (out_dir / target.NAME).is_dir():
@@ -76,19 +80,25 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
         if run.missing_tool():
             echo(f"{run.name}: skipped (needs {run.tool})")
             continue
-        done = _run(run)
-        lines = done.stdout.splitlines()
-        summary = _SUMMARY.match(lines[-1]) if lines else None
-        for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
-            echo(f"  {line}")
-        if summary is None or done.returncode not in (0, 1):
-            failed = True
-            tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
-            echo(f"{run.name}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
-            continue
-        failed = failed or int(summary.group(2)) > 0 or done.returncode != 0
-        echo(f"{run.name}: {summary.group(0)}")
+        failed = _check(run, run.name, echo) or failed
+        if vectors is None and getattr(target, "READS_RESPONSES", False) and responses.is_file():
+            failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
     return 1 if failed else 0
+
+
+def _check(run: Runner, label: str, echo: Callable[[str], None]) -> bool:
+    """Run one runner in check mode and print its summary; True when anything failed."""
+    done = _run(run)
+    lines = done.stdout.splitlines()
+    summary = _SUMMARY.match(lines[-1]) if lines else None
+    for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
+        echo(f"  {line}")
+    if summary is None or done.returncode not in (0, 1):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        echo(f"{label}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
+        return True
+    echo(f"{label}: {summary.group(0)}")
+    return int(summary.group(2)) > 0 or done.returncode != 0
 
 
 def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str], None]) -> int:
@@ -113,9 +123,32 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
 
 
 def _run(run: Runner) -> subprocess.CompletedProcess[str]:
+    """The runner in a process group of its own: on a timeout or Ctrl-C the whole group ends
+    (a runner its build tool started, not only the tool), told first so it can clean up."""
     try:
-        return subprocess.run(run.argv, cwd=run.cwd, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(run.argv, 124, "", f"timed out after {TIMEOUT_S} s")
+        proc = subprocess.Popen(run.argv, cwd=run.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=hasattr(os, "killpg"))
     except OSError as exc:
         return subprocess.CompletedProcess(run.argv, 127, "", str(exc))
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        _end_group(proc)
+        return subprocess.CompletedProcess(run.argv, 124, "", f"timed out after {TIMEOUT_S} s")
+    except BaseException:
+        _end_group(proc)
+        raise
+    return subprocess.CompletedProcess(run.argv, proc.returncode, out, err)
+
+
+def _end_group(proc: subprocess.Popen[str]) -> None:
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig) if hasattr(os, "killpg") else proc.kill()
+        except OSError:
+            pass  # already gone
+        try:
+            proc.communicate(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue

@@ -8,11 +8,12 @@ lines; -v adds where settings came from and what was left unsaid (registry warni
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO, Mapping
+from typing import IO, Any, Callable, Mapping
 
 import click
 
@@ -114,6 +115,8 @@ class Group(click.Group):
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.extend(output_options())
+        if cmd.callback is not None:
+            cmd.callback = _announcing(cmd.callback)
         super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> object:
@@ -125,3 +128,15 @@ class Group(click.Group):
         except KeyboardInterrupt:
             click.echo("errgen: interrupted", err=True)
             ctx.exit(130)
+
+
+def _announcing(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The command, first saying with -v where its settings came from (after the command's own
+    -v is parsed, which the group's callback runs too early to see)."""
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from errgen import config
+
+        config.announce()
+        return callback(*args, **kwargs)
+    return run

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, Mapping
 
-from errgen import naming
+from errgen import identifiers
+from errgen.wire import response_spec
 from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
@@ -54,6 +55,15 @@ class Policy:
     max_delay_value_ms: int = MAX_DELAY_VALUE_MS
     # Nesting beyond this is an invalid payload in every SDK (parsers stay iterative or bounded).
     max_json_depth: int = 64
+    # Reading a response (docs/conformance.md, "Limits of reading"): past these nothing raises or
+    # spins. A body longer than max_body_bytes (UTF-8) is unreadable; a JSON number whose text is
+    # longer than max_number_chars is out of range (never converted); headers past max_headers are
+    # not read, a value longer than max_header_chars counts as absent; XML nests max_xml_depth deep.
+    max_body_bytes: int = 1_048_576
+    max_number_chars: int = 64
+    max_headers: int = 100
+    max_header_chars: int = 8192
+    max_xml_depth: int = 16
     problem_base: str = ""
 
 
@@ -79,7 +89,7 @@ class CategoryRow:
     retryable: bool
     description: str
     action: str | None
-    words: tuple[str, ...]  # what each language names it after (errgen.naming)
+    words: tuple[str, ...]  # what each language names it after (errgen.identifiers)
 
     @property
     def identifier_text(self) -> str:
@@ -92,7 +102,7 @@ class CodeRow:
     """One code as every SDK's table holds it; `actions` is the rule applied to each allowed scope."""
 
     code: str  # the wire value
-    words: tuple[str, ...]  # what each language names it after (errgen.naming)
+    words: tuple[str, ...]  # what each language names it after (errgen.identifiers)
     category: str
     retryable: bool
     scope: str  # the default scope, for new_error
@@ -106,6 +116,8 @@ class CodeRow:
     deprecated_since: str | None
     replaced_by: str | None
     type_uri: str
+    # The code the API sends for it (its `wire_code`, else the code itself).
+    wire_code: str = ""
 
     @property
     def identifier_text(self) -> str:
@@ -160,6 +172,8 @@ class ContractView:
     fallback_actions: Mapping[str, Mapping[bool, str]]
     # The timed actions (they wait a delay) and what each becomes when the attempts run out.
     exhausted: Mapping[str, str]
+    # How a real response carries each fact, as plain data (errgen.wire.response_spec).
+    response: Mapping[str, Any]
     registry: Registry = field(repr=False, compare=False)
 
     @cached_property
@@ -168,10 +182,10 @@ class ContractView:
 
     @cached_property
     def codes_by_identity(self) -> dict[str, list[str]]:
-        """Codes by `naming.identity_key`: the ones that differ from a name only in case or separators."""
+        """Codes by `identifiers.identity_key`: the ones that differ from a name only in case or separators."""
         found: dict[str, list[str]] = {}
         for name in self.code_names:
-            found.setdefault(naming.identity_key(name), []).append(name)
+            found.setdefault(identifiers.identity_key(name), []).append(name)
         return found
 
     @cached_property
@@ -252,13 +266,13 @@ def wire_name(name: str, wire: Wire) -> str:
     """A field's name on the wire: renamed, else in the registry's case."""
     if name in wire.rename:
         return wire.rename[name]
-    return naming.camel(name) if wire.case == "camel" else name
+    return identifiers.camel(name) if wire.case == "camel" else name
 
 
 def code_row(code: Code, policy: Policy, category: Category | None = None) -> CodeRow:
     return CodeRow(
         code=code.name,
-        words=naming.words(code.identifier or code.name),
+        words=identifiers.words(code.identifier or code.name),
         category=code.category,
         retryable=code.retryable,
         scope=code.scope,
@@ -272,6 +286,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         deprecated_since=code.deprecated.since if code.deprecated else None,
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
+        wire_code=code.wire_code or code.name,
     )
 
 
@@ -300,6 +315,7 @@ def view(registry: Registry) -> ContractView:
 
 def _derive(registry: Registry) -> ContractView:
     policy = Policy(problem_base=registry.problem_base or f"urn:errgen:{registry.name}:")
+    specs = fields(policy, registry.wire)
     return ContractView(
         name=registry.name,
         version=registry.version,
@@ -311,10 +327,10 @@ def _derive(registry: Registry) -> ContractView:
         hints=HINTS,
         states=STATES,
         reasons=REASONS,
-        fields=fields(policy, registry.wire),
+        fields=specs,
         envelope=registry.wire.envelope,
         categories=tuple(
-            CategoryRow(c.name, c.retryable, c.description, c.action, naming.words(c.identifier or c.name))
+            CategoryRow(c.name, c.retryable, c.description, c.action, identifiers.words(c.identifier or c.name))
             for c in registry.categories
         ),
         codes=tuple(code_row(c, policy, registry.category_map.get(c.category)) for c in registry.codes),
@@ -322,6 +338,7 @@ def _derive(registry: Registry) -> ContractView:
         parsed=PARSED,
         fallback_actions=fallback_actions(),
         exhausted=dict(EXHAUSTED),
+        response=response_spec(registry, {f.name: f.wire for f in specs}),
         registry=registry,
     )
 

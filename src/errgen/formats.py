@@ -9,6 +9,7 @@ written by `json.dumps`; Markdown table cells escape their inline syntax.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -20,6 +21,20 @@ if TYPE_CHECKING:
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 GITHUB_KINDS = {"error": "error", "warning": "warning", "info": "notice", "notice": "notice"}
 SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note", "notice": "note", "none": "none"}
+
+
+# --- Terminal text -----------------------------------------------------------------------------
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def visible(text: str) -> str:
+    """Registry or payload text for a terminal line: controls (ESC sequences, CR, LF), format
+    characters (bidi controls, zero-width) and separators are spelled `\\uXXXX`, so the text
+    can neither drive the terminal nor display as something it is not."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)
 
 
 # --- GitHub workflow commands -------------------------------------------------------------------

@@ -14,8 +14,8 @@ from typing import Any, Callable
 import jinja2
 import jinja2.bccache
 
-from errgen.naming import python as python_naming
-from errgen.naming import typescript as typescript_naming
+from errgen.languages.python import naming as python_naming
+from errgen.languages.typescript import naming as typescript_naming
 from errgen.render_text import md_inline as md
 from errgen.resources import templates_dir
 
@@ -78,42 +78,33 @@ def _expanded(value: dict[Any, Any] | list[Any], pad: str, member: Callable[[Any
     return "[\n" + ",\n".join(inner + member(v, inner) for v in value) + f"\n{pad}]"
 
 
-@cache
-class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept beside the formatter cache (toolcache.folder()), so a build does
-    not compile every template again; jinja keys them by source checksum and its own version. A
-    cache that cannot be read or written is skipped: it changes speed, never output."""
+class _VerifiedBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in errgen's verified cache (errgen.toolcache), so a build does not
+    compile every template again. jinja's own FileSystemBytecodeCache unpickles whatever file
+    sits in its folder; here an entry is read only when this user's secret signed it, so a
+    planted file is never unpickled. It changes speed, never output."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except (OSError, ValueError, EOFError):
-            bucket.reset()
+        from errgen import toolcache
+
+        data = toolcache.load("jinja", bucket.key)
+        if data is not None:
+            try:
+                bucket.bytecode_from_string(data)
+            except Exception:  # signed by us, so only a jinja upgrade can make it unreadable
+                bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
+        from errgen import toolcache
 
-
-@cache
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    from errgen import toolcache
-
-    folder = toolcache.folder() / "jinja"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return _QuietBytecodeCache(str(folder))
+        toolcache.save("jinja", bucket.key, bucket.bytecode_to_string())
 
 
 @cache  # one per target and process: each template is loaded once
 def environment(target: str) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir() / target)),
-        bytecode_cache=_bytecode_cache(),
+        loader=jinja2.FileSystemLoader(str(templates_dir(target))),
+        bytecode_cache=_VerifiedBytecodeCache(),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

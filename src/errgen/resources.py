@@ -1,7 +1,7 @@
-"""Files errgen ships: templates and the registry-format schema.
+"""Files errgen ships inside its package: templates, runtime sources and the registry-format schema.
 
-In a wheel they sit inside the package; in a source checkout they live at the repository's top
-level (templates/), which is where the wheel build copies them from.
+A language's templates and runtime live in its folder (languages/<lang>/templates, runtime/); the
+shared targets' templates in emit/templates/<target>/.
 """
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
-_CHECKOUT = _PACKAGE.parent.parent
 
 
-def templates_dir() -> Path:
-    packaged = _PACKAGE / "templates"
-    return packaged if packaged.is_dir() else _CHECKOUT / "templates"
+def templates_dir(target: str) -> Path:
+    language = _PACKAGE / "languages" / target / "templates"
+    return language if language.is_dir() else _PACKAGE / "emit" / "templates" / target
 
 
 def registry_schema_path() -> Path:
@@ -23,5 +22,5 @@ def registry_schema_path() -> Path:
 
 def runtime_sources(language: str) -> dict[str, str]:
     """A language's runtime source files (name -> text), which its target copies into the SDK."""
-    folder = _PACKAGE / "runtimes" / language
+    folder = _PACKAGE / "languages" / language / "runtime"
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}

@@ -255,7 +255,7 @@ def output_root(out: Path, create: bool) -> Path:
         raise WriteError(f"output folder {show(out)} is {kind}")
     if st is None and create:
         try:
-            out.mkdir(parents=True)
+            out.mkdir(parents=True, exist_ok=True)  # exist_ok: a concurrent build may make it first (then its lock stops this one)
         except OSError as exc:
             raise WriteError(f"cannot create output folder {show(out)}: {exc.strerror}") from None
     try:
@@ -264,16 +264,62 @@ def output_root(out: Path, create: bool) -> Path:
         raise WriteError(f"output folder {show(out)}: {exc}") from None
 
 
+class _Lock:
+    """An exclusive flock on the output folder itself, held while a build stages and commits into
+    it: a second build into the same folder fails at once instead of discarding the first one's
+    staging folder. The kernel drops it when the process ends, even on SIGKILL, so it is never
+    stale; being on the folder, it leaves no file. Where flock does not exist (Windows) or the
+    file system refuses it, builds are not locked."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.fd: int | None = None
+
+    def take(self, root: Path) -> None:
+        if self.fd is not None:
+            return
+        try:
+            import fcntl
+            fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except (ImportError, OSError):
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise WriteError(f"another errgen build is writing {show(self.out)} right now; wait for it to end, "
+                             f"then build again (nothing was changed)") from None
+        except OSError:
+            os.close(fd)
+            return
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool = False) -> Changes:
     """Make OUT hold exactly the given targets' files, all at once. Each target's files are checked
     and staged as they come, so a large build never holds every output in memory; nothing outside
-    OUT/.errgen-staging changes until every file passed its checks."""
+    OUT/.errgen-staging changes until every file passed its checks. One build at a time per OUT
+    (see _Lock)."""
+    lock = _Lock(out)
+    try:
+        return _commit(out, plans, force, lock)
+    finally:
+        lock.release()
+
+
+def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool, lock: _Lock) -> Changes:
     root = output_root(out, create=False)
     if root.is_dir():
+        lock.take(root)  # before recover: the staging folder may be a running build's
         recover(out, root)
     old = read_manifest(out, root)
     owned = old.files()
-    staging = _Staging(root, out)
+    staging = _Staging(root, out, lock)
     changes = Changes()
     problems: list[str] = []
     refused: list[str] = []
@@ -359,8 +405,8 @@ class _Staging:
     """OUT/.errgen-staging, made on the first write (OUT too, if need be); sealed by renaming it
     to OUT/.errgen-commit, or discarded with whatever this build created."""
 
-    def __init__(self, root: Path, out: Path) -> None:
-        self.root, self.out = root, out
+    def __init__(self, root: Path, out: Path, lock: _Lock | None = None) -> None:
+        self.root, self.out, self.lock = root, out, lock
         self.folder = root / STAGING
         self.opened = False
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
@@ -401,6 +447,8 @@ class _Staging:
             self.created.append(missing)
             missing = missing.parent
         output_root(self.out, create=True)
+        if self.lock is not None:
+            self.lock.take(self.root)  # OUT is new: another build may have made it meanwhile
         self.opened = True
         _discard(self.folder)
         (self.folder / "files").mkdir(parents=True)

@@ -46,7 +46,7 @@ def _place(p: Place | None) -> dict[str, Any] | None:
 
 
 def _where(p: Place | None) -> str:
-    return f"{p.path}:{p.line}:{p.column}: " if p else ""
+    return f"{formats.visible(p.path)}:{p.line}:{p.column}: " if p else ""
 
 
 def _rules_line(r: DiffReport) -> str:
@@ -63,19 +63,19 @@ def text(r: DiffReport) -> str:
     for owner, changes in r.by_owner():
         indent = "  " if owner else ""
         if owner:
-            lines.append(f"{owner}:")
+            lines.append(f"{formats.visible(owner)}:")
         for bump, heading in GROUPS:
             items = r.group(bump, changes)
             if items:
                 lines.append(f"{indent}{heading}:")
                 for c in items:
                     mark = f" [{status(c)}]" if status(c) else ""
-                    lines.append(f"{indent}  {_where(c.where)}{c.rule}: {c.message}{mark}")
+                    lines.append(f"{indent}  {_where(c.where)}{c.rule}: {formats.visible(c.message + mark)}")
     if not r.changes:
         lines.append("No contract changes.")
     if r.checks:
         lines.append(f"{CHECKS_HEADING}:")
-        lines += [f"  {_where(c.where)}error[{c.rule}]: {c.message}" for c in r.checks]
+        lines += [f"  {_where(c.where)}error[{c.rule}]: {formats.visible(c.message)}" for c in r.checks]
     lines.append(verdict(r))
     rules = _rules_line(r)
     return "\n".join(lines + ([rules] if rules else []))
@@ -109,7 +109,7 @@ def github(r: DiffReport) -> str:
         p = c.where
         lines.append(formats.github_annotation(c.severity, c.message, title=_title(c), file=p.path if p else None,
                                                line=p.line if p else None, column=p.column if p else None))
-    lines.append(verdict(r))
+    lines.append(formats.github_data(verdict(r)))  # a plain log line: kept to one line, never a command
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ from errgen.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.model import Change, Place, declare
 from errgen.model import Code, Registry
-from errgen.naming import identity_key
+from errgen.identifiers import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]
 RULES: list[Rule] = []

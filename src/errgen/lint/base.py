@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
+from errgen.load import Document
 from errgen.model import Registry
-from errgen.naming import identity_key
+from errgen.identifiers import identity_key
 from errgen.structure import Names
 
 
@@ -23,6 +24,8 @@ class Finding:
 class Context:
     registry: Registry
     names: Names
+    # The loaded (composed) document, for rules on every string it holds, whatever its key.
+    document: Document | None = None
 
     @property
     def broken(self) -> set[str]:
@@ -66,8 +69,7 @@ class Nearest:
     about again is answered from memory."""
 
     def __init__(self, choices: Iterable[str], budget: int = 10_000) -> None:
-        # A set's order depends on the hash seed; messages must not.
-        self.options = sorted(choices) if isinstance(choices, (set, frozenset)) else list(choices)
+        self.options = _ordered(choices)
         self.left = budget
         self.answers: dict[str, str] = {}
 
@@ -81,9 +83,15 @@ class Nearest:
         return self.answers[word]
 
 
+def _ordered(choices: Iterable[str]) -> list[str]:
+    """The choices in a deterministic order: a set's iteration order changes with the hash seed,
+    and both the "did you mean" ties and the "expected one of" list would follow it."""
+    return sorted(choices) if isinstance(choices, (set, frozenset)) else list(choices)
+
+
 def nearest(word: str, choices: Iterable[str]) -> str:
     """'; did you mean X?' or the list of choices, for messages that name what would be accepted."""
-    options = list(choices)
+    options = _ordered(choices)
     # Case and separators first: CARD_DECLINED is card_declined misspelt, whatever difflib thinks.
     key = identity_key(word)
     same = [o for o in options if identity_key(o) == key and o != word]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from errgen.formats import visible
 from errgen.model import Registry
 from errgen.validate.contract import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
@@ -19,10 +20,16 @@ class PayloadFinding:
     message: str
     path: str
     line: int
-    index: int
+    index: int  # 0-based, as in a JSON array (the json format's `index`)
+
+    @property
+    def number(self) -> int:
+        """The payload's 1-based number, as people (and line numbers) count: `payload 1` is the first."""
+        return self.index + 1
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}: {self.severity}[{self.rule}]: payload {self.index}: {self.message}"
+        # One line, whatever the payload holds: never a workflow command or an escape sequence.
+        return f"{visible(self.path)}:{self.line}: {self.severity}[{self.rule}]: payload {self.number}: {visible(self.message)}"
 
 
 class Validator:

@@ -1,0 +1,1 @@
+"""From the contract view to files: the shared targets and their templates."""

@@ -1,0 +1,35 @@
+"""Build targets. Each is a module with NAME, SUMMARY and `render(registry) -> dict[relative path,
+text]`: the shared ones in this package (templates in emit/templates/<NAME>/), and each language's
+target.py in errgen/languages/<lang>/ (templates in its templates/ folder).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+from typing import Iterable
+
+
+class UnknownTarget(Exception):
+    pass
+
+
+def all_targets() -> list[ModuleType]:
+    from errgen import languages
+
+    shared = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    own = [f"{languages.__name__}.{m.name}.target" for m in pkgutil.iter_modules(languages.__path__) if m.ispkg]
+    return sorted((importlib.import_module(name) for name in shared + own), key=lambda t: t.NAME)
+
+
+def select(names: Iterable[str]) -> list[ModuleType]:
+    targets = all_targets()
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return targets
+    by_name = {t.NAME: t for t in targets}
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown:
+        raise UnknownTarget(f"unknown target {', '.join(map(repr, unknown))}; known targets: {', '.join(by_name)}")
+    return [by_name[n] for n in wanted]

@@ -1,0 +1,512 @@
+"""conformance/vectors.json: inputs (payloads, HTTP responses, MCP results) and what every SDK must
+make of them, in the format docs/conformance.md specifies.
+
+Expectations are computed here from the contract view, never by running generated code: each HTTP
+or MCP case states the raw payload its input must yield (by construction), and `expected` applies
+the documented verdicts and decision to it. The strict problems come from
+`errgen.validate.contract`, so `errgen validate` and every SDK are held to one verdict.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from errgen.contract import ContractView, CodeRow, view
+from errgen.emit.targets import _responses
+from errgen.model import Registry
+from errgen.render import to_json
+from errgen.validate.contract import envelope_problems, problem_ids
+
+NAME = "conformance"
+SUMMARY = "conformance/vectors.json: inputs and the verdicts and decision each must produce, for every SDK"
+
+HINT_VALUES: dict[str, Any] = {
+    "searched": {"tenant": "wwww", "limit": 10, "exact": True}, "did_you_mean": ["www"], "accepted": ["eq", "ne"],
+    "state": "unchanged", "safe_to_replay": True,
+}
+
+
+def utc_ms(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> int:
+    return calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0)) * 1000
+
+
+# The clock of the HTTP-date cases: Wed, 21 Oct 2026 07:28:00 GMT.
+NOW_MS = utc_ms(2026, 10, 21, 7, 28)
+
+
+@dataclass
+class Case:
+    """One vector: its input, and the raw payload that input must yield (what `expected` judges)."""
+
+    name: str
+    input: dict[str, Any]
+    raw: Any
+    attempt: int | None = None
+    max_attempts: int | None = None
+    max_delay_ms: int | None = None
+    now_ms: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
+    head = {
+        "$comment": contract.header + " The format and every rule: docs/conformance.md.",
+        "registry": contract.name, "version": contract.version,
+        "policy": policy(contract),
+    }
+    header = to_json(head, indent=2)[:-2]  # without the closing "\n}"
+    # One vector per line: readable in a diff, and written by json's C encoder (indent= is pure
+    # Python, and was most of a large registry's build). Joined once: no copy of the whole text.
+    lines = ["    " + to_json(vector(contract, case)) for case in cases(contract)]
+    responses = {_responses.PATH: _responses.render(contract, head, expected, to_json)}
+    if not lines:
+        return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n', **responses}
+    lines[0] = f'{header},\n  "vectors": [\n{lines[0]}'
+    lines[-1] += "\n  ]\n}\n"
+    return {"conformance/vectors.json": ",\n".join(lines), **responses}
+
+
+def policy(contract: ContractView) -> dict[str, Any]:
+    p = contract.policy
+    return {
+        "default_max_attempts": p.default_max_attempts, "default_max_delay_ms": p.default_max_delay_ms,
+        "backoff_base_ms": p.backoff_base_ms, "backoff_max_ms": p.backoff_max_ms, "backoff_max_exponent": p.backoff_max_exponent,
+        "max_delay_value_ms": p.max_delay_value_ms, "max_json_depth": p.max_json_depth, "max_suggestions": p.max_suggestions,
+    }
+
+
+def vector(contract: ContractView, case: Case) -> dict[str, Any]:
+    p = contract.policy
+    attempt = 1 if case.attempt is None else case.attempt
+    max_attempts = p.default_max_attempts if case.max_attempts is None else case.max_attempts
+    max_delay = p.default_max_delay_ms if case.max_delay_ms is None else case.max_delay_ms
+    out: dict[str, Any] = {"name": case.name, "input": case.input, "attempt": attempt, "max_attempts": max_attempts,
+                           "max_delay_ms": max_delay}
+    if case.now_ms is not None:
+        out["now_ms"] = case.now_ms
+    out["expected"] = expected(contract, case.raw, attempt, max_attempts, max_delay)
+    return out
+
+
+# ---- the documented verdicts and decision, applied to a raw payload -------------------------------
+
+def expected(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int) -> dict[str, Any]:
+    found = envelope_problems(contract, raw)  # judged once: the problems, parsed and decision all start from it
+    problems = problem_ids(contract, raw, found)
+    return {"valid": not problems, "problems": problems, "parsed": parsed(contract, raw, bool(found)),
+            "decision": decision(contract, raw, attempt, max_attempts, max_delay_ms, bool(found), problems)}
+
+
+def _w(contract: ContractView, name: str) -> str:
+    return contract.field_map[name].wire
+
+
+def _delay_on_final(contract: ContractView, raw: dict[str, Any]) -> bool:
+    return raw[_w(contract, "retryable")] is False and _w(contract, "retry_after_ms") in raw
+
+
+def _unknown(contract: ContractView, raw: dict[str, Any]) -> bool:
+    return raw[_w(contract, "code")] not in contract.code_map or raw[_w(contract, "category")] not in contract.category_names
+
+
+def parsed(contract: ContractView, raw: Any, envelope: bool) -> str:
+    if envelope or _delay_on_final(contract, raw):
+        return "invalid"
+    return "unknown" if _unknown(contract, raw) else "known"
+
+
+def backoff(contract: ContractView, attempt: int) -> int:
+    p = contract.policy
+    exponent = min(max(attempt - 1, 0), p.backoff_max_exponent)
+    return int(min(p.backoff_base_ms * 2**exponent, p.backoff_max_ms))
+
+
+def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int,
+             envelope: bool, problems: list[str]) -> dict[str, Any]:
+    """`envelope`: the payload has envelope problems; `problems`: its problem ids (past a clean
+    envelope, the registry's)."""
+    if envelope:
+        correlation = raw.get(_w(contract, "correlation_id")) if isinstance(raw, dict) else None
+        return {"action": "escalate", "reason": "invalid-payload", "code": None, "delay_ms": None,
+                "correlation_id": correlation if isinstance(correlation, str) else None, "resource_id": None,
+                "did_you_mean": [], "accepted": [], "searched": {}}
+    if _delay_on_final(contract, raw):
+        return filled(contract, raw, "escalate", "invalid-payload")
+    scope, retryable = raw[_w(contract, "scope")], raw[_w(contract, "retryable")]
+    default: int | None = None
+    if _unknown(contract, raw):
+        action, reason = contract.fallback_actions[scope][retryable], "unknown-code"
+    elif problems:
+        return filled(contract, raw, "escalate", "contradicts-registry")
+    else:
+        row = contract.code_map[raw[_w(contract, "code")]]
+        action, reason, default = row.actions[scope], "registry", row.retry_after_ms
+    if action not in contract.exhausted:
+        return filled(contract, raw, action, reason)
+    if attempt >= max_attempts:
+        return filled(contract, raw, contract.exhausted[action], "attempts-exhausted")
+    given = raw.get(_w(contract, "retry_after_ms"))
+    delay = int(given) if given is not None else default if default is not None else backoff(contract, attempt)
+    if delay > max_delay_ms:
+        return filled(contract, raw, "escalate", "delay-exceeds-max")
+    return filled(contract, raw, action, reason, delay)
+
+
+def filled(contract: ContractView, raw: dict[str, Any], action: str, reason: str, delay: int | None = None) -> dict[str, Any]:
+    def get(name: str, empty: Any) -> Any:
+        return raw.get(_w(contract, name), empty)
+
+    return {"action": action, "reason": reason, "code": get("code", None), "delay_ms": delay,
+            "correlation_id": get("correlation_id", None), "resource_id": get("resource_id", None),
+            "did_you_mean": get("did_you_mean", []), "accepted": get("accepted", []), "searched": get("searched", {})}
+
+
+# ---- the cases --------------------------------------------------------------------------------------
+
+def cases(contract: ContractView) -> Iterator[Case]:
+    """Every case, made as it is written (a large registry has tens of thousands)."""
+    if not contract.codes or not contract.categories:
+        return  # the generic vectors are built around a known code and category
+    names: set[str] = set()
+    for case in _all_cases(contract):
+        assert case.name not in names, f"vector names must be unique: {case.name}"
+        names.add(case.name)
+        yield case
+
+
+def _all_cases(contract: ContractView) -> Iterator[Case]:
+    yield from article_examples(contract)
+    # Every code on every scope: that checks each SDK's table row by row. Each variant (timing,
+    # contradictions) runs once per value of the facts its outcome depends on, so the file grows
+    # with the codes, not with the codes times their distinct combinations of facts.
+    seen: set[tuple[object, ...]] = set()
+
+    def first(*key: object) -> bool:
+        new = key not in seen
+        seen.add(key)
+        return new
+
+    for row in contract.codes:
+        yield from code_cases(contract, row, first)
+    for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
+        yield from (case for case in more(contract) if "http" not in case.input
+                    or _responses.generic_http_case_holds(contract, case.raw))
+
+
+def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = True) -> dict[str, Any]:
+    """A payload of `row` in `scope`, keyed by wire names, with the code's hints when asked."""
+    w = {f.name: f.wire for f in contract.fields}
+    p: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable, w["scope"]: scope,
+                         w["correlation_id"]: f"c-{row.code}-{scope}"}
+    if scope == "resource":
+        p[w["resource_id"]] = "item_4127"
+    if hints:
+        p.update({w[h]: HINT_VALUES[h] for h in row.hints})
+    return p
+
+
+def newer_code(contract: ContractView) -> str:
+    """A code this registry does not have: what a newer server may send."""
+    name = "CODE_FROM_A_NEWER_SERVER"
+    while name in contract.code_map:
+        name += "_X"
+    return name
+
+
+def unknown_payload(contract: ContractView, retryable: bool, scope: str, **more: Any) -> dict[str, Any]:
+    w = {f.name: f.wire for f in contract.fields}
+    p: dict[str, Any] = {w["code"]: newer_code(contract), w["category"]: contract.categories[0].name, w["retryable"]: retryable,
+                         w["scope"]: scope, w["correlation_id"]: "c-new"}
+    if scope == "resource":
+        p[w["resource_id"]] = "item_9"
+    p.update({w[k]: v for k, v in more.items()})
+    return p
+
+
+def payload_case(name: str, raw: Any, **options: Any) -> Case:
+    return Case(name, {"payload": raw}, raw, **options)
+
+
+def code_cases(contract: ContractView, row: CodeRow, first: Callable[..., bool]) -> Iterator[Case]:
+    """The code on each of its scopes, and the variants `first` has not seen for these facts."""
+    w = {f.name: f.wire for f in contract.fields}
+    for scope in row.scopes:
+        p = payload_for(contract, row, scope)
+        yield payload_case(f"{row.code}/{scope}", p)
+        action = row.actions[scope]
+        if action in contract.exhausted and first("timing", action, row.retry_after_ms is None):
+            yield payload_case(f"{row.code}/{scope}/last-attempt", p, attempt=contract.policy.default_max_attempts)
+            yield payload_case(f"{row.code}/{scope}/attempt-3", p, attempt=3)
+            yield payload_case(f"{row.code}/{scope}/payload-delay", {**p, w["retry_after_ms"]: 1234}, attempt=2)
+            yield payload_case(f"{row.code}/{scope}/payload-delay-exceeds-max", {**p, w["retry_after_ms"]: 3_600_001})
+            yield payload_case(f"{row.code}/{scope}/small-max-delay", p, max_delay_ms=1)
+    base = payload_for(contract, row, row.scope, hints=False)
+    other = next((c.name for c in contract.categories if c.name != row.category), None)
+    if other and first("category", row.category):
+        yield payload_case(f"{row.code}/contradiction/category", {**base, w["category"]: other})
+    if first("retryable", row.retryable):
+        yield payload_case(f"{row.code}/contradiction/retryable", {**base, w["retryable"]: not row.retryable})
+    if first("scopes", row.scope, row.scopes):
+        for scope in contract.scopes:
+            if scope not in row.scopes:
+                yield payload_case(f"{row.code}/contradiction/scope-{scope}", {**base, w["scope"]: scope, w["resource_id"]: "r-1"})
+    if first("hints", row.hints):
+        for hint in contract.hints:
+            if hint not in row.hints:
+                yield payload_case(f"{row.code}/contradiction/hint-{hint}", {**base, w[hint]: HINT_VALUES[hint]})
+    if not row.retryable and first("delay-on-final", row.scope):
+        yield payload_case(f"{row.code}/delay-on-final", {**base, w["retry_after_ms"]: 100})
+
+
+def unknown_codes(contract: ContractView) -> Iterator[Case]:
+    for retryable in (True, False):
+        for scope in contract.scopes:
+            kind = "retryable" if retryable else "final"
+            yield payload_case(f"unknown-code/{scope}/{kind}", unknown_payload(contract, retryable, scope), attempt=2)
+    row = contract.codes[0]
+    w = {f.name: f.wire for f in contract.fields}
+    known_code = {**payload_for(contract, row, row.scope, hints=False), w["category"]: "category_from_a_newer_server"}
+    yield payload_case("unknown-category/known-code", known_code)
+    yield payload_case("unknown-category/retryable", {**unknown_payload(contract, True, "request", retry_after_ms=750),
+                                                      w["category"]: "category_from_a_newer_server"})
+    yield payload_case("unknown-code/last-attempt", unknown_payload(contract, True, "service", did_you_mean=["x"]),
+                       attempt=contract.policy.default_max_attempts)
+    yield payload_case("unknown-code/delay-on-final", unknown_payload(contract, False, "request", retry_after_ms=100))
+    yield payload_case("unknown-code/hints-carried", unknown_payload(contract, False, "request", **HINT_VALUES))
+    yield payload_case("unknown-code/constructor", {**unknown_payload(contract, True, "request"), w["code"]: "constructor"})
+    yield payload_case("unknown-code/proto", {**unknown_payload(contract, True, "request"), w["code"]: "__proto__"})
+
+
+def invalid_payloads(contract: ContractView) -> Iterator[Case]:
+    row = contract.codes[0]
+    w = {f.name: f.wire for f in contract.fields}
+    base = payload_for(contract, row, row.scope, hints=False)
+    for name, value in (("array", []), ("string", "RATE_LIMITED"), ("null", None), ("number", 5), ("boolean", True),
+                        ("nested-array", [base])):
+        yield payload_case(f"invalid/not-an-object/{name}", value)
+    yield payload_case("invalid/empty-object", {})
+    for spec in contract.fields:
+        if spec.required:
+            yield payload_case(f"invalid/missing-{spec.name}", {k: v for k, v in base.items() if k != spec.wire})
+    bad: list[tuple[str, str, Any]] = [
+        ("retryable", "string", "yes"), ("retryable", "number", 1), ("retryable", "null", None),
+        ("scope", "unknown", "galaxy"), ("scope", "object", {}), ("scope", "array", ["request"]), ("scope", "null", None),
+        ("scope", "upper-case", "REQUEST"), ("correlation_id", "number", 42), ("code", "number", 7), ("code", "null", None),
+        ("category", "null", None), ("category", "object", {}), ("message", "null", None), ("resource_id", "number", 7),
+        ("state", "unknown", "maybe"), ("safe_to_replay", "string", "yes"), ("did_you_mean", "string", "www"),
+        ("did_you_mean", "numbers", [1]), ("did_you_mean", "eleven", [f"s{i}" for i in range(11)]),
+        ("accepted", "object", {"eq": True}), ("searched", "nested", {"a": {"b": 1}}), ("searched", "null-value", {"a": None}),
+        ("searched", "array", ["a"]),
+    ]
+    for key, label, value in bad:
+        yield payload_case(f"invalid/{key}/{label}", {**base, w[key]: value})
+    delays: list[tuple[str, Any]] = [("negative", -1), ("fraction", 1.5), ("string", "5"), ("boolean", True), ("null", None),
+                                     ("two-to-the-53", 2**53), ("1e300", 1e300), ("huge-integer", 10**30), ("fraction-large", 12345.5)]
+    retryable = next((r for r in contract.codes if r.retryable), None)
+    timed = payload_for(contract, retryable, retryable.scope, hints=False) if retryable else unknown_payload(contract, True, "request")
+    for label, value in delays:
+        yield payload_case(f"invalid/retry_after_ms/{label}", {**timed, w["retry_after_ms"]: value})
+    yield payload_case("valid/retry_after_ms/largest", {**timed, w["retry_after_ms"]: 2**53 - 1}, max_delay_ms=2**53 - 1)
+    yield payload_case("valid/retry_after_ms/integral-float", {**timed, w["retry_after_ms"]: 2000.0})
+    yield payload_case("valid/retry_after_ms/zero", {**timed, w["retry_after_ms"]: 0})
+    yield payload_case("invalid/extra-field", {**base, "stack_trace": "Traceback (most recent call last): ..."})
+    yield payload_case("invalid/proto-field", {**base, "__proto__": {"x": 1}})
+    resource = {**base, w["scope"]: "resource"}
+    resource.pop(w["resource_id"], None)
+    yield payload_case("invalid/resource-without-id", resource)
+    yield payload_case("invalid/several-problems", {w["code"]: 5, w["scope"]: "resource", "extra": 1})
+    hinted = next((r for r in contract.codes if {"did_you_mean", "searched"} <= set(r.hints)), None)
+    if hinted:
+        ok = payload_for(contract, hinted, hinted.scope, hints=False)
+        yield payload_case("valid/did_you_mean/ten", {**ok, w["did_you_mean"]: [f"s{i}" for i in range(10)]})
+        yield payload_case("valid/searched/empty", {**ok, w["searched"]: {}})
+        yield payload_case("valid/searched/scalars", {**ok, w["searched"]: {"a": "x", "b": 2.5, "c": False, "d": -1}})
+
+
+def timing(contract: ContractView) -> Iterator[Case]:
+    """The backoff (no delay in payload or registry), attempt limits, and the delay bound."""
+    p = unknown_payload(contract, True, "request")
+    for attempt in (1, 2, 3, 4, 0, -3):
+        yield payload_case(f"backoff/attempt-{attempt}", p, attempt=attempt, max_attempts=100)
+    for attempt in (7, 31, 40, 10_000):
+        yield payload_case(f"backoff/capped/attempt-{attempt}", p, attempt=attempt, max_attempts=100_000)
+    yield payload_case("attempts/max-1", p, attempt=1, max_attempts=1)
+    yield payload_case("attempts/max-0", p, attempt=1, max_attempts=0)
+    yield payload_case("attempts/past-the-limit", p, attempt=9, max_attempts=5)
+    service = unknown_payload(contract, True, "service")
+    yield payload_case("attempts/pause-exhausted", service, attempt=5, max_attempts=5)
+    yield payload_case("max-delay/backoff-above", p, attempt=3, max_delay_ms=1999)
+    yield payload_case("max-delay/backoff-equal", p, attempt=3, max_delay_ms=2000)
+    yield payload_case("max-delay/payload-above", unknown_payload(contract, True, "request", retry_after_ms=3_600_001))
+    yield payload_case("max-delay/payload-equal", unknown_payload(contract, True, "request", retry_after_ms=3_600_000))
+    yield payload_case("max-delay/zero", unknown_payload(contract, True, "service", retry_after_ms=1), max_delay_ms=0)
+
+
+# ---- HTTP and MCP inputs --------------------------------------------------------------------------------
+
+def http(status: int, body: str, headers: list[list[str]] | None = None) -> dict[str, Any]:
+    return {"http": {"status": status, "headers": headers or [], "body": body}}
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def http_cases(contract: ContractView) -> Iterator[Case]:
+    w = {f.name: f.wire for f in contract.fields}
+    env = contract.envelope
+    retryable = next((r for r in contract.codes if r.retryable and "request" in r.scopes), None)
+    bare = payload_for(contract, retryable, "request", hints=False) if retryable else unknown_payload(contract, True, "request")
+    final_row = next((r for r in contract.codes if not r.retryable), None)
+    final = payload_for(contract, final_row, final_row.scope, hints=False) if final_row else unknown_payload(contract, False, "request")
+
+    def body(payload: Any) -> str:
+        return compact({env: payload} if env and isinstance(payload, dict) else payload)
+
+    def with_delay(ms: int) -> dict[str, Any]:
+        return {**bare, w["retry_after_ms"]: ms}
+
+    yield Case("http/plain-json", http(429, body(bare), [["Content-Type", "application/json"]]), bare)
+    yield Case("http/final", http(400, body(final)), final)
+    problem = {"type": contract.policy.problem_base + str(bare[w["code"]]), "title": "Too many", "status": 429,
+               "detail": "Slow down.", "instance": "/req/1", **bare}
+    yield Case("http/problem-json/detail", http(429, body(problem), [["Content-Type", "application/problem+json"]]),
+               {**bare, w["message"]: "Slow down."})
+    yield Case("http/problem-json/message-kept", http(429, body({**problem, w["message"]: "Own."})), {**bare, w["message"]: "Own."})
+    no_code = {k: v for k, v in problem.items() if k != w["code"]}
+    yield Case("http/problem-json/no-code", http(429, body(no_code)), {k: v for k, v in bare.items() if k != w["code"]})
+    headers: list[tuple[str, list[list[str]], int | None]] = [
+        ("retry-after-ms", [["retry-after-ms", "250"], ["Retry-After", "9"]], 250),
+        ("retry-after-ms/case", [["Retry-After-Ms", "250"]], 250),
+        ("retry-after-ms/spaces", [["retry-after-ms", "  250\t"]], 250),
+        ("retry-after-ms/invalid-then-seconds", [["retry-after-ms", "2.5"], ["Retry-After", "4"]], 4000),
+        ("retry-after-ms/zero", [["retry-after-ms", "0"]], 0),
+        ("seconds", [["Retry-After", "3"]], 3000),
+        ("seconds/upper-case-name", [["RETRY-AFTER", "3"]], 3000),
+        ("seconds/spaces", [["Retry-After", " 7 "]], 7000),
+        ("seconds/leading-zeros", [["Retry-After", "007"]], 7000),
+        ("seconds/repeated-name-first-wins", [["Retry-After", "4"], ["retry-after", "9"]], 4000),
+        ("seconds/largest-exact", [["Retry-After", "9007199254740"]], 9_007_199_254_740_000),
+        ("seconds/saturates", [["Retry-After", "9007199254741"]], contract.policy.max_delay_value_ms),
+        ("seconds/5000-digits", [["Retry-After", "9" * 5000]], contract.policy.max_delay_value_ms),
+        ("retry-after-ms/5000-digits", [["retry-after-ms", "1" + "0" * 4999]], contract.policy.max_delay_value_ms),
+        ("retry-after-ms/saturates", [["retry-after-ms", "9007199254740992"]], contract.policy.max_delay_value_ms),
+        ("date", [["Retry-After", "Wed, 21 Oct 2026 07:28:05 GMT"]], 5000),
+        ("date/past", [["Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT"]], 0),
+        ("date/now", [["Retry-After", "Wed, 21 Oct 2026 07:28:00 GMT"]], 0),
+        ("date/leap-day", [["Retry-After", "Tue, 29 Feb 2028 00:00:00 GMT"]], utc_ms(2028, 2, 29) - NOW_MS),
+        ("date/year-9999", [["Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT"]], utc_ms(9999, 12, 31, 23, 59, 59) - NOW_MS),
+        ("date/year-0000", [["Retry-After", "Sat, 01 Jan 0000 00:00:00 GMT"]], 0),
+        ("date/leap-second", [["Retry-After", "Wed, 21 Oct 2026 07:28:60 GMT"]], 60_000),
+        ("date/day-name-not-checked", [["Retry-After", "Mon, 21 Oct 2026 07:28:10 GMT"]], 10_000),
+    ]
+    ignored: list[tuple[str, str]] = [
+        ("negative", "-1"), ("fraction", "1.5"), ("plus-sign", "+5"), ("iso-date", "2099-01-01"), ("superscript-two", "²"),
+        ("arabic-indic-digits", "٣"), ("fullwidth-digits", "３"), ("inner-space", "1 0"), ("hex", "0x10"), ("exponent", "1e3"),
+        ("empty", ""), ("unit", "5s"), ("rfc-850", "Sunday, 06-Nov-94 08:49:37 GMT"), ("asctime", "Sun Nov  6 08:49:37 1994"),
+        ("lower-case-gmt", "Wed, 21 Oct 2026 07:28:05 gmt"), ("utc-zone", "Wed, 21 Oct 2026 07:28:05 UTC"),
+        ("numeric-zone", "Wed, 21 Oct 2026 07:28:05 +0000"), ("double-space", "Wed,  21 Oct 2026 07:28:05 GMT"),
+        ("no-day-name", "21 Oct 2026 07:28:05 GMT"), ("one-digit-day", "Wed, 1 Oct 2026 07:28:05 GMT"),
+        ("february-30", "Mon, 30 Feb 2026 07:28:05 GMT"), ("hour-24", "Wed, 21 Oct 2026 24:00:00 GMT"),
+        ("second-61", "Wed, 21 Oct 2026 07:28:61 GMT"), ("minute-60", "Wed, 21 Oct 2026 07:60:00 GMT"), ("month-case", "Wed, 21 OCT 2026 07:28:05 GMT"),
+        ("two-digit-year", "Wed, 21 Oct 26 07:28:05 GMT"), ("trailing-text", "Wed, 21 Oct 2026 07:28:05 GMT x"),
+    ]
+    for label, value in ignored:
+        headers.append((f"ignored/{label}", [["Retry-After", value]], None))
+    for label, pairs, delay in headers:
+        raw = with_delay(delay) if delay is not None else bare
+        # Dates far ahead show their exact delay under the largest bound.
+        bound = contract.policy.max_delay_value_ms if label.startswith(("date", "seconds/", "retry-after-ms/")) else None
+        yield Case(f"http/header/{label}", http(429, body(bare), pairs), raw, now_ms=NOW_MS, max_delay_ms=bound)
+    yield Case("http/header/date/year-9999/default-bound", http(429, body(bare), [["Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT"]]),
+               with_delay(utc_ms(9999, 12, 31, 23, 59, 59) - NOW_MS), now_ms=NOW_MS)
+    yield Case("http/header/saturated/default-bound", http(429, body(bare), [["Retry-After", "9" * 40]]),
+               with_delay(contract.policy.max_delay_value_ms))
+    yield Case("http/header/retry-after-ms/5000-zeros", http(429, body(bare), [["retry-after-ms", "0" * 5000]]), with_delay(0))
+    yield Case("http/header/default-clock", http(429, body(bare), [["Retry-After", "Thu, 01 Jan 1970 00:00:02 GMT"]]), with_delay(2000))
+    yield Case("http/header/body-delay-wins", http(429, body(with_delay(1500)), [["Retry-After", "9"]]), with_delay(1500))
+    yield Case("http/header/not-retryable", http(400, body(final), [["Retry-After", "9"]]), final)
+    not_true = {**bare, w["retryable"]: "true"}
+    yield Case("http/header/retryable-not-boolean", http(429, body(not_true), [["Retry-After", "9"]]), not_true)
+    yield Case("http/header/exceeds-max", http(429, body(bare), [["Retry-After", "3601"]]), with_delay(3_601_000))
+    text = body(bare)
+
+    def with_member(member: str) -> str:
+        """The payload's JSON text with one more member written as raw text, enveloped if need be."""
+        inner = compact(bare)[:-1] + "," + member + "}"
+        return "{" + compact(env) + ":" + inner + "}" if env else inner
+
+    delay_key = compact(w["retry_after_ms"])
+    limit = contract.policy.max_json_depth
+    not_json: list[tuple[str, str]] = [
+        ("html", "<html><body>Bad Gateway</body></html>"), ("empty", ""), ("trailing-garbage", text + " x"),
+        ("two-values", text + text), ("array-without-comma", "[1 2]"), ("1000-brackets", "[" * 1000),
+        ("1000-closed-brackets", "[" * 1000 + "]" * 1000), ("nan", with_member(delay_key + ":NaN")),
+        ("infinity", "Infinity"), ("single-quotes", "{'code': 'X'}"), ("truncated", text[:-1]),
+        ("too-deep", with_member('"extra":' + "[" * limit + "]" * limit)),
+    ]
+    for label, value in not_json:
+        yield Case(f"http/not-json/{label}", http(502, value), value)
+    depth = limit - (2 if env else 1)  # the arrays that fit below the payload object (and envelope)
+    deep = with_member('"extra":' + "[" * depth + "]" * depth)
+    nested: Any = []
+    for _ in range(depth - 1):
+        nested = [nested]
+    yield Case("http/deepest-allowed", http(502, deep), {**bare, "extra": nested})
+    for label, value in (("string", '"busy"'), ("number", "5"), ("null", "null"), ("array", "[]"), ("true", "true")):
+        yield Case(f"http/not-an-object/{label}", http(503, value), json.loads(value))
+    yield Case("http/whitespace-around", http(429, " \n\t" + text + "\r\n "), bare)
+    huge = with_member(delay_key + ":1e400")
+    yield Case("http/retry_after_ms/1e400", http(429, huge), {**bare, w["retry_after_ms"]: float("inf")})
+    digits = with_member(delay_key + ":" + "9" * 5000)
+    yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
+    if env:
+        yield Case("http/envelope/missing", http(429, compact(bare)), bare)
+
+
+def mcp_cases(contract: ContractView) -> Iterator[Case]:
+    row = contract.codes[0]
+    p = payload_for(contract, row, row.scope)
+    text = compact(p)
+
+    def item(value: str) -> dict[str, Any]:
+        return {"type": "text", "text": value}
+
+    yield Case("mcp/structured-content", {"mcp": {"content": [item(text)], "structuredContent": p, "isError": True}}, p)
+    yield Case("mcp/structured-wins-over-text", {"mcp": {"content": [item('{"code": 1}')], "structuredContent": p}}, p)
+    yield Case("mcp/text-only", {"mcp": {"content": [item(text)], "isError": True}}, p)
+    yield Case("mcp/structured-not-object", {"mcp": {"content": [item(text)], "structuredContent": [p]}}, p)
+    yield Case("mcp/first-text-item", {"mcp": {"content": [{"type": "image", "data": "AA=="}, item(text), item("[]")]}}, p)
+    yield Case("mcp/text-not-json", {"mcp": {"content": [item("Bad Gateway"), item(text)]}}, None)
+    yield Case("mcp/text-array", {"mcp": {"content": [item("[1]")]}}, [1])
+    yield Case("mcp/text-too-deep", {"mcp": {"content": [item("[" * 1000 + "]" * 1000)]}}, None)
+    yield Case("mcp/text-trailing-garbage", {"mcp": {"content": [item(text + "}")]}}, None)
+    no_payload: list[tuple[str, Any]] = [("content-true", {"content": True}), ("content-5", {"content": 5}), ("content-object", {"content": {"type": "text", "text": text}}),
+                         ("text-5", {"content": [{"type": "text", "text": 5}]}), ("text-null", {"content": [{"type": "text", "text": None}]}),
+                         ("item-not-object", {"content": [text]}), ("no-type", {"content": [{"text": text}]}), ("empty", {}),
+                         ("structured-null", {"structuredContent": None})]
+    for label, value in no_payload:
+        yield Case(f"mcp/no-payload/{label}", {"mcp": value}, None)
+    not_objects: list[tuple[str, Any]] = [("null", None), ("array", [p]), ("string", text), ("number", 5)]
+    for label, value in not_objects:
+        yield Case(f"mcp/not-an-object/{label}", {"mcp": value}, None)
+
+
+def article_examples(contract: ContractView) -> Iterator[Case]:
+    """Article 000's worked examples, when the registry has those codes."""
+    codes = contract.code_map
+    w = {f.name: f.wire for f in contract.fields}
+    if "VALIDATION_FAILED" in codes and "resource" in codes["VALIDATION_FAILED"].scopes:
+        c = codes["VALIDATION_FAILED"]
+        p = {w["code"]: c.code, w["category"]: c.category, w["retryable"]: c.retryable, w["scope"]: "resource",
+             w["resource_id"]: "contact_4127", w["correlation_id"]: "c-88a1"}
+        yield payload_case("article-000/validation-failed", p)
+    if "RATE_LIMITED" in codes and "service" in codes["RATE_LIMITED"].scopes:
+        c = codes["RATE_LIMITED"]
+        p = {w["code"]: c.code, w["category"]: c.category, w["retryable"]: c.retryable, w["retry_after_ms"]: 2000,
+             w["scope"]: "service", w["correlation_id"]: "c-88b2"}
+        yield payload_case("article-000/rate-limited", p)

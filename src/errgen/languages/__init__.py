@@ -1,0 +1,1 @@
+"""One folder per language: its target, naming, runtime sources and templates."""

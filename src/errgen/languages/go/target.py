@@ -1,0 +1,189 @@
+"""Go SDK: a module of typed string constants, the ErrorPayload error type, the recovery table
+and the runtime (src/errgen/languages/go/runtime), standard library only, already gofmt-formatted.
+
+Everything registry-specific is rendered from the contract view through errgen.languages.go.naming; the
+runtime files are copied as they are, with only their package clause set.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from errgen import contract, resources
+from errgen.build import BuildError
+from errgen.contract import ContractView, FieldSpec
+from errgen.model import Registry
+from errgen.languages.go import naming as naming
+from errgen.render import render as render_template
+
+NAME = "go"
+SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
+GO_VERSION = "1.21"
+RUNTIME_PACKAGE = "package errgenruntime\n"
+DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
+# encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
+_TAG_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
+
+
+def render(registry: Registry) -> dict[str, str]:
+    try:
+        context = data_context(contract.view(registry))
+    except naming.NamingError as exc:
+        raise BuildError(f"target go: {exc}") from exc
+    files = {f"go/{name}": render_template(NAME, f"{name}.jinja", **context) for name in DATA_FILES}
+    files["go/go.mod"] = render_template(NAME, "go.mod.jinja", **context)
+    files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
+    for name, text in runtime_sources().items():
+        files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
+    return files
+
+
+@cache
+def runtime_sources() -> dict[str, str]:
+    """The runtime's files without their package clause (the generated package names itself)."""
+    sources = {}
+    for name, text in resources.runtime_sources(NAME).items():
+        if not text.startswith(RUNTIME_PACKAGE):
+            raise BuildError(f"runtime file {name} must start with {RUNTIME_PACKAGE.strip()!r}")
+        sources[name] = text[len(RUNTIME_PACKAGE):]
+    return sources
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """The module's runner in `sdk_dir` (the go/ folder), built and then run: `go run` would turn
+    the runner's exit status 2 (could not run) into 1. Without Go, argv[0] is the missing `go`."""
+    go = shutil.which("go")
+    if go is None:
+        return ["go", "run", "./cmd/conformance", mode, str(vectors)], Path(sdk_dir), "go"
+    # Built into a fresh private folder (mktemp -d: random name, mode 0700) that is removed after
+    # the run: a predictable path in a shared $TMPDIR would run whatever another user put there.
+    script = 'D=$(mktemp -d) || exit 2; trap \'rm -rf "$D"\' EXIT; trap \'exit 143\' TERM INT; "$0" build -o "$D/conformance" ./cmd/conformance && "$D/conformance" "$1" "$2"'
+    return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
+
+
+def data_context(view: ContractView) -> dict[str, Any]:
+    package = naming.package_name(view.packages.go_package)
+    module = naming.module_path(view.packages.go_module)
+    lit = naming.string_literal
+    # Rows carry their words once the view has them (a registry's `identifier:` sets them).
+    codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+    categories = naming.unique_idents("Category", view.category_names, {c.name: getattr(c, "words", None) for c in view.categories})
+    scopes = naming.unique_idents("Scope", view.scopes)
+    actions = naming.unique_idents("Action", view.actions)
+    states = naming.unique_idents("State", view.states)
+    reasons = naming.unique_idents("Reason", view.reasons)
+    parsed = naming.unique_idents("Parsed", view.parsed)
+    problems = naming.unique_idents("Problem", contract.PROBLEMS)
+    descriptions = {c.code: c.description for c in view.codes}
+    category_text = {c.name: c.description for c in view.categories}
+
+    def vocabulary(kind: str, doc: str, names: dict[str, str], texts: dict[str, str]) -> dict[str, Any]:
+        items = [{"ident": ident, "literal": lit(value),
+                  "comment": naming.comment(f"{value}: {texts[value]}" if texts.get(value) else f"{value}.")}
+                 for value, ident in names.items()]
+        plural = {"Category": "Categories", "Parsed": "Parsed"}.get(kind, f"{kind}s")
+        return {"type": kind, "doc": doc, "all": f"all{plural}", "items": items}
+
+    return {
+        # Go's marker for generated files (`^// Code generated .* DO NOT EDIT\.$`), which linters
+        # and code review tools recognise, then the view's header naming registry and version.
+        "header": "Code generated by errgen. DO NOT EDIT.\n// " + naming.comment(view.header),
+        "package": package,
+        "module": module,
+        "module_literal": lit(module),
+        "go_version": GO_VERSION,
+        "registry_comment": naming.comment(f"{view.name} {view.version}"),
+        "registry_name": lit(view.name),
+        "registry_version": lit(view.version),
+        "policy": view.policy,
+        "problem_base": lit(view.policy.problem_base),
+        "envelope": lit(view.envelope or ""),
+        "vocabularies": [
+            vocabulary("Code", "The codes of the registry.", codes, descriptions),
+            vocabulary("Category", "The categories of the registry.", categories, category_text),
+            vocabulary("Scope", "What failed.", scopes, {}),
+            vocabulary("Action", "What a caller does.", actions, {}),
+            vocabulary("State", "Whether anything was read or written before the failure.", states, {}),
+            vocabulary("Reason", "Which rule a Decision came from.", reasons, {}),
+            vocabulary("Parsed", "The tolerant verdicts (see Raw.Parsed).", parsed, {}),
+        ],
+        "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")} for value, ident in problems.items()],
+        "problem_members": ", ".join(f"{lit(m)}: true" for m in contract.PROBLEM_MEMBERS),
+        "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
+        "fields": [field_spec(f) for f in view.fields],
+        "payload_fields": [payload_field(f) for f in view.fields],
+        "unknown_actions": unknown_actions(view, scopes, actions),
+        "rows": [table_row(row, codes, categories, scopes, actions) for row in view.codes],
+    }
+
+
+def field_spec(f: FieldSpec) -> str:
+    parts = [f"name: {naming.string_literal(f.name)}", f"wire: {naming.string_literal(f.wire)}",
+             f"kind: {naming.string_literal(f.type)}"]
+    if f.required:
+        parts.append("required: true")
+    if f.hint:
+        parts.append("hint: true")
+    if f.values:
+        parts.append(f"values: []string{{{', '.join(naming.string_literal(v) for v in f.values)}}}")
+    if f.type == "integer":
+        parts.append(f"minimum: {f.minimum if f.minimum is not None else -(2**63)}")
+        parts.append(f"maximum: {f.maximum if f.maximum is not None else 2**63 - 1}")
+    parts.append(f"maxItems: {f.max_items if f.max_items is not None else -1}")
+    return "{" + ", ".join(parts) + "}"
+
+
+# The Go type of each kind of field; code, category, scope and state have their own string types.
+_NAMED_TYPES = {"code": "Code", "category": "Category", "scope": "Scope", "state": "State"}
+_REQUIRED_TYPES = {"string": "string", "boolean": "bool", "integer": "int64", "enum": "string",
+                   "string_list": "[]string", "scalar_map": "map[string]any"}
+_OPTIONAL_TYPES = {**_REQUIRED_TYPES, "boolean": "*bool", "integer": "*int64"}
+
+
+def payload_field(f: FieldSpec) -> dict[str, str]:
+    if not _TAG_NAME.fullmatch(f.wire) or "," in f.wire:
+        raise naming.NamingError(f"wire name {f.wire!r} of field {f.name} cannot be a Go JSON tag")
+    kind = _NAMED_TYPES.get(f.name) or (_REQUIRED_TYPES if f.required else _OPTIONAL_TYPES)[f.type]
+    tag = f"json:{naming.string_literal(f.wire if f.required else f.wire + ',omitempty')}"
+    literal = f"`{tag}`" if "`" not in tag else naming.string_literal(tag)
+    return {"name": naming.field_name(f.name), "type": kind, "tag": literal, "comment": naming.comment(f.description)}
+
+
+def unknown_actions(view: ContractView, scopes: dict[str, str], actions: dict[str, str]) -> str:
+    """The view's fallback rule (for codes the package does not know) as a Go map literal."""
+    rows = []
+    for retryable in (True, False):
+        cells = ", ".join(f"{scopes[s]}: {actions[view.fallback_actions[s][retryable]]}" for s in view.scopes)
+        rows.append(f"{str(retryable).lower()}: {{{cells}}}")
+    return ", ".join(rows)
+
+
+def table_row(row: contract.CodeRow, codes: dict[str, str], categories: dict[str, str],
+              scopes: dict[str, str], actions: dict[str, str]) -> str:
+    lit = naming.string_literal
+    category = categories.get(row.category) or f"Category({lit(row.category)})"
+    parts = [
+        f"Code: {codes[row.code]}",
+        f"Category: {category}",
+        f"Retryable: {str(row.retryable).lower()}",
+        f"Scope: {scopes[row.scope]}",
+        f"Scopes: []Scope{{{', '.join(scopes[s] for s in row.scopes)}}}",
+        f"Actions: map[Scope]Action{{{', '.join(f'{scopes[s]}: {actions[a]}' for s, a in row.actions.items())}}}",
+    ]
+    if row.retry_after_ms is not None:
+        parts.append(f"RetryAfterMS: millis({row.retry_after_ms})")
+    parts.append(f"HTTPStatus: {row.http_status}")
+    if row.hints:
+        parts.append(f"Hints: []string{{{', '.join(lit(h) for h in row.hints)}}}")
+    parts += [f"Description: {lit(row.description)}", f"Since: {lit(row.since)}"]
+    if row.deprecated_since:
+        parts.append(f"DeprecatedSince: {lit(row.deprecated_since)}")
+    if row.replaced_by:
+        replaced = codes.get(row.replaced_by) or f"Code({lit(row.replaced_by)})"
+        parts.append(f"ReplacedBy: {replaced}")
+    parts.append(f"TypeURI: {lit(row.type_uri)}")
+    return "{" + ", ".join(parts) + "}"

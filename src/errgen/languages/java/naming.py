@@ -1,0 +1,119 @@
+"""Java names and literals from registry text: enum constants from any wire string, package and
+Maven coordinates, and string literals that javac and google-java-format both leave exactly as
+written.
+
+Generated Java source stays pure ASCII: whatever a registry holds reaches javac as escapes, so
+neither the file's encoding nor a bidirectional-override character can change what a line means.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Mapping
+
+from errgen.identifiers import words
+
+# google-java-format's column limit; the enum template lays constants out as it would.
+COLUMN_LIMIT = 100
+
+# The constant every generated enum adds for a value this SDK does not know (the AWS SDK's name).
+UNKNOWN_CONSTANT = "UNKNOWN_TO_SDK_VERSION"
+
+KEYWORDS = frozenset(
+    """abstract assert boolean break byte case catch char class const continue default do double else enum
+    extends final finally float for goto if implements import instanceof int interface long native new package
+    private protected public return short static strictfp super switch synchronized this throw throws transient
+    try void volatile while true false null var yield record sealed permits non-sealed when module open _""".split()
+)
+
+_SEGMENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*", re.ASCII)
+PACKAGE_NAME = re.compile(rf"{_SEGMENT.pattern}(?:\.{_SEGMENT.pattern})*", re.ASCII)  # keywords aside
+COORDINATE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*", re.ASCII)
+_SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\"}
+
+
+class JavaNameError(ValueError):
+    """A `targets: java:` setting Java or Maven cannot use as given."""
+
+
+def constant_name(wire: str, wire_words: Iterable[str] | None = None) -> str:
+    """An UPPER_SNAKE enum constant for any wire string, from its words (or the ones given: the
+    contract view's, which a registry may override). A string with no ASCII word (`ОШИБКА`, `#`) is
+    spelled by its code points, so the name is still stable across registry edits."""
+    parts = [w.upper() for w in (words(wire) if wire_words is None else wire_words)]
+    if not parts:
+        parts = ["U" + format(ord(ch), "04X") for ch in wire] or ["EMPTY"]
+    name = "_".join(parts)
+    return name if name[0].isalpha() else "N_" + name
+
+
+def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
+    """Unique constant names, in order: a later value whose name is taken (`card-declined` after
+    `CARD_DECLINED`), or equals the unknown-value constant, gets the first free `_2`, `_3`..."""
+    taken = {UNKNOWN_CONSTANT}
+    names: dict[str, str] = {}
+    for wire in wires:
+        base = constant_name(wire, (wire_words or {}).get(wire))
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        names[wire] = name
+    return names
+
+
+def string_literal(value: str, unbreakable: bool = False) -> str:
+    """A Java string literal holding exactly `value`, in ASCII. Control characters are octal
+    escapes and everything outside ASCII is a `\\uXXXX` escape of its UTF-16 units; a backslash is
+    doubled, so the text `\\u0022` can never become a Unicode escape. With `unbreakable`, spaces are
+    `\\s`: google-java-format splits an over-long literal at its spaces, and this one must stay whole."""
+    out = []
+    for ch in value:
+        code = ord(ch)
+        if ch in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append("\\" + format(code, "03o"))
+        elif ch == " " and unbreakable:
+            out.append("\\s")
+        elif code < 0x80:
+            out.append(ch)
+        else:
+            encoded = ch.encode("utf-16-be")
+            out.extend("\\u" + encoded[i : i + 2].hex() for i in range(0, len(encoded), 2))
+    return '"' + "".join(out) + '"'
+
+
+def enum_constant_lines(name: str, wire: str | None, last: bool) -> list[str]:
+    """`  NAME("wire"),` as google-java-format lays it out: on one line when it fits, else the
+    argument on a continuation line (+4) that is never split."""
+    end = ";" if last else ","
+    argument = "null" if wire is None else string_literal(wire)
+    line = f"  {name}({argument}){end}"
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    if wire is not None:
+        argument = string_literal(wire, unbreakable=True)
+    return [f"  {name}(", f"      {argument}){end}"]
+
+
+def package_name(value: str) -> str:
+    """A Java package as given, checked: dot-separated identifiers, none a keyword."""
+    segments = value.split(".")
+    for segment in segments:
+        if not _SEGMENT.fullmatch(segment) or segment in KEYWORDS:
+            raise JavaNameError(f"targets.java.package {value!r}: {segment!r} is not a Java identifier")
+    return value
+
+
+def package_path(package: str) -> str:
+    return package.replace(".", "/")
+
+
+def coordinate(key: str, value: str) -> str:
+    """A Maven groupId, artifactId or version: letters, digits, `_`, `-` and `.` only."""
+    if not COORDINATE.fullmatch(value):
+        raise JavaNameError(f"targets.java.{key} {value!r}: Maven allows only letters, digits, '_', '-' and '.' "
+                           "(starting with a letter, digit or '_')")
+    return value

@@ -1,0 +1,176 @@
+"""Java SDK: a Maven project (Java 17, Jackson) with enums, records, the recovery table as data,
+the runtime and a conformance runner.
+
+The runtime is real Java under errgen/languages/java/runtime, copied with only its package line changed;
+the templates hold data (enum constants, contract.json, pom.xml). Every file is already laid out as
+google-java-format 1.28.0 lays it out, so a build needs no JDK; the tests prove it with the tool.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
+from errgen.model import Registry
+from errgen.languages.java import naming as naming
+from errgen.render import json_lines
+from errgen.render import render as render_template
+
+NAME = "java"
+SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+RUNTIME_PACKAGE = "package errgen.runtime;"
+RUNNER = "ConformanceRunner"
+# Pinned so a build of the same registry is the same project; each is served by Maven Central.
+VERSIONS = {
+    "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
+    "jar": "3.4.2", "dependency": "3.8.1",
+}
+ENUMS = {
+    "Code": "Every error code of the registry.",
+    "Category": "The categories of failure; one recovery policy each.",
+    "Scope": "What failed: the request, one resource, or the whole service.",
+    "Action": "What a caller does about an error.",
+    "State": "Whether anything was read or written before the failure.",
+    "Reason": "Which rule took a decision.",
+    "Verdict": "The tolerant verdict on a payload.",
+    "ProblemId": "Why the strict contract rejects a payload.",
+}
+
+
+def render(registry: Registry) -> dict[str, str]:
+    try:
+        return _render(view(registry))
+    except naming.JavaNameError as exc:
+        from errgen.build import BuildError
+
+        raise BuildError(f"target java: {exc}") from None
+
+
+def _render(v: ContractView) -> dict[str, str]:
+    package = naming.package_name(v.packages.java_package)
+    src = f"java/src/main/java/{naming.package_path(package)}"
+    files = {"java/pom.xml": pom(v, package)}
+    vocabularies = {
+        "Code": v.code_names, "Category": v.category_names, "Scope": v.scopes, "Action": v.actions,
+        "State": v.states, "Reason": v.reasons, "Verdict": v.parsed, "ProblemId": PROBLEMS,
+    }
+    for name, values in vocabularies.items():
+        files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
+    for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
+        for path in sorted((RUNTIME / kind).glob("*.java")):
+            files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
+    files[f"java/src/main/resources/{naming.package_path(package)}/contract.json"] = contract_json(v)
+    return files
+
+
+def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...]) -> str:
+    names = naming.constant_names(values, _view_words(v))
+    constants = [line for wire in values for line in naming.enum_constant_lines(names[wire], wire, last=False)]
+    constants.append("  /** A value this version of the SDK does not know; the payload keeps its string. */")
+    constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
+    return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
+                           summary=ENUMS[name], constants=constants)
+
+
+def _view_words(v: ContractView) -> dict[str, tuple[str, ...]]:
+    """The words the contract view names codes and categories after, where it has them (a registry
+    may give a code an `identifier`); otherwise each name's own words."""
+    rows = [*v.codes, *v.categories]
+    return {getattr(r, "code", None) or getattr(r, "name"): words for r in rows if (words := getattr(r, "words", None))}
+
+
+def runtime_source(path: Path, package: str, header: str) -> str:
+    """A runtime file as shipped: the header, then the SDK's package instead of the placeholder."""
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(RUNTIME_PACKAGE + "\n"), path
+    return f"// {header}\npackage {package};\n" + text[len(RUNTIME_PACKAGE) + 1:]
+
+
+def pom(v: ContractView, package: str) -> str:
+    p = v.packages
+    return render_template(
+        NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
+        group=naming.coordinate("group", p.java_group), artifact=naming.coordinate("artifact", p.java_artifact),
+        version=naming.coordinate("version", v.version), versions=VERSIONS,
+        description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
+    )
+
+
+def contract_json(v: ContractView) -> str:
+    """Everything the runtime reads: policy, fields with wire names, categories, the table, the
+    recovery rule for codes the SDK does not know, what a timed action becomes when attempts run
+    out, and the RFC 9457 members `from_http` drops."""
+    data: dict[str, Any] = {
+        "$comment": v.header,
+        "registry": v.name,
+        "version": v.version,
+        "policy": dataclasses.asdict(v.policy),
+        "envelope": v.envelope,
+        "fields": [
+            {"name": f.name, "wire": f.wire, "type": f.type, "required": f.required, "values": list(f.values),
+             "hint": f.hint, "minimum": f.minimum, "maximum": f.maximum, "max_items": f.max_items}
+            for f in v.fields
+        ],
+        "categories": [{"name": c.name, "retryable": c.retryable, "action": c.action} for c in v.categories],
+        "codes": [
+            {"code": c.code, "category": c.category, "retryable": c.retryable, "scope": c.scope, "scopes": list(c.scopes),
+             "actions": dict(c.actions), "retry_after_ms": c.retry_after_ms, "http_status": c.http_status,
+             "hints": list(c.hints), "description": c.description, "type_uri": c.type_uri,
+             "deprecated_since": c.deprecated_since, "replaced_by": c.replaced_by}
+            for c in v.codes
+        ],
+        "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
+        "exhausted": dict(v.exhausted),
+        "problem_members": list(PROBLEM_MEMBERS),
+    }
+    return json_lines(data, depth=2) + "\n"
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """Compile once with Maven (offline once the dependencies are cached; again only when a source
+    is newer than the last compile), then run the runner on the JVM directly: about 1.2 s a run
+    where `mvn test` takes 14 s. Maven builds in errgen's verified cache (java/), never inside
+    sdk_dir, unless that cache cannot be used (then in sdk_dir/target, hidden by OUT's .gitignore).
+    Without Maven or Java the command starts with the missing tool's name, so `errgen conformance`
+    reports it as skipped."""
+    for tool in ("mvn", "java"):
+        if shutil.which(tool) is None:
+            return [tool], Path(sdk_dir), tool
+    package = _package_of(sdk_dir)
+    build = build_directory(sdk_dir)
+    compile_ = ('mvn -q -B -DskipTests "-Derrgen.build.directory=$B" package dependency:build-classpath '
+                '"-Dmdep.outputFile=$B/classpath.txt"')
+    script = (
+        'B="$3"; if [ ! -f "$B/classpath.txt" ] || [ -n "$(find pom.xml src -newer "$B/classpath.txt" -print -quit)" ]; then '
+        f"{{ {compile_} -o || {compile_}; }} >&2 || exit 2; fi; "
+        'exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$B/classes:$(cat "$B/classpath.txt")" "$0" "$1" "$2"'
+    )
+    argv = ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve()), str(build)]
+    return argv, Path(sdk_dir), "mvn"
+
+
+def build_directory(sdk_dir: Path) -> Path:
+    """Where Maven builds an SDK for the runner: one folder per SDK folder, outside it, in a
+    cache only this user can write (the runner runs what is there)."""
+    from errgen import toolcache
+
+    digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
+    private = toolcache.private_folder("java")
+    return private / digest if private else Path(sdk_dir) / "target"
+
+
+def _package_of(sdk_dir: Path) -> str:
+    """The Java package of a built SDK, from its runner's package line ("" when not built: the
+    command then fails with the runner's missing class, and errgen conformance says so)."""
+    for path in sorted(Path(sdk_dir).glob(f"src/main/java/**/{RUNNER}.java")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("package "):
+                return line.removeprefix("package ").rstrip(";").strip()
+    return ""

@@ -1,0 +1,194 @@
+"""The conformance runner of docs/conformance.md:
+
+    python -m <package>._conformance check VECTORS.json   # compare with `expected`, exit 0 / 1
+    python -m <package>._conformance emit VECTORS.json    # one JSON line of actual outputs per input
+
+Exit 2 when the vectors file cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any, Iterator, Mapping, Optional, Sequence, TextIO
+
+from . import _wire
+from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
+from .runtime import (
+    Decision,
+    HttpReading,
+    check_payload,
+    decide,
+    from_http,
+    from_mcp_result,
+    read_http,
+)
+
+OUTPUTS = ("reading", "valid", "problems", "parsed", "decision")
+
+
+def response_reading(given: Mapping[str, Any], now_ms: int) -> HttpReading:
+    """A `response` input (responses.json): status, header pairs, body text after `body_pad` spaces."""
+    headers = [(str(name), str(value)) for name, value in given.get("headers", [])]
+    body = " " * given.get("body_pad", 0) + given["body"]
+    return read_http(given["status"], headers, body, now_ms=now_ms)
+
+
+def reading_json(reading: HttpReading) -> dict[str, Any]:
+    return {
+        "error": reading.error,
+        "code": reading.code,
+        "correlation_id": reading.correlation_id,
+        "delay_ms": reading.delay_ms,
+    }
+
+
+def raw_payload(given: Mapping[str, Any], now_ms: int) -> object:
+    """The raw payload of a vector's input: a payload, an HTTP response or an MCP result."""
+    if "payload" in given:
+        return given["payload"]
+    if "http" in given:
+        response = given["http"]
+        headers = [(str(name), str(value)) for name, value in response.get("headers", [])]
+        return from_http(response["status"], headers, response["body"], now_ms=now_ms)
+    if "mcp" in given:
+        return from_mcp_result(given["mcp"])
+    if "response" in given:
+        return response_reading(given["response"], now_ms).payload
+    raise ValueError("input holds none of payload, http, mcp, response")
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    return {
+        "action": decision.action.value,
+        "reason": decision.reason.value,
+        "code": decision.code,
+        "delay_ms": decision.delay_ms,
+        "correlation_id": decision.correlation_id,
+        "resource_id": decision.resource_id,
+        "did_you_mean": list(decision.did_you_mean),
+        "accepted": list(decision.accepted),
+        "searched": dict(decision.searched),
+    }
+
+
+def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
+    """What this SDK makes of one vector's input."""
+    now_ms = vector.get("now_ms", 0)
+    raw = raw_payload(vector["input"], now_ms)
+    verdict = check_payload(raw)
+    decision = decide(
+        raw,
+        vector.get("attempt", 1),
+        vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
+        vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
+    )
+    reading = (
+        {"reading": reading_json(response_reading(vector["input"]["response"], now_ms))}
+        if "response" in vector["input"]
+        else {}
+    )
+    return {
+        "name": vector["name"],
+        **reading,
+        "valid": verdict.valid,
+        "problems": sorted({p[0] for p in verdict.problems}),
+        "parsed": verdict.parsed.value,
+        "decision": decision_json(decision),
+    }
+
+
+def emitted(vector: Mapping[str, Any]) -> dict[str, Any]:
+    """The emit line of one vector; a vector the runner cannot read says why instead."""
+    try:
+        return outputs(vector)
+    except Exception as exc:  # a malformed vector (no input, say): reported, the others still run
+        return {"name": vector.get("name"), "error": f"{type(exc).__name__}: {exc}"}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON data: 2 equals 2.0, key order is ignored, true is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def failures(vector: Mapping[str, Any]) -> Iterator[str]:
+    name = vector.get("name", "?")
+    try:
+        got = outputs(vector)
+    except Exception as exc:  # a runner reports, whatever happens: a raise is a failure to fix
+        yield f"FAIL {name}: raised {type(exc).__name__}: {exc}"
+        return
+    expected = vector.get("expected", {})
+    for key in OUTPUTS:
+        if key in expected and not same(_sorted(key, expected[key]), got.get(key)):
+            yield f"FAIL {name}: {key}: expected {_dump(expected[key])}, got {_dump(got[key])}"
+
+
+def _sorted(key: str, value: Any) -> Any:
+    return (
+        sorted(set(value))
+        if key == "problems" and isinstance(value, list) and all(isinstance(p, str) for p in value)
+        else value
+    )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """Text safe to write as UTF-8: a lone surrogate (from a vector's JSON escapes) is written as
+    its JSON escape instead of crashing the runner."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _dump(value: Any) -> str:
+    return _printable(_wire.to_json(value))
+
+
+def load(path: str) -> Sequence[Mapping[str, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        document = json.load(handle)
+    vectors = document.get("vectors") if isinstance(document, dict) else None
+    if not isinstance(vectors, list) or not all(isinstance(v, dict) for v in vectors):
+        raise ValueError("a vectors file is an object whose `vectors` is a list of objects")
+    return vectors
+
+
+def main(argv: Sequence[str], out: TextIO = sys.stdout) -> int:
+    if len(argv) != 2 or argv[0] not in ("check", "emit"):
+        print("usage: python -m <package>._conformance check|emit VECTORS.json", file=sys.stderr)
+        return 2
+    try:
+        vectors = load(argv[1])
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {argv[1]}: {exc}", file=sys.stderr)
+        return 2
+    if argv[0] == "emit":
+        for vector in vectors:
+            out.write(_dump(emitted(vector)) + "\n")
+        return 0
+    failed = 0
+    for vector in vectors:
+        lines = list(failures(vector))
+        failed += bool(lines)
+        for line in lines:
+            out.write(_printable(line) + "\n")
+    out.write(f"{len(vectors) - failed} passed, {failed} failed\n")
+    return 1 if failed else 0
+
+
+def _entry(argv: Optional[Sequence[str]] = None) -> None:
+    sys.exit(main(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    _entry()

@@ -1,0 +1,499 @@
+"""Acting on errors: `decide()` for agents, strict and tolerant parsing, MCP and HTTP mapping,
+`new_error()` for services and `did_you_mean()` for near-miss suggestions.
+
+Every SDK errgen generates behaves the same way (docs/conformance.md); this one proves it with
+`python -m <package>._conformance check vectors.json`. No function here raises on what a server
+sends: a bad payload is a verdict, and `decide` escalates it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Tuple, Union
+
+from . import _reading, _validate, _wire
+from ._contract import (
+    BACKOFF_BASE_MS,
+    BACKOFF_MAX_EXPONENT,
+    BACKOFF_MAX_MS,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_MAX_DELAY_MS,
+    DID_YOU_MEAN_LIMIT,
+    ENVELOPE,
+    EXHAUSTED,
+    FALLBACK_ACTIONS,
+    FIELDS,
+    MAX_DELAY_VALUE_MS,
+    PROBLEM_BASE,
+    PROBLEM_MEMBERS,
+    REGISTRY_NAME,
+    RESPONSE,
+)
+from ._wire import Headers
+from .enums import Action, Parsed, Reason
+from .models import ErrorPayload
+from .recovery import RecoveryEntry, recovery_entry
+
+Searched = Mapping[str, Union[str, int, float, bool]]
+_W = _validate.WIRE
+
+
+class PayloadError(ValueError):
+    """A payload the contract rejects; `problems` holds (problem id, message) pairs."""
+
+    def __init__(self, problems: list[Tuple[str, str]]) -> None:
+        super().__init__("; ".join(message for _, message in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to do about one error, and which rule decided (`reason`)."""
+
+    action: Action
+    reason: Reason
+    code: Optional[str] = None
+    delay_ms: Optional[int] = None
+    correlation_id: Optional[str] = None
+    resource_id: Optional[str] = None
+    did_you_mean: Tuple[str, ...] = ()
+    accepted: Tuple[str, ...] = ()
+    searched: Searched = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The strict problems of a raw payload (none: valid) and its tolerant reading."""
+
+    problems: Tuple[Tuple[str, str], ...]
+    parsed: Parsed
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def backoff_ms(attempt: int, jitter: bool = False) -> int:
+    """The wait when neither payload nor registry gives one: base * 2^(attempt-1), capped; with
+    jitter, a uniform draw below that ("full jitter")."""
+    exponent = min(max(attempt - 1, 0), BACKOFF_MAX_EXPONENT)
+    delay = min(BACKOFF_BASE_MS * 2**exponent, BACKOFF_MAX_MS)
+    return int(random.random() * delay) if jitter else delay
+
+
+def _delay_on_final(payload: Mapping[str, Any]) -> bool:
+    return payload[_W["retryable"]] is False and _W["retry_after_ms"] in payload
+
+
+def _unknown(payload: Mapping[str, Any]) -> bool:
+    return (
+        recovery_entry(payload[_W["code"]]) is None
+        or payload[_W["category"]] not in _validate.CATEGORY_NAMES
+    )
+
+
+def check_payload(payload: object) -> Verdict:
+    """Both verdicts at once: strict problems, and known / unknown / invalid."""
+    problems = tuple(_validate.problems(payload))
+    if (
+        not isinstance(payload, dict)
+        or _validate.envelope_problems(payload)
+        or _delay_on_final(payload)
+    ):
+        return Verdict(problems, Parsed.INVALID)
+    return Verdict(problems, Parsed.UNKNOWN if _unknown(payload) else Parsed.KNOWN)
+
+
+def decide(
+    payload: object,
+    attempt: int = 1,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
+    *,
+    jitter: bool = False,
+) -> Decision:
+    """The action the registry prescribes for a raw JSON payload, as received (any value)."""
+    if not isinstance(payload, dict) or _validate.envelope_problems(payload):
+        correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
+        return Decision(
+            Action.ESCALATE,
+            Reason.INVALID_PAYLOAD,
+            correlation_id=correlation if isinstance(correlation, str) else None,
+        )
+    if _delay_on_final(payload):
+        return _decision(payload, Action.ESCALATE, Reason.INVALID_PAYLOAD)
+    registry_delay: Optional[int] = None
+    entry = recovery_entry(payload[_W["code"]])
+    if entry is None or _unknown(payload):
+        action, reason = (
+            Action(FALLBACK_ACTIONS[(payload[_W["scope"]], payload[_W["retryable"]])]),
+            Reason.UNKNOWN_CODE,
+        )
+    elif _validate.registry_problems(payload):
+        return _decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY)
+    else:
+        action, reason, registry_delay = (
+            entry.actions[payload[_W["scope"]]],
+            Reason.REGISTRY,
+            entry.retry_after_ms,
+        )
+    if action.value not in EXHAUSTED:
+        return _decision(payload, action, reason)
+    if attempt >= max_attempts:
+        return _decision(payload, Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED)
+    given = payload.get(_W["retry_after_ms"])
+    delay = (
+        int(given)
+        if given is not None
+        else registry_delay if registry_delay is not None else backoff_ms(attempt, jitter)
+    )
+    if delay > max_delay_ms:
+        return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
+    return _decision(payload, action, reason, delay)
+
+
+def _decision(
+    payload: Mapping[str, Any], action: Action, reason: Reason, delay: Optional[int] = None
+) -> Decision:
+    return Decision(
+        action=action,
+        reason=reason,
+        code=payload[_W["code"]],
+        delay_ms=delay,
+        correlation_id=payload[_W["correlation_id"]],
+        resource_id=payload.get(_W["resource_id"]),
+        did_you_mean=tuple(payload.get(_W["did_you_mean"], ())),
+        accepted=tuple(payload.get(_W["accepted"], ())),
+        searched=MappingProxyType(dict(payload.get(_W["searched"], {}))),
+    )
+
+
+def validate_payload(payload: object) -> ErrorPayload:
+    """Strict (a service, before sending): reject unknown codes, contradictions, extra fields."""
+    problems = _validate.problems(payload)
+    if problems:
+        raise PayloadError(problems)
+    return ErrorPayload.model_validate(payload)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownErrorPayload:
+    """A well-formed payload whose code (or category) this SDK does not know: a newer server."""
+
+    code: str
+    category: str
+    retryable: bool
+    scope: str
+    correlation_id: str
+    raw: Mapping[str, Any]
+
+
+def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
+    """Tolerant (a client): a code from a newer server comes back as UnknownErrorPayload, never as
+    a failure. Raises PayloadError for an invalid payload, and for a known code that contradicts
+    the registry (`check_payload` reports that case as known without raising)."""
+    verdict = check_payload(payload)
+    if verdict.parsed is Parsed.INVALID or not isinstance(payload, dict):
+        raise PayloadError(
+            list(verdict.problems)
+            or _validate.problems(payload)
+            or [("invalid", "invalid payload")]
+        )
+    if verdict.parsed is Parsed.UNKNOWN:
+        return UnknownErrorPayload(
+            code=payload[_W["code"]],
+            category=payload[_W["category"]],
+            retryable=payload[_W["retryable"]],
+            scope=payload[_W["scope"]],
+            correlation_id=payload[_W["correlation_id"]],
+            raw=MappingProxyType(dict(payload)),
+        )
+    return validate_payload(payload)
+
+
+def new_error(
+    code: str, correlation_id: str, *, scope: Optional[str] = None, **fields: Any
+) -> dict[str, Any]:
+    """A payload for `code` with category, retryable and default scope filled from the table, so a
+    service cannot emit a contradictory one. `fields` (by their Python names): resource_id, message,
+    retry_after_ms and the hint fields the code allows. Raises PayloadError on anything the
+    contract rejects."""
+    entry = recovery_entry(code)
+    if entry is None:
+        raise PayloadError([("unknown-code", f"code {code!r} is not in registry {REGISTRY_NAME}")])
+    payload: dict[str, Any] = {
+        _W["code"]: entry.code.value,
+        _W["category"]: entry.category.value,
+        _W["retryable"]: entry.retryable,
+        _W["scope"]: scope or entry.scope.value,
+        _W["correlation_id"]: correlation_id,
+    }
+    payload.update({_W.get(key, key): value for key, value in fields.items() if value is not None})
+    problems = _validate.problems(payload)
+    if problems:
+        raise PayloadError(problems)
+    return payload
+
+
+def to_mcp_result(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent."""
+    return {
+        "content": [{"type": "text", "text": _wire.to_json(dict(payload))}],
+        "structuredContent": dict(payload),
+        "isError": True,
+    }
+
+
+def from_mcp_result(result: object) -> object:
+    """The raw payload of an MCP tools/call result (structuredContent, else the first text item's
+    JSON), or None when it carries none; judge it with check_payload or decide."""
+    return _wire.mcp_payload(result)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpResponse:
+    status: int
+    headers: Mapping[str, str]
+    body: str
+
+
+def _delay_of(payload: Mapping[str, Any], entry: Optional[RecoveryEntry]) -> Optional[int]:
+    given = payload.get(_W["retry_after_ms"])
+    if isinstance(given, int) and not isinstance(given, bool) and given >= 0:
+        return min(given, MAX_DELAY_VALUE_MS)
+    if isinstance(given, float) and given.is_integer() and given >= 0:
+        return int(min(given, float(MAX_DELAY_VALUE_MS)))
+    if given is None and entry is not None and payload.get(_W["retryable"]) is True:
+        return entry.retry_after_ms
+    return None
+
+
+def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
+    """Status from the code's http_status (500 for a code this SDK does not know); Retry-After in
+    whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
+    retryable, so that clients which never read the body (the official API SDKs' retry policy)
+    still obey the contract; with problem=True an RFC 9457 application/problem+json body with the
+    payload fields as extension members, its type the code's type URI."""
+    entry = recovery_entry(payload.get(_W["code"]))
+    status = entry.http_status if entry is not None else 500
+    headers = {"Content-Type": "application/problem+json" if problem else "application/json"}
+    headers["x-should-retry"] = "true" if payload.get(_W["retryable"]) is True else "false"
+    delay = _delay_of(payload, entry)
+    if delay is not None:
+        headers["Retry-After"] = str(-(-delay // 1000))
+        headers["retry-after-ms"] = str(delay)
+    body: dict[str, Any] = {ENVELOPE: dict(payload)} if ENVELOPE else dict(payload)
+    if problem:
+        code = payload.get(_W["code"])
+        message = payload.get(_W["message"])
+        members = {
+            "type": (
+                entry.type_uri
+                if entry is not None
+                else PROBLEM_BASE + (code if isinstance(code, str) else "")
+            ),
+            "title": entry.description if entry is not None else str(code),
+            "status": status,
+        }
+        if isinstance(message, str):
+            members["detail"] = message
+        body = {**members, **body}
+    return HttpResponse(status, headers, _wire.to_json(_api_shape(payload, body, headers)))
+
+
+def _api_shape(
+    payload: Mapping[str, Any], body: dict[str, Any], headers: dict[str, str]
+) -> dict[str, Any]:
+    """What the API itself sends: a code that shares its wire code with others goes out as that
+    wire code, with the headers its `when` conditions test; the code and the correlation id also
+    go in the header where the API's response puts them first."""
+    code = payload.get(_W["code"])
+    if not isinstance(code, str):
+        return body
+    sent = _reading.WIRE_CODE.get(code, code)
+    if sent != code:
+        inner = dict(body[ENVELOPE]) if ENVELOPE else body
+        inner[_W["code"]] = sent
+        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
+        for name, conditions in RESPONSE["variants"][sent]:
+            for condition in conditions if name == code else ():
+                at, wanted = condition.get("at"), condition.get("equals")
+                if at is not None and at["in"] == "header" and isinstance(wanted, str):
+                    headers[at["name"]] = wanted
+    for fact, value in (("code", sent), ("correlation_id", payload.get(_W["correlation_id"]))):
+        first = RESPONSE[fact][0] if RESPONSE[fact] else None
+        if first is not None and first["in"] == "header" and isinstance(value, str):
+            headers[first["name"]] = value
+    return body
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReading:
+    """What `read_http` found in a response. `payload` is what `from_http` returns (judge it with
+    check_payload or decide); `code`, `correlation_id` and `delay_ms` are what the registry's
+    response sources yield (None: nothing usable); `document` is the whole parsed body (JSON, or
+    XML as nested dicts), None when unreadable: the API's own fields, kept for the caller."""
+
+    error: bool
+    payload: object
+    code: Optional[str]
+    correlation_id: Optional[str]
+    delay_ms: Optional[int]
+    document: object
+
+
+_REQUIRED = tuple(spec.wire for spec in FIELDS if spec.required)
+_WIRE_NAMES = frozenset(_W.values())
+
+
+def read_http(
+    status: int, headers: Headers, body: object, now_ms: Optional[int] = None
+) -> HttpReading:
+    """Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where
+    the registry says each fact is; facts the response does not carry come from the registry row
+    of the code it carries (an unknown code: from the status). Never raises on what a server sends.
+    `headers`: a mapping or (name, value) pairs; `body`: text or bytes (anything else is empty)."""
+    code_status = status if isinstance(status, int) and not isinstance(status, bool) else 0
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    too_large = _wire.body_too_large(body)
+    ok, text = _wire.as_text(body)
+    text = text[1:] if text.startswith("\ufeff") else text
+    parsed, document = False, None
+    # An xml registry reads a body that starts with "<" as XML, any other as JSON (what to_http writes).
+    xml = RESPONSE["format"] == "xml" and text.lstrip(" \t\r\n").startswith("<")
+    if ok and not too_large:
+        parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
+    found = document if parsed else None
+    code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text, code_status)
+    correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
+    delay = _reading.delay_ms(found, headers, now)
+    error = _reading.is_error(code_status, found, headers)
+    payload: object = None
+    if error:
+        # A body that cannot be read, or an XML one without a code, is returned as its text,
+        # unless a header carries the code.
+        payload = (
+            _payload(code_status, headers, found, code, correlation, delay, xml, now)
+            if code is not None or parsed and not xml
+            else text
+        )
+    return HttpReading(error, payload, code, correlation, delay, found)
+
+
+def _payload(
+    status: int,
+    headers: Headers,
+    document: object,
+    code: Optional[str],
+    correlation: Optional[str],
+    delay: Optional[int],
+    xml: bool,
+    now_ms: int,
+) -> object:
+    value = document
+    if ENVELOPE and not xml and isinstance(value, dict) and ENVELOPE in value:
+        value = value[ENVELOPE]
+    if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
+        own = _reading.delay_ms(document, headers, now_ms, RESPONSE["own_retry_after"])
+        return _as_sent(status, headers, document, value, own)
+    name = _reading.registry_code(code, status, document, headers)
+    entry = recovery_entry(name)
+    payload: dict[str, Any] = {_W["code"]: name if entry is not None else code}
+    if entry is not None:
+        payload[_W["category"]] = entry.category.value
+        payload[_W["retryable"]] = entry.retryable
+        payload[_W["scope"]] = entry.scope.value
+    else:
+        payload[_W["category"]] = ""
+        payload[_W["retryable"]] = status in RESPONSE["retryable_statuses"]
+        payload[_W["scope"]] = "service" if status in RESPONSE["service_statuses"] else "request"
+    payload[_W["correlation_id"]] = correlation or ""
+    resource = _reading.first(RESPONSE["resource_id"], document, headers, _reading.code_text)
+    if resource is not None or payload[_W["scope"]] == "resource":
+        payload[_W["resource_id"]] = resource or ""
+    message = _reading.first(RESPONSE["message"], document, headers, _reading.message_text)
+    if message is not None:
+        payload[_W["message"]] = message
+    if payload[_W["retryable"]] is True and delay is not None:
+        payload[_W["retry_after_ms"]] = delay
+    return payload
+
+
+def _kept(key: str) -> bool:
+    return key not in PROBLEM_MEMBERS or key in _WIRE_NAMES
+
+
+def _as_sent(
+    status: int, headers: Headers, document: object, value: object, delay: Optional[int]
+) -> object:
+    """A payload the body carries itself (errgen's shape): RFC 9457 members that are not the
+    payload's own wire names dropped, `detail` as the message, a variant code resolved, and the
+    response's delay when it is retryable and states none."""
+    if not isinstance(value, dict):
+        return value
+    payload = {key: item for key, item in value.items() if _kept(key)}
+    if (
+        "detail" in value
+        and not _kept("detail")
+        and _W["message"] not in payload
+        and _W["code"] in payload
+    ):
+        payload[_W["message"]] = value["detail"]
+    code = payload.get(_W["code"])
+    if isinstance(code, str):
+
+        def fits(name: str) -> bool:
+            entry = recovery_entry(name)
+            return (
+                entry is not None
+                and entry.category.value == payload.get(_W["category"])
+                and payload.get(_W["scope"]) in entry.actions
+            )
+
+        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits)
+    if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
+        if delay is not None:
+            payload[_W["retry_after_ms"]] = delay
+    return payload
+
+
+def from_http(status: int, headers: Headers, body: object, now_ms: Optional[int] = None) -> object:
+    """The raw payload of an HTTP error response, read tolerantly (`read_http`): errgen's payload
+    as sent, or the one built from a real API's response; a body that cannot be read comes back
+    as its text, and a response that is not an error as None. Judge it with check_payload or
+    decide. `headers`: a mapping or (name, value) pairs; `now_ms` is the clock of HTTP-dates."""
+    return read_http(status, headers, body, now_ms).payload
+
+
+def did_you_mean(
+    value: str, allowed: "list[str] | tuple[str, ...]", limit: int = DID_YOU_MEAN_LIMIT
+) -> list[str]:
+    """Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third
+    of the length). Pass only the values this caller may read (its own tenants, say), never a global
+    list: a suggestion drawn from everything leaks the existence of what the caller cannot see."""
+    if not isinstance(value, str):
+        return []
+    budget = max(1, len(value) // 3)
+    scored = []
+    for index, candidate in enumerate(allowed):
+        if not isinstance(candidate, str):
+            continue
+        distance = _levenshtein(value, candidate, budget)
+        if distance <= budget and candidate != value:
+            scored.append((distance, index, candidate))
+    return [candidate for _, _, candidate in sorted(scored)[:limit]]
+
+
+def _levenshtein(a: str, b: str, budget: int) -> int:
+    if abs(len(a) - len(b)) > budget:
+        return budget + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]

@@ -1,0 +1,161 @@
+"""Python SDK: the runtime (errgen/languages/python/runtime, copied as is) plus the contract's data rendered
+from the view: enums, `_contract.py` (policy, fields, the tabulated rule), the table, pydantic
+field types and pyproject.toml. Black formats what is rendered.
+
+Only the registry-independent envelope goes through datamodel-code-generator, so its cost does not
+grow with the number of codes.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from errgen import toolcache
+from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.model import Registry
+from errgen.languages.python import naming as naming
+from errgen.render import render as render_template
+from errgen.resources import runtime_sources
+
+NAME = "python"
+SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
+# Its runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
+FORMATTED = ("__init__.py", "_contract.py")  # rendered, then formatted by black
+LINE_LENGTH = naming.LINE_LENGTH
+
+
+def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
+    package = contract.packages.python_package
+    context: dict[str, Any] = {
+        "view": contract,
+        "header": contract.header,
+        "package": package,
+        "distribution": contract.packages.python_distribution,
+        "version": naming.version(contract.version),
+        "enums": enums(contract),
+        "problem_members": PROBLEM_MEMBERS,
+    }
+    base = f"python/{package}"
+    files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in FORMATTED}
+    # One line per code: black would take a second per 5,000 codes on every registry edit, so the
+    # template writes black's layout itself (naming.python.assignment; tests hold it to black's).
+    files[f"{base}/enums.py"] = render_template(NAME, "enums.py.jinja", **context)
+    for name, source in runtime_sources(NAME).items():
+        files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
+    files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
+    files[f"{base}/py.typed"] = ""
+    files[f"{base}/_table.json"] = render_template(NAME, "_table.json.jinja", **context)
+    files["python/pyproject.toml"] = render_template(NAME, "pyproject.toml.jinja", **context)
+    return files
+
+
+def enums(contract: ContractView) -> list[dict[str, Any]]:
+    """Each enum's class name, docstring and (member, wire value) pairs; member names are unique."""
+    def members(values: tuple[str, ...], spelled: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        return list(zip(naming.unique(naming.constant(v) for v in spelled or values), values))
+
+    # Codes and categories are named after the view's words, which an `identifier:` may set.
+    codes = members(contract.code_names, tuple(c.identifier_text for c in contract.codes))
+    categories = members(contract.category_names, tuple(c.identifier_text for c in contract.categories))
+    return [
+        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": codes},
+        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": categories},
+        {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
+        {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
+        {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},
+        {"name": "Parsed", "doc": "The tolerant reading of a raw payload.", "members": members(contract.parsed)},
+    ]
+
+
+def envelope_schema_text(contract: ContractView) -> str:
+    from errgen import payload
+    from errgen.render import to_json
+
+    return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
+
+
+# datamodel-code-generator's options for the envelope; part of the cache key, as are its version,
+# black's and the input, so a cached module is exactly what a fresh run would produce.
+ENVELOPE_OPTIONS: dict[str, Any] = {
+    "input_file_type": "jsonschema",
+    "output_model_type": "pydantic_v2.BaseModel",
+    "formatters": [],
+    "disable_timestamp": True,
+    "strict_types": ["str", "int", "bool", "float"],
+    "use_annotated": True,
+    "field_constraints": True,
+    "use_standard_collections": True,
+    "use_union_operator": True,
+    "use_schema_description": True,
+    "use_field_description": True,
+    "target_python_version": "3.10",
+    "enum_field_as_literal": "all",
+}
+# black's mode, spelled out so the cache key can name it without importing black.
+BLACK_TARGETS = ("PY310",)
+
+
+# The header's place in the cached module: the registry's name and version go in after, so a new
+# release (or another registry) reuses the cached module instead of running the generator again.
+_HEADER = "# errgen-header"
+
+
+@cache
+def envelope_module(header: str, schema: str) -> str:
+    import json
+
+    file_header = f"{_HEADER}\n# Field types of the payload envelope, by datamodel-code-generator."
+    entry = toolcache.key(
+        toolcache.tool_version("datamodel-code-generator"), json.dumps(ENVELOPE_OPTIONS, sort_keys=True),
+        file_header, schema, *black_key(),
+    )
+    module = toolcache.cached("envelope", entry, lambda: format_python(run_datamodel_codegen(file_header, schema)))
+    assert module.startswith(_HEADER + "\n"), "datamodel-code-generator's output starts with the given header"
+    return f"# {header}" + module[len(_HEADER):]
+
+
+def run_datamodel_codegen(file_header: str, schema: str) -> str:
+    import json
+
+    from datamodel_code_generator import DataModelType, InputFileType, generate
+
+    options = dict(ENVELOPE_OPTIONS)
+    source = generate(
+        json.loads(schema),
+        input_file_type=InputFileType(options.pop("input_file_type")),
+        output_model_type=DataModelType(options.pop("output_model_type")),
+        custom_file_header=file_header,
+        **options,
+    )
+    assert isinstance(source, str)
+    return source
+
+
+@cache
+def black_key() -> tuple[str, str]:
+    return toolcache.tool_version("black"), f"line_length={LINE_LENGTH};target_versions={','.join(BLACK_TARGETS)}"
+
+
+def format_python(source: str) -> str:
+    """black's output for `source`, from the cache when black has formatted this text before."""
+    return toolcache.cached("black", toolcache.key(*black_key(), source), lambda: run_black(source))
+
+
+def run_black(source: str) -> str:
+    import black
+
+    # An explicit mode: black must not read [tool.black] from whatever pyproject.toml is nearby.
+    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion[v] for v in BLACK_TARGETS})
+    return black.format_str(source, mode=mode)
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """The runner of the SDK built in `sdk_dir` (the python/ folder): argv, working folder, tool."""
+    packages = sorted(p.name for p in sdk_dir.iterdir() if (p / "_conformance.py").is_file()) if sdk_dir.is_dir() else []
+    package = packages[0] if packages else "_missing_"
+    return [sys.executable, "-m", f"{package}._conformance", mode, str(vectors)], sdk_dir, "python3"

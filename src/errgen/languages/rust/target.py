@@ -1,0 +1,249 @@
+"""Rust SDK: a crate with open enums, `ErrorPayload` (serde, wire names), the recovery table and
+the shared runtime (parse, validate, decide, HTTP, MCP, did_you_mean, new_error).
+
+The runtime is real Rust source (errgen/languages/rust/runtime/), copied verbatim; its templates/ render
+only the registry's data from the contract view. Everything is written already formatted as
+rustfmt formats it, so building the crate never needs a Rust toolchain.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from errgen import contract
+from errgen.model import Registry
+from errgen.languages.rust import naming as naming
+from errgen.render import render as render_template
+
+NAME = "rust"
+SUMMARY = "rust/: crate <name>-errors (open enums, ErrorPayload, RECOVERY_TABLE, runtime), serde only"
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+RUST_VERSION = "1.74"
+
+# Rust types of the policy constants, by the value's Python type; a few are counts or indices.
+_POLICY_TYPES = {"default_max_attempts": "u32", "backoff_max_exponent": "u32", "max_suggestions": "usize",
+                 "did_you_mean_limit": "usize", "max_json_depth": "usize"}
+_FIELD_KINDS = {"string": "String", "boolean": "Boolean", "integer": "Integer", "enum": "Enum",
+                "string_list": "StringList", "scalar_map": "ScalarMap"}
+
+
+def render(registry: Registry) -> dict[str, str]:
+    try:
+        return _render(contract.view(registry))
+    except naming.NamingError as exc:
+        from errgen.build import BuildError
+
+        raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
+
+
+def _render(view: contract.ContractView) -> dict[str, str]:
+    crate = naming.crate_name(view.packages.rust_crate)
+    context = {
+        "header": view.header,
+        "crate": crate,
+        "lib": naming.lib_name(crate),
+        "version": naming.version(view.version),
+        "rust_version": RUST_VERSION,
+        "registry_name": naming.string(view.name),
+        "registry_version": naming.string(view.version),
+        "description": naming.toml_string(f"Typed errors, recovery table and runtime of the {view.name} error contract."),
+        **data_context(view),
+    }
+    files = {f"rust/src/{name}": f"// {view.header}\n{text}" for name, text in runtime_sources().items()}
+    files["rust/src/data.rs"] = render_template(NAME, "data.rs.jinja", **context)
+    files["rust/src/payload.rs"] = render_template(NAME, "payload.rs.jinja", **context)
+    files["rust/examples/conformance.rs"] = render_template(NAME, "conformance.rs.jinja", **context)
+    files["rust/Cargo.toml"] = render_template(NAME, "Cargo.toml.jinja", **context)
+    return files
+
+
+@cache
+def runtime_sources() -> dict[str, str]:
+    src = RUNTIME / "src"
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(src.glob("*.rs"))}
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """The crate's runner, `cargo run --example conformance -- check|emit VECTORS`, run in the
+    crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
+    (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
+    never needs that feature. Builds go to CARGO_TARGET_DIR when set, else beside errgen's other
+    caches (a folder only this user can write), never into the SDK folder; only when that cache
+    cannot be used, into the crate's own target/ (which OUT's .gitignore hides)."""
+    import os
+
+    from errgen import toolcache
+
+    target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.private_folder("cargo-target") or Path(sdk_dir) / "target")
+    argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
+            "--example", "conformance", "--", mode, str(vectors)]
+    return argv, Path(sdk_dir), "cargo"
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenEnum:
+    """One enum of the crate: its variants, and the table its wire strings live in."""
+
+    name: str
+    doc: str
+    variants: list[str]
+    open: bool
+
+
+def data_context(view: contract.ContractView) -> dict[str, Any]:
+    enum_fields = [f for f in view.fields if f.type == "enum"]
+    vocabularies = {naming.camel(f.name, ""): list(f.values) for f in enum_fields}
+    vocabularies["Action"] = list(view.actions)
+    names = {
+        # Codes and categories are named after the view's words, which an `identifier:` may set.
+        "Code": dict(zip(view.code_names, naming.variants([c.identifier_text for c in view.codes], "Code"))),
+        "Category": dict(zip(view.category_names, naming.variants([c.identifier_text for c in view.categories], "Category"))),
+        **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
+        "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
+        "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
+    }
+    scope = names["Scope"]
+    action = names["Action"]
+
+    def path(type_name: str, value: str) -> str:
+        return f"{type_name}::{names[type_name][value]}"
+
+    def opt(value: Any, render: Any = str) -> str:
+        return "None" if value is None else f"Some({render(value)})"
+
+    code_rows = [[
+        ("code", path("Code", c.code)),
+        ("wire", naming.string(c.code)),
+        ("category", path("Category", c.category)),
+        ("retryable", _bool(c.retryable)),
+        ("scope", path("Scope", c.scope)),
+        ("scopes", naming.list_value(f"Scope::{scope[s]}" for s in c.scopes)),
+        ("actions", naming.list_value(f"Action::{action[c.actions[s]]}" for s in c.scopes)),
+        ("retry_after_ms", opt(c.retry_after_ms, _int)),
+        ("http_status", str(c.http_status)),
+        ("hints", naming.list_value(naming.string(view.field_map[h].wire) for h in c.hints)),
+        ("description", naming.string(c.description)),
+        ("since", naming.string(c.since)),
+        ("deprecated_since", opt(c.deprecated_since, naming.string)),
+        ("replaced_by", opt(c.replaced_by, naming.string)),
+        ("type_uri", naming.string(c.type_uri)),
+    ] for c in view.codes]
+    category_rows = [[
+        ("category", path("Category", c.name)),
+        ("wire", naming.string(c.name)),
+        ("retryable", _bool(c.retryable)),
+        ("action", opt(c.action, lambda a: path("Action", a))),
+        ("description", naming.string(c.description)),
+    ] for c in view.categories]
+    rule_rows = [[
+        ("retryable", _bool(retryable)),
+        ("scope", path("Scope", s)),
+        ("action", path("Action", by_retryable[retryable])),
+    ] for s, by_retryable in view.fallback_actions.items() for retryable in (True, False)]
+    timed_rows = [[("action", path("Action", timed)), ("exhausted", path("Action", last))] for timed, last in view.exhausted.items()]
+    field_rows = [[
+        ("name", naming.string(f.name)),
+        ("wire", naming.string(f.wire)),
+        ("kind", f"FieldKind::{_FIELD_KINDS[f.type]}"),
+        ("required", _bool(f.required)),
+        ("hint", _bool(f.hint)),
+        ("values", naming.list_value(naming.string(v) for v in f.values)),
+        ("minimum", opt(f.minimum, _int)),
+        ("maximum", opt(f.maximum, _int)),
+        ("max_items", opt(f.max_items)),
+    ] for f in view.fields]
+
+    def wires(type_name: str) -> str:
+        rows = [[("value", path(type_name, v)), ("wire", naming.string(v))] for v in names[type_name]]
+        return naming.struct_array("Wire", rows)
+
+    enums = [
+        OpenEnum("Code", "A stable error code of the registry; branch on this, never on the message.",
+                 list(names["Code"].values()), True),
+        OpenEnum("Category", "A class of failure; one recovery policy per category.", list(names["Category"].values()), True),
+        *[OpenEnum(naming.camel(f.name, ""), _sentence(f.description), list(names[naming.camel(f.name, "")].values()), True)
+          for f in enum_fields],
+        OpenEnum("Action", "What an agent does about an error.", list(names["Action"].values()), True),
+    ]
+    return {
+        "enums": enums,
+        "closed_enums": {"Reason": list(names["Reason"].values()), "Verdict": list(names["Verdict"].values())},
+        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")}
+        | {"Reason": wires("Reason"), "Verdict": wires("Verdict")},
+        "timed_table": naming.struct_array("Timed", timed_rows),
+        "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
+                        for p in contract.PROBLEMS],
+        "problem_members": naming.array([naming.string(m) for m in contract.PROBLEM_MEMBERS], 0,
+                                        "pub(crate) static PROBLEM_MEMBERS: &[&str] = ", ";"),
+        "recovery_table": naming.struct_array("CodeEntry", code_rows),
+        "category_table": naming.struct_array("CategoryEntry", category_rows),
+        "rule_table": naming.struct_array("RuleRow", rule_rows),
+        "field_table": naming.struct_array("FieldSpec", field_rows),
+        "policy": policy_constants(view),
+        "wire_names": [naming.assignment(4, f"pub const {naming.const_name(f.name)}: &str =", naming.string(f.wire), ";")
+                       for f in view.fields],
+        "fields": payload_fields(view),
+        "constructor": constructor(payload_fields(view)),
+    }
+
+
+def policy_constants(view: contract.ContractView) -> list[str]:
+    constants = []
+    for spec in dataclasses.fields(view.policy):
+        value = getattr(view.policy, spec.name)
+        if isinstance(value, str):
+            constants.append((spec.name.upper(), "&str", naming.string(value)))
+        else:
+            constants.append((spec.name.upper(), _POLICY_TYPES.get(spec.name, "u64"), _int(value)))
+    envelope = "None" if view.envelope is None else f"Some({naming.string(view.envelope)})"
+    constants.append(("ENVELOPE", "Option<&str>", envelope))
+    return [naming.assignment(4, f"pub const {name}: {type_} =", value, ";") for name, type_, value in constants]
+
+
+def payload_fields(view: contract.ContractView) -> list[dict[str, Any]]:
+    types = {"string": "String", "boolean": "bool", "integer": "u64", "string_list": "Vec<String>",
+             "scalar_map": "Map<String, Value>"}
+    # The code and category travel as strings; their values are the registry's own open enums.
+    registry_values = {"code": "Code", "category": "Category"}
+    fields = []
+    for f in view.fields:
+        rust_type = naming.camel(f.name, "") if f.type == "enum" else registry_values.get(f.name, types[f.type])
+        fields.append({
+            "ident": naming.snake(f.name),
+            "wire": naming.string(f.wire),
+            "type": rust_type if f.required else f"Option<{rust_type}>",
+            "required": f.required,
+            "integer": f.type == "integer",
+            "doc": _sentence(f.description),
+        })
+    return fields
+
+
+def constructor(fields: list[dict[str, Any]]) -> str:
+    """`ErrorPayload::new` over the required fields, every optional one absent."""
+    params = [f"{f['ident']}: {f['type']}" for f in fields if f["required"]]
+    one_line = f"    pub(crate) fn new({', '.join(params)}) -> Self {{"
+    if len(one_line) <= naming.MAX_WIDTH:
+        signature = one_line
+    else:
+        signature = "    pub(crate) fn new(\n" + "".join(f"        {p},\n" for p in params) + "    ) -> Self {"
+    inits = "".join(f"            {f['ident']},\n" if f["required"] else f"            {f['ident']}: None,\n" for f in fields)
+    return (
+        "    /// A payload with the required fields, every optional one absent.\n"
+        f"{signature}\n        ErrorPayload {{\n{inits}        }}\n    }}"
+    )
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _int(value: int) -> str:
+    return f"{value:_}" if abs(value) >= 10_000 else str(value)
+
+
+def _sentence(text: str) -> str:
+    return " ".join(text.split())

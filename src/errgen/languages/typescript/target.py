@@ -1,0 +1,79 @@
+"""TypeScript SDK: the runtime (errgen/languages/typescript/runtime, copied as is) plus the contract's data
+rendered from the view: literal unions and policy (contract.ts), the payload union type, the
+recovery table, package.json and a strict tsconfig.json. No runtime dependencies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
+from errgen.model import Registry
+from errgen.languages.typescript import naming as naming
+from errgen.render import render as render_template
+from errgen.resources import runtime_sources
+
+NAME = "typescript"
+SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
+TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
+
+
+def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
+    context: dict[str, Any] = {"view": contract, "header": contract.header, "unions": unions(contract),
+                               "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
+                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
+    wire = {f.name: f.wire for f in contract.fields}
+    context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
+    files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in TEMPLATES}
+    for name, source in runtime_sources(NAME).items():
+        files[f"typescript/src/{name}"] = f"// {contract.header}\n{source}"
+    files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
+    files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
+    return files
+
+
+# The fields the payload union pins per code (the rest come from Envelope and Hints).
+PINNED = ("code", "category", "retryable", "scope", "retry_after_ms")
+
+
+def fields(contract: ContractView) -> list[dict[str, Any]]:
+    """Each payload field as a TypeScript property: key (by wire name), type, description."""
+    return [{"key": naming.property_key(f.wire), "quoted": naming.string_literal(f.wire), "type": ts_type(f), "hint": f.hint,
+             "required": f.required, "pinned": f.name in PINNED, "description": f.description} for f in contract.fields]
+
+
+def ts_type(spec: FieldSpec) -> str:
+    named = {"scope": "Scope", "state": "State"}
+    if spec.type == "enum":
+        return named.get(spec.name) or " | ".join(naming.string_literal(v) for v in spec.values)
+    return {"string": "string", "boolean": "boolean", "integer": "number", "string_list": "string[]",
+            "scalar_map": "{ [parameter: string]: string | number | boolean }"}[spec.type]
+
+
+def unions(contract: ContractView) -> list[dict[str, Any]]:
+    """Each vocabulary as an `as const` array and its literal union type."""
+    def union(const: str, type_: str, doc: str, values: tuple[str, ...]) -> dict[str, Any]:
+        return {"const": const, "type": type_, "doc": doc, "members": values}
+
+    return [
+        union("CODES", "Code", "Stable error codes, in registry order. Branch on these, never on message text.", contract.code_names),
+        union("CATEGORIES", "Category", "Classes of failure; one recovery policy per category.", contract.category_names),
+        union("SCOPES", "Scope", "What failed: this request, one resource, or the whole service.", contract.scopes),
+        union("ACTIONS", "Action", "What a caller does about a failure.", contract.actions),
+        union("HINT_FIELDS", "HintField", "Optional payload fields that help the caller build its next call.", contract.hints),
+        union("STATES", "State", "Whether anything was read or written before the failure.", contract.states),
+        union("REASONS", "Reason", "Which rule decided a Decision.", contract.reasons),
+        union("PARSED", "Parsed", "The tolerant reading of a raw payload.", contract.parsed),
+    ]
+
+
+def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
+    """`node dist/conformance.js`: the runner compiled with the package (npm install, or npm run
+    build, in the SDK folder). Before that, the runner's own path stands first, so the language is
+    reported as skipped with what it needs."""
+    runner = sdk_dir / "dist" / "conformance.js"
+    need = f"node, and the package built: npm install in {sdk_dir}"
+    if not runner.is_file():
+        return [str(runner), mode, str(vectors)], sdk_dir, need
+    return ["node", str(runner), mode, str(vectors)], sdk_dir, need
