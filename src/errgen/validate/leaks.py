@@ -223,6 +223,8 @@ class LeakScanner:
     def redact(self, text: str) -> str:
         """The text with every secret in it masked: for anything errgen prints from a payload or
         a registry (values, keys, codes, categories), not only the spans it reports."""
+        if not _may_hold_secret(text):
+            return text
         out, last = [], 0
         for leak in self.scan(text):
             if leak.rule == SECRET:
@@ -253,6 +255,25 @@ def _by_first(pairs: tuple[tuple[str, int], ...]) -> dict[str, tuple[tuple[str, 
 
 _EXACT_BY_FIRST = _by_first(_NEEDLES)
 _ANY_CASE_BY_FIRST = _by_first(_ANY_CASE)
+# The needles of the secret patterns alone: `redact` masks only secrets, so a text holding none of
+# these needs no scan (every message a command prints is redacted).
+_SECRET_PATTERNS = {k for k, d in enumerate(d for d in DETECTORS for _ in d.patterns) if d.rule == SECRET}
+_SECRET_BY_FIRST = _by_first(tuple(p for p in _NEEDLES if p[1] in _SECRET_PATTERNS))
+_SECRET_ANY_CASE_BY_FIRST = _by_first(tuple(p for p in _ANY_CASE if p[1] in _SECRET_PATTERNS))
+
+
+def _may_hold_secret(text: str) -> bool:
+    for c in _SECRET_BY_FIRST.keys() & set(text):
+        for needle, _ in _SECRET_BY_FIRST[c]:
+            if needle in text:
+                return True
+    if _SECRET_ANY_CASE_BY_FIRST:
+        lower = text.lower()
+        for c in _SECRET_ANY_CASE_BY_FIRST.keys() & set(lower):
+            for needle, _ in _SECRET_ANY_CASE_BY_FIRST[c]:
+                if needle in lower:
+                    return True
+    return False
 
 
 def _possible(text: str) -> set[int]:
