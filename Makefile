@@ -25,3 +25,4 @@ golden:
 bench:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(PYTHON) -m bench.lint_bench
+	$(PYTHON) -m bench.diff_bench --quick
