@@ -5,6 +5,7 @@ and an oracle, all with the same operator. Every harm is counted from the servic
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -24,7 +25,7 @@ pytest.importorskip("anthropic")
 pytest.importorskip("openai")
 
 UNTUNED = [int(s) for s in SEEDS.split(",")]
-ITEMS = 200
+ITEMS = 120
 FAULTS = {"RATE_LIMITED", "SERVICE_UNAVAILABLE", "BACKEND_UNAVAILABLE", "UPSTREAM_TIMEOUT", "WRITE_OUTCOME_UNKNOWN",
           "VERSION_CONFLICT", "VALIDATION_FAILED", "TENANT_UNKNOWN", "AUTH_EXPIRED", "BACKEND_BUSY", "LOCK_TIMEOUT", "SHARD_MOVING"}
 
@@ -59,9 +60,17 @@ def test_errgen_agent_meets_the_done_when_on_untuned_seeds(results: list[Result]
     assert harms == (0, 0, 0, 0, 0)
     assert errgen.calls_in_limit == 0
     assert errgen.reported > 0 and errgen.reported_with_both_ids == errgen.reported
-    assert errgen.calls <= oracle.calls * 1.10
     for rival in REAL_CLIENTS:
         assert errgen.harm < by(results, rival, seed).harm, rival
+
+
+def test_errgen_calls_are_within_ten_percent_of_the_oracle() -> None:
+    """At 400 items: at the fixture's 120, the one discovery call of each fault forced into every
+    seed (a row's typo, a stale version, a malformed row: the oracle knows them without a call)
+    is alone 7% of the oracle's calls."""
+    results = simulate(UNTUNED, 400, ["errgen", "oracle"])
+    for seed in UNTUNED:
+        assert by(results, "errgen", seed).calls <= by(results, "oracle", seed).calls * 1.10, seed
 
 
 def test_every_write_of_errgen_and_the_oracle_lands_in_the_items_own_tenant(results: list[Result]) -> None:
@@ -110,19 +119,51 @@ def test_the_vendor_agents_run_the_real_libraries(results: list[Result], run: st
         assert set(clients) == {library}, clients
 
 
+def _quiet_world(seed: int, **fault: bool) -> Any:
+    """One clean item (with the one fault asked for), no limits, no outage, no expiry."""
+    world = make_world(seed, 50)
+    clean = _clean_item(world)
+    world.items = [dataclasses.replace(clean, **fault)]
+    world.rate_windows, world.tenant_limits, world.outage, world.auth_expires_at = [], [], (10**9, 10**9), 10**9
+    return world
+
+
+def _clean_item(world: Any) -> Any:
+    return next(i for i in world.items if i.recoverable and i.tenant == i.true_tenant and i.version == i.true_version and not (
+        i.times_out or i.outcome_unknown or i.backend_busy or i.locked or i.shard_moving))
+
+
+def _one(sdk: Any, agent: str, world: Any, header: str | None) -> tuple[Service, Report]:
+    service = Service(world, sdk, should_retry_header=header)
+    server = serve(service)
+    report = Report()
+    try:
+        agents.AGENTS[agent](Env(world.rows(), server.server_address[1], Operator(service), sdk, world.clock, 1), report)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return service, report
+
+
 @pytest.mark.parametrize("run", ["anthropic", "openai"])
-def test_the_real_libraries_follow_their_own_retry_policy(results: list[Result], run: str) -> None:
-    """Two retries on the 500 of an unknown outcome without the header; none when it says false."""
-    for seed in UNTUNED:
-        world = by(results, run, seed).world
-        unsafe = [i.id for i in world.items if i.outcome_unknown and not i.tenant != i.true_tenant and i.version == i.true_version
-                  and not (i.backend_busy or i.locked or i.shard_moving or i.malformed or i.backend_down)]
-        for item in unsafe:
-            without, with_header = by(results, run, seed), by(results, f"{run} + x-should-retry", seed)
-            if without.calls_by_item[item] <= 3 and with_header.calls_by_item[item] <= 1:
-                continue
-            pytest.fail(f"{run} seed {seed} {item}: {without.calls_by_item[item]} / {with_header.calls_by_item[item]} calls")
-        assert unsafe
+def test_the_real_libraries_follow_their_own_retry_policy(sdk: Any, run: str) -> None:
+    """Their own policy, observed from the service: status codes without the header, the header when sent."""
+    without, _ = _one(sdk, run, _quiet_world(1, outcome_unknown=True), None)
+    with_header, report = _one(sdk, run, _quiet_world(1, outcome_unknown=True), "x-should-retry")
+    # Replayed: the replay is written again (a wrong write) and answers 200.
+    assert (len(without.calls), len(without.writes), sum(w.unsafe_replay for w in without.writes)) == (2, 2, 1)
+    assert (len(with_header.calls), len(with_header.writes)) == (1, 1) and len(report.failed) == 1
+    # A 503 that stays: max_retries (2) retries without the header, none when it says false.
+    assert len(_one(sdk, run, _quiet_world(1, backend_down=True), None)[0].calls) == 3
+    assert len(_one(sdk, run, _quiet_world(1, backend_down=True), "x-should-retry")[0].calls) == 1
+
+
+@pytest.mark.parametrize("run", ["anthropic", "openai"])
+def test_the_real_libraries_send_no_idempotency_key_so_a_committed_timeout_is_written_twice(sdk: Any, run: str) -> None:
+    service, report = _one(sdk, run, _quiet_world(1, times_out=True, timeout_committed=True), "x-should-retry")
+    assert len(service.writes) == 2 and report.completed
+    stripe, _ = _one(sdk, "stripe-style", _quiet_world(1, times_out=True, timeout_committed=True), "Stripe-Should-Retry")
+    assert len(stripe.writes) == 1  # its automatic key makes the replay harmless
 
 
 def test_virtual_time_drives_the_real_clients_sleep_and_is_restored(sdk: Any) -> None:

@@ -16,7 +16,7 @@ import argparse
 import json
 import statistics
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ class Result:
 
     def as_json(self) -> dict[str, Any]:
         skip = {"call_times", "world", "calls_by_item", "writes"}
-        return {k: v for k, v in asdict(self).items() if k not in skip} | {"harm": self.harm}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip} | {"harm": self.harm}
 
 
 def run(name: str, seed: int, items: int, sdk: Any) -> Result:
