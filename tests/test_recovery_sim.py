@@ -95,6 +95,14 @@ def test_the_harms_errgen_avoids_do_happen_to_others(results: list[Result]) -> N
     assert sum(by(results, "stripe-style", s).duplicate_writes for s in UNTUNED) == 0  # its automatic keys
 
 
+def test_the_counts_catch_the_agent_that_guesses(results: list[Result]) -> None:
+    """The agent this benchmark used to run (did_you_mean[0], accepted[0] unread) writes to the wrong
+    tenant and over concurrent changes; the write log sees both, and its report does not."""
+    guess = [by(results, "errgen-guess", s) for s in UNTUNED]
+    assert sum(r.cross_tenant_writes for r in guess) > 0 and all(r.blind_overwrites > 0 for r in guess)
+    assert sum(r.unreported for r in guess) > 0  # the items it claims done in another tenant
+
+
 def test_every_agent_gets_the_same_operator_on_a_401(results: list[Result]) -> None:
     for r in results:
         if r.run != "oracle":

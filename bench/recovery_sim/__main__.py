@@ -2,12 +2,13 @@
 (errors built by the simulation registry's generated Python SDK, real HTTP on loopback, virtual
 time) with the same operator on a 401; one table, one chart, optionally every number as JSON.
 
-    python -m bench.recovery_sim [--seeds 11,12,13,14,15] [--items 10000] [--runs errgen,anthropic,...]
+    python -m bench.recovery_sim [--seeds 11,12,13,14,15] [--items 2000] [--runs errgen,anthropic,...]
                                  [--chart bench/out/recovery-simulation.png] [--json PATH]
 
 The runs (an agent, and the retry header its service sends): errgen; anthropic and openai (the
 real client libraries) without and with x-should-retry; stripe-style (Stripe-Should-Retry); plain
-(a hand-written job on an ordinary error body); tenacity; oracle.
+(a hand-written job on an ordinary error body); tenacity; oracle; errgen-guess (the agent this
+benchmark used to run: the first suggestion, the accepted version without a re-read).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ RUNS: dict[str, tuple[str, str | None]] = {
     "plain": ("plain", None),
     "tenacity": ("tenacity", None),
     "oracle": ("oracle", "x-should-retry"),
+    "errgen-guess": ("errgen-guess", "x-should-retry"),
 }
 REAL_CLIENTS = ("anthropic", "anthropic + x-should-retry", "openai", "openai + x-should-retry", "tenacity")
 SEEDS = "11,12,13,14,15"  # never used while building the agents or the fault mix
@@ -157,7 +159,7 @@ def write_json(results: list[Result], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default=SEEDS, help=f"comma-separated seeds (default: {SEEDS})")
-    parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--items", type=int, default=2_000)
     parser.add_argument("--runs", default=",".join(RUNS), help=f"comma-separated, from: {', '.join(RUNS)}")
     parser.add_argument("--chart", type=Path, default=OUT / "recovery-simulation.png",
                         help="where to draw the chart of the first seed (needs matplotlib)")

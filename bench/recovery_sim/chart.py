@@ -11,7 +11,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-COLOURS = {"errgen": "#1b7837", "sdk-retry": "#c0392b", "sdk-retry + x-should-retry": "#e67e22", "tenacity": "#7b3294", "oracle": "#555555"}
+COLOURS = {"errgen": "#1b7837", "anthropic": "#c0392b", "anthropic + x-should-retry": "#e67e22", "openai": "#2c7fb8",
+           "openai + x-should-retry": "#7fcdbb", "stripe-style": "#6a51a3", "plain": "#8c6d31", "tenacity": "#e7298a",
+           "oracle": "#555555", "errgen-guess": "#a6d96a"}
 
 
 def draw(results: list[Any], path: Path) -> None:
