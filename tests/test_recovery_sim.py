@@ -6,6 +6,7 @@ and an oracle, all with the same operator. Every harm is counted from the servic
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from bench.recovery_sim import agents
 from bench.recovery_sim.__main__ import REAL_CLIENTS, RUNS, SEEDS, Result, simulate, table
 from bench.recovery_sim.agents import Client, Env, Operator, Report, unambiguous, virtual_time
 from bench.recovery_sim.service import Service, load_sdk, serve
-from bench.recovery_sim.world import FORCED, HUMAN_RENEWAL_MS, Clock, Row, make_world
+from bench.recovery_sim.world import FORCED, HUMAN_RENEWAL_MS, Row, make_world
 from conftest import ROOT
 
 pytest.importorskip("anthropic")
@@ -120,8 +121,9 @@ def test_the_table_shows_mean_and_worst_per_agent(results: list[Result]) -> None
 # The real client libraries
 
 
-@pytest.mark.parametrize(("run", "library"), [("anthropic", "Anthropic/Python 2.15.0"), ("openai", "OpenAI/Python 3.57.0")])
-def test_the_vendor_agents_run_the_real_libraries(results: list[Result], run: str, library: str) -> None:
+@pytest.mark.parametrize(("run", "product"), [("anthropic", "Anthropic"), ("openai", "OpenAI")])
+def test_the_vendor_agents_run_the_real_libraries(results: list[Result], run: str, product: str) -> None:
+    library = f"{product}/Python {importlib.import_module(run).__version__}"  # the installed, pinned release
     for name in (run, f"{run} + x-should-retry"):
         clients = by(results, name, UNTUNED[0]).clients
         assert set(clients) == {library}, clients
