@@ -242,7 +242,7 @@ def vendor_agent(name: str) -> Callable[[Env, Report], None]:
 
 
 class StripePolicy:
-    """stripe-python's `_http_client` policy: obey `Stripe-Should-Retry`, else retry 409 and 5xx
+    """stripe-python's `HTTPClient._should_retry` and `_sleep_time_seconds` (stripe/_http_client.py): obey `Stripe-Should-Retry`, else retry 409 and 5xx
     (never 429 without the header); `max_network_retries` 2; sleep 0.5 s * 2^(n-1) capped at 5 s,
     jittered to [50%, 100%], at least 0.5 s, and at least a Retry-After of up to 60 s."""
 
@@ -261,9 +261,9 @@ class StripePolicy:
         sleep = min(self.initial_s * 2 ** (retries - 1), self.max_s)
         sleep = max(self.initial_s, sleep * 0.5 * (1 + self.rng.uniform(0, 1)))
         try:
-            retry_after = float(headers.get("retry-after", ""))
+            retry_after = int(headers.get("retry-after", ""))  # whole seconds only, as stripe-python reads it
         except ValueError:
-            retry_after = 0.0
+            retry_after = 0
         return max(sleep, retry_after) if retry_after <= self.max_retry_after_s else sleep
 
 
