@@ -106,6 +106,7 @@ class CodeRow:
     deprecated_since: str | None
     replaced_by: str | None
     type_uri: str
+    renamed_from: tuple[str, ...] = ()  # the names this code had before (the site's changelog links them)
 
     @property
     def identifier_text(self) -> str:
@@ -272,6 +273,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         deprecated_since=code.deprecated.since if code.deprecated else None,
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
+        renamed_from=code.renamed_from,
     )
 
 

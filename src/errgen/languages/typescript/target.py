@@ -14,6 +14,7 @@ from errgen.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "typescript"
+LABEL = "TypeScript"
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
 TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
 
@@ -77,3 +78,9 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     if not runner.is_file():
         return [str(runner), mode, str(vectors)], sdk_dir, need
     return ["node", str(runner), mode, str(vectors)], sdk_dir, need
+
+
+def code_snippets(contract: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK (a literal
+    of the `Code` union)."""
+    return {code: f"if (payload.code === {naming.string_literal(code)}) {{\n  // ...\n}}" for code in contract.code_names}
