@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -59,6 +60,8 @@ def test_the_example_builds_byte_identical_to_its_single_file_equivalent(tmp_pat
             owner = re.compile(rb"<dt>Owner</dt><dd>@acme/[a-z]+</dd>\n")
             owners += len(owner.findall(folder))
             folder = owner.sub(b"", folder)
+        elif rel.name == ".errgen-manifest.json":  # the same files; the owned pages' digests differ
+            folder, single = (json.dumps({t: sorted(v["files"]) for t, v in json.loads(m)["targets"].items()}).encode() for m in (folder, single))
         assert folder == single, rel
     assert owners == len(load_registry(EXAMPLE).codes)
     assert outputs(tmp_path / "folder") == files
