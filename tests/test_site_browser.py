@@ -224,6 +224,7 @@ def screenshots(folder: Path) -> None:
             chrome.get((site / "index.html").as_uri())
             _search(chrome, "tenant")
             chrome.save_screenshot(str(folder / "site-index.png"))
+            chrome.set_window_size(1100, 1500)
             chrome.get((site / "RESOURCE_NOT_FOUND" / "index.html").as_uri())
             chrome.save_screenshot(str(folder / "site-code.png"))
         finally:
