@@ -96,7 +96,11 @@
       if (chosen) { e.preventDefault(); window.location.href = chosen.href; }
     } else if (e.key === "Escape") { close(); }
   });
-  input.addEventListener("blur", function () { setTimeout(close, 150); });
+  // Closed a moment after the field loses focus (a click on a result lands first), unless it
+  // came back meanwhile.
+  input.addEventListener("blur", function () {
+    setTimeout(function () { if (document.activeElement !== input) close(); }, 150);
+  });
   input.addEventListener("focus", function () { if (input.value.trim()) show(); });
   document.addEventListener("keydown", function (e) {
     var t = e.target;
