@@ -24,6 +24,7 @@ from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
 from errgen.emit.targets.catalogue import ACTION_ADVICE
 from errgen.model import Registry
+from errgen.render import comment
 from errgen.render import render as render_template
 from errgen.resources import templates_dir
 
@@ -54,7 +55,8 @@ def render(registry: Registry) -> dict[str, str]:
     files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", pages=pages, groups=groups, **common),
              f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages=pages,
                                                        releases=releases(contract, pages), **common)}
-    files.update({f"{ROOT}/{name}": (templates_dir(NAME) / name).read_text(encoding="utf-8") for name in ASSETS})
+    files.update({f"{ROOT}/{name}": f"/* {comment(contract.header)} */\n" + (templates_dir(NAME) / name).read_text(encoding="utf-8")
+                  for name in ASSETS})
     files[f"{ROOT}/search-index.js"] = search_index(contract, pages)
     files.update(code_pages(contract, pages, owners, snippets, common))
     return files
