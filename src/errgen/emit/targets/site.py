@@ -67,18 +67,23 @@ def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, 
     """Every code's page: the shared chrome (rendered once per folder depth) around each body
     (all rendered in one pass of codes.html.jinja, then split at its markers)."""
     roots = {code: "../" * path.count("/") for code, path in pages.items()}
-    chrome = {root: render_template(NAME, "chrome.html.jinja", root=root, **common).split(_TITLE) for root in set(roots.values())}
-    chrome = {root: (head, *tail.split(_MAIN)) for root, (head, tail) in chrome.items()}
+    chrome = {root: _parts(render_template(NAME, "chrome.html.jinja", root=root, **common)) for root in set(roots.values())}
     bodies = render_template(NAME, "codes.html.jinja", rows=contract.codes, roots=roots, pages=pages, owners=owners,
                              snippets=snippets, examples={row.code: payload.example(contract, row) for row in contract.codes},
                              **common).split(_PAGE)
     out = {}
     for row, body in zip(contract.codes, bodies):
         title, main = body.strip("\n").split(_SPLIT, 1)
-        main = main + "\n"
         head, middle, foot = chrome[roots[row.code]]
-        out[f"{ROOT}/{pages[row.code]}"] = f"{head}{title}{middle}{main}{foot}"
+        out[f"{ROOT}/{pages[row.code]}"] = f"{head}{title}{middle}{main}\n{foot}"
     return out
+
+
+def _parts(chrome: str) -> tuple[str, str, str]:
+    """The chrome before the title, between title and content, and after the content."""
+    head, rest = chrome.split(_TITLE)
+    middle, foot = rest.split(_MAIN)
+    return head, middle, foot
 
 
 class Shared:
