@@ -2,7 +2,7 @@
 --repeat, in this process, the contract view derived once beforehand, as a build does) and
 output size. The site should stay under 2x the catalogue's time and under 20 MB.
 
-    python -m bench.site_bench [--codes 5000] [--repeat 5]
+    python -m bench.site_bench [--codes 5000] [--repeat 5] [--shape plain|prose]
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--codes", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--shape", choices=("plain", "prose"), default="plain",
+                        help="short synthetic descriptions, or text-heavy ones like real catalogues")
     args = parser.parse_args()
-    registry = lint_text(synth.registry_text(args.codes)).registry
+    text = synth.registry_text(args.codes) if args.shape == "plain" else synth.prose_text(args.codes)
+    registry = lint_text(text).registry
     view(registry)
-    print(f"{args.codes} codes, best of {args.repeat}")
+    print(f"{args.codes} codes ({args.shape}), best of {args.repeat}")
     best = {}
     for target in (catalogue, site):
         times = []

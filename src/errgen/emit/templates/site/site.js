@@ -8,7 +8,16 @@
   var root = document.body.getAttribute("data-root") || "";
   var input = document.getElementById("search");
   var list = document.getElementById("results");
-  var status = document.getElementById("search-status");
+  // The combobox's roles and states are set here: without this script there is no search.
+  var status = document.createElement("p");
+  status.className = "visually-hidden";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  input.parentNode.appendChild(status);
+  [["role", "combobox"], ["autocomplete", "off"], ["spellcheck", "false"], ["aria-controls", "results"],
+   ["aria-expanded", "false"], ["aria-autocomplete", "list"]].forEach(function (a) { input.setAttribute(a[0], a[1]); });
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", "Matching codes");
   var rows = window.ERRGEN_SEARCH || [];
   var lower = rows.map(function (r) { return [r[0].toLowerCase(), r[1].toLowerCase(), r[2].toLowerCase()]; });
   var active = -1;
@@ -114,7 +123,7 @@
 
   // A copy button on every snippet; from file:// the clipboard API may be missing, so the
   // text is selected and copied the old way.
-  Array.prototype.forEach.call(document.querySelectorAll("pre.copyable"), function (pre) {
+  Array.prototype.forEach.call(document.querySelectorAll("main pre"), function (pre) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
