@@ -188,3 +188,9 @@ def test_a_folder_registry_shows_each_codes_owner(tmp_path: Path) -> None:
     page = (tmp_path / "site" / "PAYMENT_TIMEOUT" / "index.html").read_text()
     assert "<dt>Owner</dt><dd>@acme/payments</dd>" in page
     assert "<dt>Owner</dt>" not in site.render(load_registry(REGISTRY))["site/PAYMENT_TIMEOUT/index.html"]
+
+
+def test_the_site_is_a_default_target() -> None:
+    from errgen.emit.targets import select
+
+    assert site in select([])  # `errgen build` with no --target builds it
