@@ -8,9 +8,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
 from hypothesis import settings
+
+T = TypeVar("T")
 
 # CI explores the same examples on every run (a red build is then reproducible); local runs
 # explore new ones each time.
@@ -78,3 +81,11 @@ def workdir(tmp_path: Path) -> Path:
     (tmp_path / "registry").mkdir()
     shutil.copy(REGISTRY, tmp_path / "registry" / "errors.yaml")
     return tmp_path
+
+
+def toolchain(missing: bool, reason: str) -> Callable[[T], T]:
+    """A test that runs a language toolchain (go, cargo, mvn): skipped without it, and marked slow
+    (minutes), so `make test` leaves it to FULL=1 and CI."""
+    def mark(test: T) -> T:
+        return pytest.mark.slow(pytest.mark.skipif(missing, reason=reason)(test))
+    return mark

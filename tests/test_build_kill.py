@@ -109,6 +109,7 @@ def killed_states(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: dict[str
         at += 1
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 def test_a_build_stopped_at_any_step_is_old_new_or_rejected_and_the_next_build_completes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plans: tuple[dict[str, write.Plan], dict[str, write.Plan]]) -> None:
     old, new = plans

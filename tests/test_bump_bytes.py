@@ -242,7 +242,7 @@ def test_line_edits_re_parse_as_the_intended_registry(layout: str) -> None:
     plan = bumping.plan(old, new, datetime.date(2026, 11, 30))
     text = plan.apply(bumping.Source(new_text, False), new)
     assert plan.method == "lines" and text is not None
-    assert structure.build(load_text(text, "r.yaml"))[0] == bumping.intended(new, "2.0.0", ["NEW_CODE"], plan.entry)
+    assert structure.build(load_text(text, "r.yaml"))[0] == bumping.intended(new, "2.0.0", {"NEW_CODE": "2.0.0"}, plan.entry)
     changed = [line for line in text.splitlines() if line not in new_text.splitlines()]
     assert len(changed) <= 6, changed  # the version line, one since line and the new entry
     assert lint_text(text, "r.yaml").ok

@@ -75,7 +75,7 @@ def test_owners_are_known_per_code_and_positions_name_the_fragment() -> None:
 
 
 def test_the_same_code_in_two_fragments_names_both_places(tmp_path: Path) -> None:
-    path = folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("BAD_THING"), "b.yaml": "owner: b\ncodes:\n" + code("BAD_THING")})
+    path = folder(tmp_path, {"a.yaml": "owner: '@a'\ncodes:\n" + code("BAD_THING"), "b.yaml": "owner: '@b'\ncodes:\n" + code("BAD_THING")})
     found = [d for d in lint_path(path).diagnostics if d.rule == "duplicate-code"]
     assert len(found) == 1
     assert found[0].path.endswith("teams/b.yaml") and found[0].line == 3
@@ -84,21 +84,21 @@ def test_the_same_code_in_two_fragments_names_both_places(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("other", ["bad_thing", "Bad-Thing", "badThing"])
 def test_case_and_separator_variants_across_fragments_collide(tmp_path: Path, other: str) -> None:
-    path = folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("BAD_THING"), "b.yaml": "owner: b\ncodes:\n" + code(other)})
+    path = folder(tmp_path, {"a.yaml": "owner: '@a'\ncodes:\n" + code("BAD_THING"), "b.yaml": "owner: '@b'\ncodes:\n" + code(other)})
     found = [d for d in lint_path(path).diagnostics if d.rule == "identifier-collision"]
     assert len(found) == 1
     assert found[0].path.endswith("teams/b.yaml") and "teams/a.yaml:3" in found[0].message
 
 
 def test_a_code_outside_its_fragments_prefix_is_an_error(tmp_path: Path) -> None:
-    path = folder(tmp_path, {"pay.yaml": "owner: payments\nprefix: PAYMENT_\ncodes:\n" + code("PAYMENT_TIMEOUT") + code("REFUND_LATE")})
+    path = folder(tmp_path, {"pay.yaml": "owner: '@acme/payments'\nprefix: PAYMENT_\ncodes:\n" + code("PAYMENT_TIMEOUT") + code("REFUND_LATE")})
     found = [d for d in lint_path(path).diagnostics if d.rule == "code-prefix"]
     assert [(Path(d.path).name, d.line) for d in found] == [("pay.yaml", 9)]
     assert "pay.yaml:2" in found[0].message
 
 
 def test_fragment_shape_problems_point_into_the_fragment(tmp_path: Path) -> None:
-    path = folder(tmp_path, {"a.yaml": "codes:\n" + code("X"), "b.yaml": "owner: b\ncolour: blue\ncategories:\n  extra: {retryable: true, description: x}\ncodes: {}\n"})
+    path = folder(tmp_path, {"a.yaml": "codes:\n" + code("X"), "b.yaml": "owner: '@b'\ncolour: blue\ncategories:\n  extra: {retryable: true, description: x}\ncodes: {}\n"})
     found = {(d.rule, Path(d.path).name, d.line) for d in lint_path(path).diagnostics}
     assert {("fragment-owner", "a.yaml", 1), ("unknown-key", "b.yaml", 2), ("fragment-categories", "b.yaml", 3)} <= found
 
@@ -110,7 +110,7 @@ def test_includes_stay_inside_the_registry_folder(tmp_path: Path, include: str) 
 
 
 def test_a_pattern_that_matches_nothing_is_a_warning(tmp_path: Path) -> None:
-    path = folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("X")}, include="teams/*.yaml, nothing/*.yaml")
+    path = folder(tmp_path, {"a.yaml": "owner: '@a'\ncodes:\n" + code("X")}, include="teams/*.yaml, nothing/*.yaml")
     found = [d for d in lint_path(path).diagnostics if d.rule == "include-pattern"]
     assert [d.severity for d in found] == ["warning"]
 
@@ -127,13 +127,13 @@ def test_owners_prints_a_codeowners_section() -> None:
 
 
 def test_composing_at_a_git_revision_reads_every_fragment_there(tmp_path: Path) -> None:
-    path = folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("OLD")})
+    path = folder(tmp_path, {"a.yaml": "owner: '@a'\ncodes:\n" + code("OLD")})
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
     subprocess.run(git + ["add", "-A"], cwd=tmp_path, check=True)
     subprocess.run(git + ["commit", "-qm", "one"], cwd=tmp_path, check=True)
-    (tmp_path / "teams" / "a.yaml").write_text("owner: a\ncodes:\n" + code("NEW"), encoding="utf-8")
-    (tmp_path / "teams" / "b.yaml").write_text("owner: b\ncodes:\n" + code("ADDED"), encoding="utf-8")
+    (tmp_path / "teams" / "a.yaml").write_text("owner: '@a'\ncodes:\n" + code("NEW"), encoding="utf-8")
+    (tmp_path / "teams" / "b.yaml").write_text("owner: '@b'\ncodes:\n" + code("ADDED"), encoding="utf-8")
     from errgen.lint import lint_document
 
     at_head = lint_document(compose(load_path(path, "errors.yaml"), GitTree("HEAD", "", tmp_path)))

@@ -140,8 +140,10 @@ def announce(data: dict[str, Any], bump: str, mention: list[str]) -> None:
     version = str(semver.bumped(semver.parse(data["version"]), bump))  # type: ignore[arg-type]
     data["version"] = version
     data["history"].append({"version": version, "date": "2026-04-01", "changes": [f"Changed {', '.join(mention) or 'wording'}."]})
+    gone = [c for n, c in BASE["codes"].items() if n not in data["codes"]]
     for name, code in data["codes"].items():
-        if name not in BASE["codes"]:
+        renamed = code.get("renamed_from") or any(c["description"] == code["description"] for c in gone)
+        if name not in BASE["codes"] and not renamed:  # a renamed code keeps the since of the code it renames
             code["since"] = version  # a code's since is the release it first appears in
 
 

@@ -59,7 +59,7 @@ def test_validate_github_writer_keeps_a_raw_line_break_on_one_line() -> None:
     out: list[str] = []
     finding = PayloadFinding("extra-field", "error", f"field {INJECTION} is extra", "p,1.json", 1, 0)
     assert stream([finding], "github", out.append) == {"error": 1, "warning": 0}
-    assert out == ["::error file=p%2C1.json,line=1,title=extra-field::payload 0: field x%0A::error title=INJECTED::owned is extra"]
+    assert out == ["::error file=p%2C1.json,line=1,title=extra-field::payload 1: field x%0A::error title=INJECTED::owned is extra"]
 
 
 def test_validate_sarif_is_a_valid_log(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_lint_sarif(tmp_path: Path) -> None:
     log = sarif_valid(done.stdout)
     rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
     assert {"http-status-range", "unknown-key"} <= set(rules)
-    assert "helpUri" not in rules["http-status-range"]
+    assert rules["http-status-range"]["helpUri"].endswith("/registry.md#lint-rules")
     clean = run_errgen("lint", "--format", "sarif", "--registry", str(REGISTRY))
     assert clean.returncode == 0 and sarif_valid(clean.stdout)["runs"][0]["results"] == []
 

@@ -140,10 +140,10 @@ def test_a_folder_registry_new_on_the_branch_is_all_added(tmp_path: Path) -> Non
     (tmp_path / "README").write_text("x\n", encoding="utf-8")
     commit(tmp_path, "start")
     (tmp_path / "registry").mkdir()
-    folder(tmp_path / "registry", {"a.yaml": "owner: a\ncodes:\n" + code("ALPHA")})
+    folder(tmp_path / "registry", {"a.yaml": "owner: '@a'\ncodes:\n" + code("ALPHA")})
     status, report = diff_json(tmp_path)
     assert status == 0 and report["new_registry"]
-    assert [(c["rule"], c["code"], c["owner"]) for c in report["changes"] if c["code"]] == [("code-added", "ALPHA", "a")]
+    assert [(c["rule"], c["code"], c["owner"]) for c in report["changes"] if c["code"]] == [("code-added", "ALPHA", "@a")]
 
 
 def test_a_broken_fragment_at_the_ref_is_reported_not_a_traceback(repo: Path) -> None:
@@ -193,11 +193,11 @@ def test_bump_on_a_folder_registry_sets_since_in_the_fragment_and_the_version_in
 
 
 def test_a_registry_at_the_repository_root_names_fragments_at_the_ref_and_sees_moves(tmp_path: Path) -> None:
-    folder(tmp_path, {"a.yaml": "owner: a\ncodes:\n" + code("ALPHA") + code("SHARED"), "b.yaml": "owner: b\ncodes:\n" + code("BETA")})
+    folder(tmp_path, {"a.yaml": "owner: '@a'\ncodes:\n" + code("ALPHA") + code("SHARED"), "b.yaml": "owner: '@b'\ncodes:\n" + code("BETA")})
     subprocess.run(GIT + ["init", "-q"], cwd=tmp_path, check=True)
     commit(tmp_path)
-    (tmp_path / "teams" / "a.yaml").write_text("owner: a\ncodes:\n" + code("ALPHA"), encoding="utf-8")
-    (tmp_path / "teams" / "b.yaml").write_text("owner: b\ncodes:\n" + code("BETA") + code("SHARED"), encoding="utf-8")
+    (tmp_path / "teams" / "a.yaml").write_text("owner: '@a'\ncodes:\n" + code("ALPHA"), encoding="utf-8")
+    (tmp_path / "teams" / "b.yaml").write_text("owner: '@b'\ncodes:\n" + code("BETA") + code("SHARED"), encoding="utf-8")
     done = run_errgen("diff", "--against", "HEAD", "--registry", "errors.yaml", "--format", "json", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     [moved] = json.loads(done.stdout)["changes"]

@@ -19,6 +19,7 @@ from errgen.diff import classify, diff
 from errgen.diff.docs import render as render_rule_docs
 from errgen.diff.formats import FORMATS
 from errgen.diff.model import RULE_SPECS
+from errgen.manual import PUBLISHED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,12 +90,15 @@ def test_an_added_code_must_say_since_the_new_version(tmp_path: Path) -> None:
     assert run(tmp_path, BASE, new).exit_code == 0
 
 
-def test_a_rename_target_must_say_since_the_new_version(tmp_path: Path) -> None:
+def test_a_rename_target_keeps_the_since_of_the_code_it_renames(tmp_path: Path) -> None:
+    """A renamed code is the same error under a new name: its `since` stays (issue #29 item 6)."""
     new = copy.deepcopy(BASE)
     new["codes"]["INPUT_INVALID"] = dict(new["codes"].pop("BAD_INPUT"), renamed_from=["BAD_INPUT"])
     release(new, "2.0.0", "Rename BAD_INPUT to INPUT_INVALID.")
-    assert "since-mismatch" in run(tmp_path, BASE, new).output
     new["codes"]["INPUT_INVALID"]["since"] = "2.0.0"
+    done = run(tmp_path, BASE, new)
+    assert "error[since-mismatch]: INPUT_INVALID renames BAD_INPUT, which says since: 1.0.0; a rename keeps it" in done.output
+    new["codes"]["INPUT_INVALID"]["since"] = "1.0.0"
     assert run(tmp_path, BASE, new).exit_code == 0
 
 
@@ -251,10 +255,11 @@ def test_outputs_refer_to_the_rule_anchors_and_sarif_describes_every_rule() -> N
     assert set(rules) == set(RULE_SPECS)
     for rule_id, rule in rules.items():
         assert rule["fullDescription"]["text"] == RULE_SPECS[rule_id].description
-        assert rule["help"]["text"] == f"errgen docs/diff-rules.md#{rule_id}" and "helpUri" not in rule
-    for fmt in ("text", "markdown"):
-        assert "docs/diff-rules.md#break-not-announced, docs/diff-rules.md#code-removed" in FORMATS[fmt](report)
-    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == "docs/diff-rules.md#code-removed"
+        assert rule["help"]["text"] == f"errgen docs {rule_id}" and rule["helpUri"] == f"{PUBLISHED}diff-rules.md#{rule_id}"
+    assert f"{PUBLISHED}diff-rules.md#break-not-announced, {PUBLISHED}diff-rules.md#code-removed" in FORMATS["text"](report)
+    assert (f"[`break-not-announced`]({PUBLISHED}diff-rules.md#break-not-announced), "
+            f"[`code-removed`]({PUBLISHED}diff-rules.md#code-removed)") in FORMATS["markdown"](report)
+    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == f"{PUBLISHED}diff-rules.md#code-removed"
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown"])

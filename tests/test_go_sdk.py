@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry
+from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry, toolchain
 from jsonschema import Draft202012Validator
 from payload_cases import cases as payload_cases
 from payload_cases import generic as generic_payload_cases
@@ -27,7 +27,7 @@ from errgen.languages.go import naming as naming
 from errgen.languages.go import target as go_target
 
 GO = shutil.which("go")
-needs_go = pytest.mark.skipif(GO is None, reason="needs the Go toolchain (go)")
+needs_go = toolchain(GO is None, "needs the Go toolchain (go)")
 
 REAL_WORLD_CODES = ["card_declined", "NoSuchBucket", "20003", "23505", "out-of-credit", "OUT_OF_CREDIT",
                     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "ошибка_доступа", "错误", "—"]
@@ -458,6 +458,7 @@ def junk_vectors(registry: Any, count: int = 1000, seed: int = 7) -> str:
     return '{"vectors":[' + ",\n".join(vectors) + "]}"
 
 
+@pytest.mark.slow
 def test_emit_equals_pythons_on_junk(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each runner's emit output, byte for byte, is the same for Go as for Python on inputs no
     vector pins; and so is what `errgen conformance --emit` prints."""

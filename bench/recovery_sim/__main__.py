@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import statistics
 import subprocess
 import sys
@@ -139,6 +140,9 @@ def main() -> None:
     parser.add_argument("--chart", type=Path, default=OUT / "recovery-simulation.png",
                         help="where to draw the chart of the first seed (needs matplotlib)")
     args = parser.parse_args()
+    missing = [name for name in ("tenacity", "pydantic") if importlib.util.find_spec(name) is None]
+    if missing:
+        sys.exit(f"bench.recovery_sim needs {' and '.join(missing)}: run `make bench`, or pip install -e '.[bench]'")
     runs = [r.strip() for r in args.runs.split(",") if r.strip()]
     unknown = [r for r in runs if r not in RUNS]
     if unknown:

@@ -1,5 +1,6 @@
-"""errgen bump: set the version the changes require, set `since` on the codes they add, and
-append the release's history entry.
+"""errgen bump: set the version the changes require, set `since` on the codes they add (a renamed
+code keeps the `since` of the code it renames, and a rename diff only detected gets its
+`renamed_from`), and append the release's history entry.
 
 Only the lines that must change are touched: the positions come from errgen's own loader, and the
 result is re-parsed and compared with the intended registry. Everything else in the file stays
@@ -16,13 +17,14 @@ import os
 import re
 import stat
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from errgen import semver
 from errgen.diagnostics import Loc
 from errgen.diff import diff
-from errgen.diff.checks import first_appearing
+from errgen.diff.checks import RENAME_RULES, expected_since
+from errgen.diff.model import Change
 from errgen.model import HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
@@ -58,25 +60,34 @@ class BumpPlan:
     required: Bump
     version: str  # the version NEW should have
     lines: list[str]  # the new history entry's changes; empty when the entry exists already
-    since: list[str]  # codes whose `since` is set to `version`
+    since: dict[str, str]  # codes whose `since` is set, and to what
     entry: HistoryEntry | None
     needed: bool  # False when NEW already is what bump would make it
+    # Detected (undeclared) renames, new name -> old name: the new code gets `renamed_from: [old]`.
+    renamed: dict[str, str] = field(default_factory=dict)
     text: str | None = None  # the new file text, once `apply` made it
     method: str = ""  # "lines", or "round-trip" when the line edit could not be verified
 
     def apply(self, source: Source, new: Registry) -> str | None:
         if self.needed:
-            self.text, self.method = rewrite(source, new, self.version, self.since, self.entry)
+            self.text, self.method = rewrite(source, new, self.version, self.since, self.entry, self.renamed)
         return self.text
 
     def summary(self, old_version: str) -> str:
         if not self.needed:
+            if self.required == "none":
+                return f"nothing to do: no contract changes since {old_version or 'the start'}; version {self.version} stays"
             return f"nothing to do: version {self.version} already covers the changes since {old_version or 'the start'} (a {self.required} release)"
         parts = [f"{old_version or 'new registry'} -> {self.version} ({self.required} release)"]
         if self.lines:
             parts.append(f"{len(self.lines)} change(s) in its history entry")
-        if self.since:
-            parts.append(f"since: {self.version} on {len(self.since)} new code(s)")
+        added = sum(v == self.version for v in self.since.values())
+        if added:
+            parts.append(f"since: {self.version} on {added} new code(s)")
+        if len(self.since) > added:
+            parts.append(f"since kept on {len(self.since) - added} renamed code(s)")
+        if self.renamed:
+            parts.append(f"renamed_from declared on {len(self.renamed)} code(s)")
         return ", ".join(parts)
 
 
@@ -87,13 +98,25 @@ def plan(old: Registry, new: Registry, today: datetime.date, *, new_registry: bo
     required = report.required_bump
     version = new.version if new_registry else _target_version(old, new, required, report.declared_bump)
     has_entry = new.history_entry(version) is not None
-    since = [] if new_registry else [n for n in first_appearing(report.changes) if new.code_map[n].since != version]
-    if version == new.version and not since and (has_entry or required == "none"):
-        return BumpPlan(required, version, [], [], None, needed=False)
+    wanted = {} if new_registry else expected_since(report.changes, old, version)
+    since = {name: value for name, value in wanted.items() if new.code_map[name].since != value}
+    renamed = {c.detail: c.code for c in report.changes if c.rule == "code-probably-renamed" and c.detail and c.code}
+    if version == new.version and not since and not renamed and (has_entry or required == "none"):
+        return BumpPlan(required, version, [], {}, None, needed=False)
     # Moves and owner changes (bump "none") are not the contract's: they stay out of its changelog.
-    lines = [] if has_entry else [c.message for c in report.changes if c.bump != "none"] or [f"Release {version}."]
+    lines = [] if has_entry else [changelog_line(c) for c in report.changes if c.bump != "none"] or [f"Release {version}."]
     entry = None if has_entry else HistoryEntry(version, today.isoformat(), tuple(lines))
-    return BumpPlan(required, version, lines, since, entry, needed=True)
+    return BumpPlan(required, version, lines, since, entry, needed=True, renamed=renamed)
+
+
+def changelog_line(change: Change) -> str:
+    """A history line for people reading the changelog: what happened to which code. A diff
+    message may also say how the change was found or what to do about it; that is for the review."""
+    if change.rule in RENAME_RULES:
+        return f"{change.code} was renamed to {change.detail}"
+    if change.rule == "code-removed":
+        return f"{change.code} was removed"
+    return change.message
 
 
 def _target_version(old: Registry, new: Registry, required: Bump, declared: Bump) -> str:
@@ -104,18 +127,21 @@ def _target_version(old: Registry, new: Registry, required: Bump, declared: Bump
     return str(semver.bumped(old_v, required))
 
 
-def intended(new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> Registry:
-    names = set(since)
-    codes = tuple(replace(c, since=version) if c.name in names else c for c in new.codes)
+def intended(new: Registry, version: str, since: dict[str, str], entry: HistoryEntry | None,
+             renamed: dict[str, str] | None = None) -> Registry:
+    renamed = renamed or {}
+    codes = tuple(replace(c, since=since.get(c.name, c.since), renamed_from=c.renamed_from + ((renamed[c.name],) if c.name in renamed else ()))
+                  if c.name in since or c.name in renamed else c for c in new.codes)
     return replace(new, version=version, codes=codes, history=new.history + ((entry,) if entry else ()))
 
 
-def rewrite(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> tuple[str, str]:
+def rewrite(source: Source, new: Registry, version: str, since: dict[str, str], entry: HistoryEntry | None,
+            renamed: dict[str, str] | None = None) -> tuple[str, str]:
     """The new text and how it was made: by line edits, each verified, or else by round-trip."""
     try:
-        return edit_lines(source, new, version, since, entry), "lines"
+        return edit_lines(source, new, version, since, entry, renamed or {}), "lines"
     except Exception:  # noqa: BLE001 - any surprise in the fast path means: round-trip instead
-        return round_trip(source, new, version, since, entry), "round-trip"
+        return round_trip(source, new, version, since, entry, renamed or {}), "round-trip"
 
 
 class EditError(Exception):
@@ -135,47 +161,95 @@ class _Text:
         return self.starts[line] if line < len(self.starts) else len(self.text)
 
 
-def edit_lines(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> str:
+def edit_lines(source: Source, new: Registry, version: str, since: dict[str, str], entry: HistoryEntry | None,
+               renamed: dict[str, str] | None = None) -> str:
     doc = _Text(source.text)
     edits: list[tuple[int, int, str]] = []
     if version != new.version:
         edits.append(_scalar(doc, new.locs["version"], new.version, version))
-    for name in _here(new, since):
-        code = new.code_map[name]
-        edits.append(_scalar(doc, code.locs["since"], code.since, version))
+    edits += _code_edits(doc, new, _here(new, since), _here(new, renamed or {}), source.newline)
     if entry is not None:
         edits.append(_append_entry(doc, new, entry, source.newline))
         _verify_history(doc, new, edits[-1], entry)
+    text = _applied(source.text, edits)
+    if renamed and _here(new, renamed):
+        _verify_codes(text, new, _here(new, since), _here(new, renamed))
+    return text
+
+
+def _applied(text: str, edits: list[tuple[int, int, str]]) -> str:
     pieces, done = [], 0
     for start, end, value in sorted(edits):
-        pieces += [source.text[done:start], value]
+        pieces += [text[done:start], value]
         done = end
-    return "".join(pieces) + source.text[done:]
+    return "".join(pieces) + text[done:]
 
 
-def _here(new: Registry, since: list[str]) -> list[str]:
+def _here(new: Registry, names: dict[str, str]) -> dict[str, str]:
     """The codes written in the registry file itself (a folder registry's fragments hold the rest)."""
-    return [name for name in since if new.code_map[name].loc.path is None]
+    return {name: value for name, value in names.items() if new.code_map[name].loc.path is None}
 
 
-def fragment_edits(new: Registry, version: str, since: list[str]) -> dict[str, tuple[Source, str]]:
-    """For a folder registry: each fragment file that holds a code whose `since` is set, with its
-    new text (only those scalars replaced). Raises EditError on a layout the line editor refuses."""
-    by_file: dict[str, list[str]] = {}
-    for name in since:
-        path = new.code_map[name].loc.path
-        if path is not None:
-            by_file.setdefault(path, []).append(name)
+def _code_edits(doc: _Text, new: Registry, since: dict[str, str], renamed: dict[str, str], newline: str) -> list[tuple[int, int, str]]:
+    """Each code's new `since` (the old scalar replaced) and `renamed_from` (a line inserted
+    before its `since` key, or an item in a flow mapping)."""
+    edits = []
+    for name, value in since.items():
+        code = new.code_map[name]
+        edits.append(_scalar(doc, code.locs["since"], code.since, value))
+    for name, old in renamed.items():
+        edits.append(_insert_renamed_from(doc, new.code_map[name].locs["since"], old, newline))
+    return edits
+
+
+_SINCE_KEY = re.compile(r"since[ \t]*:[ \t]*")
+
+
+def _insert_renamed_from(doc: _Text, since_value: Loc, old: str, newline: str) -> tuple[int, int, str]:
+    at = doc.offset(since_value)
+    line_start = doc.starts[since_value.line - 1]
+    key = doc.text.rfind("since", line_start, at)
+    if key < 0 or not _SINCE_KEY.fullmatch(doc.text, key, at):
+        raise EditError(f"the since key of line {since_value.line} is not plain")
+    item = f"renamed_from: [{json.dumps(old)}]"
+    if doc.text[line_start:key].strip(" ") == "":  # a block mapping: a line of its own, same indentation
+        return line_start, line_start, doc.text[line_start:key] + item + newline
+    return key, key, item + ", "  # a flow mapping
+
+
+def _verify_codes(text: str, new: Registry, since: dict[str, str], renamed: dict[str, str]) -> None:
+    """Re-parse the edited file: each edited code says the intended since and renamed_from."""
+    from errgen.load import Map, load_text
+
+    codes = load_text(text, new.path).root.get("codes")
+    if not isinstance(codes, Map):
+        raise EditError("the codes did not re-parse")
+    for name in {**since, **renamed}:
+        code = codes.get(name)
+        want = list(new.code_map[name].renamed_from) + ([renamed[name]] if name in renamed else [])
+        if not isinstance(code, Map) or code.get("since") != since.get(name, new.code_map[name].since) or list(code.get("renamed_from", [])) != want:
+            raise EditError(f"code {name} did not re-parse as intended")
+
+
+def fragment_edits(new: Registry, since: dict[str, str], renamed: dict[str, str] | None = None) -> dict[str, tuple[Source, str]]:
+    """For a folder registry: each fragment file that holds a code whose `since` is set or that
+    gets `renamed_from`, with its new text (only those places edited, then re-parsed). Raises
+    EditError on a layout the line editor refuses."""
+    renamed = renamed or {}
+    by_file: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+    for names, slot in ((since, 0), (renamed, 1)):
+        for name, value in names.items():
+            path = new.code_map[name].loc.path
+            if path is not None:
+                by_file.setdefault(path, ({}, {}))[slot][name] = value
     out: dict[str, tuple[Source, str]] = {}
-    for path, names in by_file.items():
+    for path, (file_since, file_renamed) in by_file.items():
         _refuse_links(Path(new.path).parent, Path(path))
         source = Source.read(Path(path))
-        doc = _Text(source.text)
-        pieces, done = [], 0
-        for start, end, value in sorted(_scalar(doc, new.code_map[n].locs["since"], new.code_map[n].since, version) for n in names):
-            pieces += [source.text[done:start], value]
-            done = end
-        out[path] = (source, "".join(pieces) + source.text[done:])
+        text = _applied(source.text, _code_edits(_Text(source.text), new, file_since, file_renamed, source.newline))
+        if file_renamed:
+            _verify_codes(text, new, file_since, file_renamed)
+        out[path] = (source, text)
     return out
 
 
@@ -299,7 +373,8 @@ def _plain_ok(text: str, flow: bool) -> bool:
             and _resolve_plain(text) == "tag:yaml.org,2002:str")
 
 
-def round_trip(source: Source, new: Registry, version: str, since: list[str], entry: HistoryEntry | None) -> str:
+def round_trip(source: Source, new: Registry, version: str, since: dict[str, str], entry: HistoryEntry | None,
+               renamed: dict[str, str] | None = None) -> str:
     """The slow, general way: ruamel.yaml keeps comments and key order, not every byte."""
     import io
 
@@ -315,8 +390,10 @@ def round_trip(source: Source, new: Registry, version: str, since: list[str], en
     yaml.indent(mapping=2, sequence=seq_indent or 2, offset=offset or 0)
     data = yaml.load(text)
     data["version"] = version
-    for name in _here(new, since):
-        data["codes"][name]["since"] = version
+    for name, value in _here(new, since).items():
+        data["codes"][name]["since"] = value
+    for name, old in _here(new, renamed or {}).items():
+        data["codes"][name]["renamed_from"] = CommentedSeq([*data["codes"][name].get("renamed_from", []), old])
     if entry is not None:
         data["history"].append(CommentedMap([("version", entry.version), ("date", entry.date), ("changes", CommentedSeq(entry.changes))]))
     out = io.StringIO()
@@ -326,9 +403,40 @@ def round_trip(source: Source, new: Registry, version: str, since: list[str], en
 
 
 def write(path: Path, data: bytes) -> None:
-    """Replace the registry atomically, through a symlink, keeping its permissions. The new
-    content is written to an unnamed file first (O_TMPFILE), so a kill mid-write leaves nothing."""
-    target = path.resolve()
+    """Replace one registry file atomically (see write_files)."""
+    write_files([(path, data)])
+
+
+def write_files(files: list[tuple[Path, bytes]]) -> None:
+    """Replace every file, or none: a folder registry's header and fragments change together.
+    Each new content is written and synced beside its file first (through a symlink, keeping the
+    file's permissions); only when every one is on disk are they renamed over the files. A rename
+    that fails after others succeeded puts the earlier files' contents back."""
+    staged: list[tuple[Path, Path, bytes]] = []
+    try:
+        for path, data in files:
+            target = path.resolve()
+            staged.append((_stage(target, data), target, target.read_bytes()))
+    except BaseException:
+        for tmp, _, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    replaced: list[tuple[Path, bytes]] = []
+    try:
+        for tmp, target, original in staged:
+            os.replace(tmp, target)
+            replaced.append((target, original))
+    except BaseException:
+        for tmp, _, _ in staged:
+            tmp.unlink(missing_ok=True)
+        for target, original in replaced:
+            os.replace(_stage(target, original), target)
+        raise
+
+
+def _stage(target: Path, data: bytes) -> Path:
+    """A synced temporary file beside target holding data, with target's permissions. It is
+    written unnamed first (O_TMPFILE) where the system allows, so a kill mid-write leaves nothing."""
     mode = stat.S_IMODE(os.stat(target).st_mode)
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     try:
@@ -338,26 +446,22 @@ def write(path: Path, data: bytes) -> None:
     if fd >= 0:
         try:
             _write_all(fd, data, mode)
+            tmp.unlink(missing_ok=True)
             os.link(f"/proc/self/fd/{fd}", tmp)
+            return tmp
         except OSError:
+            pass
+        finally:
             os.close(fd)
-            fd = -1
-        else:
-            os.close(fd)
-            try:
-                os.replace(tmp, target)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
-                raise
-            return
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         _write_all(fd, data, mode)
-        os.close(fd)
-        os.replace(name, target)
     except BaseException:
+        os.close(fd)
         Path(name).unlink(missing_ok=True)
         raise
+    os.close(fd)
+    return Path(name)
 
 
 def _write_all(fd: int, data: bytes, mode: int) -> None:

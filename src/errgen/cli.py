@@ -63,8 +63,9 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
         console.current().diagnostics(render([exc.diagnostic], fmt), err=fmt == "text")
         sys.exit(2)
     if fmt != "text":
-        click.echo(render(result.diagnostics, fmt))
-    elif result.diagnostics and (report or not result.ok):  # other commands say nothing of mere warnings
+        if report or not result.ok:  # other commands say nothing of mere warnings
+            click.echo(render(result.diagnostics, fmt))
+    elif result.diagnostics and (report or not result.ok):
         console.current().diagnostics(render(result.diagnostics, fmt))
     elif result.diagnostics:
         console.current().detail(f"{result.registry.path}: {len(result.diagnostics)} warning(s); `errgen lint` lists them")
@@ -73,13 +74,28 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     return result
 
 
+def _complete_targets(incomplete: str, sdks: bool = False) -> list[str]:
+    """Shell completion for --target: the build targets (or the SDKs, which have runners)."""
+    from errgen.emit.targets import all_targets
+
+    return [t.NAME for t in all_targets() if t.NAME.startswith(incomplete) and (not sdks or hasattr(t, "conformance_command"))]
+
+
+def _registry_format(fmt: str) -> str:
+    """How diff and validate report the registry's own problems: as workflow annotations with
+    `--format github` (escaped, like every annotation), else as text on standard error, so that
+    standard output holds one json or sarif document."""
+    return "github" if fmt == "github" else "text"
+
+
 @click.group(cls=console.Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              params=console.output_options())
 @click.version_option(__version__, "-V", "--version", prog_name="errgen")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """errgen compiles one YAML registry of error codes into the error contract that services,
-    SDKs and AI agents import: a JSON Schema, Python and TypeScript SDKs, a recovery table and docs.
+    SDKs and AI agents import: a JSON Schema, Python, TypeScript, Go, Rust and Java SDKs, a
+    recovery table and docs.
 
     \b
     Typical loop:
@@ -119,12 +135,12 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @registry_option
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="Output directory.")
-@click.option("--target", "targets", multiple=True, metavar="NAME",
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed),
               help="Build only this target (repeatable). Default: all. See `errgen targets`.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
 @click.option("--force", is_flag=True, help="Overwrite files in the output directory that errgen did not write.")
-@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry is saved, until Ctrl-C.")
+@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry or one of its fragments is saved (or a fragment added), until Ctrl-C.")
 def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
           force: bool, watch: bool) -> None:
     """Lint the registry, then generate every artifact into the output directory.
@@ -183,20 +199,20 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
 
 
 def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
-    """Rebuild whenever the registry file changes (polled: no dependency, works on every file
-    system and with editors that save by renaming). Ctrl-C exits 0."""
+    """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
+    its header and every fragment its `include` patterns match, re-globbed on every poll so a
+    fragment added or removed while watching counts. Polled: no dependency, works on every file
+    system and with editors that save by renaming. Ctrl-C exits 0."""
     import time
 
     path = _registry_path(registry_path)
-    click.echo(f"watching {path}; Ctrl-C stops", err=True)
-    seen: tuple[int, ...] | None = ()
+    files = _Watched(path)
+    extra = len(files.paths()) - 1
+    click.echo(f"watching {path}{f' and {extra} fragment(s)' if extra else ''}; Ctrl-C stops", err=True)
+    seen: object = ()
     try:
         while True:
-            try:
-                st = path.stat()
-                now: tuple[int, ...] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
-            except OSError:
-                now = None
+            now = files.state()
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
@@ -209,6 +225,35 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
         sys.exit(0)
 
 
+class _Watched:
+    """The files a registry reads and their stat; the header's include patterns are read again
+    only when the header changes."""
+
+    def __init__(self, header: Path) -> None:
+        self.header = header
+        self.header_stat: tuple[int, ...] | None = ()
+        self.patterns: list[str] = []
+
+    def paths(self) -> list[Path]:
+        from errgen.compose import include_patterns, registry_files
+
+        stat = _stat(self.header)
+        if stat != self.header_stat:
+            self.header_stat, self.patterns = stat, include_patterns(self.header)
+        return registry_files(self.header, self.patterns)
+
+    def state(self) -> tuple[tuple[str, tuple[int, ...] | None], ...]:
+        return tuple((str(p), _stat(p)) for p in self.paths())
+
+
+def _stat(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 @main.command()
 @registry_option
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=Path("."), show_default=True,
@@ -218,12 +263,18 @@ def owners(registry_path: Path | None, root: Path) -> None:
 
     Paste it into .github/CODEOWNERS (or docs/CODEOWNERS, GitLab) so that a change to a team's
     error codes asks that team to review it."""
-    from errgen.compose import owners_section
+    from errgen.codeowners import CodeownersError, owners_section
 
     result = _lint(registry_path)
     if not result.registry.fragments:
         _fail(f"{result.registry.path} includes no fragments (add `include: [teams/*.yaml]`); nothing to own", 1)
-    click.echo(owners_section(result.registry.fragments, root), nl=False)
+    try:
+        section = owners_section(((f.path, f.owner) for f in result.registry.fragments), root)
+    except CodeownersError as exc:
+        from errgen.formats import visible
+
+        _fail("cannot write a CODEOWNERS section:\n" + "\n".join(visible(line) for line in str(exc).split("\n")), 1)
+    click.echo(section, nl=False)
 
 
 @main.command("targets")
@@ -258,18 +309,21 @@ def init(path: Path, force: bool) -> None:
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.option("--against", "ref", metavar="GITREF", help="Compare the registry at this git ref (OLD) with the working copy (NEW).")
+@click.option("--merge-base", "fork", is_flag=True,
+              help="With --against: compare with the commit this branch forked from GITREF (what a pull request into it changes).")
 @registry_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "markdown"]), default="text", show_default=True,
               help="text for terminals, json for programs, github for workflow annotations, sarif for code scanning, markdown for PR comments.")
-def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Path | None, fmt: str) -> None:
+def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, registry_path: Path | None, fmt: str) -> None:
     """Classify every change from OLD to NEW and check NEW's version against it.
 
     \b
       errgen diff OLD.yaml NEW.yaml
       errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
+      errgen diff --against origin/main --merge-base   # vs where this branch forked (pre-commit)
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
-    recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
+    recovery behaviour are major (every rule: errgen docs diff-rules). The declared version must cover
     the largest change (on 0.y.z a break needs y bumped); NEW's history entry must announce every
     break (name its codes, or the category for a category-level change), or list it under
     accepted_breaks; a new code's since is the new version. A registry absent at GITREF is new:
@@ -280,6 +334,8 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     from errgen.diff import empty_registry
     from errgen.diff.formats import FORMATS
 
+    if fork and ref is None:
+        _fail("--merge-base needs --against GITREF (the branch your work merges into)")
     if ref is not None and (old or new):
         _fail("pass either OLD and NEW files or --against GITREF, not both")
     if ref is None and not (old and new):
@@ -287,18 +343,29 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     fresh = False
     if ref is not None:
         current = _registry_path(registry_path)
+        if fork:
+            ref = _merge_base(ref, current)
         shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
-        after = _lint(current)
+        after = _lint(current, _registry_format(fmt))
         if shown is None:
             before, fresh = None, True
         else:
-            before = _lint(None, source=shown)
+            before = _lint(None, _registry_format(fmt), source=shown)
     else:
-        before, after = _lint(old), _lint(new)
+        before, after = _lint(old, _registry_format(fmt)), _lint(new, _registry_format(fmt))
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _merge_base(ref: str, current: Path) -> str:
+    from errgen.diff.git import merge_base
+
+    try:
+        return merge_base(ref, current)
+    except Fatal as exc:
+        _fail(exc.diagnostic.message)
 
 
 def _read_at(ref: str, current: Path, hint: str) -> "Snapshot | None":
@@ -353,18 +420,18 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     text = plan.apply(source, after)
     try:  # a folder registry's new codes have their `since` in the fragment files
         edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.version, plan.since).items()]
+        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.since, plan.renamed).items()]
     except bumping.EditError as exc:
-        _fail(f"cannot set since: {plan.version} in a fragment ({exc}); set it by hand and run bump again")
-    for path, src, new_text in edits:
-        if dry_run:
+        _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
+    if dry_run:
+        for path, src, new_text in edits:
             original = src.text.splitlines(keepends=True)
             click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
-            continue
-        try:
-            bumping.write(path, src.encoded(new_text))
+    else:
+        try:  # every file or none: a failed fragment write leaves the header unbumped too
+            bumping.write_files([(path, src.encoded(new_text)) for path, src, new_text in edits])
         except OSError as exc:
-            _fail(f"cannot write {path}: {exc.strerror}")
+            _fail(f"cannot write {exc.filename or 'the registry'}: {exc.strerror}; no file was changed")
     console.current().status(plan.summary(old_version) + (" (dry run)" if dry_run and text else ""))
 
 
@@ -380,10 +447,11 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     """Check real error payloads against the registry, and catch leaks.
 
     Each FILE is a JSON document (one payload or an array), JSON Lines (.jsonl, or sniffed;
-    streamed, so any size works), or - for standard input. MCP tools/call results and recorded
-    HTTP responses ({status, headers, body}) are unwrapped. Reports contract problems (unknown
-    codes, contradictions, extra fields, HTTP status and Retry-After mismatches) and what must never
-    cross the boundary: stack traces, secrets (masked in the output), internal hosts, file paths.
+    streamed, so any size works), or - for standard input. MCP tools/call results (bare, or in
+    their JSON-RPC response) and recorded HTTP responses ({status, headers, body}) are unwrapped.
+    Reports contract problems (unknown codes, contradictions, extra fields, HTTP status and
+    Retry-After mismatches) and what must never cross the boundary: stack traces, secrets (masked
+    in the output), internal hosts, file paths. Payloads are numbered from 1 (`payload 1`).
 
     Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
     """
@@ -399,7 +467,7 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             re.compile(pattern)
         except re.error as exc:
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
-    result = _lint(registry_path)
+    result = _lint(registry_path, _registry_format(fmt))
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
     try:
         counts = stream((f for name in files for f in validator.file(name)), fmt, click.echo)
@@ -407,6 +475,34 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
         _fail(str(exc))
     console.current().status(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", ok=not counts["error"])
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
+
+
+def _complete_docs(typed: str) -> list[str]:
+    """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
+    from errgen import manual
+    from errgen.diff.model import RULE_SPECS
+    from errgen.lint.base import RULES
+
+    return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
+
+
+@main.command("docs")
+@click.argument("name", required=False, metavar="[TOPIC|RULE]", shell_complete=lambda _ctx, _param, typed: _complete_docs(typed))
+def show_docs(name: str | None) -> None:
+    """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
+    diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
+    http-status-range). With no argument, list the pages. Links errgen prints point at the same
+    pages online (`docs-url` in the settings moves them)."""
+    from errgen import manual
+
+    if name is None:
+        for topic, title in manual.topics().items():
+            click.echo(f"{topic:<20} {title}")
+        return
+    text = manual.lookup(name)
+    if text is None:
+        _fail(f"no page or rule {name!r} in errgen's documentation; `errgen docs` lists the pages", 1)
+    click.echo(text, nl=not text.endswith("\n"))
 
 
 @main.command()
@@ -430,17 +526,22 @@ def completion(shell: str) -> None:
 @main.command()
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("generated"),
               show_default=True, help="The folder `errgen build` wrote the SDKs to.")
-@click.option("--target", "targets", multiple=True, metavar="NAME", help="Run only this SDK's runner (repeatable). Default: every SDK.")
+@click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed, sdks=True),
+              help="Run only this SDK's runner (repeatable). Default: every SDK.")
 @click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
+              help="A vectors file (errgen docs conformance). Default: OUT/conformance/vectors.json.")
 @click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",
               help="Print what one SDK (--target) makes of each input, one JSON line each; no expected values needed.")
-def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, inputs: Path | None) -> None:
+@click.option("--allow-skip", is_flag=True, help="Exit 0 even when a requested SDK was skipped (its toolchain is missing).")
+def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, inputs: Path | None, allow_skip: bool) -> None:
     """Run each built SDK's conformance runner against the vectors.
 
-    Prints, per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is
-    not installed. Builds nothing. Exit 0 when nothing failed, 1 when something failed, 2 when
-    errgen could not run.
+    The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
+    What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
+    TypeScript runner compiled with the pinned TypeScript, which npm installs there once). Prints,
+    per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
+    installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
+    was skipped (--allow-skip: 0) or errgen could not run.
     """
     from errgen import conformance as runners
 
@@ -449,7 +550,7 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
             if vectors is not None:
                 _fail("pass either --vectors or --emit, not both")
             sys.exit(runners.emit(out_dir, targets, inputs, click.echo))
-        sys.exit(runners.check(out_dir, targets, vectors, click.echo))
+        sys.exit(runners.check(out_dir, targets, vectors, click.echo, allow_skip))
     except runners.CannotRun as exc:
         _fail(str(exc))
 

@@ -46,9 +46,9 @@ def participants(names: Sequence[str]) -> list[ModuleType]:
     except UnknownTarget as exc:
         raise CannotRun(str(exc)) from None
     runnable = [t for t in chosen if hasattr(t, "conformance_command")]
-    if names and len(runnable) != len(chosen):
-        lacking = ", ".join(t.NAME for t in chosen if t not in runnable)
-        raise CannotRun(f"target {lacking} has no conformance runner")
+    # Other targets (schema, docs, ...) may stand in `targets` beside the SDKs: nothing to run there.
+    if names and not runnable:
+        raise CannotRun(f"target {', '.join(names)} has no conformance runner")
     return runnable
 
 
@@ -65,32 +65,67 @@ def _vectors(out_dir: Path, given: Path | None) -> Path:
     return path
 
 
-def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None]) -> int:
-    """Run every runner in check mode; print per language `N passed, N failed` or why it was
-    skipped. 0 when nothing failed, 1 otherwise."""
+def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None], allow_skip: bool = False) -> int:
+    """Run every runner in check mode, after preparing what it needs (in errgen's cache); print per
+    language `N passed, N failed` or why it was skipped. The requested SDKs are `names` (the flag,
+    or the `targets` setting), else every one built in `out_dir`. A language whose target sets
+    READS_RESPONSES also runs conformance/responses.json (real API responses) when it was built.
+    0 when every requested runner ran and passed at least one vector, 1 when one failed, 2 when
+    one was skipped (unless `allow_skip`)."""
     path = _vectors(out_dir, vectors)
+    responses = out_dir / "conformance" / "responses.json"
     failed = False
-    for target in participants(names):
-        if not (out_dir / target.NAME).is_dir():
-            echo(f"{target.NAME}: skipped (not built in {out_dir})")
+    skipped: list[str] = []
+    chosen = [t for t in participants(names) if names or (out_dir / t.NAME).is_dir()]
+    if not chosen:
+        raise CannotRun(f"no SDK is built in {out_dir} (run `errgen build`, or pass --out)")
+    for target in chosen:
+        reason = _unready(target, out_dir)
+        if reason is None:
+            run = runner(target, out_dir, path, "check")
+            reason = f"needs {run.tool}" if run.missing_tool() else None
+        if reason is not None:
+            echo(f"{target.NAME}: skipped ({reason})")
+            skipped.append(target.NAME)
             continue
-        run = runner(target, out_dir, path, "check")
-        if run.missing_tool():
-            echo(f"{run.name}: skipped (needs {run.tool})")
-            continue
-        done = _run(run)
-        lines = done.stdout.splitlines()
-        summary = _SUMMARY.match(lines[-1]) if lines else None
-        for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
-            echo(f"  {line}")
-        if summary is None or done.returncode not in (0, 1):
-            failed = True
-            tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
-            echo(f"{run.name}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
-            continue
-        failed = failed or int(summary.group(2)) > 0 or done.returncode != 0
-        echo(f"{run.name}: {summary.group(0)}")
-    return 1 if failed else 0
+        failed = _check(run, run.name, echo) or failed
+        if vectors is None and getattr(target, "READS_RESPONSES", False) and responses.is_file():
+            failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
+    if failed:
+        return 1
+    if skipped and not allow_skip:
+        echo(f"errgen: {', '.join(skipped)} skipped: nothing checked them (install what they need, or pass --allow-skip)")
+        return 2
+    return 0
+
+
+def _unready(target: ModuleType, out_dir: Path) -> str | None:
+    """Why the target's runner cannot run yet, after building what it needs in errgen's cache."""
+    sdk_dir = (out_dir / target.NAME).resolve()
+    if not sdk_dir.is_dir():
+        return f"not built in {out_dir}"
+    prepare = getattr(target, "conformance_prepare", None)
+    return prepare(sdk_dir) if prepare is not None else None
+
+
+def _check(run: Runner, label: str, echo: Callable[[str], None]) -> bool:
+    """Run one runner in check mode and print its summary; True when anything failed. A run that
+    checked no vector has proven nothing: that fails too."""
+    done = _run(run)
+    lines = done.stdout.splitlines()
+    summary = _SUMMARY.match(lines[-1]) if lines else None
+    for line in [x for x in lines if x.startswith("FAIL")][:SHOWN_FAILURES]:
+        echo(f"  {line}")
+    if summary is None or done.returncode not in (0, 1):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        echo(f"{label}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
+        return True
+    passed, failures = int(summary.group(1)), int(summary.group(2))
+    if passed + failures == 0:
+        echo(f"{label}: {summary.group(0)}: the runner checked no vector")
+        return True
+    echo(f"{label}: {summary.group(0)}")
+    return failures > 0 or done.returncode != 0
 
 
 def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str], None]) -> int:
@@ -99,8 +134,9 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     if len(names) != 1:
         raise CannotRun("--emit needs exactly one --target")
     [target] = targets
-    if not (out_dir / target.NAME).is_dir():
-        raise CannotRun(f"{target.NAME} is not built in {out_dir}")
+    reason = _unready(target, out_dir)
+    if reason is not None:
+        raise CannotRun(f"{target.NAME} cannot run: {reason}")
     run = runner(target, out_dir, _vectors(out_dir, inputs), "emit")
     if run.missing_tool():
         raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Literal, Mapping
 
 from errgen import identifiers
+from errgen.wire import response_spec
 from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
@@ -54,6 +55,15 @@ class Policy:
     max_delay_value_ms: int = MAX_DELAY_VALUE_MS
     # Nesting beyond this is an invalid payload in every SDK (parsers stay iterative or bounded).
     max_json_depth: int = 64
+    # Reading a response (docs/conformance.md, "Limits of reading"): past these nothing raises or
+    # spins. A body longer than max_body_bytes (UTF-8) is unreadable; a JSON number whose text is
+    # longer than max_number_chars is out of range (never converted); headers past max_headers are
+    # not read, a value longer than max_header_chars counts as absent; XML nests max_xml_depth deep.
+    max_body_bytes: int = 1_048_576
+    max_number_chars: int = 64
+    max_headers: int = 100
+    max_header_chars: int = 8192
+    max_xml_depth: int = 16
     problem_base: str = ""
 
 
@@ -106,6 +116,8 @@ class CodeRow:
     deprecated_since: str | None
     replaced_by: str | None
     type_uri: str
+    # The code the API sends for it (its `wire_code`, else the code itself).
+    wire_code: str = ""
     renamed_from: tuple[str, ...] = ()  # the names this code had before (the site's changelog links them)
 
     @property
@@ -161,6 +173,8 @@ class ContractView:
     fallback_actions: Mapping[str, Mapping[bool, str]]
     # The timed actions (they wait a delay) and what each becomes when the attempts run out.
     exhausted: Mapping[str, str]
+    # How a real response carries each fact, as plain data (errgen.wire.response_spec).
+    response: Mapping[str, Any]
     registry: Registry = field(repr=False, compare=False)
 
     @cached_property
@@ -273,6 +287,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         deprecated_since=code.deprecated.since if code.deprecated else None,
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
+        wire_code=code.wire_code or code.name,
         renamed_from=code.renamed_from,
     )
 
@@ -302,6 +317,7 @@ def view(registry: Registry) -> ContractView:
 
 def _derive(registry: Registry) -> ContractView:
     policy = Policy(problem_base=registry.problem_base or f"urn:errgen:{registry.name}:")
+    specs = fields(policy, registry.wire)
     return ContractView(
         name=registry.name,
         version=registry.version,
@@ -313,7 +329,7 @@ def _derive(registry: Registry) -> ContractView:
         hints=HINTS,
         states=STATES,
         reasons=REASONS,
-        fields=fields(policy, registry.wire),
+        fields=specs,
         envelope=registry.wire.envelope,
         categories=tuple(
             CategoryRow(c.name, c.retryable, c.description, c.action, identifiers.words(c.identifier or c.name))
@@ -324,6 +340,7 @@ def _derive(registry: Registry) -> ContractView:
         parsed=PARSED,
         fallback_actions=fallback_actions(),
         exhausted=dict(EXHAUSTED),
+        response=response_spec(registry, {f.name: f.wire for f in specs}),
         registry=registry,
     )
 

@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Iterable, Literal, NamedTuple
 
+from errgen.formats import visible
+
 Severity = Literal["error", "warning"]
 
 
@@ -28,7 +30,9 @@ class Diagnostic:
     severity: Severity = "error"
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.rule}]: {self.message}"
+        """One line, whatever the path or message holds: a CI log reads a line that starts with
+        `::` as a workflow command, and a terminal obeys escape sequences."""
+        return f"{visible(self.path)}:{self.line}:{self.column}: {self.severity}[{self.rule}]: {visible(self.message)}"
 
 
 def diag(rule: str, message: str, path: str, loc: Loc, severity: Severity = "error") -> Diagnostic:

@@ -9,6 +9,7 @@ written by `json.dumps`; Markdown table cells escape their inline syntax.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -20,6 +21,20 @@ if TYPE_CHECKING:
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 GITHUB_KINDS = {"error": "error", "warning": "warning", "info": "notice", "notice": "notice"}
 SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note", "notice": "note", "none": "none"}
+
+
+# --- Terminal text -----------------------------------------------------------------------------
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def visible(text: str) -> str:
+    """Registry or payload text for a terminal line: controls (ESC sequences, CR, LF), format
+    characters (bidi controls, zero-width) and separators are spelled `\\uXXXX`, so the text
+    can neither drive the terminal nor display as something it is not."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)
 
 
 # --- GitHub workflow commands -------------------------------------------------------------------
@@ -55,8 +70,9 @@ def github_annotation(severity: str, message: str, *, file: str | None = None, l
 @dataclass(frozen=True)
 class SarifRule:
     id: str
-    description: str  # fullDescription; errgen names no home page, so there is no helpUri
+    description: str  # fullDescription
     help: str = ""
+    help_uri: str = ""  # the rule's section in errgen's documentation
 
     def as_dict(self) -> dict[str, Any]:
         short = self.description.split("\n", 1)[0].split(". ", 1)[0].rstrip(".")
@@ -64,6 +80,8 @@ class SarifRule:
                                "fullDescription": {"text": self.description or self.id}}
         if self.help:
             out["help"] = {"text": self.help}
+        if self.help_uri:
+            out["helpUri"] = self.help_uri
         return out
 
 
@@ -138,8 +156,12 @@ def diagnostics(diags: list[Diagnostic], fmt: str) -> str:
         return "\n".join(github_annotation(d.severity, d.message, file=d.path, line=d.line, column=d.column, title=d.rule)
                          for d in ordered)
     if fmt == "sarif":
+        from errgen import manual
+
         docs = _lint_rule_docs()
-        rules = [SarifRule(rid, docs.get(rid, "")) for rid in sorted({d.rule for d in ordered})]
+        listed = manual.url("registry.md", "lint-rules")  # every lint rule is a row of that table
+        rules = [SarifRule(rid, docs[rid], f"errgen docs {rid}", listed) if rid in docs else SarifRule(rid, "")
+                 for rid in sorted({d.rule for d in ordered})]
         results = [sarif_result(d.rule, d.severity, d.message, path=d.path, line=d.line, column=d.column) for d in ordered]
         return sarif_log(rules, results)
     return render(ordered, fmt)

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import re
 
-# A run of capitals before a capitalised word (HTTP|Error), a capitalised or lower word, or digits
-# glued to letters before them (v2, e404): one word each. Separators (_ - . : # / and anything
-# else that is not a letter or digit) only split.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+# A minus sign (a `-` starting a number that does not follow a letter or digit: JSON-RPC's
+# `-32601`), a run of capitals before a capitalised word (HTTP|Error), a capitalised or lower
+# word, or digits glued to letters before them (v2, e404): one word each. Separators
+# (_ - . : # / and anything else that is not a letter or digit) only split.
+_WORD = re.compile(r"(?<![A-Za-z0-9])-(?=[0-9])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+# The word a minus sign is named by, so `-32601` and `32601` stay two names in every language
+# (Python NEG_32601 and N_32601, Go CodeNeg32601 and Code32601, Rust Neg32601 and Code32601).
+MINUS = "NEG"
 
 
 def words(name: str) -> tuple[str, ...]:
-    """`NoSuchBucket` -> (No, Such, Bucket); `card_declined` -> (card, declined); `20003` -> (20003,)."""
-    return tuple(_WORD.findall(name))
+    """`NoSuchBucket` -> (No, Such, Bucket); `card_declined` -> (card, declined); `20003` -> (20003,);
+    `-32601` -> (NEG, 32601)."""
+    return tuple(MINUS if w == "-" else w for w in _WORD.findall(name))
 
 
 def identity_key(name: str) -> str:

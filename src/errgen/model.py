@@ -49,6 +49,42 @@ class Category:
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A test on a response (docs/registry.md, "Reading real responses"): `op` is `equals` (the
+    value at `at` equals `value`), `non_empty` (it is a non-empty string, array or object) or
+    `status` (the status is one of `value`, a tuple of ints)."""
+
+    op: str
+    at: str | None = None
+    value: Any = None
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
+    stated: tuple[str, ...] = field(default=(), compare=False, repr=False)  # the keys as written, for lint
+
+
+@dataclass(frozen=True, slots=True)
+class DelaySource:
+    at: str
+    unit: str = "http"
+    loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
+    extra: tuple[str, ...] = ()  # keys other than at and unit (lint reports them)
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """Where a real API's response carries each fact; each a list of sources tried in order.
+    `retry_after` None: the default headers (retry-after-ms, then Retry-After)."""
+
+    error_when: tuple[Condition, ...] = ()
+    code: tuple[str, ...] = ()
+    message: tuple[str, ...] = ()
+    correlation_id: tuple[str, ...] = ()
+    resource_id: tuple[str, ...] = ()
+    retry_after: tuple[DelaySource, ...] | None = None
+    # Each source string's location, by "fact:index".
+    locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Wire:
     """How payload fields are named on the wire and where the payload sits in an HTTP body."""
 
@@ -56,6 +92,9 @@ class Wire:
     rename: Mapping[str, str] = field(default_factory=dict)
     envelope: str | None = None
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
+    format: str = "json"
+    # None: the payload's own places (a registry for a new API).
+    response: Response | None = None
 
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
         return (self.case, tuple(sorted(self.rename.items())), self.envelope)
@@ -87,6 +126,9 @@ class Code:
     type_uri: str | None = None
     # The words every language names this code after, when the wire value's are not wanted.
     identifier: str | None = None
+    # The code the API sends, when one wire code has several meanings; `when` selects this one.
+    wire_code: str | None = None
+    when: tuple[Condition, ...] = ()
     # What the file itself says, before the category's values are inherited (for lint and diff).
     stated_retryable: bool | None = field(default=None, compare=False)
     stated_action: str | None = field(default=None, compare=False)

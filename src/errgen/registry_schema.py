@@ -11,8 +11,17 @@ from typing import Any
 from errgen import structure
 from errgen.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
+from errgen.wire import FORMATS, UNITS
 
-_SCALARS = {structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"}}
+_SCALARS: dict[structure.Scalar, dict[str, Any]] = {
+    structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"},
+    structure.JSON_SCALAR: {"type": ["string", "number", "boolean", "null"]},
+    structure.DELAY_ENTRY: {"anyOf": [
+        {"type": "string", "pattern": "^(body|header):"},
+        {"type": "object", "additionalProperties": False, "required": ["at"],
+         "properties": {"at": {"type": "string", "pattern": "^(body|header):"}, "unit": {"enum": list(UNITS)}}},
+    ]},
+}
 _REFINED: dict[str, dict[str, Any]] = {
     "scope": {"enum": list(SCOPES)},
     "scopes": {"items": {"enum": list(SCOPES)}, "uniqueItems": True, "minItems": 1},
@@ -25,6 +34,8 @@ _REFINED: dict[str, dict[str, Any]] = {
     "retry_after_ms": {"minimum": 0, "maximum": 86_400_000},
     "description": {"minLength": 1, "maxLength": 500},
     "errgen": {"const": 1},
+    "format": {"enum": list(FORMATS)},
+    "wire_code": {"pattern": f"^{WIRE_VALUE.pattern}$", "maxLength": MAX_CODE_LENGTH},
 }
 
 
@@ -51,13 +62,23 @@ def _shape(shape: structure.Shape, key: str | None = None) -> dict[str, Any]:
 
 
 def schema() -> dict[str, Any]:
-    return {
+    out = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "urn:errgen:registry-format:1",
         "title": "errgen registry, format 1",
         "description": "One YAML file of error codes (errgen registry format 1); errgen lint checks more than this schema can.",
         **_shape(structure.REGISTRY),
     }
+    _target_patterns(out["properties"]["targets"])
+    return out
+
+
+def _target_patterns(targets: dict[str, Any]) -> None:
+    """Each package setting's pattern, from the table lint's `target-package` checks with."""
+    from errgen.lint.targets import SETTINGS
+
+    for (lang, key), setting in SETTINGS.items():
+        targets["properties"][lang]["properties"][key]["pattern"] = f"^{setting.pattern.pattern}$"
 
 
 if __name__ == "__main__":

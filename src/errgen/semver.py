@@ -9,10 +9,12 @@ from typing import Literal, NamedTuple
 Bump = Literal["none", "patch", "minor", "major"]
 BUMP_ORDER: dict[str, int] = {"none": 0, "patch": 1, "minor": 2, "major": 3}
 
+# ASCII digits only: `\d` would take `2.1٣.0` (an Arabic-Indic three) and int() would read it as 13.
 _SEMVER = re.compile(
-    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
-    r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+    r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
+    r"(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?"
+    r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?",
+    re.ASCII,
 )
 
 
@@ -41,7 +43,7 @@ def _parse(text: str) -> Version | None:
     if not match:
         return None
     pre = tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in (match.group(4).split(".") if match.group(4) else ())
+        (0, int(part)) if part.isascii() and part.isdigit() else (1, part) for part in (match.group(4).split(".") if match.group(4) else ())
     )
     return Version(int(match.group(1)), int(match.group(2)), int(match.group(3)), pre)
 

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
 from errgen.load import Document, Map, Seq
-from errgen.model import AcceptedBreak, Category, Code, Deprecation, HistoryEntry, Registry, Wire
+from errgen.model import AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
 
 FORMAT_VERSION = 1
 
@@ -51,6 +51,20 @@ Shape = Scalar | ListOf | Fields | NamedMap
 STR = Scalar("a string", lambda v: isinstance(v, str))
 INT = Scalar("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))
 BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
+# A value a response is compared with (`equals:`): any JSON scalar.
+JSON_SCALAR = Scalar("a string, number, boolean or null", lambda v: v is None or isinstance(v, (str, int, float, bool)))
+
+# Reading real responses (docs/registry.md); source and path syntax is checked by lint (wire-source).
+CONDITION = Fields("condition", {"at": (STR, False), "equals": (JSON_SCALAR, False), "non_empty": (BOOL, False),
+                                 "status": (ListOf(INT), False)})
+DELAY_SOURCE = Fields("delay source", {"at": (STR, True), "unit": (STR, False)})
+DELAY_ENTRY = Scalar("a source string or a mapping {at, unit}", lambda v: isinstance(v, str) or isinstance(v, Map))
+RESPONSE = Fields(
+    "response",
+    {"error_when": (ListOf(CONDITION), False), "code": (ListOf(STR), False), "message": (ListOf(STR), False),
+     "correlation_id": (ListOf(STR), False), "resource_id": (ListOf(STR), False),
+     "retry_after": (ListOf(DELAY_ENTRY), False)},
+)
 
 ACCEPTED_BREAK = Fields("accepted break", {"rule": (STR, True), "code": (STR, False), "category": (STR, False), "reason": (STR, True)})
 HISTORY = Fields(
@@ -81,6 +95,8 @@ CODE = Fields(
         "since": (STR, True),
         "deprecated": (DEPRECATED, False),
         "renamed_from": (ListOf(STR), False),
+        "wire_code": (STR, False),
+        "when": (ListOf(CONDITION), False),
     },
 )
 # Per-language package settings; every key optional, defaults in errgen.contract.
@@ -97,7 +113,8 @@ TARGETS = Fields(
 # How the payload's fields are named on the wire and where the payload sits in an HTTP body.
 WIRE = Fields(
     "wire",
-    {"case": (STR, False), "rename": (NamedMap(STR, "a mapping of field names to wire names"), False), "envelope": (STR, False)},
+    {"case": (STR, False), "rename": (NamedMap(STR, "a mapping of field names to wire names"), False), "envelope": (STR, False),
+     "format": (STR, False), "response": (RESPONSE, False)},
 )
 REGISTRY = Fields(
     "registry",
@@ -252,7 +269,45 @@ def _wire(raw: dict[str, Any] | None) -> Wire:
     if not raw:
         return Wire()
     rename = {k: v for k, v in raw.get("rename", {}).items() if not k.startswith("__")}
-    return Wire(case=raw.get("case", "snake"), rename=rename, envelope=raw.get("envelope"), locs=raw["__locs__"])
+    return Wire(case=raw.get("case", "snake"), rename=rename, envelope=raw.get("envelope"), locs=raw["__locs__"],
+                format=raw.get("format", "json"), response=_response(raw.get("response")))
+
+
+def _condition(raw: dict[str, Any], loc: Loc) -> Condition:
+    """The first operation the mapping states (lint's wire-condition reports a mapping with none or several)."""
+    stated = tuple(k for k in raw if not k.startswith("__"))
+    if "status" in raw:
+        return Condition("status", raw.get("at"), tuple(v for v, _ in raw["status"]), loc, stated)
+    if "equals" in raw:
+        return Condition("equals", raw.get("at"), raw["equals"], loc, stated)
+    return Condition("non_empty", raw.get("at"), raw.get("non_empty", True), loc, stated)
+
+
+def _delay_source(raw: Any, loc: Loc) -> DelaySource:
+    if isinstance(raw, str):
+        return DelaySource(raw, "http", loc)
+    at, unit = raw.get("at"), raw.get("unit", "http")
+    # Lint checks the mapping (wire-source, wire-unit): a missing `at` or another key is reported there.
+    extra = tuple(sorted(str(k) for k in raw if k not in ("at", "unit")))
+    return DelaySource(at if isinstance(at, str) else "", unit if isinstance(unit, str) else repr(unit), loc, extra)
+
+
+def _response(raw: dict[str, Any] | None) -> Response | None:
+    if raw is None:
+        return None
+    locs: dict[str, Loc] = {}
+    sources: dict[str, tuple[str, ...]] = {}
+    for fact in ("code", "message", "correlation_id", "resource_id"):
+        items = raw.get(fact, ())
+        sources[fact] = tuple(v for v, _ in items)
+        locs.update({f"{fact}:{i}": loc for i, (_, loc) in enumerate(items)})
+    delays = tuple(_delay_source(v, loc) for v, loc in raw["retry_after"]) if "retry_after" in raw else None
+    return Response(
+        error_when=tuple(_condition(c, loc) for c, loc in raw.get("error_when", ())),
+        code=sources["code"], message=sources["message"], correlation_id=sources["correlation_id"],
+        resource_id=sources["resource_id"],
+        retry_after=delays, locs=locs,
+    )
 
 
 def _targets(raw: dict[str, Any] | None) -> dict[str, dict[str, str]]:
@@ -295,6 +350,8 @@ def _code(name: str, raw: dict[str, Any], categories: dict[str, Category]) -> Co
         hints=_items(raw, "hints"),
         deprecated=Deprecation(deprecated["since"], deprecated.get("replaced_by")) if deprecated else None,
         renamed_from=_items(raw, "renamed_from"),
+        wire_code=raw.get("wire_code"),
+        when=tuple(_condition(c, loc) for c, loc in raw.get("when", ())),
         action=raw.get("action") or (category.action if category and not retryable else None),
         stated_action=raw.get("action"),
         loc=raw["__loc__"],

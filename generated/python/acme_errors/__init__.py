@@ -14,6 +14,7 @@ from .recovery import (
 )
 from .runtime import (
     Decision,
+    HttpReading,
     HttpResponse,
     PayloadError,
     UnknownErrorPayload,
@@ -26,6 +27,7 @@ from .runtime import (
     from_mcp_result,
     new_error,
     parse_payload,
+    read_http,
     to_http,
     to_mcp_result,
     validate_payload,
@@ -38,6 +40,7 @@ __all__ = [
     "Decision",
     "Deprecation",
     "ErrorPayload",
+    "HttpReading",
     "HttpResponse",
     "Parsed",
     "PayloadError",
@@ -57,6 +60,7 @@ __all__ = [
     "from_mcp_result",
     "new_error",
     "parse_payload",
+    "read_http",
     "recovery_entry",
     "to_http",
     "to_mcp_result",

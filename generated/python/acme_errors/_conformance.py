@@ -10,14 +10,39 @@ Exit 2 when the vectors file cannot be read.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, Iterator, Mapping, Optional, Sequence, TextIO
 
 from . import _wire
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
-from .runtime import Decision, check_payload, decide, from_http, from_mcp_result
+from .runtime import (
+    Decision,
+    HttpReading,
+    check_payload,
+    decide,
+    from_http,
+    from_mcp_result,
+    read_http,
+)
 
-OUTPUTS = ("valid", "problems", "parsed", "decision")
+OUTPUTS = ("reading", "valid", "problems", "parsed", "decision")
+
+
+def response_reading(given: Mapping[str, Any], now_ms: int) -> HttpReading:
+    """A `response` input (responses.json): status, header pairs, body text after `body_pad` spaces."""
+    headers = [(str(name), str(value)) for name, value in given.get("headers", [])]
+    body = " " * given.get("body_pad", 0) + given["body"]
+    return read_http(given["status"], headers, body, now_ms=now_ms)
+
+
+def reading_json(reading: HttpReading) -> dict[str, Any]:
+    return {
+        "error": reading.error,
+        "code": reading.code,
+        "correlation_id": reading.correlation_id,
+        "delay_ms": reading.delay_ms,
+    }
 
 
 def raw_payload(given: Mapping[str, Any], now_ms: int) -> object:
@@ -30,7 +55,9 @@ def raw_payload(given: Mapping[str, Any], now_ms: int) -> object:
         return from_http(response["status"], headers, response["body"], now_ms=now_ms)
     if "mcp" in given:
         return from_mcp_result(given["mcp"])
-    raise ValueError("input holds none of payload, http, mcp")
+    if "response" in given:
+        return response_reading(given["response"], now_ms).payload
+    raise ValueError("input holds none of payload, http, mcp, response")
 
 
 def decision_json(decision: Decision) -> dict[str, Any]:
@@ -58,8 +85,14 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
         vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
         vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
     )
+    reading = (
+        {"reading": reading_json(response_reading(vector["input"]["response"], now_ms))}
+        if "response" in vector["input"]
+        else {}
+    )
     return {
         "name": vector["name"],
+        **reading,
         "valid": verdict.valid,
         "problems": sorted({p[0] for p in verdict.problems}),
         "parsed": verdict.parsed.value,
@@ -97,7 +130,7 @@ def failures(vector: Mapping[str, Any]) -> Iterator[str]:
         return
     expected = vector.get("expected", {})
     for key in OUTPUTS:
-        if key in expected and not same(_sorted(key, expected[key]), got[key]):
+        if key in expected and not same(_sorted(key, expected[key]), got.get(key)):
             yield f"FAIL {name}: {key}: expected {_dump(expected[key])}, got {_dump(got[key])}"
 
 
@@ -109,8 +142,17 @@ def _sorted(key: str, value: Any) -> Any:
     )
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """Text safe to write as UTF-8: a lone surrogate (from a vector's JSON escapes) is written as
+    its JSON escape instead of crashing the runner."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _dump(value: Any) -> str:
-    return _wire.to_json(value)
+    return _printable(_wire.to_json(value))
 
 
 def load(path: str) -> Sequence[Mapping[str, Any]]:
@@ -140,7 +182,7 @@ def main(argv: Sequence[str], out: TextIO = sys.stdout) -> int:
         lines = list(failures(vector))
         failed += bool(lines)
         for line in lines:
-            out.write(line + "\n")
+            out.write(_printable(line) + "\n")
     out.write(f"{len(vectors) - failed} passed, {failed} failed\n")
     return 1 if failed else 0
 

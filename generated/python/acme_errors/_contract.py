@@ -5,7 +5,8 @@ SDK does not know, tabulated. The runtime states none of it."""
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Tuple
+import json as _json
+from typing import Any, Mapping, Optional, Tuple
 
 from ._verdict import Spec
 
@@ -22,6 +23,11 @@ BACKOFF_MAX_MS = 30_000
 BACKOFF_MAX_EXPONENT = 30
 MAX_DELAY_VALUE_MS = 9_007_199_254_740_991
 MAX_JSON_DEPTH = 64
+MAX_BODY_BYTES = 1_048_576
+MAX_NUMBER_CHARS = 64
+MAX_HEADERS = 100
+MAX_HEADER_CHARS = 8_192
+MAX_XML_DEPTH = 16
 DID_YOU_MEAN_LIMIT = 3
 
 FIELDS: Tuple[Spec, ...] = (
@@ -57,6 +63,11 @@ FALLBACK_ACTIONS: Mapping[Tuple[str, bool], str] = {
     ("service", True): "pause",
     ("service", False): "stop",
 }
+# Where a real response carries each fact (docs/conformance.md, "Reading a real response"):
+# sources {"in": "header", "name": ...} or {"in": "body", "path": [key, index or -1 for [*], ...]}.
+RESPONSE: Mapping[str, Any] = _json.loads(
+    '{"format": "json", "error_when": [], "code": [{"in": "body", "path": ["code"]}], "message": [{"in": "body", "path": ["message"]}], "correlation_id": [{"in": "body", "path": ["correlation_id"]}], "resource_id": [{"in": "body", "path": ["resource_id"]}], "retry_after": [{"at": {"in": "header", "name": "retry-after-ms"}, "unit": "ms"}, {"at": {"in": "header", "name": "retry-after"}, "unit": "http"}], "own_retry_after": [{"at": {"in": "header", "name": "retry-after-ms"}, "unit": "ms"}, {"at": {"in": "header", "name": "retry-after"}, "unit": "http"}], "variants": {}, "retryable_statuses": [408, 425, 429, 500, 502, 503, 504], "service_statuses": [429, 503]}'
+)
 # A timed action (it waits a delay) -> what it becomes when the attempts run out.
 EXHAUSTED: Mapping[str, str] = {
     "retry": "escalate",

@@ -9,24 +9,37 @@ import json
 import re
 from typing import Any, Iterable, Mapping, Optional, Tuple, Union
 
-from ._contract import MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH
+from ._contract import (
+    MAX_BODY_BYTES,
+    MAX_DELAY_VALUE_MS,
+    MAX_HEADER_CHARS,
+    MAX_HEADERS,
+    MAX_JSON_DEPTH,
+    MAX_NUMBER_CHARS,
+)
 
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
 
 # A token of interest to the depth scan: a whole string literal (skipped), or a bracket.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
-# Python refuses to convert longer digit strings to int; such a number is far past every limit.
-_MAX_INT_DIGITS = 4000
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _integer(text: str) -> Any:
-    if len(text) <= _MAX_INT_DIGITS:
-        return int(text)
+def _out_of_range(text: str) -> float:
+    # A number longer than MAX_NUMBER_CHARS is never converted (no quadratic big-number parsing):
+    # it is out of range for every field, like 1e400.
     return float("-inf") if text.startswith("-") else float("inf")
+
+
+def _integer(text: str) -> Any:
+    return int(text) if len(text) <= MAX_NUMBER_CHARS else _out_of_range(text)
+
+
+def _float(text: str) -> float:
+    return float(text) if len(text) <= MAX_NUMBER_CHARS else _out_of_range(text)
 
 
 def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -49,19 +62,36 @@ def read_json(text: str) -> Tuple[bool, object]:
     if too_deep(text):
         return False, None
     try:
-        return True, json.loads(text, parse_constant=_reject_constant, parse_int=_integer)
+        return True, json.loads(
+            text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float
+        )
     except (ValueError, RecursionError):
         return False, None
 
 
-def as_text(body: Union[str, bytes]) -> Tuple[bool, str]:
-    """A body as text: (False, the text with replacement characters) when bytes are not UTF-8."""
+def as_text(body: object) -> Tuple[bool, str]:
+    """A body as text: (False, the text with replacement characters) when bytes are not UTF-8.
+    Anything but text or bytes is an empty body (an int is not a size to allocate)."""
     if isinstance(body, str):
         return True, body
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        return True, ""
     try:
         return True, bytes(body).decode("utf-8")
     except UnicodeDecodeError:
         return False, bytes(body).decode("utf-8", "replace")
+
+
+def body_too_large(body: object) -> bool:
+    """Whether a body is longer than MAX_BODY_BYTES in UTF-8 (checked before it is decoded)."""
+    if isinstance(body, str):
+        # Each character is at least one UTF-8 byte: only a short text needs encoding to count.
+        if len(body) > MAX_BODY_BYTES:
+            return True
+        return len(body.encode("utf-8", "surrogatepass")) > MAX_BODY_BYTES
+    if isinstance(body, (bytes, bytearray, memoryview)):
+        return len(body) > MAX_BODY_BYTES
+    return False
 
 
 def to_json(value: Any) -> str:
@@ -87,15 +117,19 @@ def _serializable(value: object) -> bool:
 
 
 def header(headers: Headers, name: str) -> Optional[str]:
-    """The first value of header `name` (ASCII case-insensitive); None when absent or not text."""
+    """The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS;
+    None when absent, not text, or longer than MAX_HEADER_CHARS."""
     try:
         pairs: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else headers
-        for pair in pairs:
+        for count, pair in enumerate(pairs):
+            if count >= MAX_HEADERS:
+                return None
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 continue
             key, value = pair
             if isinstance(key, str) and key.isascii() and key.lower() == name:
-                return value if isinstance(value, str) else None
+                ok = isinstance(value, str) and len(value) <= MAX_HEADER_CHARS
+                return value if ok else None
     except TypeError:
         return None
     return None
@@ -110,7 +144,7 @@ _IMF_FIXDATE = re.compile(
 _OWS = " \t"
 
 
-def _saturated(digits: str, factor: int) -> int:
+def saturated(digits: str, factor: int) -> int:
     significant = digits.lstrip("0") or "0"
     if len(significant) > 16:
         return MAX_DELAY_VALUE_MS
@@ -152,10 +186,10 @@ def header_delay_ms(headers: Headers, now_ms: int) -> Optional[int]:
     """
     millis = (header(headers, "retry-after-ms") or "").strip(_OWS)
     if _DIGITS.fullmatch(millis):
-        return _saturated(millis, 1)
+        return saturated(millis, 1)
     value = (header(headers, "retry-after") or "").strip(_OWS)
     if _DIGITS.fullmatch(value):
-        return _saturated(value, 1000)
+        return saturated(value, 1000)
     when = http_date_ms(value)
     if when is None:
         return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple, Union
 
-from . import _validate, _wire
+from . import _reading, _validate, _wire
 from ._contract import (
     BACKOFF_BASE_MS,
     BACKOFF_MAX_EXPONENT,
@@ -26,10 +26,12 @@ from ._contract import (
     ENVELOPE,
     EXHAUSTED,
     FALLBACK_ACTIONS,
+    FIELDS,
     MAX_DELAY_VALUE_MS,
     PROBLEM_BASE,
     PROBLEM_MEMBERS,
     REGISTRY_NAME,
+    RESPONSE,
 )
 from ._wire import Headers
 from .enums import Action, Parsed, Reason
@@ -300,33 +302,171 @@ def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
         if isinstance(message, str):
             members["detail"] = message
         body = {**members, **body}
-    return HttpResponse(status, headers, _wire.to_json(body))
+    return HttpResponse(status, headers, _wire.to_json(_api_shape(payload, body, headers)))
 
 
-def from_http(
-    status: int, headers: Headers, body: Union[str, bytes], now_ms: Optional[int] = None
-) -> object:
-    """The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly:
-    a body that is not JSON comes back as its text. When the payload is retryable and has no
-    retry_after_ms, the `retry-after-ms` header, else `Retry-After` (delta-seconds or an
-    IMF-fixdate, relative to now_ms), supplies it. `headers`: a mapping or (name, value) pairs."""
+def _api_shape(
+    payload: Mapping[str, Any], body: dict[str, Any], headers: dict[str, str]
+) -> dict[str, Any]:
+    """What the API itself sends: a code that shares its wire code with others goes out as that
+    wire code, with the headers its `when` conditions test; the code and the correlation id also
+    go in the header where the API's response puts them first."""
+    code = payload.get(_W["code"])
+    if not isinstance(code, str):
+        return body
+    sent = _reading.WIRE_CODE.get(code, code)
+    if sent != code:
+        inner = dict(body[ENVELOPE]) if ENVELOPE else body
+        inner[_W["code"]] = sent
+        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
+        for name, conditions in RESPONSE["variants"][sent]:
+            for condition in conditions if name == code else ():
+                at, wanted = condition.get("at"), condition.get("equals")
+                if at is not None and at["in"] == "header" and isinstance(wanted, str):
+                    headers[at["name"]] = wanted
+    for fact, value in (("code", sent), ("correlation_id", payload.get(_W["correlation_id"]))):
+        first = RESPONSE[fact][0] if RESPONSE[fact] else None
+        if first is not None and first["in"] == "header" and isinstance(value, str):
+            headers[first["name"]] = value
+    return body
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReading:
+    """What `read_http` found in a response. `payload` is what `from_http` returns (judge it with
+    check_payload or decide); `code`, `correlation_id` and `delay_ms` are what the registry's
+    response sources yield (None: nothing usable); `document` is the whole parsed body (JSON, or
+    XML as nested dicts), None when unreadable: the API's own fields, kept for the caller."""
+
+    error: bool
+    payload: object
+    code: Optional[str]
+    correlation_id: Optional[str]
+    delay_ms: Optional[int]
+    document: object
+
+
+_REQUIRED = tuple(spec.wire for spec in FIELDS if spec.required)
+_WIRE_NAMES = frozenset(_W.values())
+
+
+def read_http(
+    status: int, headers: Headers, body: object, now_ms: Optional[int] = None
+) -> HttpReading:
+    """Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where
+    the registry says each fact is; facts the response does not carry come from the registry row
+    of the code it carries (an unknown code: from the status). Never raises on what a server sends.
+    `headers`: a mapping or (name, value) pairs; `body`: text or bytes (anything else is empty)."""
+    code_status = status if isinstance(status, int) and not isinstance(status, bool) else 0
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    too_large = _wire.body_too_large(body)
     ok, text = _wire.as_text(body)
-    parsed, value = _wire.read_json(text) if ok else (False, None)
-    if not parsed:
-        return text
-    if ENVELOPE and isinstance(value, dict) and ENVELOPE in value:
+    text = text[1:] if text.startswith("\ufeff") else text
+    parsed, document = False, None
+    # An xml registry reads a body that starts with "<" as XML, any other as JSON (what to_http writes).
+    xml = RESPONSE["format"] == "xml" and text.lstrip(" \t\r\n").startswith("<")
+    if ok and not too_large:
+        parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
+    found = document if parsed else None
+    code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text, code_status)
+    correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
+    delay = _reading.delay_ms(found, headers, now)
+    error = _reading.is_error(code_status, found, headers)
+    payload: object = None
+    if error:
+        # A body that cannot be read, or an XML one without a code, is returned as its text,
+        # unless a header carries the code.
+        payload = (
+            _payload(code_status, headers, found, code, correlation, delay, xml, now)
+            if code is not None or parsed and not xml
+            else text
+        )
+    return HttpReading(error, payload, code, correlation, delay, found)
+
+
+def _payload(
+    status: int,
+    headers: Headers,
+    document: object,
+    code: Optional[str],
+    correlation: Optional[str],
+    delay: Optional[int],
+    xml: bool,
+    now_ms: int,
+) -> object:
+    value = document
+    if ENVELOPE and not xml and isinstance(value, dict) and ENVELOPE in value:
         value = value[ENVELOPE]
+    if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
+        own = _reading.delay_ms(document, headers, now_ms, RESPONSE["own_retry_after"])
+        return _as_sent(status, headers, document, value, own)
+    name = _reading.registry_code(code, status, document, headers)
+    entry = recovery_entry(name)
+    payload: dict[str, Any] = {_W["code"]: name if entry is not None else code}
+    if entry is not None:
+        payload[_W["category"]] = entry.category.value
+        payload[_W["retryable"]] = entry.retryable
+        payload[_W["scope"]] = entry.scope.value
+    else:
+        payload[_W["category"]] = ""
+        payload[_W["retryable"]] = status in RESPONSE["retryable_statuses"]
+        payload[_W["scope"]] = "service" if status in RESPONSE["service_statuses"] else "request"
+    payload[_W["correlation_id"]] = correlation or ""
+    resource = _reading.first(RESPONSE["resource_id"], document, headers, _reading.code_text)
+    if resource is not None or payload[_W["scope"]] == "resource":
+        payload[_W["resource_id"]] = resource or ""
+    message = _reading.first(RESPONSE["message"], document, headers, _reading.message_text)
+    if message is not None:
+        payload[_W["message"]] = message
+    if payload[_W["retryable"]] is True and delay is not None:
+        payload[_W["retry_after_ms"]] = delay
+    return payload
+
+
+def _kept(key: str) -> bool:
+    return key not in PROBLEM_MEMBERS or key in _WIRE_NAMES
+
+
+def _as_sent(
+    status: int, headers: Headers, document: object, value: object, delay: Optional[int]
+) -> object:
+    """A payload the body carries itself (errgen's shape): RFC 9457 members that are not the
+    payload's own wire names dropped, `detail` as the message, a variant code resolved, and the
+    response's delay when it is retryable and states none."""
     if not isinstance(value, dict):
         return value
-    payload = {key: item for key, item in value.items() if key not in PROBLEM_MEMBERS}
-    if "detail" in value and _W["message"] not in payload and _W["code"] in payload:
+    payload = {key: item for key, item in value.items() if _kept(key)}
+    if (
+        "detail" in value
+        and not _kept("detail")
+        and _W["message"] not in payload
+        and _W["code"] in payload
+    ):
         payload[_W["message"]] = value["detail"]
+    code = payload.get(_W["code"])
+    if isinstance(code, str):
+
+        def fits(name: str) -> bool:
+            entry = recovery_entry(name)
+            return (
+                entry is not None
+                and entry.category.value == payload.get(_W["category"])
+                and payload.get(_W["scope"]) in entry.actions
+            )
+
+        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits)
     if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
-        now = int(time.time() * 1000) if now_ms is None else now_ms
-        delay = _wire.header_delay_ms(headers, now)
         if delay is not None:
             payload[_W["retry_after_ms"]] = delay
     return payload
+
+
+def from_http(status: int, headers: Headers, body: object, now_ms: Optional[int] = None) -> object:
+    """The raw payload of an HTTP error response, read tolerantly (`read_http`): errgen's payload
+    as sent, or the one built from a real API's response; a body that cannot be read comes back
+    as its text, and a response that is not an error as None. Judge it with check_payload or
+    decide. `headers`: a mapping or (name, value) pairs; `now_ms` is the clock of HTTP-dates."""
+    return read_http(status, headers, body, now_ms).payload
 
 
 def did_you_mean(

@@ -22,6 +22,11 @@ pub mod policy {
     pub const DID_YOU_MEAN_LIMIT: usize = 3;
     pub const MAX_DELAY_VALUE_MS: u64 = 9_007_199_254_740_991;
     pub const MAX_JSON_DEPTH: usize = 64;
+    pub const MAX_BODY_BYTES: u64 = 1_048_576;
+    pub const MAX_NUMBER_CHARS: u64 = 64;
+    pub const MAX_HEADERS: u64 = 100;
+    pub const MAX_HEADER_CHARS: u64 = 8192;
+    pub const MAX_XML_DEPTH: u64 = 16;
     pub const PROBLEM_BASE: &str = "https://errors.acme.dev/";
     pub const ENVELOPE: Option<&str> = None;
 }
@@ -112,7 +117,7 @@ pub enum Scope {
 pub enum State {
     Unchanged,
     Changed,
-    Unknown2,
+    StateUnknown,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
 }
@@ -465,7 +470,7 @@ static STATE_WIRES: &[Wire<State>] = &[
         wire: "changed",
     },
     Wire {
-        value: State::Unknown2,
+        value: State::StateUnknown,
         wire: "unknown",
     },
 ];

@@ -40,7 +40,7 @@ def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffRep
     report.declared_bump = declared(old, new)
     checks = version_checks(old, new, report.required_bump, report.declared_bump) + checks
     if not new_registry:
-        checks += since_checks(changes, new)
+        checks += since_checks(changes, old, new)
     report.changes = [_placed(c, old, new) for c in changes]
     report.checks = checks
     return report

@@ -1,6 +1,6 @@
 """The verdicts on a diff, each declared like a rule: is every break announced (named in NEW's
 history entry, or accepted on purpose), does the declared version cover the changes, does every
-new code's `since` name the release it first appears in.
+new code's `since` name the release it first appears in (a renamed code keeps its own).
 
 `required_bump` is the one place the required bump is computed: `diff`, `bump` and the version
 check all call it, so `bump` followed by `diff` always agrees.
@@ -21,7 +21,7 @@ VERSION_BUMP_INSUFFICIENT = declare("version-bump-insufficient", "none", "check"
 HISTORY_MISSING_ENTRY = declare("history-missing-entry", "none", "check", "NEW's history has no entry for its version, so the release has no changelog to announce its changes in. `errgen bump` adds one.", "`version: 1.3.0` with no history entry 1.3.0")
 BREAK_NOT_ANNOUNCED = declare("break-not-announced", "none", "check", "A breaking change is not announced: NEW's history entry must name each code it breaks, or for a category-level change the category (or the rule id); or list it under the entry's `accepted_breaks` with a reason.", "`SKU_INACTIVE` removed, history entry 2.0.0 says only `Cleanup.`")
 ACCEPTED_BREAK_UNUSED = declare("accepted-break-unused", "none", "check", "An `accepted_breaks` item names a rule and a code (or category) where no such breaking change happened. Suppressions never widen: remove it, or fix its rule or subject.", "`accepted_breaks: [{rule: http-status-changed, code: BAD_INPUT}]`, status unchanged")
-SINCE_MISMATCH = declare("since-mismatch", "none", "check", "A code's `since` must be the version of the release it first appears in: for a code added (or renamed) by this change, NEW's version. `errgen bump` sets it.", "`QUOTA_EXCEEDED` added in 2.2.0 with `since: 2.1.0`")
+SINCE_MISMATCH = declare("since-mismatch", "none", "check", "A code's `since` must be the version of the release it first appears in: for a code added by this change, NEW's version; a renamed code keeps the `since` of the code it renames. `errgen bump` sets both.", "`QUOTA_EXCEEDED` added in 2.2.0 with `since: 2.1.0`")
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _RULE_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
@@ -110,27 +110,36 @@ def _not_announced(change: Change, missing: list[str], entry: HistoryEntry, new:
     return _check(BREAK_NOT_ANNOUNCED.id, msg, Place.at(new.path, entry.loc), code=change.code, category=change.category, detail=change.rule)
 
 
-def since_checks(changes: list[Change], new: Registry) -> list[Change]:
-    """Codes that first appear in NEW (added, or the new name of a rename) carry since: NEW's version."""
+def since_checks(changes: list[Change], old: Registry, new: Registry) -> list[Change]:
+    """A code NEW adds carries since: NEW's version; a renamed code keeps the since of the code it
+    renames (the same error under a new name)."""
     found = []
-    for name in first_appearing(changes):
+    renamed = {c.detail: c.code for c in changes if c.rule in RENAME_RULES}
+    for name, want in expected_since(changes, old, new.version).items():
         code = new.code_map.get(name)
-        if code is not None and code.since != new.version:
-            msg = (f"{name} first appears in {new.version} but says since: {code.since}; set since: {new.version} "
-                   f"(errgen bump does)")
-            found.append(_check(SINCE_MISMATCH.id, msg, Place.at(new.path, code.locs.get("since", code.loc)), code=name))
+        if code is None or code.since == want:
+            continue
+        if name in renamed:
+            msg = f"{name} renames {renamed[name]}, which says since: {want}; a rename keeps it: set since: {want} (errgen bump does)"
+        else:
+            msg = f"{name} first appears in {new.version} but says since: {code.since}; set since: {new.version} (errgen bump does)"
+        found.append(_check(SINCE_MISMATCH.id, msg, Place.at(new.path, code.locs.get("since", code.loc)), code=name))
     return found
 
 
-def first_appearing(changes: list[Change]) -> list[str]:
-    """The codes NEW introduces: additions and rename targets."""
-    names = []
+RENAME_RULES = ("code-renamed", "code-probably-renamed")
+
+
+def expected_since(changes: list[Change], old: Registry, version: str) -> dict[str, str]:
+    """The `since` each code NEW introduces should say when NEW is released as `version`: that
+    version for an addition; for the new name of a rename, the since of the code it renames."""
+    found: dict[str, str] = {}
     for c in changes:
         if c.rule == "code-added" and c.code:
-            names.append(c.code)
-        elif c.rule in ("code-renamed", "code-probably-renamed") and c.detail:
-            names.append(c.detail)
-    return names
+            found[c.code] = version
+        elif c.rule in RENAME_RULES and c.detail and c.code in old.code_map:
+            found[c.detail] = old.code_map[c.code].since
+    return found
 
 
 def version_checks(old: Registry, new: Registry, required: Bump, declared: Bump) -> list[Change]:

@@ -46,12 +46,17 @@ def _place(p: Place | None) -> dict[str, Any] | None:
 
 
 def _where(p: Place | None) -> str:
-    return f"{p.path}:{p.line}:{p.column}: " if p else ""
+    return f"{formats.visible(p.path)}:{p.line}:{p.column}: " if p else ""
+
+
+def _used(r: DiffReport) -> list[str]:
+    return sorted({c.rule for c in r.all})
 
 
 def _rules_line(r: DiffReport) -> str:
-    used = sorted({c.rule for c in r.all})
-    return f"Rules, in errgen's documentation: {', '.join(RULE_SPECS[u].anchor for u in used)}" if used else ""
+    """Where each rule used is explained: online, and offline with `errgen docs RULE`."""
+    used = _used(r)
+    return f"Rules (errgen docs RULE prints one): {', '.join(RULE_SPECS[u].doc for u in used)}" if used else ""
 
 
 def _is_check(c: Change) -> bool:
@@ -63,19 +68,19 @@ def text(r: DiffReport) -> str:
     for owner, changes in r.by_owner():
         indent = "  " if owner else ""
         if owner:
-            lines.append(f"{owner}:")
+            lines.append(f"{formats.visible(owner)}:")
         for bump, heading in GROUPS:
             items = r.group(bump, changes)
             if items:
                 lines.append(f"{indent}{heading}:")
                 for c in items:
                     mark = f" [{status(c)}]" if status(c) else ""
-                    lines.append(f"{indent}  {_where(c.where)}{c.rule}: {c.message}{mark}")
+                    lines.append(f"{indent}  {_where(c.where)}{c.rule}: {formats.visible(c.message + mark)}")
     if not r.changes:
         lines.append("No contract changes.")
     if r.checks:
         lines.append(f"{CHECKS_HEADING}:")
-        lines += [f"  {_where(c.where)}error[{c.rule}]: {c.message}" for c in r.checks]
+        lines += [f"  {_where(c.where)}error[{c.rule}]: {formats.visible(c.message)}" for c in r.checks]
     lines.append(verdict(r))
     rules = _rules_line(r)
     return "\n".join(lines + ([rules] if rules else []))
@@ -85,7 +90,7 @@ def _json_item(c: Change) -> dict[str, Any]:
     return {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
             "message": c.message, "owner": c.owner, "announcement": c.announcement, "accepted": c.announcement == "accepted",
             "reason": c.reason or None, "affects": list(c.affects), "old": _place(c.old), "new": _place(c.new),
-            "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].anchor}
+            "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].doc}
 
 
 def as_json(r: DiffReport) -> str:
@@ -109,12 +114,12 @@ def github(r: DiffReport) -> str:
         p = c.where
         lines.append(formats.github_annotation(c.severity, c.message, title=_title(c), file=p.path if p else None,
                                                line=p.line if p else None, column=p.column if p else None))
-    lines.append(verdict(r))
+    lines.append(formats.github_data(verdict(r)))  # a plain log line: kept to one line, never a command
     return "\n".join(lines)
 
 
 def sarif(r: DiffReport) -> str:
-    rules = [formats.SarifRule(s.id, s.description, f"errgen {s.anchor}") for s in RULE_SPECS.values()]
+    rules = [formats.SarifRule(s.id, s.description, f"errgen docs {s.id}", s.doc) for s in RULE_SPECS.values()]
     results = []
     for c in r.changes + r.checks:
         p = c.where
@@ -151,9 +156,9 @@ def markdown(r: DiffReport) -> str:
         lines += [f"**{CHECKS_HEADING}**", "", "| check | subject | what to do |", "| --- | --- | --- |"]
         lines += [f"| `{c.rule}` | {md(c.subject) or '–'} | {md(c.message)} |" for c in r.checks]
         lines.append("")
-    rules = _rules_line(r)
-    if rules:
-        lines.append(md(rules))
+    used = _used(r)
+    if used:  # links a PR comment can follow (md_link escapes the text; the URL is errgen's own)
+        lines.append("Rules: " + ", ".join(f"[`{u}`]({RULE_SPECS[u].doc})" for u in used))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -73,3 +73,15 @@ def read_at(ref: str, path: Path) -> Snapshot | None:
         raise Fatal(diag("git-show-failed", f"git could not read {display}: {_line(shown.stderr)}", display, Loc(1, 1)))
     top = _git(["rev-parse", "--show-toplevel"], folder)
     return Snapshot(shown.stdout, display, ref, folder_in_repo.rstrip("/"), Path(_line(top.stdout)))
+
+
+def merge_base(ref: str, path: Path) -> str:
+    """The commit HEAD's branch forked from `ref`: what a pull request into `ref` is compared with,
+    so every commit on the branch is checked against the release it will change, not the last commit."""
+    folder = path.absolute().parent
+    done = _git(["merge-base", "--end-of-options", ref, "HEAD"], folder) if folder.is_dir() else None
+    if done is None or done.returncode != 0:
+        msg = (f"git finds no merge base of {ref!r} and HEAD (fetch it first, e.g. git fetch origin, "
+               "or name the branch your work merges into)")
+        raise Fatal(diag("git-unknown-ref", msg, str(path), Loc(1, 1)))
+    return _line(done.stdout).strip()

@@ -14,7 +14,7 @@ Level = Literal["code", "category", "registry", "check"]
 # How a breaking change was told to consumers: named in the history entry, shipped on purpose
 # (`accepted_breaks`, with its reason), or not at all. Non-breaking changes carry None.
 Announcement = Literal["announced", "accepted", "not-announced"]
-DOCS = "docs/diff-rules.md"
+DOCS = "diff-rules.md"  # the page of errgen's documentation (errgen.manual) every rule has a heading in
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,11 @@ class RuleSpec:
     example: str  # a before -> after pair in registry terms
 
     @property
-    def anchor(self) -> str:
-        return f"{DOCS}#{self.id}"
+    def doc(self) -> str:
+        """The link to its section: absolute, so it resolves in a PR comment or a SARIF viewer."""
+        from errgen import manual
+
+        return manual.url(DOCS, self.id)
 
 
 RULE_SPECS: dict[str, RuleSpec] = {}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
 from errgen.lint.base import RULES, Context
-from errgen.lint import categories, codes, fragments, history, names, prose  # noqa: F401  (registers the rules)
+from errgen.lint import categories, codes, fragments, history, names, prose, targets, text, wire  # noqa: F401  (registers the rules)
 from errgen.load import Document, load_path, load_text
 from errgen.model import Registry
 from errgen import compose, structure
@@ -27,7 +27,7 @@ class LintResult:
 def lint_document(doc: Document) -> LintResult:
     registry, diagnostics, names = structure.build(doc)
     diagnostics = doc.diagnostics + diagnostics
-    ctx = Context(registry, names)
+    ctx = Context(registry, names, doc)
     for rule in RULES:
         diagnostics.extend(rule.run(ctx))
     return LintResult(registry, [_masked(d) for d in diagnostics])

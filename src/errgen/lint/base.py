@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
+from errgen.load import Document
 from errgen.model import Registry
 from errgen.identifiers import identity_key
 from errgen.structure import Names
@@ -23,6 +24,8 @@ class Finding:
 class Context:
     registry: Registry
     names: Names
+    # The loaded (composed) document, for rules on every string it holds, whatever its key.
+    document: Document | None = None
 
     @property
     def broken(self) -> set[str]:
@@ -64,7 +67,7 @@ class Nearest:
     registry with thousands of names and thousands of bad references."""
 
     def __init__(self, choices: Iterable[str], budget: int = 100_000) -> None:
-        self.options = list(choices)
+        self.options = _ordered(choices)
         self.left = budget
 
     def __call__(self, word: str) -> str:
@@ -74,9 +77,15 @@ class Nearest:
         return nearest(word, self.options)
 
 
+def _ordered(choices: Iterable[str]) -> list[str]:
+    """The choices in a deterministic order: a set's iteration order changes with the hash seed,
+    and both the "did you mean" ties and the "expected one of" list would follow it."""
+    return sorted(choices) if isinstance(choices, (set, frozenset)) else list(choices)
+
+
 def nearest(word: str, choices: Iterable[str]) -> str:
     """'; did you mean X?' or the list of choices, for messages that name what would be accepted."""
-    options = list(choices)
+    options = _ordered(choices)
     # Case and separators first: CARD_DECLINED is card_declined misspelt, whatever difflib thinks.
     key = identity_key(word)
     same = [o for o in options if identity_key(o) == key and o != word]

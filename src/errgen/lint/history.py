@@ -85,16 +85,21 @@ def problem_base(ctx: Context) -> Iterator[Finding]:
 
 @rule("since-not-in-history")
 def since_not_in_history(ctx: Context) -> Iterator[Finding]:
-    """A code's `since` (and `deprecated.since`) names a released version: one with a history entry."""
+    """A code's `since` (and `deprecated.since`) names a released version: one with a history entry,
+    or one older than the first entry (released before the registry began)."""
     if ctx.broken & {"history"}:
         return
     released = {h.version for h in ctx.registry.history}
+    first = semver.parse(ctx.registry.history[0].version) if ctx.registry.history else None
     for code in ctx.registry.codes:
         checks = [("since", code.since, code.locs["since"])]
         if code.deprecated:
             checks.append(("deprecated.since", code.deprecated.since, code.locs["deprecated.since"]))
         for what, value, loc in checks:
-            if semver.parse(value) is not None and value not in released:
+            parsed = semver.parse(value)
+            # An API has releases from before it adopted errgen (Stripe's and Kubernetes' codes are
+            # older than their first errgen contract): a version older than the first entry is one.
+            if parsed is not None and value not in released and not (first is not None and semver.less(parsed, first)):
                 yield Finding(f"code {code.name}: {what} {value} has no history entry; use the version of the release "
                               f"the code first appeared in (one of {', '.join(sorted(released, key=_order)) or 'none'})", loc)
 

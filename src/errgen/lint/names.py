@@ -86,21 +86,69 @@ def identifier_name(ctx: Context) -> Iterator[Finding]:
                           "starting with a letter", locs["identifier"])
 
 
+def _identifiers(kind: str, name: str, identifier: str | None) -> dict[str, str]:
+    """What each language that names codes and categories calls this one before any clash is
+    resolved (TypeScript names none: codes stay string literals there). The targets name them
+    with these same functions, so a collision here is a same identifier there, nothing else."""
+    from errgen.languages.go import naming as go  # each language's naming module
+    from errgen.languages.java import naming as java
+    from errgen.languages.python import naming as python
+    from errgen.languages.rust import naming as rust
+
+    found = identifiers.words(identifier or name)
+    text = "_".join(found) or name
+    prefix = "Code" if kind == "code" else "Category"
+    return {"Python": python.constant(text), "Go": go.ident(prefix, name, found), "Rust": rust.variant(text, prefix),
+            "Java": java.constant_name(name, found or None)}
+
+
+def _suggestion(kind: str, name: str, taken: set[tuple[str, str]]) -> str:
+    """An `identifier:` that passes identifier-name and names the item apart from every other in
+    every language: the wire value's words in UPPER_SNAKE (after CODE_ or CATEGORY_ when they
+    start with a digit), then _2, _3... until free."""
+    base = identifiers.upper_snake(name) or kind.upper()
+    if not base[0].isalpha():
+        base = f"{kind.upper()}_{base}"
+    n = 2
+    while any(pair in taken for pair in _identifiers(kind, name, f"{base}_{n}").items()):
+        n += 1
+    return f"{base}_{n}"
+
+
+def _rough_key(kind: str, name: str, identifier: str | None) -> str:
+    """Equal for any two names that some language names alike (and for a few more): their words
+    joined and case-folded, without the prefixes a language puts before a name that starts with a
+    digit or is reserved (`Code`, `Category`, `N`). Only names sharing a key are named in every
+    language, so lint stays fast on registries of thousands of codes."""
+    return identifiers.identity_key(identifier or name).removeprefix(kind).removeprefix("n")
+
+
 @rule("identifier-collision")
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
-        seen: dict[str, tuple[str, Loc]] = {}
+        rough: dict[str, int] = {}
         for item in items:
-            key = identifiers.identity_key(item.identifier or item.name)
-            if key in seen and seen[key][0] != item.name:
-                other, where = seen[key]
+            key = _rough_key(kind, item.name, item.identifier)
+            rough[key] = rough.get(key, 0) + 1
+        suspects = [item for item in items if rough[_rough_key(kind, item.name, item.identifier)] > 1]
+        owners: dict[tuple[str, str], tuple[str, Loc]] = {}
+        taken: set[tuple[str, str]] | None = None
+        for item in suspects:
+            names = _identifiers(kind, item.name, item.identifier)
+            clashes = [(language, ident, owners[(language, ident)]) for language, ident in names.items()
+                       if owners.get((language, ident), (item.name,))[0] != item.name]
+            if clashes:
+                if taken is None:  # every name in every language, once, for the suggestions
+                    taken = {pair for i in items for pair in _identifiers(kind, i.name, i.identifier).items()}
+                other, where = clashes[0][2]
                 place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"
-                msg = (f"{kind} {item.name!r} and {other!r} ({place}) differ only in case or separators, so they "
-                       f"become the same identifier in generated code; give one an `identifier:` (e.g. identifier: "
-                       f"{identifiers.upper_snake(item.name)}_2)")
+                same = ", ".join(f"{language} {ident}" for language, ident, owner in clashes if owner[0] == other)
+                msg = (f"{kind} {item.name!r} and {other!r} ({place}) become the same identifier in generated code "
+                       f"({same}); give one an `identifier:` (e.g. identifier: {_suggestion(kind, item.name, taken)})")
                 yield Finding(msg, item.loc)
-            seen.setdefault(key, (item.name, item.loc))
+            for pair in names.items():
+                owners.setdefault(pair, (item.name, item.loc))
 
 
 @rule("wire-case")

@@ -14,7 +14,9 @@ INTERPOLATED = re.compile(
     r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # a UUID
     r"|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|days?|KB|MB|GB|bytes|%)(?![\w])"  # a number with a unit
     r"|\{[a-z_]+\}|%[sd]|\$\{[^}]*\}"  # a format placeholder
-    r"|'[^'\s][^']{0,40}'|\"[^\"\s][^\"]{0,40}\""  # a quoted name
+    # a quoted name; a quote inside or right after a word is an apostrophe (the card's, customers'),
+    # and a closing quote follows no space and precedes no letter
+    r"|(?<![\w'])'[^'\s][^']{0,40}(?<!\s)'(?![\w])|\"[^\"\s][^\"]{0,40}\""
 )
 
 

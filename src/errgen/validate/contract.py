@@ -41,9 +41,21 @@ def envelope_problems(contract: ContractView, raw: Any) -> list[Problem]:
 
 
 def registry_problems(contract: ContractView, raw: dict[str, Any]) -> list[Problem]:
-    """The registry's problems, with the nearest known codes named for an unknown one."""
+    """The registry's problems, with the nearest known codes named for an unknown one, and what
+    the payload sent beside what the registry says for a contradicted `retryable`."""
     found = _verdict.registry_problems(specs(contract), contract.category_names, contract.code_map.get, raw)
-    return [(rule, message + _nearest(contract, raw) if rule == "unknown-code" else message, field) for rule, message, field in found]
+    return [(rule, _explained(contract, raw, rule, message), field) for rule, message, field in found]
+
+
+def _explained(contract: ContractView, raw: dict[str, Any], rule: str, message: str) -> str:
+    if rule == "unknown-code":
+        return message + _nearest(contract, raw)
+    if rule == "retryable-mismatch":
+        code = raw[contract.field_map["code"].wire]
+        sent = raw[contract.field_map["retryable"].wire]
+        said = contract.code_map[code].retryable
+        return f"{code}: the payload sent retryable {str(sent).lower()}, but the registry says retryable {str(said).lower()}"
+    return message
 
 
 def _nearest(contract: ContractView, raw: dict[str, Any]) -> str:

@@ -189,10 +189,13 @@ def _skip(text: str, pos: int) -> int:
 
 
 def _unwrap(record: Record) -> Record:
-    """MCP tools/call results and recorded HTTP responses carry the payload inside."""
+    """MCP tools/call results (bare, or in their JSON-RPC response) and recorded HTTP responses
+    carry the payload inside."""
     value = record.value
     if not isinstance(value, dict):
         return record
+    if value.get("jsonrpc") == "2.0" and isinstance(value.get("result"), dict):
+        value = record.value = value["result"]  # an MCP response as sent: the result inside its JSON-RPC message
     if "isError" in value and ("structuredContent" in value or "content" in value):
         inner = value.get("structuredContent")
         if inner is None:

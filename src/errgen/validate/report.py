@@ -24,7 +24,7 @@ def stream(findings: Iterable[PayloadFinding], fmt: str, emit: Callable[[str], N
     try:
         for finding in findings:
             counts[finding.severity] += 1
-            message = f"payload {finding.index}: {finding.message}"
+            message = f"payload {finding.number}: {finding.message}"
             if fmt == "json":
                 emit(("  " if first else ", ") + json.dumps(asdict(finding), ensure_ascii=False))
                 first = False
@@ -32,7 +32,7 @@ def stream(findings: Iterable[PayloadFinding], fmt: str, emit: Callable[[str], N
                 emit(formats.github_annotation(finding.severity, message, file=finding.path, line=finding.line, title=finding.rule))
             elif sarif is not None:
                 emit(sarif.result(formats.sarif_result(finding.rule, finding.severity, message, path=finding.path, line=finding.line,
-                                                       properties={"payload": finding.index})))
+                                                       properties={"payload": finding.number})))
             else:
                 emit(finding.text())
     finally:

@@ -11,6 +11,10 @@ from types import ModuleType
 from typing import Iterable
 
 
+# The target that writes conformance/vectors.json.
+VECTORS = "conformance"
+
+
 class UnknownTarget(Exception):
     pass
 
@@ -32,4 +36,9 @@ def select(names: Iterable[str]) -> list[ModuleType]:
     unknown = [n for n in wanted if n not in by_name]
     if unknown:
         raise UnknownTarget(f"unknown target {', '.join(map(repr, unknown))}; known targets: {', '.join(by_name)}")
-    return [by_name[n] for n in wanted]
+    chosen = [by_name[n] for n in wanted]
+    # Every SDK's conformance runner reads the shared vectors: a build of any SDK writes them too,
+    # so `errgen conformance` works whatever `targets` says.
+    if VECTORS in by_name and VECTORS not in wanted and any(hasattr(t, "conformance_command") for t in chosen):
+        chosen.append(by_name[VECTORS])
+    return chosen

@@ -14,7 +14,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from errgen import manual
 from errgen.contract import ContractView, CodeRow, view
+from errgen.emit.targets import _responses
 from errgen.model import Registry
 from errgen.render import to_json
 from errgen.validate.contract import envelope_problems, problem_ids
@@ -53,7 +55,8 @@ class Case:
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     head = {
-        "$comment": contract.header + " The format and every rule: docs/conformance.md.",
+        # The published page, not the `docs-url` setting: output depends on the registry alone.
+        "$comment": f"{contract.header} The format and every rule: {manual.PUBLISHED}conformance.md (offline: errgen docs conformance).",
         "registry": contract.name, "version": contract.version,
         "policy": policy(contract),
     }
@@ -61,11 +64,12 @@ def render(registry: Registry) -> dict[str, str]:
     # One vector per line: readable in a diff, and written by json's C encoder (indent= is pure
     # Python, and was most of a large registry's build). Joined once: no copy of the whole text.
     lines = ["    " + to_json(vector(contract, case)) for case in cases(contract)]
+    responses = {_responses.PATH: _responses.render(contract, head, expected, to_json)}
     if not lines:
-        return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n'}
+        return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n', **responses}
     lines[0] = f'{header},\n  "vectors": [\n{lines[0]}'
     lines[-1] += "\n  ]\n}\n"
-    return {"conformance/vectors.json": ",\n".join(lines)}
+    return {"conformance/vectors.json": ",\n".join(lines), **responses}
 
 
 def policy(contract: ContractView) -> dict[str, Any]:
@@ -191,7 +195,8 @@ def _all_cases(contract: ContractView) -> Iterator[Case]:
     for row in contract.codes:
         yield from code_cases(contract, row, first)
     for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
-        yield from more(contract)
+        yield from (case for case in more(contract) if "http" not in case.input
+                    or _responses.generic_http_case_holds(contract, case.input["http"], case.raw))
 
 
 def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = True) -> dict[str, Any]:

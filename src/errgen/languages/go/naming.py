@@ -16,13 +16,24 @@ KEYWORDS = frozenset(
     "break case chan const continue default defer else fallthrough for func go goto if import interface "
     "map package range return select struct switch type var".split()
 )
-# Names a package must not take: they would shadow what its own files use.
-RESERVED_PACKAGES = KEYWORDS | {"main", "json", "http", "errors", "time", "strings", "math", "bytes", "io"}
-# Go's initialisms for the canonical field names (resource_id -> ResourceID).
-INITIALISMS = {"id": "ID", "ms": "MS", "http": "HTTP", "url": "URL", "uri": "URI", "json": "JSON", "mcp": "MCP"}
+# Names a package must not take: they would shadow what its own files import, or a standard-library
+# package its users import beside it (`os`).
+RESERVED_PACKAGES = KEYWORDS | {
+    "main", "json", "http", "errors", "time", "strings", "math", "bytes", "io", "big", "rand", "fmt", "net", "reflect",
+    "sort", "strconv", "testing", "utf8", "utf16", "os", "context", "sync", "log", "unicode", "regexp", "url", "path",
+}
+# Go's initialisms, written in one case whatever case the wire uses (resource_id -> ResourceID,
+# MalformedXML and malformed_xml -> CodeMalformedXML, invalid_uri -> CodeInvalidURI): golint's
+# list (lint/lint.go commonInitialisms), plus the ones real error codes carry.
+INITIALISMS = {w.lower(): w for w in (
+    "ACL API ASCII CPU CSS DNS EOF GUID HTML HTTP HTTPS ID IP JSON LHS QPS RAM RHS RPC SLA SMTP SQL SSH TCP TLS TTL "
+    "UDP UI UID UUID URI URL UTF8 VM XML XMPP XSRF XSS"
+    " CSV MCP MS".split())}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_MODULE_ELEMENT = re.compile(r"[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*")
+_MODULE_ELEMENT = r"[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]+)*"
+MODULE_PATH = re.compile(rf"(?!-){_MODULE_ELEMENT}(?:/{_MODULE_ELEMENT})*", re.ASCII)
+PACKAGE_NAME = re.compile(r"[a-z][a-z0-9]*", re.ASCII)
 
 
 class NamingError(ValueError):
@@ -101,7 +112,7 @@ def field_name(canonical: str) -> str:
 
 def package_name(value: str) -> str:
     """A Go package name: lower-case ASCII letters and digits, not a keyword nor a name the SDK imports."""
-    if not re.fullmatch(r"[a-z][a-z0-9]*", value):
+    if not PACKAGE_NAME.fullmatch(value):
         raise NamingError(
             f"go package {value!r} is not a Go package name: expected lower-case ASCII letters and digits, "
             "starting with a letter (set targets.go.package)"
@@ -113,8 +124,7 @@ def package_name(value: str) -> str:
 
 def module_path(value: str) -> str:
     """A module path `go mod` accepts: slash-separated elements of letters, digits and `-._~`."""
-    elements = value.split("/")
-    if not value or not all(_MODULE_ELEMENT.fullmatch(e) for e in elements) or value.startswith("-"):
+    if not MODULE_PATH.fullmatch(value):
         raise NamingError(
             f"go module {value!r} is not a Go module path: expected elements of ASCII letters, digits and "
             "'-', '.', '_', '~' separated by '/' (set targets.go.module)"

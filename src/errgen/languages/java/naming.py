@@ -26,8 +26,9 @@ KEYWORDS = frozenset(
     try void volatile while true false null var yield record sealed permits non-sealed when module open _""".split()
 )
 
-_SEGMENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+")
+_SEGMENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*", re.ASCII)
+PACKAGE_NAME = re.compile(rf"{_SEGMENT.pattern}(?:\.{_SEGMENT.pattern})*", re.ASCII)  # keywords aside
+COORDINATE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*", re.ASCII)
 _SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\"}
 
 
@@ -112,6 +113,7 @@ def package_path(package: str) -> str:
 
 def coordinate(key: str, value: str) -> str:
     """A Maven groupId, artifactId or version: letters, digits, `_`, `-` and `.` only."""
-    if not _COORDINATE.fullmatch(value):
-        raise JavaNameError(f"targets.java.{key} {value!r}: Maven allows only letters, digits, '_', '-' and '.'")
+    if not COORDINATE.fullmatch(value):
+        raise JavaNameError(f"targets.java.{key} {value!r}: Maven allows only letters, digits, '_', '-' and '.' "
+                           "(starting with a letter, digit or '_')")
     return value

@@ -51,7 +51,7 @@ def unique(names: Iterable[str]) -> list[str]:
 
 
 _PRE = {"alpha": "a", "a": "a", "beta": "b", "b": "b", "rc": "rc", "c": "rc", "pre": "rc", "preview": "rc"}
-_SEMVER = re.compile(r"(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?")
+_SEMVER = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?", re.ASCII)
 
 
 def version(semver: str) -> str:
@@ -112,3 +112,32 @@ def string_tuple(values: Iterable[str]) -> str:
     if not items:
         return "()"
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+# What the generated package imports besides the standard library (pydantic and what pydantic
+# itself imports): a package of the same name would shadow it, or be overwritten by it, on install.
+SDK_IMPORTS = frozenset({"pydantic", "pydantic_core", "annotated_types", "typing_extensions", "typing_inspection"})
+PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+DISTRIBUTION_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCII)  # PEP 508 names
+
+
+def package_problem(value: str) -> str | None:
+    """Why `targets.python.package` cannot name the generated import package, or None."""
+    import sys
+
+    if not PACKAGE_NAME.fullmatch(value) or keyword.iskeyword(value):
+        return "expected a Python identifier (ASCII letters, digits and _, not starting with a digit, not a keyword)"
+    if value in sys.stdlib_module_names:
+        return f"{value!r} is a standard-library module; the SDK would shadow it"
+    if value.lower() in SDK_IMPORTS:
+        return f"{value!r} is a package the SDK itself imports; installing the SDK would overwrite it"
+    return None
+
+
+def distribution_problem(value: str) -> str | None:
+    """Why `targets.python.distribution` cannot name the generated distribution, or None."""
+    if not DISTRIBUTION_NAME.fullmatch(value):
+        return "expected a distribution name (PEP 508: ASCII letters, digits, '.', '_' and '-', starting and ending with a letter or digit)"
+    if re.sub(r"[-_.]+", "_", value).lower() in SDK_IMPORTS:
+        return f"{value!r} is a distribution the SDK depends on; installing the SDK would replace it"
+    return None

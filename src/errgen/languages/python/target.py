@@ -23,6 +23,8 @@ from errgen.resources import runtime_sources
 NAME = "python"
 LABEL = "Python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
+# Its runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
 FORMATTED = ("__init__.py", "_contract.py")  # rendered, then formatted by black
 LINE_LENGTH = naming.LINE_LENGTH
 

@@ -29,7 +29,9 @@ _KEYWORDS = frozenset(
     "match mod move mut pub ref return self static struct super trait true type unsafe use where while "
     "abstract become box do final gen macro override priv try typeof unsized virtual yield".split()
 )
-_CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+CRATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", re.ASCII)
+# The crates the SDK depends on and the built-in ones: a crate of the same name would shadow them.
+SDK_CRATES = frozenset({"serde", "serde_json", "serde_derive", "std", "core", "alloc", "proc_macro", "test"})
 _SEMVER = re.compile(
     r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
     r"(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?"
@@ -61,13 +63,26 @@ def camel(text: str, prefix: str) -> str:
     return prefix + name if name[0].isdigit() else name
 
 
+def variant(text: str, prefix: str, open_enum: bool = True) -> str:
+    """The variant a value is named by before clashes are resolved: its UpperCamelCase, or, when
+    that is a name the enum reserves (an open enum's `Unknown(String)` catch-all, `Self`), the
+    prefix before it, so gRPC's `UNKNOWN` is `Code::CodeUnknown` and the state `unknown` is
+    `State::StateUnknown` (lint's identifier-collision check sees these names too)."""
+    name = camel(text, prefix)
+    return prefix + name if name in _reserved(open_enum) else name
+
+
+def _reserved(open_enum: bool) -> frozenset[str]:
+    return RESERVED_VARIANTS if open_enum else RESERVED_VARIANTS - {"Unknown"}
+
+
 def variants(values: Iterable[str], prefix: str, open_enum: bool = True) -> list[str]:
     """One unique variant name per value, in order: a clash (`RATE_LIMITED`, `rate-limited`) gets
     the next free numeric suffix, decided by registry order, so names never change on rebuild.
-    An open enum also reserves `Unknown`, its catch-all."""
-    reserved = RESERVED_VARIANTS if open_enum else RESERVED_VARIANTS - {"Unknown"}
+    An open enum also reserves `Unknown`, its catch-all (see `variant`)."""
+    reserved = _reserved(open_enum)
     values = list(values)
-    natural = [camel(v, prefix) for v in values]
+    natural = [variant(v, prefix, open_enum) for v in values]
     taken = set(reserved)
     first_owner: dict[str, int] = {}
     for index, name in enumerate(natural):
@@ -101,11 +116,13 @@ def const_name(text: str) -> str:
 
 def crate_name(name: str) -> str:
     """A crate name as Cargo accepts it: ASCII letters, digits, `-` and `_`, a letter first."""
-    if not _CRATE_NAME.fullmatch(name):
+    if not CRATE_NAME.fullmatch(name):
         raise NamingError(f"crate name {name!r} is not a valid Cargo package name "
                           "(ASCII letters, digits, '-' and '_', starting with a letter, at most 64 characters)")
     if name.replace("-", "_") in _KEYWORDS:
         raise NamingError(f"crate name {name!r} is a Rust keyword")
+    if name.replace("-", "_") in SDK_CRATES:
+        raise NamingError(f"crate name {name!r} is a crate the SDK itself uses (or a built-in one); choose another")
     return name
 
 

@@ -67,3 +67,21 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 def property_key(name: str) -> str:
     """An object type's property key: bare when it is an identifier, else a string literal."""
     return name if _IDENTIFIER.fullmatch(name) else string_literal(name)
+
+
+# npm's rules for a new package name (validate-npm-package-name): lower case, URL-safe, at most 214
+# characters, optionally scoped; not starting with `.`, `_` or `-`; not a Node.js core module.
+NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*", re.ASCII)
+NODE_BUILTINS = frozenset("""assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns
+domain events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl stream
+string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib node_modules favicon.ico""".split())
+
+
+def npm_name_problem(value: str) -> str | None:
+    """Why `targets.typescript.package` is not a name npm accepts for a new package, or None."""
+    if len(value) > 214 or not NPM_NAME.fullmatch(value):
+        return ("expected an npm package name: lower-case ASCII letters, digits and '-', '.', '_', '~', optionally "
+                "scoped (@scope/name), not starting with '.', '_' or '-', at most 214 characters")
+    if value in NODE_BUILTINS:
+        return f"{value!r} is a Node.js core module name; npm refuses it"
+    return None

@@ -1,0 +1,517 @@
+"""conformance/responses.json: real API responses (status, headers, body text, clock) and what
+every SDK's `read_http` must make of them (docs/conformance.md, "Reading a real response").
+
+A separate file from vectors.json: a runner reads it once its language reads real responses, so
+runners that do not yet never see an input kind they do not know. Cases are made from the
+registry's own response spec (each source, unit, condition and variant) plus a fixed set for the
+generic behaviours (limits, byte-order mark, numbers, XML); each states by construction what the
+reading yields and the raw payload it builds, and `conformance.expected` judges that payload.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import calendar
+
+from errgen.contract import MAX_DELAY_VALUE_MS, PROBLEM_MEMBERS, CodeRow, ContractView
+from errgen.wire import ANY
+
+PATH = "conformance/responses.json"
+# The clock of every response vector: Wed, 21 Oct 2026 07:28:00 GMT (as vectors.json's NOW_MS).
+NOW_MS = calendar.timegm((2026, 10, 21, 7, 28, 0, 0, 0, 0)) * 1000
+
+
+@dataclass
+class Reading:
+    """One response case: the input, what the reading yields, and the raw payload (by construction)."""
+
+    name: str
+    status: int
+    headers: list[list[str]]
+    body: str
+    error: bool = True
+    code: str | None = None
+    correlation_id: str | None = None
+    delay_ms: int | None = None
+    raw: Any = None
+    pad: int = 0  # spaces before the body (a long body without a long file)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def render(contract: ContractView, vector_head: dict[str, Any], expected: Any, to_json: Any) -> str:
+    p = contract.policy
+    lines = []
+    for case in cases(contract):
+        response: dict[str, Any] = {"status": case.status, "headers": case.headers, "body": case.body}
+        if case.pad:
+            response["body_pad"] = case.pad
+        judged = expected(contract, case.raw, 1, p.default_max_attempts, p.default_max_delay_ms)
+        reading = {"error": case.error, "code": case.code, "correlation_id": case.correlation_id, "delay_ms": case.delay_ms}
+        lines.append("    " + to_json({"name": case.name, "input": {"response": response}, "now_ms": NOW_MS, "attempt": 1,
+                                        "max_attempts": p.default_max_attempts, "max_delay_ms": p.default_max_delay_ms,
+                                        "expected": {"reading": reading, **judged}}))
+    limits = {"max_body_bytes": p.max_body_bytes, "max_number_chars": p.max_number_chars, "max_headers": p.max_headers,
+              "max_header_chars": p.max_header_chars, "max_xml_depth": p.max_xml_depth}
+    head = to_json({**vector_head, "limits": limits, "response_spec": dict(contract.response)}, indent=2)[:-2]
+    if not lines:
+        return f'{head},\n  "vectors": []\n}}\n'
+    return f'{head},\n  "vectors": [\n' + ",\n".join(lines) + "\n  ]\n}\n"
+
+
+# ---- placing a value where a source reads it ------------------------------------------------------
+
+def place(document: Any, path: list[Any], value: Any) -> Any:
+    """`document` with `value` at `path` (objects and arrays made as needed; [*] is element 0);
+    None when the path runs through something already there that is not a container."""
+    if not path:
+        return value if document is None else None
+    step, rest = path[0], path[1:]
+    if isinstance(step, str):
+        if document is None:
+            document = {}
+        if not isinstance(document, dict):
+            return None
+        inner = place(document.get(step), rest, value)
+        return None if inner is None else {**document, step: inner}
+    index = 0 if step == ANY else step
+    if document is None:
+        document = []
+    if not isinstance(document, list) or len(document) > index + 1:
+        return None
+    items = list(document) + [None] * (index + 1 - len(document))
+    if index < len(document) and document[index] is not None and not rest:
+        return None
+    inner = place(items[index], rest, value)
+    if inner is None:
+        return None
+    items[index] = inner
+    # Elements before the index are filler: null never satisfies a source.
+    return items
+
+
+@dataclass
+class Response:
+    """A response being assembled: status, headers, and the body document (JSON or XML)."""
+
+    status: int
+    headers: list[list[str]] = field(default_factory=list)
+    document: Any = None
+    ok: bool = True
+
+    def put(self, source: dict[str, Any], value: Any) -> "Response":
+        if source["in"] == "status":
+            fits = isinstance(value, str) and value.isascii() and value.isdigit() and 300 <= int(value) <= 599
+            self.ok = self.ok and fits
+            self.status = int(value) if fits else self.status
+        elif source["in"] == "header":
+            self.headers.append([source["name"], value if isinstance(value, str) else json.dumps(value)])
+        else:
+            placed = place(self.document, source["path"], value)
+            self.ok = self.ok and placed is not None
+            self.document = placed if placed is not None else self.document
+        return self
+
+
+def body_text(contract: ContractView, document: Any) -> str:
+    if document is None:
+        return ""
+    if contract.response["format"] == "xml":
+        return xml_text(document)
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
+def xml_text(document: Any) -> str:
+    def element(name: str, value: Any) -> str:
+        if isinstance(value, dict):
+            inner = "".join(element(k, v) for k, v in value.items())
+        else:
+            inner = "" if value is None else str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return f"<{name}>{inner}</{name}>"
+
+    if not isinstance(document, dict) or len(document) != 1:
+        return ""
+    (name, value), = document.items()
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + element(name, value)
+
+
+# ---- what a reading builds -------------------------------------------------------------------------
+
+def built(contract: ContractView, status: int, code: str, registry_code: str | None, correlation: str | None,
+          message: str | None, delay: int | None) -> dict[str, Any]:
+    """The payload `read_http` builds from a code it read (docs/registry.md, "What is decided")."""
+    w = {f.name: f.wire for f in contract.fields}
+    spec = contract.response
+    row = contract.code_map.get(registry_code or code)
+    if row is not None:
+        payload: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable,
+                                   w["scope"]: row.scope}
+    else:
+        payload = {w["code"]: code, w["category"]: "", w["retryable"]: status in spec["retryable_statuses"],
+                   w["scope"]: "service" if status in spec["service_statuses"] else "request"}
+    payload[w["correlation_id"]] = correlation or ""
+    if payload[w["scope"]] == "resource":
+        payload[w["resource_id"]] = ""
+    if message is not None:
+        payload[w["message"]] = message
+    if payload[w["retryable"]] is True and delay is not None:
+        payload[w["retry_after_ms"]] = delay
+    return payload
+
+
+def plain_rows(contract: ContractView) -> list[CodeRow]:
+    """Codes no other code shares a wire code with (their reading involves no `when`)."""
+    return [r for r in contract.codes if r.code not in contract.response["variants"] and r.wire_code == r.code]
+
+
+# ---- the cases -------------------------------------------------------------------------------------
+
+def cases(contract: ContractView) -> Iterator[Reading]:
+    spec = contract.response
+    rows = plain_rows(contract)
+    if not rows or not spec["code"]:
+        return
+    names: set[str] = set()
+    for case in _all(contract, rows):
+        assert case.name not in names, f"response vector names must be unique: {case.name}"
+        names.add(case.name)
+        yield case
+
+
+def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    yield from code_sources(contract, rows)
+    yield from correlation_sources(contract, rows)
+    yield from delay_sources(contract, rows)
+    yield from conditions(contract, rows)
+    yield from variants(contract)
+    yield from numbers(contract, rows)
+    yield from limits(contract, rows)
+    if contract.response["format"] == "xml":
+        yield from xml(contract, rows)
+
+
+def _reading(contract: ContractView, name: str, response: Response, code: str | None, *, registry_code: str | None = None,
+             correlation: str | None = None, message: str | None = None, delay: int | None = None,
+             error: bool = True) -> Reading | None:
+    if not response.ok:
+        return None
+    body = body_text(contract, response.document)
+    raw = built(contract, response.status, code, registry_code, correlation, message, delay) if code is not None and error else None
+    return Reading(name, response.status, response.headers, body, error, code, correlation, delay, raw)
+
+
+def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    """A known code at each code source alone, and an unknown one by status."""
+    row = rows[0]
+    for index, source in enumerate(contract.response["code"]):
+        case = _reading(contract, f"response/code/source-{index}", Response(row.http_status).put(source, row.wire_code), row.code)
+        if case:
+            yield case
+    first = contract.response["code"][0]
+    for status in (400, 429, 500, 503):
+        case = _reading(contract, f"response/code/unknown/{status}", Response(status).put(first, "code_from_a_newer_server"),
+                        "code_from_a_newer_server")
+        if case:
+            yield case
+    message = next(iter(contract.response["message"]), None)
+    if message is not None:
+        response = Response(row.http_status).put(first, row.wire_code).put(message, "Said by the API.")
+        case = _reading(contract, "response/message", response, row.code, message="Said by the API.")
+        if case:
+            yield case
+    if not _status_code(contract):
+        yield Reading("response/code/none", 500, [], body_text(contract, {"unrelated": "x"}), code=None,
+                      raw=_unread(contract, {"unrelated": "x"}))
+
+
+def _status_code(contract: ContractView) -> bool:
+    """Whether the status is a code source: then every response has a code."""
+    return any(source["in"] == "status" for source in contract.response["code"])
+
+
+def generic_http_case_holds(contract: ContractView, http: dict[str, Any], raw: Any) -> bool:
+    """Whether a vectors.json HTTP case (errgen's own bodies) holds for this registry: a body that
+    is not errgen's whole payload must give no code where this registry reads one (its problem
+    members, its status)."""
+    required = [f.wire for f in contract.fields if f.required]
+    if isinstance(raw, dict) and all(name in raw for name in required):
+        return True
+    document = _json_document(http["body"], contract.policy.max_json_depth)
+    return reference_code(contract.response["code"], http["status"], http["headers"], document) is None
+
+
+def _unread(contract: ContractView, document: Any) -> Any:
+    """What `read_http` returns for a body holding no code: the body's value as read, less the
+    RFC 9457 members that are no payload field's wire name."""
+    if contract.response["format"] == "xml":
+        return body_text(contract, document)
+    env = contract.envelope
+    value = document[env] if env and isinstance(document, dict) and env in document else document
+    if not isinstance(value, dict):
+        return value
+    names = {f.wire for f in contract.fields}
+    return {k: v for k, v in value.items() if k not in PROBLEM_MEMBERS or k in names}
+
+
+def _code_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return str(int(value)) if abs(value) <= MAX_DELAY_VALUE_MS else None
+
+
+def _walk(value: Any, path: list[Any]) -> str | None:
+    for at, step in enumerate(path):
+        if step == ANY:
+            items = value if isinstance(value, list) else []
+            return next((found for item in items if (found := _walk(item, path[at + 1:])) is not None), None)
+        if isinstance(step, str):
+            value = value.get(step) if isinstance(value, dict) else None
+        else:
+            value = value[step] if isinstance(value, list) and step < len(value) else None
+        if value is None:
+            return None
+    return _code_text(value)
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest (iterative: any depth json.loads returns)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _json_document(text: str, max_depth: int) -> Any:
+    """The document `read_http` reads from a JSON body (one BOM removed), None when it reads none."""
+    try:
+        document = json.loads(text[1:] if text.startswith("\ufeff") else text, parse_constant=_reject)
+    except (ValueError, RecursionError):  # not JSON, or nested past any reader's limit
+        return None
+    return document if _depth(document) <= max_depth else None
+
+
+def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any) -> str | None:
+    """The code `read_http` reads (docs/conformance.md step 3), for the generator's own checks."""
+    for source in sources:
+        if source["in"] == "status":
+            return str(status)
+        if source["in"] == "header":
+            value = next((v for n, v in headers if n.lower() == source["name"]), "").strip(" \t")
+            found = value or None
+        else:
+            found = _walk(document, source["path"])
+        if found is not None:
+            return found
+    return None
+
+
+def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    row, first = rows[0], contract.response["code"][0]
+    for index, source in enumerate(contract.response["correlation_id"]):
+        response = Response(row.http_status).put(first, row.wire_code).put(source, f"req-{index}")
+        case = _reading(contract, f"response/correlation-id/source-{index}", response, row.code, correlation=f"req-{index}")
+        if case:
+            yield case
+
+
+# Each unit: (label, value as sent, delay in ms at NOW_MS).
+UNIT_VALUES: dict[str, list[tuple[str, Any, int | None]]] = {
+    "http": [("seconds", "7", 7000), ("date", "Wed, 21 Oct 2026 07:28:05 GMT", 5000), ("fraction", "1.5", None)],
+    "seconds": [("text", "7", 7000), ("number", 7, 7000), ("negative", -1, None)],
+    "ms": [("text", "250", 250), ("number", 250, 250), ("fraction", 2.5, None)],
+    "epoch_seconds": [("future", str(NOW_MS // 1000 + 60), 60_000), ("past", "1000", 0), ("number", NOW_MS // 1000 + 2, 2000)],
+    "duration": [("seconds", "30s", 30_000), ("fraction", "1.5s", 1500), ("compound", "6m0s", 360_000),
+                 ("milliseconds", "20ms", 20), ("nanos-round-up", "0.000000001s", 1), ("bare-number", "30", None)],
+}
+
+
+def delay_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    retryable = next((r for r in rows if r.retryable), None)
+    final = next((r for r in rows if not r.retryable), None)
+    first = contract.response["code"][0]
+    for index, entry in enumerate(contract.response["retry_after"]):
+        for label, value, delay in UNIT_VALUES[entry["unit"]]:
+            if entry["at"]["in"] == "header" and not isinstance(value, str):
+                continue
+            if retryable is not None:
+                response = Response(retryable.http_status).put(first, retryable.wire_code).put(entry["at"], value)
+                case = _reading(contract, f"response/delay/source-{index}/{label}", response, retryable.code, delay=delay)
+                if case:
+                    yield case
+        if final is not None and index == 0:
+            value = UNIT_VALUES[entry["unit"]][0][1]
+            response = Response(final.http_status).put(first, final.wire_code).put(entry["at"], value)
+            case = _reading(contract, f"response/delay/source-{index}/not-retryable", response, final.code,
+                            delay=UNIT_VALUES[entry["unit"]][0][2])
+            if case:
+                yield case
+
+
+def _at(document: Any, path: list[Any]) -> Any:
+    """The value at a path (element 0 for [*]); None when absent."""
+    for step in path:
+        if isinstance(step, str):
+            document = document.get(step) if isinstance(document, dict) else None
+        else:
+            index = 0 if step == ANY else step
+            document = document[index] if isinstance(document, list) and index < len(document) else None
+    return document
+
+
+def conditions(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    """Each `error_when` condition makes a 200 an error, alone (or along with the code it reads)."""
+    row, first = rows[0], contract.response["code"][0]
+    for index, cond in enumerate(contract.response["error_when"]):
+        value = cond["equals"] if "equals" in cond else ["x"] if cond["at"]["in"] == "body" else "x"
+        response = Response(200).put(first, row.wire_code)
+        if cond["at"]["in"] == "body" and "non_empty" in cond and _at(response.document, cond["at"]["path"]):
+            pass  # the code's own place makes it non-empty (JSON-RPC's `error`, Slack's `error`)
+        else:
+            response.put(cond["at"], value)
+        case = _reading(contract, f"response/error-when/{index}", response, row.code)
+        if case:
+            yield case
+    yield Reading("response/error-when/none-at-200", 200, [], body_text(contract, None), error=False,
+                  code="200" if _status_code(contract) else None, raw=None)
+
+
+def variants(contract: ContractView) -> Iterator[Reading]:
+    first = contract.response["code"][0]
+    for wire_code, options in contract.response["variants"].items():
+        for code, conds in options:
+            row = contract.code_map[code]
+            response = Response(row.http_status).put(first, wire_code)
+            for cond in conds:
+                if "status" in cond:
+                    response.status = cond["status"][0]
+                else:
+                    response.put(cond["at"], cond["equals"] if "equals" in cond else "x")
+            case = _reading(contract, f"response/variant/{code}", response, wire_code, registry_code=code)
+            if case:
+                yield case
+
+
+def numbers(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    """Codes sent as JSON numbers: matched by their decimal text."""
+    first = contract.response["code"][0]
+    if first["in"] != "body" or contract.response["format"] != "json":
+        return
+    numeric = next((r for r in rows if r.code.lstrip("-").isdigit() and r.code.isascii()), None)
+    cases: list[tuple[str, str, str | None]] = [
+        ("integer", "-32601", "-32601"), ("whole-fraction", "32601.0", "32601"), ("exponent", "1e3", "1000"),
+        ("negative-zero", "-0", "0"), ("largest", "9007199254740991", "9007199254740991"),
+        ("past-largest", "9007199254740992", None), ("fraction", "1.5", None),
+        ("65-chars", "1" * 65, None), ("64-chars", "1" * 64, None), ("true", "true", None),
+    ]
+    if numeric is not None:
+        cases.append(("registry-code", numeric.code, numeric.code))
+    for label, text, code in cases:
+        marker = "__NUMBER__"
+        response = Response(400).put(first, marker)
+        if not response.ok:
+            continue
+        body = body_text(contract, response.document).replace(json.dumps(marker), text)
+        if code is None:  # the number is no code: a later source may still give one (the status)
+            code = reference_code(contract.response["code"][1:], 400, [], json.loads(body))
+        raw = built(contract, 400, code, None, None, None, None) if code is not None else _unread(contract, json.loads(body))
+        yield Reading(f"response/number/{label}", 400, [], body, True, code, None, None, raw)
+
+
+def limits(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    """The limits of reading (Policy): body size, headers, and the byte-order mark."""
+    p, row, first = contract.policy, rows[0], contract.response["code"][0]
+    response = Response(row.http_status).put(first, row.wire_code)
+    if not response.ok:
+        return
+    body = body_text(contract, response.document)
+    reads_body = first["in"] == "body"
+    yield Reading("response/bom", row.http_status, response.headers, "\ufeff" + body, True, row.code, raw=built(
+        contract, row.http_status, row.code, None, None, None, None))
+    if reads_body:
+        # An unreadable body gives no code, unless a later source reads one without it (the status).
+        unread = reference_code(contract.response["code"], row.http_status, [], None)
+
+        def unreadable(text: str) -> Any:
+            return built(contract, row.http_status, unread, None, None, None, None) if unread else text
+
+        yield Reading("response/bom-twice", row.http_status, [], "\ufeff\ufeff" + body, True, unread,
+                      raw=unreadable("\ufeff" + body))
+        size = len(body.encode("utf-8"))
+        yield Reading("response/body/at-limit", row.http_status, [], body, True, row.code, pad=p.max_body_bytes - size,
+                      raw=built(contract, row.http_status, row.code, None, None, None, None))
+        yield Reading("response/body/over-limit", row.http_status, [], body, True, unread, pad=p.max_body_bytes - size + 1,
+                      raw=unreadable(" " * (p.max_body_bytes - size + 1) + body))
+    retryable = next((r for r in rows if r.retryable), None)
+    header = next((e for e in contract.response["retry_after"] if e["at"]["in"] == "header" and e["unit"] in ("ms", "http")), None)
+    if retryable is None or header is None:
+        return
+    base = Response(retryable.http_status).put(first, retryable.wire_code)
+    if not base.ok:
+        return
+    filler = [[f"x-filler-{i}", "1"] for i in range(p.max_headers)]
+    name = header["at"]["name"]
+    cases: list[tuple[str, list[list[str]], int | None]] = [
+        ("headers/last-read", [*base.headers, *filler[: p.max_headers - 1 - len(base.headers)], [name, "7"]], 7000 if header["unit"] == "http" else 7),
+        ("headers/past-count", [*base.headers, *filler[: p.max_headers - len(base.headers)], [name, "7"]], None),
+        ("headers/value-at-limit", [*base.headers, [name, "0" * (p.max_header_chars - 1) + "7"]], 7000 if header["unit"] == "http" else 7),
+        ("headers/value-over-limit", [*base.headers, [name, "0" * p.max_header_chars + "7"]], None),
+    ]
+    for label, headers, delay in cases:
+        yield Reading(f"response/{label}", retryable.http_status, headers, body_text(contract, base.document), True,
+                      retryable.code, None, delay, built(contract, retryable.http_status, retryable.code, None, None, None, delay))
+
+
+def xml(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
+    """The flat-XML reader: what it accepts and what it refuses (no DTD, no entities)."""
+    row, first = rows[0], contract.response["code"][0]
+    if first["in"] != "body" or len(first["path"]) < 2 or not all(isinstance(s, str) for s in first["path"]):
+        return
+    root, *inner, leaf = first["path"]
+    opening = "".join(f"<{k}>" for k in inner)
+    closing = "".join(f"</{k}>" for k in reversed(inner))
+
+    def doc(code_xml: str, before: str = "", after: str = "") -> str:
+        return f"{before}<{root}>{opening}{code_xml}{closing}</{root}>{after}"
+
+    known = built(contract, row.http_status, row.code, None, None, None, None)
+    good: list[tuple[str, str]] = [
+        ("attributes", doc(f'<{leaf} lang="en" x=\'1\'>{row.wire_code}</{leaf}>')),
+        ("comment-and-pi", doc(f"<!-- c --><{leaf}>{row.wire_code}</{leaf}><?pi x?>", before="<?xml version=\"1.0\"?>\n<!-- top -->\n")),
+        ("whitespace", doc(f"\n  <{leaf}>{row.wire_code}</{leaf}>\n", after="\n")),
+        ("repeated-first-wins", doc(f"<{leaf}>{row.wire_code}</{leaf}><{leaf}>other</{leaf}>")),
+        ("close-tag-space", doc(f"<{leaf}>{row.wire_code}</{leaf} >")),
+    ]
+    depth = contract.policy.max_xml_depth - 1 - len(inner) - 1  # elements that fit beside the code's
+    if depth > 0:
+        good.append(("deepest-allowed", doc(f"<{leaf}>{row.wire_code}</{leaf}>" + "<d>" * depth + "</d>" * depth)))
+    for label, body in good:
+        yield Reading(f"response/xml/{label}", row.http_status, [], body, True, row.code, raw=known)
+    escaped = "a&lt;b&amp;&#x41;&#66;"
+    yield Reading("response/xml/entities", 400, [], doc(f"<{leaf}>{escaped}</{leaf}>"), True, "a<b&AB",
+                  raw=built(contract, 400, "a<b&AB", None, None, None, None))
+    bad: list[tuple[str, str]] = [
+        ("doctype", '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]>' + doc(f"<{leaf}>&x;</{leaf}>")),
+        ("custom-entity", doc(f"<{leaf}>&x;</{leaf}>")),
+        ("cdata", doc(f"<{leaf}><![CDATA[{row.wire_code}]]></{leaf}>")),
+        ("mismatched-close", doc(f"<{leaf}>{row.wire_code}</other>")),
+        ("unclosed", f"<{root}>{opening}<{leaf}>{row.wire_code}</{leaf}>"),
+        ("two-roots", doc(f"<{leaf}>{row.wire_code}</{leaf}>") + f"<{root}/>"),
+        ("text-after-root", doc(f"<{leaf}>{row.wire_code}</{leaf}>") + "x"),
+        ("surrogate-reference", doc(f"<{leaf}>&#xD800;</{leaf}>")),
+        ("too-deep", f"<{root}>" + "<d>" * contract.policy.max_xml_depth + "</d>" * contract.policy.max_xml_depth + f"</{root}>"),
+    ]
+    for label, body in bad:
+        yield Reading(f"response/xml/refused/{label}", 400, [], body, True, None, raw=body)

@@ -1,0 +1,195 @@
+"""Issue 25 item 3: registries of real APIs (examples/apis/) lint and build, and the real responses
+copied from each API's documentation (tests/fixtures/responses/<api>/) agree with them.
+
+tests/fixtures/responses-holdout/ is read by no test on purpose: it checks later, on responses
+nothing was tuned against, that the SDKs generalise.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conftest import FIXTURES, ROOT, tsc
+from errgen.lint import lint_path
+from errgen.model import derive_action
+
+APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
+RESPONSES = FIXTURES / "responses"
+ACTIONS = {"retry", "pause", "fix", "stop", "skip", "escalate"}
+# The parts of the format that read real responses (docs/registry.md, "Reading real responses").
+READING_KEYS = {"wire": ("format", "response"), "code": ("wire_code", "when")}
+
+
+def _reads_responses() -> bool:
+    import errgen
+
+    schema = json.loads((Path(errgen.__file__).parent / "schemas" / "registry.schema.json").read_text())
+    return "response" in schema["properties"]["wire"]["properties"]
+
+
+def registry_for_this_branch(path: Path, tmp_path: Path) -> Path:
+    """The registry as it is where errgen reads real responses; until then, without those parts,
+    so that everything else in it is still linted and built."""
+    if _reads_responses():
+        return path
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for key in READING_KEYS["wire"]:
+        data.get("wire", {}).pop(key, None)
+    for code in data["codes"].values():
+        for key in READING_KEYS["code"]:
+            code.pop(key, None)
+    stripped = tmp_path / path.name
+    stripped.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return stripped
+
+
+def test_every_api_the_issue_names_has_a_registry_and_responses() -> None:
+    names = {"openai", "anthropic", "stripe", "slack", "github-rest", "github-graphql", "s3", "azure-storage",
+             "google-rpc", "jsonrpc", "paypal", "shopify-graphql", "twilio", "kubernetes"}
+    assert {p.stem for p in APIS} == names
+    assert {p.name for p in RESPONSES.iterdir()} == names
+    for api in names:
+        assert len(list((RESPONSES / api).glob("*.json"))) >= 4, api
+
+
+@pytest.mark.parametrize("path", APIS, ids=lambda p: p.stem)
+def test_registry_cites_its_sources(path: Path) -> None:
+    head = path.read_text(encoding="utf-8").split("\nerrgen:", 1)[0]
+    assert "Models:" in head and "https://" in head
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every registry built once for python and typescript."""
+    from errgen.build import build
+
+    root = tmp_path_factory.mktemp("apis")
+    outs = {}
+    for path in APIS:
+        result = lint_path(registry_for_this_branch(path, root))
+        assert [d.text() for d in result.diagnostics if d.severity == "error"] == [], path.name
+        assert result.registry is not None
+        build(result.registry, root / path.stem, ["python", "typescript"])
+        outs[path.stem] = root / path.stem
+    return outs
+
+
+def test_python_sdks_import_and_know_every_code(built: dict[str, Path]) -> None:
+    for api, out in built.items():
+        [package] = [p for p in (out / "python").iterdir() if p.is_dir()]
+        code = (f"import sys; sys.path.insert(0, {str(out / 'python')!r}); import {package.name} as m;"
+                "print(len(m.RECOVERY_TABLE))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (api, done.stderr)
+        assert int(done.stdout) == len(_codes(api)), api
+
+
+def test_typescript_sdks_compile_strict(built: dict[str, Path], node_bin: Path, tmp_path: Path) -> None:
+    """One tsc run over every SDK (each is standalone), with the SDKs' own compiler options."""
+    options = json.loads("\n".join(line for line in (next(iter(built.values())) / "typescript" / "tsconfig.json")
+                                   .read_text().splitlines() if not line.lstrip().startswith("//")))["compilerOptions"]
+    options.pop("rootDir")
+    project = {"compilerOptions": {**options, "noEmit": True}, "include": [str(out / "typescript" / "src") for out in built.values()]}
+    (tmp_path / "tsconfig.json").write_text(json.dumps(project))
+    done = tsc(node_bin, tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def _registry_data(api: str) -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "examples" / "apis" / f"{api}.yaml").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _codes(api: str) -> dict[str, Any]:
+    return _registry_data(api)["codes"]  # type: ignore[no-any-return]
+
+
+RESPONSE_FILES = sorted(RESPONSES.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", RESPONSE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_real_response_names_a_registry_code_and_the_action_its_row_decides(path: Path) -> None:
+    """Each fixture is a response as documented plus what a careful client does with it; both
+    must agree with the registry: the code is the registry's, its wire value is in the response,
+    and the action is the one the registry derives for the code's default scope."""
+    row = json.loads(path.read_text(encoding="utf-8"))
+    assert set(row) - {"note"} == {"source", "status", "headers", "body", "code", "action", "min_delay_ms", "correlation_id"}
+    assert row["source"].startswith("https://") and isinstance(row["status"], int) and isinstance(row["body"], str)
+    assert all(isinstance(k, str) and isinstance(v, str) and k == k.lower() for k, v in row["headers"].items())
+    data = _registry_data(path.parent.name)
+    code = data["codes"].get(row["code"])
+    assert code is not None, f"{row['code']!r} is not a code of {path.parent.name}"
+    wire_code = str(code.get("wire_code", row["code"]))
+    seen = row["body"] + "\n" + "\n".join(row["headers"].values())
+    assert f'"{wire_code}"' in seen or f">{wire_code}<" in seen or f": {wire_code}," in seen or wire_code in row["headers"].values(), wire_code
+    category = data["categories"][code["category"]]
+    action = derive_action(category["retryable"], code["scope"], code.get("action", category.get("action")))
+    assert row["action"] == action
+    if action == "pause":  # a rate limit or an overload: how long the response says to wait, at least
+        assert isinstance(row["min_delay_ms"], int) and row["min_delay_ms"] >= 0
+    else:
+        assert row["min_delay_ms"] is None or action == "retry"
+    if row["correlation_id"] is not None:
+        assert row["correlation_id"] in seen
+    if row["body"].lstrip("\ufeff").startswith("{"):
+        json.loads(row["body"].lstrip("\ufeff"))
+
+
+DECIDE = """
+import email.utils, json, sys
+sys.path.insert(0, sys.argv[1])
+m = __import__(sys.argv[2])
+out = []
+for path in sys.argv[3:]:
+    row = json.load(open(path, encoding="utf-8"))
+    date = row["headers"].get("date")  # an epoch reset is read against the response's own clock
+    now = int(email.utils.parsedate_to_datetime(date).timestamp() * 1000) if date else None
+    d = m.decide(m.from_http(row["status"], row["headers"], row["body"], now_ms=now), 1)
+    out.append([d.code, d.action.value, d.delay_ms, d.correlation_id or None])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
+def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(built: dict[str, Path]) -> None:
+    """The code is known, a rate limit waits at least what the response says, and the request id is
+    the API's own."""
+    failures = []
+    for api, out in built.items():
+        files = sorted((RESPONSES / api).glob("*.json"))
+        [package] = [p.name for p in (out / "python").iterdir() if p.is_dir()]
+        done = subprocess.run([sys.executable, "-c", DECIDE, str(out / "python"), package, *map(str, files)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (api, done.stderr)
+        for path, (code, action, delay, correlation_id) in zip(files, json.loads(done.stdout)):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            wanted = [row["code"], row["action"], row["correlation_id"]]
+            got = [code, action, correlation_id]
+            if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
+                failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
+
+
+def test_no_test_reads_the_holdout_responses() -> None:
+    holdout = FIXTURES / "responses-holdout"
+    assert len(list(holdout.glob("*/*.json"))) >= 14
+    readers = [p.name for p in (ROOT / "tests").glob("*.py") if "responses-holdout" in p.read_text(encoding="utf-8")
+               and p.name != Path(__file__).name]
+    assert readers == []
+
+
+def test_negative_codes_keep_their_sign_in_the_generated_python(built: dict[str, Path]) -> None:
+    out = built["jsonrpc"] / "python"
+    sys.path.insert(0, str(out))
+    try:
+        enums = importlib.import_module("jsonrpc_errors").Code
+    finally:
+        sys.path.remove(str(out))
+    assert enums.NEG_32601.value == "-32601" and enums.NEG_32700.value == "-32700"
