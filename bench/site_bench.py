@@ -13,7 +13,7 @@ import time
 from bench import synth
 from errgen.contract import view
 from errgen.emit.targets import catalogue, site
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 
 def main() -> None:

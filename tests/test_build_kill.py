@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from conftest import ROOT, load_registry
-from errgen import build as pipeline
-from errgen import write
+from errgen.emit import build as pipeline
+from errgen.emit import write
 from errgen.emit import targets
 
 
@@ -149,7 +149,7 @@ sys.path[:0] = [sys.argv[3], sys.argv[4]]
 from pathlib import Path
 from test_build_kill import Stopper
 from conftest import load_registry
-from errgen import build, write
+from errgen.emit import build, write
 from errgen.emit import targets
 registry = dataclasses.replace(load_registry(), name="acme_two", version="9.9.9")
 plans = build.plan(registry, targets.all_targets())

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, load_registry, run_errgen
-from errgen.compose import GitTree, compose
-from errgen.lint import lint_path
-from errgen.load import load_path
+from errgen.registry.compose import GitTree, compose
+from errgen.registry.lint import lint_path
+from errgen.registry.load import load_path
 
 EXAMPLE = ROOT / "examples" / "multi-team" / "errors.yaml"
 
@@ -134,7 +134,7 @@ def test_composing_at_a_git_revision_reads_every_fragment_there(tmp_path: Path) 
     subprocess.run(git + ["commit", "-qm", "one"], cwd=tmp_path, check=True)
     (tmp_path / "teams" / "a.yaml").write_text("owner: '@a'\ncodes:\n" + code("NEW"), encoding="utf-8")
     (tmp_path / "teams" / "b.yaml").write_text("owner: '@b'\ncodes:\n" + code("ADDED"), encoding="utf-8")
-    from errgen.lint import lint_document
+    from errgen.registry.lint import lint_document
 
     at_head = lint_document(compose(load_path(path, "errors.yaml"), GitTree("HEAD", "", tmp_path)))
     assert [c.name for c in at_head.registry.codes] == ["OLD"]

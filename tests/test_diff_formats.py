@@ -103,7 +103,7 @@ def test_lint_sarif(tmp_path: Path) -> None:
 
 
 def test_lint_sarif_describes_rules_from_their_docstrings(tmp_path: Path) -> None:
-    from errgen.lint.base import RULES
+    from errgen.registry.lint.base import RULES
 
     log = sarif_valid(run_errgen("lint", "--format", "sarif", "--registry", str(broken_registry(tmp_path))).stdout)
     docs = {r.id: r.doc for r in RULES}

@@ -17,8 +17,8 @@ from test_diff import BASE, ROWS, SARIF_SCHEMA, lint_ok, run
 from errgen.cli import main
 from errgen.diff import classify, diff
 from errgen.diff.docs import render as render_rule_docs
-from errgen.diff.formats import FORMATS
-from errgen.diff.model import RULE_SPECS
+from errgen.diff.output import FORMATS
+from errgen.diff.changes import RULE_SPECS
 from errgen.manual import PUBLISHED
 
 ROOT = Path(__file__).resolve().parent.parent

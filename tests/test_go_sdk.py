@@ -21,9 +21,10 @@ from jsonschema import Draft202012Validator
 from payload_cases import cases as payload_cases
 from payload_cases import generic as generic_payload_cases
 from errgen import contract
-from errgen.build import BuildError, build
-from errgen.lint import lint_text
-from errgen.languages.go import naming as naming
+from errgen.emit.build import build
+from errgen.emit.errors import BuildError
+from errgen.registry.lint import lint_text
+from errgen.languages.go import naming
 from errgen.languages.go import target as go_target
 
 GO = shutil.which("go")

@@ -19,11 +19,11 @@ import pytest
 
 from conformance_inputs import random_inputs
 from conftest import FIXTURES, REGISTRY, ROOT
-from errgen.build import build
-from errgen.lint import lint_text
-from errgen.model import Registry
-from errgen.languages.java import naming as naming
-from errgen.languages.java import target as target
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
+from errgen.registry.model import Registry
+from errgen.languages.java import naming
+from errgen.languages.java import target
 
 GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
 GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"

@@ -12,8 +12,8 @@ import pytest
 
 from conftest import REGISTRY, ROOT, run_errgen
 from errgen import manual
-from errgen.diff.model import RULE_SPECS
-from errgen.lint.base import RULES
+from errgen.diff.changes import RULE_SPECS
+from errgen.registry.lint.base import RULES
 
 OLD = ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"
 

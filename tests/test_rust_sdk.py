@@ -20,10 +20,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from conftest import FIXTURES, GENERATED, ROOT, run_errgen, toolchain
-from errgen.build import build
-from errgen.lint import lint_path, lint_text
-from errgen.model import Registry
-from errgen.languages.rust import naming as naming
+from errgen.emit.build import build
+from errgen.registry.lint import lint_path, lint_text
+from errgen.registry.model import Registry
+from errgen.languages.rust import naming
 from errgen.emit.targets import vectors as vectors_target
 from errgen.languages.rust import target as rust_target
 from strategies import registries

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, build_to, load_registry
-from errgen.build import BuildError
+from errgen.emit.errors import BuildError
 from errgen.contract import view
 from errgen.emit.targets import site
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 HOSTILE = "</script><script>alert(1)</script> <!-- <img src=x onerror=alert(2)> \u2028 & \"'` ]]> {{ x }}"
 

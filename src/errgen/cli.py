@@ -17,9 +17,10 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
+from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
-    from errgen.lint import LintResult
+    from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
@@ -51,7 +52,7 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.formats import diagnostics as render
-    from errgen.lint import lint_document, lint_path
+    from errgen.registry.lint import lint_document, lint_path
 
     config.announce()
     try:
@@ -165,9 +166,10 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
-    from errgen import build as pipeline
+    from errgen.emit import build as pipeline
     from errgen.emit.targets import UnknownTarget
-    from errgen.write import WriteError
+    from errgen.emit.errors import BuildError
+    from errgen.emit.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
     # cycles; the collector's passes over them were a tenth of a large build.
@@ -189,7 +191,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     except UnknownTarget as exc:
         click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
         return 2
-    except (pipeline.BuildError, WriteError) as exc:
+    except (BuildError, WriteError) as exc:
         click.echo(f"{prefix}errgen: {exc}", err=True)
         return 2
     finally:
@@ -235,7 +237,7 @@ class _Watched:
         self.patterns: list[str] = []
 
     def paths(self) -> list[Path]:
-        from errgen.compose import include_patterns, registry_files
+        from errgen.registry.compose import include_patterns, registry_files
 
         stat = _stat(self.header)
         if stat != self.header_stat:
@@ -332,7 +334,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
     """
     from errgen.diff import diff as run_diff
     from errgen.diff import empty_registry
-    from errgen.diff.formats import FORMATS
+    from errgen.diff.output import FORMATS
 
     if fork and ref is None:
         _fail("--merge-base needs --against GITREF (the branch your work merges into)")
@@ -395,7 +397,6 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     and edit the entry's wording before you commit.
     """
     import datetime
-    import difflib
 
     from errgen import bump as bumping
     from errgen.diff import empty_registry
@@ -419,14 +420,12 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     source = bumping.Source.read(current)
     text = plan.apply(source, after)
     try:  # a folder registry's new codes have their `since` in the fragment files
-        edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.since, plan.renamed).items()]
+        edits = bumping.edits(current, source, text, after, plan)
     except bumping.EditError as exc:
         _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
     if dry_run:
         for path, src, new_text in edits:
-            original = src.text.splitlines(keepends=True)
-            click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
+            click.echo(bumping.unified_diff(path, src, new_text), nl=False)
     else:
         try:  # every file or none: a failed fragment write leaves the header unbumped too
             bumping.write_files([(path, src.encoded(new_text)) for path, src, new_text in edits])
@@ -480,8 +479,8 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
 def _complete_docs(typed: str) -> list[str]:
     """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
     from errgen import manual
-    from errgen.diff.model import RULE_SPECS
-    from errgen.lint.base import RULES
+    from errgen.diff.changes import RULE_SPECS
+    from errgen.registry.lint.base import RULES
 
     return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
 
@@ -562,6 +561,9 @@ def run() -> NoReturn:
     try:
         main(prog_name="errgen")  # also the name shell completion answers to
         code = 0
+    except LanguageError as exc:  # a language folder's declaration is wrong: errgen cannot run
+        print(f"errgen: {exc}", file=sys.stderr)
+        code = 2
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             code = exc.code or 0

@@ -168,6 +168,6 @@ def diagnostics(diags: list[Diagnostic], fmt: str) -> str:
 
 
 def _lint_rule_docs() -> dict[str, str]:
-    from errgen.lint.base import RULES
+    from errgen.registry.lint.base import RULES
 
     return {r.id: r.doc for r in RULES}

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from errgen.formats import visible
-from errgen.model import Registry
-from errgen.validate.contract import ContractChecker, prose_findings
+from errgen.registry.model import Registry
+from errgen.validate.verdicts import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
 from errgen.validate.leaks import LeakScanner
 

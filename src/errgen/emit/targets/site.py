@@ -23,9 +23,9 @@ from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
 from errgen.emit.targets.catalogue import ACTION_ADVICE
-from errgen.model import Registry
-from errgen.render import comment
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.emit.render import comment
+from errgen.emit.render import render as render_template
 from errgen.resources import templates_dir
 
 NAME = "site"
@@ -91,7 +91,7 @@ class Shared:
     share a few scope, hint and action combinations."""
 
     def __init__(self) -> None:
-        from errgen.render import environment
+        from errgen.emit.render import environment
 
         self._macros = environment(NAME).get_template("fragments.html.jinja").module
         self._made: dict[tuple[Any, ...], Any] = {}
@@ -145,7 +145,7 @@ def slug(code: str) -> str:
 
 def _check_distinct(pages: dict[str, str]) -> None:
     """Every page its own file, and no page's folder the name of another file."""
-    from errgen.build import BuildError
+    from errgen.emit.errors import BuildError
 
     owner = {name: f"the site's {name}" for name in ("index.html", "changelog.html", "search-index.js", *ASSETS)}
     for code, path in pages.items():
@@ -163,7 +163,7 @@ def _check_distinct(pages: dict[str, str]) -> None:
 def language_snippets(contract: ContractView) -> list[tuple[str, dict[str, str]]]:
     """(label, code -> snippet) from each language target that offers `code_snippets`: how a
     caller names the code in that SDK, in the language's own naming."""
-    from errgen.build import BuildError
+    from errgen.emit.errors import BuildError
 
     out = []
     for target in all_targets():

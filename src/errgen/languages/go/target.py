@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract, resources
-from errgen.build import BuildError
+from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry
-from errgen.languages.go import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.go import naming
+from errgen.emit.render import render as render_template
 
 NAME = "go"
 LABEL = "Go"
@@ -72,13 +72,13 @@ def code_idents(view: ContractView) -> dict[str, str]:
 
 def code_snippets(view: ContractView) -> dict[str, str]:
     """For the site's code pages: each code as a caller branches on it with this SDK."""
-    package = naming.package_name(view.packages.go_package)
+    package = naming.package_name(view.packages[NAME]["package"])
     return {code: f"if p.Code == {package}.{ident} {{\n\t// ...\n}}" for code, ident in code_idents(view).items()}
 
 
 def data_context(view: ContractView) -> dict[str, Any]:
-    package = naming.package_name(view.packages.go_package)
-    module = naming.module_path(view.packages.go_module)
+    package = naming.package_name(view.packages[NAME]["package"])
+    module = naming.module_path(view.packages[NAME]["module"])
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
     codes = code_idents(view)

@@ -13,11 +13,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.model import Registry
-from errgen.languages.python import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.python import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "python"
@@ -31,12 +31,12 @@ LINE_LENGTH = naming.LINE_LENGTH
 
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
-    package = contract.packages.python_package
+    package = contract.packages[NAME]["package"]
     context: dict[str, Any] = {
         "view": contract,
         "header": contract.header,
         "package": package,
-        "distribution": contract.packages.python_distribution,
+        "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,
@@ -62,7 +62,7 @@ def code_members(contract: ContractView) -> list[tuple[str, str]]:
 
 def code_snippets(contract: ContractView) -> dict[str, str]:
     """For the site's code pages: each code as a caller branches on it with this SDK."""
-    package = contract.packages.python_package
+    package = contract.packages[NAME]["package"]
     return {wire: f"from {package} import Code\n\nif payload.code == Code.{member}:\n    ..." for member, wire in code_members(contract)}
 
 
@@ -86,7 +86,7 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 def envelope_schema_text(contract: ContractView) -> str:
     from errgen import payload
-    from errgen.render import to_json
+    from errgen.emit.render import to_json
 
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract
-from errgen.model import Registry
-from errgen.languages.rust import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.errors import BuildError
+from errgen.registry.model import Registry
+from errgen.languages.rust import naming
+from errgen.emit.render import render as render_template
 
 NAME = "rust"
 LABEL = "Rust"
@@ -35,13 +36,11 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(contract.view(registry))
     except naming.NamingError as exc:
-        from errgen.build import BuildError
-
         raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
 
 
 def _render(view: contract.ContractView) -> dict[str, str]:
-    crate = naming.crate_name(view.packages.rust_crate)
+    crate = naming.crate_name(view.packages[NAME]["crate"])
     context = {
         "header": view.header,
         "crate": crate,
@@ -76,7 +75,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     cannot be used, into the crate's own target/ (which OUT's .gitignore hides)."""
     import os
 
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.private_folder("cargo-target") or Path(sdk_dir) / "target")
     argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
@@ -101,7 +100,7 @@ def code_variants(view: contract.ContractView) -> dict[str, str]:
 
 def code_snippets(view: contract.ContractView) -> dict[str, str]:
     """For the site's code pages: each code as a caller branches on it with this SDK."""
-    lib = naming.lib_name(naming.crate_name(view.packages.rust_crate))
+    lib = naming.lib_name(naming.crate_name(view.packages[NAME]["crate"]))
     return {code: f"if payload.code == {lib}::Code::{variant} {{\n    // ...\n}}" for code, variant in code_variants(view).items()}
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
-from errgen.model import Registry
-from errgen.languages.typescript import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.typescript import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "typescript"
@@ -88,7 +88,7 @@ def conformance_prepare(sdk_dir: Path) -> str | None:
     """Compile the SDK's own sources (its tsconfig, strict) into errgen's cache with the pinned TypeScript,
     which npm installs there once; nothing is written in the SDK folder. None when the runner is
     ready, else why it cannot be (what to install)."""
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     if (sdk_dir / "dist" / "conformance.js").is_file() or (_compiled(sdk_dir) / "conformance.js").is_file():
         return None
@@ -112,7 +112,7 @@ class _Failed(Exception):
 
 def _compiled(sdk_dir: Path) -> Path:
     """The cache folder of this SDK's compiled sources: keyed by the compiler and every input."""
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     parts = [TYPESCRIPT]
     for path in [sdk_dir / "tsconfig.json", *sorted((sdk_dir / "src").glob("*.ts"))]:

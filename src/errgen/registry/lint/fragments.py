@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, rule
+from errgen.registry.lint.base import Context, Finding, rule
 
 
 @rule("code-prefix")

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from errgen import identifiers
 from errgen.diagnostics import Loc
-from errgen.lint.base import Context, Finding, nearest, rule
+from errgen.registry.lint.base import Context, Finding, nearest, rule
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")

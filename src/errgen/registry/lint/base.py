@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from errgen.diagnostics import Diagnostic, Loc, Severity
-from errgen.load import Document
-from errgen.model import Registry
+from errgen.registry.load import Document
+from errgen.registry.model import Registry
 from errgen.identifiers import identity_key
-from errgen.structure import Names
+from errgen.registry.structure import Names
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,16 +13,13 @@ from typing import Iterable, Iterator
 
 from errgen.emit import targets as target_registry
 from errgen.contract import view
-from errgen.model import Registry
-from errgen.cache import recall, record
-from errgen.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
+from errgen.registry.model import Registry
+from errgen.emit.cache import recall, record
+from errgen.emit.errors import BuildError
+from errgen.emit.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # errgen/
 _TOOLS = ("black", "datamodel-code-generator", "pydantic", "jinja2")
-
-
-class BuildError(Exception):
-    pass
 
 
 def plan(registry: Registry, targets: Iterable[ModuleType]) -> dict[str, Plan]:
@@ -128,7 +125,7 @@ def _render(target: ModuleType, registry: Registry) -> Plan:
 
 
 def build(registry: Registry, out: Path, names: Iterable[str] = (), force: bool = False) -> Changes:
-    """Render the selected targets and write them to OUT as a whole (see errgen.write)."""
+    """Render the selected targets and write them to OUT as a whole (see errgen.emit.write)."""
     selected = target_registry.select(names)
     changes = commit(out, renders(registry, selected), force)
     model = model_digest(registry)

@@ -8,8 +8,8 @@ import unicodedata
 from typing import Any, Iterator
 
 from errgen.diagnostics import Loc
-from errgen.lint.base import Context, Finding, rule
-from errgen.load import Map, Seq
+from errgen.registry.lint.base import Context, Finding, rule
+from errgen.registry.load import Map, Seq
 
 # Bidirectional controls (embeddings, overrides, isolates, marks) and zero-width characters.
 INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")

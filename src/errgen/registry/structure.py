@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
-from errgen.load import Document, Map, Seq
-from errgen.model import AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
+from errgen.languages import all_languages
+from errgen.registry.load import Document, Map, Seq
+from errgen.registry.model import AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
 
 FORMAT_VERSION = 1
 
@@ -99,16 +100,12 @@ CODE = Fields(
         "when": (ListOf(CONDITION), False),
     },
 )
-# Per-language package settings; every key optional, defaults in errgen.contract.
+# Per-language package settings, as each registered language declares them; every key optional,
+# its default in the language's declaration.
 TARGETS = Fields(
     "targets",
-    {
-        "python": (Fields("python target", {"package": (STR, False), "distribution": (STR, False)}), False),
-        "typescript": (Fields("typescript target", {"package": (STR, False)}), False),
-        "go": (Fields("go target", {"module": (STR, False), "package": (STR, False)}), False),
-        "rust": (Fields("rust target", {"crate": (STR, False)}), False),
-        "java": (Fields("java target", {"group": (STR, False), "artifact": (STR, False), "package": (STR, False)}), False),
-    },
+    {language.name: (Fields(f"{language.name} target", {key: (STR, False) for key in language.settings}), False)
+     for language in all_languages()},
 )
 # How the payload's fields are named on the wire and where the payload sits in an HTTP body.
 WIRE = Fields(
@@ -124,7 +121,7 @@ REGISTRY = Fields(
         "version": (STR, True),
         "problem_base": (STR, False),
         "wire": (WIRE, False),
-        # A folder registry: fragment files (globs relative to this file), see errgen.compose.
+        # A folder registry: fragment files (globs relative to this file), see errgen.registry.compose.
         "include": (ListOf(STR), False),
         "fragment_categories": (BOOL, False),
         "targets": (TARGETS, False),

@@ -6,7 +6,7 @@ import datetime
 from typing import Iterator
 
 from errgen import semver
-from errgen.lint.base import Context, Finding, rule
+from errgen.registry.lint.base import Context, Finding, rule
 
 
 @rule("version-semver")

@@ -175,7 +175,7 @@ class Registry:
     # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
     targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     wire: Wire = field(default_factory=Wire)
-    # errgen.compose.Fragment for each fragment file of a folder registry: who owns which codes.
+    # errgen.registry.compose.Fragment for each fragment file of a folder registry: who owns which codes.
     # Not part of the contract: a composed registry builds exactly as its single-file equivalent.
     fragments: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     path: str = "registry/errors.yaml"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, Nearest, nearest, rule
-from errgen.model import HINTS, SCOPES
+from errgen.registry.lint.base import Context, Finding, Nearest, nearest, rule
+from errgen.registry.model import HINTS, SCOPES
 
 MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
 

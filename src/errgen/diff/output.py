@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from errgen import formats
-from errgen.diff.model import RULE_SPECS, Change, DiffReport, Place
+from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place
 from errgen.semver import Bump
 
 GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.load import Document, Map, Seq, decode, load_text
+from errgen.registry.load import Document, Map, Seq, decode, load_text
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 
@@ -362,7 +362,7 @@ def _copy(source: Map) -> Map:
 def include_patterns(header: Path) -> list[str]:
     """The header's `include` patterns (none when it is a single-file registry, or unreadable:
     then lint says why). What `--watch` re-globs to see every fragment."""
-    from errgen.load import load_path
+    from errgen.registry.load import load_path
 
     try:
         doc = load_path(header)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from errgen.diagnostics import Loc
-from errgen.lint.base import Context, Finding, rule
-from errgen.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
-from errgen.model import Condition
+from errgen.registry.lint.base import Context, Finding, rule
+from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
+from errgen.registry.model import Condition
 from errgen.wire import FORMATS, UNITS, SourceError, parse_source
 
 

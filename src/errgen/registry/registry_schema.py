@@ -1,6 +1,6 @@
 """The JSON Schema of registry format 1, derived from the shapes in `structure` so the two cannot
 drift. It ships as schemas/registry.schema.json for editors (yaml-language-server); a test keeps
-the file equal to `schema()`. Refresh: python -m errgen.registry_schema > src/errgen/schemas/registry.schema.json
+the file equal to `schema()`. Refresh: python -m errgen.registry.registry_schema > src/errgen/registry/schemas/registry.schema.json
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from errgen import structure
-from errgen.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
-from errgen.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
+from errgen.registry import structure
+from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
+from errgen.registry.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
 from errgen.wire import FORMATS, UNITS
 
 _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
@@ -75,7 +75,7 @@ def schema() -> dict[str, Any]:
 
 def _target_patterns(targets: dict[str, Any]) -> None:
     """Each package setting's pattern, from the table lint's `target-package` checks with."""
-    from errgen.lint.targets import SETTINGS
+    from errgen.registry.lint.targets import SETTINGS
 
     for (lang, key), setting in SETTINGS.items():
         targets["properties"][lang]["properties"][key]["pattern"] = f"^{setting.pattern.pattern}$"

@@ -1,4 +1,5 @@
-"""Jinja rendering shared by the targets: strict undefined, and one escaping filter per destination.
+"""Jinja rendering shared by the targets: strict undefined, and one escaping filter per destination
+(the shared ones here; a language adds its own literals' filters in its declaration).
 
 Registry text is data: each filter turns a string into something that, in its destination, means
 exactly that string (a Python or TypeScript literal, a Markdown cell, a comment).
@@ -14,14 +15,9 @@ from typing import Any, Callable
 import jinja2
 import jinja2.bccache
 
-from errgen.languages.python import naming as python_naming
-from errgen.languages.typescript import naming as typescript_naming
+from errgen.languages import by_name
 from errgen.render_text import md_inline as md
 from errgen.resources import templates_dir
-
-py_str = python_naming.string_literal
-ts_str = typescript_naming.string_literal
-py_tuple = python_naming.string_tuple
 
 
 def comment(value: str) -> str:
@@ -85,7 +81,7 @@ class _VerifiedBytecodeCache(jinja2.BytecodeCache):
     planted file is never unpickled. It changes speed, never output."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from errgen import toolcache
+        from errgen.emit import toolcache
 
         data = toolcache.load("jinja", bucket.key)
         if data is not None:
@@ -95,7 +91,7 @@ class _VerifiedBytecodeCache(jinja2.BytecodeCache):
                 bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from errgen import toolcache
+        from errgen.emit import toolcache
 
         toolcache.save("jinja", bucket.key, bucket.bytecode_to_string())
 
@@ -112,8 +108,10 @@ def environment(target: str) -> jinja2.Environment:
         autoescape=lambda name: (name or "").endswith(".html.jinja"),  # HTML escapes everything; other outputs use a filter per destination
         auto_reload=False,  # a build never sees a template change under it
     )
-    env.filters.update(py_str=py_str, py_tuple=py_tuple, ts_str=ts_str, comment=comment, md=md, json=to_json, json_lines=json_lines,
-                       py_assign=python_naming.assignment)
+    env.filters.update(comment=comment, md=md, json=to_json, json_lines=json_lines)
+    language = by_name().get(target)
+    if language is not None:
+        env.filters.update(language.filters)
     return env
 
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from errgen.languages import all_languages
+
 MANIFEST = ".errgen-manifest.json"
 STAGING = ".errgen-staging"
 COMMIT = ".errgen-commit"
@@ -49,17 +51,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 Plan = dict[str, str]
 Hashes = dict[str, str]
 
-# What building or installing a generated package leaves in its folder, by the file that marks
-# the folder as a package. Ignored per package folder (never a bare `build/`), so a generated path
-# that happens to contain such a name is never hidden from git.
-LEFTOVERS = {
-    "pyproject.toml": ("build/", "dist/", "*.egg-info/"),
-    "package.json": ("node_modules/", "package-lock.json", "dist/"),
-    "Cargo.toml": ("target/", "Cargo.lock"),
-    "pom.xml": ("target/",),
-    "build.gradle": ("build/", ".gradle/"),
-    "build.gradle.kts": ("build/", ".gradle/"),
-}
 _ALWAYS_IGNORED = ("__pycache__/", f"/{CACHE}", f"/{CACHE}.tmp", f"/{STAGING}/", f"/{COMMIT}/")
 
 
@@ -216,10 +207,14 @@ def ignore_text(files: Iterable[str]) -> str:
     package, anchored at that package's folder (a pattern that would hide a generated file is
     left out)."""
     files = sorted(files)
+    # What building a generated package leaves in its folder, by the file that marks the folder as
+    # a package (each language declares its own). Ignored per package folder (never a bare
+    # `build/`), so a generated path that happens to contain such a name is never hidden from git.
+    leftovers = {name: patterns for language in all_languages() for name, patterns in language.leftovers.items()}
     lines = ["# Written by errgen build. Do not edit.", "# errgen's scratch files, and what building or installing a generated package leaves behind.", *_ALWAYS_IGNORED]
     for rel in files:
         folder, _, name = rel.rpartition("/")
-        for pattern in LEFTOVERS.get(name, ()):
+        for pattern in leftovers.get(name, ()):
             anchored = f"/{folder}/{pattern}" if folder else f"/{pattern}"
             if anchored not in lines and not _hides(pattern, folder, files):
                 lines.append(anchored)

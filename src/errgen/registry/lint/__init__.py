@@ -6,11 +6,11 @@ import dataclasses
 from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
-from errgen.lint.base import RULES, Context
-from errgen.lint import categories, codes, fragments, history, names, prose, targets, text, wire  # noqa: F401  (registers the rules)
-from errgen.load import Document, load_path, load_text
-from errgen.model import Registry
-from errgen import compose, structure
+from errgen.registry.lint.base import RULES, Context
+from errgen.registry.lint import categories, codes, fragments, history, names, prose, targets, text, wire  # noqa: F401  (registers the rules)
+from errgen.registry.load import Document, load_path, load_text
+from errgen.registry.model import Registry
+from errgen.registry import compose, structure
 from errgen.validate.leaks import LeakScanner
 
 

@@ -19,8 +19,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from errgen import toolcache
-from errgen.write import CACHE, MAX_MANIFEST_BYTES, Hashes, WriteError, write_synced, relative_path
+from errgen.emit import toolcache
+from errgen.emit.write import CACHE, MAX_MANIFEST_BYTES, Hashes, WriteError, write_synced, relative_path
 
 
 def record(root: Path, keys: dict[str, str], expected: dict[str, Hashes]) -> None:

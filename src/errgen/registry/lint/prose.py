@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, rule
+from errgen.registry.lint.base import Context, Finding, rule
 from errgen.validate.leaks import LeakScanner
 
 INTERPOLATED = re.compile(

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from errgen.diagnostics import Loc
-from errgen.lint.base import Context, Finding, rule
-from errgen.load import Map
+from errgen.registry.lint.base import Context, Finding, rule
+from errgen.registry.load import Map
 from errgen.languages.go import naming as go
 from errgen.languages.java import naming as java
 from errgen.languages.python import naming as python

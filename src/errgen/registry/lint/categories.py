@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from errgen.lint.base import Context, Finding, rule
-from errgen.model import CHOOSABLE_ACTIONS
+from errgen.registry.lint.base import Context, Finding, rule
+from errgen.registry.model import CHOOSABLE_ACTIONS
 
 MAX_DESCRIPTION = 500
 
