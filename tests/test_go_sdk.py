@@ -538,3 +538,26 @@ def test_go_string_literals_carry_any_text_exactly(tmp_path: Path) -> None:
     done = _go("run", ".", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == texts
+
+
+@needs_go
+def test_problem_json_type_is_each_codes_type_uri(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The `type` of ToHTTP's problem+json is the code's type URI, its own `type_uri` included:
+    the page the site (errgen's site target) has for it."""
+    _, registry, out = built("example-payments-api", tmp_path_factory)
+    rows = contract.view(registry).codes
+    assert any(not r.type_uri.startswith(contract.view(registry).policy.problem_base) for r in rows)  # one has its own
+    probe = out / "go" / "cmd" / "problemtypes"
+    probe.mkdir(exist_ok=True)
+    module_path = next(line.split()[1] for line in (out / "go" / "go.mod").read_text(encoding="utf-8").splitlines() if line.startswith("module "))
+    (probe / "main.go").write_text(
+        'package main\n\nimport (\n\t"encoding/json"\n\t"os"\n\n\tsdk ' + json.dumps(module_path) + ')\n\n'
+        "func main() {\n\ttypes := map[string]any{}\n\tfor _, e := range sdk.RecoveryTable() {\n"
+        "\t\tvar opts []sdk.ErrorOption\n\t\tif e.Scope == sdk.ScopeResource {\n\t\t\topts = append(opts, sdk.WithResourceID(\"r-1\"))\n\t\t}\n"
+        "\t\tp, err := sdk.NewError(e.Code, \"c-1\", opts...)\n\t\tif err != nil {\n\t\t\tpanic(err)\n\t\t}\n"
+        "\t\t_, _, body := sdk.ToHTTP(p, sdk.AsProblem())\n\t\tvar problem map[string]any\n"
+        "\t\tif err := json.Unmarshal(body, &problem); err != nil {\n\t\t\tpanic(err)\n\t\t}\n"
+        "\t\ttypes[string(e.Code)] = problem[\"type\"]\n\t}\n\tjson.NewEncoder(os.Stdout).Encode(types)\n}\n", encoding="utf-8")
+    done = _go("run", "./cmd/problemtypes", cwd=out / "go")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {r.code: r.type_uri for r in rows}
