@@ -7,6 +7,7 @@ runtime files are copied as they are, with only their package clause set.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from functools import cache
@@ -23,6 +24,8 @@ from errgen.emit.render import render as render_template
 NAME = "go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
 GO_VERSION = "1.21"
+# The runner checks conformance/responses.json (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
 RUNTIME_PACKAGE = "package errgenruntime\n"
 DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
 # encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
@@ -102,6 +105,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "policy": view.policy,
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),
+        "response_spec": lit(json.dumps(view.response, separators=(",", ":"))),
         "vocabularies": [
             vocabulary("Code", "The codes of the registry.", codes, descriptions),
             vocabulary("Category", "The categories of the registry.", categories, category_text),
