@@ -213,6 +213,13 @@ def test_module_passes_its_vectors(module: tuple[str, Any, Path]) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
     assert done.stdout.splitlines()[-1] == f"{len(vectors)} passed, 0 failed"
+    # Real responses (docs/conformance.md, "Reading a real response"): the target declares it reads them.
+    assert go_target.READS_RESPONSES
+    argv, cwd, _ = go_target.conformance_command(out / "go", out / "conformance" / "responses.json", "check")
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    responses = json.loads((out / "conformance" / "responses.json").read_text(encoding="utf-8"))["vectors"]
+    assert done.stdout.splitlines()[-1] == f"{len(responses)} passed, 0 failed" and len(responses) > 10
 
 
 @needs_go
@@ -538,3 +545,126 @@ def test_go_string_literals_carry_any_text_exactly(tmp_path: Path) -> None:
     done = _go("run", ".", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == texts
+
+
+# ----- real APIs (issue 25): every examples/apis registry, compiled in one Go workspace -----
+
+APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
+RESPONSES = FIXTURES / "responses"
+
+# One program over every API's module: it decides each fixture as a careful client would (the
+# response's own Date is its clock) and prints the decision as JSON.
+FIXTURE_MAIN = """package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"time"
+{imports}
+)
+
+type fixture struct {{
+	API     string            `json:"api"`
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+}}
+
+var decide = map[string]func(int, http.Header, []byte, time.Time) ([]byte, error){{
+{cases}
+}}
+
+func main() {{
+	var fixtures []fixture
+	if err := json.NewDecoder(os.Stdin).Decode(&fixtures); err != nil {{
+		panic(err)
+	}}
+	out := []json.RawMessage{{}}
+	for _, f := range fixtures {{
+		header := http.Header{{}}
+		for name, value := range f.Headers {{
+			header[name] = []string{{value}}
+		}}
+		now := time.Now()
+		if date, err := http.ParseTime(f.Headers["date"]); err == nil {{
+			now = date
+		}}
+		decision, err := decide[f.API](f.Status, header, []byte(f.Body), now)
+		if err != nil {{
+			panic(err)
+		}}
+		out = append(out, decision)
+	}}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {{
+		panic(err)
+	}}
+}}
+"""
+
+
+def _module_path(go_dir: Path) -> str:
+    return next(line.split()[1] for line in (go_dir / "go.mod").read_text(encoding="utf-8").splitlines() if line.startswith("module "))
+
+
+@pytest.fixture(scope="session")
+def api_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every examples/apis registry built once for Go (and its vectors), with a workspace that
+    holds all 14 modules and the fixture program, so one vet and one build cover them all."""
+    if GO is None:
+        pytest.skip("needs the Go toolchain (go)")
+    root = tmp_path_factory.mktemp("go-apis")
+    imports, cases = [], []
+    for path in APIS:
+        build(load_registry(path), root / path.stem, ["go", "conformance"])
+        alias = "api_" + re.sub(r"\W", "_", path.stem)
+        imports.append(f"\t{alias} {json.dumps(_module_path(root / path.stem / 'go'))}")
+        cases.append(f"\t{json.dumps(path.stem)}: func(s int, h http.Header, b []byte, now time.Time) ([]byte, error) {{\n"
+                     f"\t\treturn {alias}.FromHTTP(s, h, b, now).Decide(1, {alias}.DefaultMaxAttempts).MarshalJSON()\n\t}},")
+    program = root / "fixtures"
+    program.mkdir()
+    (program / "go.mod").write_text("module fixtures\n\ngo 1.21\n", encoding="utf-8")
+    (program / "main.go").write_text(FIXTURE_MAIN.format(imports="\n".join(imports), cases="\n".join(cases)), encoding="utf-8")
+    uses = "\n".join(f"\t./{p.stem}/go" for p in APIS)
+    (root / "go.work").write_text(f"go 1.21\n\nuse (\n{uses}\n\t./fixtures\n)\n", encoding="utf-8")
+    return root
+
+
+@needs_go
+def test_every_api_module_is_gofmt_and_vet_clean(api_workspace: Path) -> None:
+    modules = [f"{p.stem}/go" for p in APIS]
+    formatted = subprocess.run(["gofmt", "-l", *modules], cwd=api_workspace, capture_output=True, text=True, timeout=120)
+    assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
+    packages = [f"{_module_path(api_workspace / p.stem / 'go')}/..." for p in APIS] + ["fixtures"]
+    vet = _go("vet", *packages, cwd=api_workspace, timeout=600)
+    assert vet.returncode == 0, vet.stderr[-3000:]
+
+
+@needs_go
+def test_every_api_module_decides_its_real_responses_as_python_does(api_workspace: Path) -> None:
+    """Same code, action and correlation id as tests/test_api_catalog.py expects of the Python SDK,
+    and a rate limit waits at least what the response says."""
+    files = sorted(RESPONSES.glob("*/*.json"))
+    rows = [json.loads(p.read_text(encoding="utf-8")) for p in files]
+    given = [{"api": p.parent.name, "status": r["status"], "headers": r["headers"], "body": r["body"]} for p, r in zip(files, rows)]
+    done = subprocess.run([GO, "run", "./fixtures"], cwd=api_workspace, input=json.dumps(given), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    decisions = json.loads(done.stdout)
+    assert len(decisions) == len(files) >= 14 * 4
+    failures = []
+    for path, row, d in zip(files, rows, decisions):
+        got = [d["code"], d["action"], d["correlation_id"] or None]
+        wanted = [row["code"], row["action"], row["correlation_id"]]
+        if got != wanted or (row["min_delay_ms"] is not None and (d["delay_ms"] or 0) < row["min_delay_ms"]):
+            failures.append(f"{path.parent.name}/{path.stem}: got {got} delay {d['delay_ms']}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
+
+
+@needs_go
+@pytest.mark.slow  # 28 Go builds: the runner of each module, for its vectors and its responses
+@pytest.mark.parametrize("api", [p.stem for p in APIS])
+def test_every_api_module_passes_its_vectors_and_responses(api_workspace: Path, api: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "errgen", "conformance", "--out", str(api_workspace / api), "--target", "go", "-q"],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"^go responses: [1-9]\d* passed, 0 failed$", done.stdout, re.M), done.stdout
