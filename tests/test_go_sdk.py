@@ -136,9 +136,10 @@ def hostile_registry_text() -> str:
 
 def _hostile_registry() -> Any:
     result = lint_text(hostile_registry_text())
-    # Wire codes of other conventions, interpolation-like text and a non-URL problem base fail
+    # Wire codes of other conventions, interpolation-like text, bidi controls and a non-URL problem base fail
     # errgen's own conventions; the model is complete, and the target must still cope.
-    allowed = {"code-name", "category-name", "code-name-length", "description-interpolates", "problem-base", "identifier-collision"}
+    allowed = {"code-name", "category-name", "code-name-length", "description-interpolates", "problem-base", "identifier-collision",
+               "invisible-character"}
     assert {d.rule for d in result.diagnostics} <= allowed, [d.text() for d in result.diagnostics]
     assert len(result.registry.codes) == len(REAL_WORLD_CODES)
     return result.registry
