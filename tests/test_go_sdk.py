@@ -92,11 +92,39 @@ def test_module_path_and_package_come_from_the_registry() -> None:
     registry = lint_text(text + "targets:\n  go: {module: example.com/acme/errs, package: errs}\n").registry
     files = go_target.render(registry)
     assert "\nmodule example.com/acme/errs\n" in files["go/go.mod"]
-    assert '\tsdk "example.com/acme/errs"\n' in files["go/cmd/conformance/main.go"]
+    assert '\t_ "example.com/acme/errs"\n' in files["go/cmd/conformance/main.go"]
     assert all(text.split("\n\n", 1)[1].startswith("package errs\n") for name, text in files.items()
-               if name.endswith(".go") and "/cmd/" not in name and not name.endswith("doc.go"))
+               if name.endswith(".go") and "/cmd/" not in name and "/internal/" not in name and not name.endswith("doc.go"))
     default = go_target.render(lint_text(text).registry)
     assert "\nmodule demoerrors\n" in default["go/go.mod"]
+
+
+@pytest.mark.parametrize(("module", "version", "path"), [
+    ("example.com/acme/errs", "1.4.0", "example.com/acme/errs"),
+    ("example.com/acme/errs", "0.3.0", "example.com/acme/errs"),
+    ("example.com/acme/errs", "2.0.0", "example.com/acme/errs/v2"),
+    ("example.com/acme/errs/v2", "3.1.0", "example.com/acme/errs/v3"),
+    ("example.com/acme/errs/v1", "1.0.0", "example.com/acme/errs"),
+    ("example.com/acme/errs/v10", "12.0.0", "example.com/acme/errs/v12"),
+])
+def test_module_path_takes_the_major_version_from_v2_on(module: str, version: str, path: str) -> None:
+    """Issue 26: Go's semantic import versioning, from the registry's version."""
+    text = (FIXTURES / "valid-minimal.yaml").read_text(encoding="utf-8").replace("version: 1.0.0", f"version: {version}", 1)
+    text = text.replace("{version: 1.0.0,", f"{{version: {version},") + f"targets:\n  go: {{module: {module}}}\n"
+    result = lint_text(text)
+    assert result.registry is not None and result.registry.version == version
+    files = go_target.render(result.registry)
+    assert f"\nmodule {path}\n" in files["go/go.mod"]
+    assert f'\t_ "{path}"\n\t"{path}/internal/conformance"\n' in files["go/cmd/conformance/main.go"]
+
+
+def test_the_conformance_runner_is_no_part_of_the_package_api() -> None:
+    """Issue 26: cmd/conformance reaches the unexported runner through an internal package."""
+    files = go_target.render(load_registry())
+    exported = re.compile(r"^func (?:\([^)]*\) )?([A-Z]\w*)", re.M)
+    names = {m for name, text in files.items() if name.count("/") == 1 and name.endswith(".go") for m in exported.findall(text)}
+    assert "RunConformance" not in names and {"ReadHTTP", "ReadResponse", "Retry", "DidYouMeanN", "ErrorCode", "Is"} <= names
+    assert "\n// Package conformance " in files["go/internal/conformance/conformance.go"]
 
 
 def test_golden_is_the_build_of_the_default_registry() -> None:

@@ -40,6 +40,8 @@ def render(registry: Registry) -> dict[str, str]:
     files = {f"go/{name}": render_template(NAME, f"{name}.jinja", **context) for name in DATA_FILES}
     files["go/go.mod"] = render_template(NAME, "go.mod.jinja", **context)
     files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
+    files["go/conformance_hook.go"] = render_template(NAME, "conformance_hook.go.jinja", **context)
+    files["go/internal/conformance/conformance.go"] = render_template(NAME, "internal_conformance.go.jinja", **context)
     for name, text in runtime_sources().items():
         files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
     return files
@@ -70,7 +72,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
 
 def data_context(view: ContractView) -> dict[str, Any]:
     package = naming.package_name(view.packages[NAME]["package"])
-    module = naming.module_path(view.packages[NAME]["module"])
+    module = naming.versioned_module(naming.module_path(view.packages[NAME]["module"]), view.version)
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
     codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
@@ -98,6 +100,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "package": package,
         "module": module,
         "module_literal": lit(module),
+        "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
         "registry_comment": naming.comment(f"{view.name} {view.version}"),
         "registry_name": lit(view.name),

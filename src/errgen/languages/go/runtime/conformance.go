@@ -10,12 +10,12 @@ import (
 	"strings"
 )
 
-// RunConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
+// runConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
 // vector whose outputs differ from its expectations, then "N passed, N failed"; mode "emit"
 // writes one compact JSON line per vector, spelled as the Python SDK spells it (a malformed
 // vector gets {"name": ..., "error": ...}). It returns how
 // many vectors failed; an error means the file could not be run.
-func RunConformance(mode string, vectorsJSON []byte, out io.Writer) (int, error) {
+func runConformance(mode string, vectorsJSON []byte, out io.Writer) (int, error) {
 	if mode != "check" && mode != "emit" {
 		return 0, fmt.Errorf("mode %q: expected check or emit", mode)
 	}
