@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,5 +111,26 @@ func TestDidYouMeanNLimitsTheSuggestions(t *testing.T) {
 	}
 	if got := DidYouMeanN("ab", many, 1000); len(got) > didYouMeanLimit {
 		t.Errorf("past the contract's limit: %d suggestions", len(got))
+	}
+}
+
+// ResponseError turns a response into the error it carries, in one call.
+func TestResponseError(t *testing.T) {
+	e := pick(t, func(Entry) bool { return true })
+	status, header, body := ToHTTP(newErrorFor(t, e, "c-resp"))
+	respond := func(status int, header http.Header, body string) *http.Response {
+		return &http.Response{StatusCode: status, Header: header, Body: io.NopCloser(strings.NewReader(body))}
+	}
+	err := ResponseError(respond(status, header, string(body)))
+	var p *ErrorPayload
+	if !errors.As(err, &p) || !errors.Is(err, e.Code) || p.CorrelationID != "c-resp" {
+		t.Errorf("got %v", err)
+	}
+	if err := ResponseError(respond(200, http.Header{}, `{"ok":true}`)); err != nil {
+		t.Errorf("a 200 carries no error: %v", err)
+	}
+	var invalid *PayloadError
+	if err := ResponseError(respond(502, http.Header{}, "<html>bad gateway</html>")); !errors.As(err, &invalid) {
+		t.Errorf("an HTML 502 is a *PayloadError: %v", err)
 	}
 }

@@ -38,6 +38,25 @@ func ReadResponse(resp *http.Response) (Reading, error) {
 	return ReadHTTP(resp.StatusCode, resp.Header, body, time.Now()), nil
 }
 
+// ResponseError is the error a response carries, for a client's `if err := ...; err != nil`:
+// nil when the response is no error (see Reading.IsError), the *ErrorPayload it carries (read
+// tolerantly: a code from a newer server is kept), else a *PayloadError saying why the body is
+// no payload (an HTML 502 page, say). An error reading the body is returned as is.
+func ResponseError(resp *http.Response) error {
+	reading, err := ReadResponse(resp)
+	if err != nil {
+		return err
+	}
+	if !reading.IsError {
+		return nil
+	}
+	p, err := reading.Payload.Parse()
+	if err != nil {
+		return err
+	}
+	return p
+}
+
 // FromHTTP is the payload ReadHTTP reads: errgen's payload as sent, or the one built from a real
 // API's response; the body text when it cannot be read; a null Raw when the response is not an
 // error. now is the clock an HTTP-date Retry-After is read against.
