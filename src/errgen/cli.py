@@ -494,8 +494,8 @@ def _complete_docs(typed: str) -> list[str]:
 def show_docs(name: str | None) -> None:
     """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
     diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
-    http-status-range). With no argument, list the pages. Links errgen prints point at the same
-    pages online (`docs-url` in the settings moves them)."""
+    http-status-range). With no argument, list the pages. errgen's output names a rule's section
+    by this command, and links to it too when `docs-url` in the settings says where a copy is published."""
     from errgen import manual
 
     if name is None:

@@ -40,11 +40,19 @@ class RuleSpec:
     example: str  # a before -> after pair in registry terms
 
     @property
-    def doc(self) -> str:
-        """The link to its section: absolute, so it resolves in a PR comment or a SARIF viewer."""
+    def doc(self) -> str | None:
+        """The link to its section under the `docs-url` setting (absolute, so it resolves in a PR
+        comment or a SARIF viewer); None without the setting."""
         from errgen import manual
 
         return manual.url(DOCS, self.id)
+
+    @property
+    def command(self) -> str:
+        """The command that prints its section, wherever errgen is installed."""
+        from errgen import manual
+
+        return manual.command(self.id)
 
 
 RULE_SPECS: dict[str, RuleSpec] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from errgen import formats
-from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place
+from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place, RuleSpec
 from errgen.semver import Bump
 
 GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),
@@ -54,9 +54,14 @@ def _used(r: DiffReport) -> list[str]:
 
 
 def _rules_line(r: DiffReport) -> str:
-    """Where each rule used is explained: online, and offline with `errgen docs RULE`."""
-    used = _used(r)
-    return f"Rules (errgen docs RULE prints one): {', '.join(RULE_SPECS[u].doc for u in used)}" if used else ""
+    """Where each rule used is explained: `errgen docs RULE`, and online under `docs-url` when set."""
+    specs = [RULE_SPECS[u] for u in _used(r)]
+    if not specs:
+        return ""
+    links = [s.doc for s in specs if s.doc]
+    if not links:
+        return "Rules: " + ", ".join(s.command for s in specs)
+    return f"Rules (errgen docs RULE prints one): {', '.join(links)}"
 
 
 def _is_check(c: Change) -> bool:
@@ -90,7 +95,8 @@ def _json_item(c: Change) -> dict[str, Any]:
     return {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
             "message": c.message, "owner": c.owner, "announcement": c.announcement, "accepted": c.announcement == "accepted",
             "reason": c.reason or None, "affects": list(c.affects), "old": _place(c.old), "new": _place(c.new),
-            "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].doc}
+            "location": _place(c.where), "fingerprint": c.fingerprint,
+            "doc": RULE_SPECS[c.rule].doc, "docs_command": RULE_SPECS[c.rule].command}
 
 
 def as_json(r: DiffReport) -> str:
@@ -119,7 +125,7 @@ def github(r: DiffReport) -> str:
 
 
 def sarif(r: DiffReport) -> str:
-    rules = [formats.SarifRule(s.id, s.description, f"errgen docs {s.id}", s.doc) for s in RULE_SPECS.values()]
+    rules = [formats.SarifRule(s.id, s.description, s.command, s.doc or "") for s in RULE_SPECS.values()]
     results = []
     for c in r.changes + r.checks:
         p = c.where
@@ -157,9 +163,13 @@ def markdown(r: DiffReport) -> str:
         lines += [f"| `{c.rule}` | {md(c.subject) or '–'} | {md(c.message)} |" for c in r.checks]
         lines.append("")
     used = _used(r)
-    if used:  # links a PR comment can follow (md_link escapes the text; the URL is errgen's own)
-        lines.append("Rules: " + ", ".join(f"[`{u}`]({RULE_SPECS[u].doc})" for u in used))
+    if used:  # links a PR comment can follow under `docs-url` (the URL is a validated setting), else the command
+        lines.append("Rules: " + ", ".join(_md_rule(RULE_SPECS[u]) for u in used))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _md_rule(spec: RuleSpec) -> str:
+    return f"[`{spec.id}`]({spec.doc})" if spec.doc else f"`{spec.command}`"
 
 
 FORMATS: dict[str, Callable[[DiffReport], str]] = {"text": text, "json": as_json, "github": github, "sarif": sarif, "markdown": markdown}
