@@ -75,10 +75,14 @@ class Change:
     anchor: Place | None = None
     severity: str = "info"  # error: a failed check; warning: a breaking change; info: the rest
     owner: str | None = None  # in a folder registry: the owner of the code's fragment (None: the header's)
+    # Set on a masked copy for printing (diff.output.masked): the fingerprint of the text before masking.
+    pinned_fingerprint: str = ""
 
     @property
     def fingerprint(self) -> str:
         """Stable across message rewording: rule, subject and detail only."""
+        if self.pinned_fingerprint:
+            return self.pinned_fingerprint
         key = "\0".join((self.rule, self.code or "", self.category or "", self.detail))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
