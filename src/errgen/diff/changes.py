@@ -38,6 +38,8 @@ class RuleSpec:
     level: Level
     description: str
     example: str  # a before -> after pair in registry terms
+    # A registry-level break is announced by this word in the history entry (or the rule id).
+    keyword: str = ""
 
     @property
     def doc(self) -> str:
@@ -50,10 +52,12 @@ class RuleSpec:
 RULE_SPECS: dict[str, RuleSpec] = {}
 
 
-def declare(id: str, bump: Bump, level: Level, description: str, example: str) -> RuleSpec:
+def declare(id: str, bump: Bump, level: Level, description: str, example: str, keyword: str = "") -> RuleSpec:
     if id in RULE_SPECS:
         raise ValueError(f"diff rule {id} declared twice")
-    spec = RULE_SPECS[id] = RuleSpec(id, bump, level, description, example)
+    if level == "registry" and bump == "major" and not keyword:
+        raise ValueError(f"diff rule {id} is a registry-level break: declare the keyword that announces it")
+    spec = RULE_SPECS[id] = RuleSpec(id, bump, level, description, example, keyword)
     return spec
 
 
