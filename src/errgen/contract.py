@@ -200,6 +200,11 @@ class ContractView:
     def field_map(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
 
+    @property
+    def code_sources(self) -> list[dict[str, Any]]:
+        """Where a real response carries the code, in the order they are tried."""
+        return list(self.response["code"])
+
     @cached_property
     def on_wire(self) -> WireNames:
         return WireNames(self.fields)

@@ -18,7 +18,7 @@ from errgen.registry.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.changes import Change, Place, declare
 from errgen.registry.model import Code, Registry
-from errgen.wire import condition
+from errgen.wire import condition, source_text
 from errgen.identifiers import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]
@@ -378,22 +378,12 @@ def response_reading(old: ContractView, new: ContractView) -> Iterator[Change]:
         yield Change(RESPONSE_DETAIL_CHANGED.id, RESPONSE_DETAIL_CHANGED.bump, msg, detail="retry_after_source", new=wire_place)
 
 
-def _source_text(source: dict[str, object]) -> str:
-    if source["in"] == "header":
-        return f"header:{source['name']}"
-    if source["in"] == "status":
-        return "status"
-    steps = source["path"]
-    assert isinstance(steps, list)
-    return "body:" + "".join(f"[{'*' if s == -1 else s}]" if isinstance(s, int) else f".{s}" for s in steps).lstrip(".")
-
-
 def _sources(sources: list[dict[str, object]]) -> str:
-    return ", ".join(map(_source_text, sources)) or "nowhere"
+    return ", ".join(map(source_text, sources)) or "nowhere"
 
 
 def _delays(sources: list[dict[str, object]]) -> str:
-    return ", ".join(f"{_source_text(d['at'])} ({d['unit']})" for d in sources) or "nowhere"  # type: ignore[arg-type]
+    return ", ".join(f"{source_text(d['at'])} ({d['unit']})" for d in sources) or "nowhere"  # type: ignore[arg-type]
 
 
 @rule

@@ -10,6 +10,7 @@ from errgen.formats import visible
 from errgen.registry.model import Registry
 from errgen.validate.verdicts import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
+from errgen.validate.responses import ResponseChecker, as_response
 from errgen.validate.leaks import LeakScanner
 
 
@@ -33,24 +34,32 @@ class PayloadFinding:
 
 
 class Validator:
-    def __init__(self, registry: Registry, scanner: LeakScanner) -> None:
+    """`responses`: every record is a recorded real response, read through the registry's
+    response spec (errgen.validate.responses) rather than checked as a payload."""
+
+    def __init__(self, registry: Registry, scanner: LeakScanner, responses: bool = False) -> None:
         self.contract = ContractChecker(registry)
         self.scanner = scanner
+        self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
         # An HTTP body carries the payload under this key when the registry's `wire:` says so.
         self.envelope = registry.wire.envelope
         self.own = self.contract.contract.on_wire.all()
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
-        for record in records(name):
+        for record in records(name, as_response if self.responses else None):
             yield from self.record(name, record)
 
     def record(self, name: str, record: Record) -> Iterator[PayloadFinding]:
         """Every message is masked as a whole: a secret can sit in a code, a category, a key or
         a suggestion as well as in a value, and each of those is quoted in some message."""
-        body = record.value  # leaks are looked for in all of it, the envelope's siblings too
-        record.value = self._unenveloped(record.value)
-        for rule, severity, message, line in self._findings(record, body):
+        if self.responses is not None:
+            found = self._response(record)
+        else:
+            body = record.value  # leaks are looked for in all of it, the envelope's siblings too
+            record.value = self._unenveloped(record.value)
+            found = self._findings(record, body)
+        for rule, severity, message, line in found:
             yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
 
     def _unenveloped(self, value: Any) -> Any:
@@ -61,9 +70,21 @@ class Validator:
             return value[self.envelope]
         return value
 
+    def _response(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
+        if record.error is not None:
+            yield record.error_rule, "error", record.error, record.line
+            return
+        assert self.responses is not None
+        reading, findings = self.responses.check(record.value)
+        for rule, severity, message, _field in findings:
+            yield rule, severity, message, record.line
+        # Leaks: the headers, and the body as the reader read it (its text when it read none).
+        record.value = reading.document if reading.document is not None else reading.text
+        yield from self._leaks(record, record.value)
+
     def _findings(self, record: Record, body: Any) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:
-            yield "invalid-json", "error", record.error, record.line
+            yield record.error_rule, "error", record.error, record.line
             return
         for rule, severity, message, field in self.contract.check(record.value, record.http):
             yield rule, severity, message, record.line_of(field) if field else record.line
