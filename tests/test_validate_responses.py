@@ -99,3 +99,24 @@ def test_a_request_id_header_is_not_a_twilio_token(tmp_path: Path) -> None:
     assert findings(APIS / "twilio.yaml", recorded, tmp_path) == []
     recorded["headers"]["x-debug"] = "twilio auth token 0a1b2c3d4e5f60718293a4b5c6d7e8f9"
     assert [rule for rule, _ in findings(APIS / "twilio.yaml", recorded, tmp_path)] == ["leak-secret"]
+
+
+def test_the_schema_ships_the_enveloped_body_beside_the_payload() -> None:
+    from jsonschema import Draft202012Validator
+
+    from errgen import payload
+    from errgen.emit.targets import schema as target
+
+    registry = load_registry(ROOT / "examples" / "payments-api.yaml")
+    files = target.render(registry)
+    assert sorted(files) == ["schema/error-body.schema.json", "schema/error.schema.json"]
+    body = json.loads(files["schema/error-body.schema.json"])
+    Draft202012Validator.check_schema(body)
+    check = Draft202012Validator(body)
+    contract = view(registry)
+    example = payload.example(contract, contract.codes[0])
+    assert check.is_valid({"error": example, "request_log_url": "https://dashboard.example/logs/1"})  # the API's own siblings
+    assert not check.is_valid(example)  # a payload is not a body
+    assert not check.is_valid({"error": {**example, "extra": 1}})  # the payload stays strict
+    # Without an envelope the body is the payload: one file (the default registry's output is unchanged).
+    assert sorted(target.render(load_registry(REGISTRY))) == ["schema/error.schema.json"]
