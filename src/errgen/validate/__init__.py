@@ -43,7 +43,6 @@ class Validator:
         self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
         # An HTTP body carries the payload under this key when the registry's `wire:` says so.
         self.envelope = registry.wire.envelope
-        self.own = self.contract.contract.on_wire.all()
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
@@ -63,10 +62,9 @@ class Validator:
             yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
 
     def _unenveloped(self, value: Any) -> Any:
-        """The payload under the registry's envelope, as the SDKs read a body (`{"error": {...}}`),
-        whether the body came as a recorded response or as a line of JSON; a payload whose own
-        field is named like the envelope is read as it is."""
-        if self.envelope and isinstance(value, dict) and self.envelope in value and self.envelope not in self.own:
+        """The payload under the registry's envelope, as the SDKs' read_http takes it from a body
+        (`{"error": {...}}`), whether the body came as a recorded response or as a line of JSON."""
+        if self.envelope and isinstance(value, dict) and self.envelope in value:
             return value[self.envelope]
         return value
 
