@@ -7,7 +7,7 @@ reason) or not announced; then the failed checks; then the verdict. Escaping is 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any, Callable
 
 from errgen import formats
@@ -172,12 +172,14 @@ def masked(r: DiffReport) -> DiffReport:
     """The report with every secret in its text masked, as lint and validate mask theirs: a code,
     category or version can be token-shaped and each is quoted somewhere. The fingerprint is
     kept from the unmasked change, so two masked codes never share one."""
-    red = _SCANNER.redact
+    red = lru_cache(maxsize=None)(_SCANNER.redact)  # a code is quoted in many changes
 
     def change(c: Change) -> Change:
-        return replace(c, message=red(c.message), code=c.code and red(c.code), category=c.category and red(c.category),
-                       detail=red(c.detail), reason=red(c.reason), owner=c.owner and red(c.owner),
-                       affects=tuple(map(red, c.affects)), pinned_fingerprint=c.fingerprint)
+        texts = dict(message=red(c.message), code=c.code and red(c.code), category=c.category and red(c.category),
+                     detail=red(c.detail), reason=red(c.reason), owner=c.owner and red(c.owner), affects=tuple(map(red, c.affects)))
+        if all(getattr(c, key) == value for key, value in texts.items()):
+            return c
+        return replace(c, **texts, pinned_fingerprint=c.fingerprint)  # type: ignore[arg-type]
 
     return replace(r, old_version=red(r.old_version), new_version=red(r.new_version), header=r.header and red(r.header),
                    changes=[change(c) for c in r.changes], checks=[change(c) for c in r.checks])
