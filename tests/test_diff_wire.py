@@ -59,3 +59,17 @@ def test_naming_wire_in_the_history_announces_a_registry_level_wire_break() -> N
     assert {c.rule for c in report.changes} == {"wire-changed", "response-reading-changed"}
     assert report.ok, [c.message for c in report.checks]
     assert {c.announcement for c in report.changes} == {"announced"}
+
+
+def test_a_new_registry_for_an_existing_api_needs_no_major_release() -> None:
+    """Its wire shape is where the API already is: nothing came before it to break."""
+    from pathlib import Path
+
+    from errgen.diff import empty_registry
+    from errgen.registry.lint import lint_path
+
+    root = Path(__file__).parent.parent / "examples"
+    for path in (root / "payments-api.yaml", root / "apis" / "slack.yaml", root / "apis" / "azure-storage.yaml"):
+        new = lint_path(path).registry
+        report = diff(empty_registry(new, str(path)), new, new_registry=True)
+        assert [c.rule for c in report.changes if c.bump == "major"] == [], path.name
