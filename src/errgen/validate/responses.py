@@ -45,15 +45,21 @@ def _load(contract: ContractView, package: str) -> tuple[types.ModuleType, types
     for item in dataclasses.fields(contract.policy):  # MAX_JSON_DEPTH, MAX_BODY_BYTES, ... as the template names them
         setattr(data, item.name.upper(), getattr(contract.policy, item.name))
     data.RESPONSE = json.loads(json.dumps(contract.response))  # type: ignore[attr-defined]  # as the SDK reads its literal
+    names = [package, data.__name__]
     sys.modules[package], sys.modules[data.__name__] = parent, data
     loaded = []
-    for name in ("_wire", "_reading"):
-        spec = importlib.util.spec_from_file_location(f"{package}.{name}", _RUNTIME / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        loaded.append(module)
+    try:
+        for name in ("_wire", "_reading"):
+            spec = importlib.util.spec_from_file_location(f"{package}.{name}", _RUNTIME / f"{name}.py")
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            names.append(spec.name)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            loaded.append(module)
+    finally:  # the modules hold each other once imported: nothing stays registered per view
+        for name in names:
+            sys.modules.pop(name, None)
     return loaded[0], loaded[1]
 
 
