@@ -43,6 +43,7 @@ class Validator:
         self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
         # An HTTP body carries the payload under this key when the registry's `wire:` says so.
         self.envelope = registry.wire.envelope
+        self.known = self.contract.contract.on_wire.all()  # the payload's own keys, on the wire
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
@@ -95,7 +96,7 @@ class Validator:
         """Every string a consumer receives: a recorded response's headers (a token in
         `Set-Cookie`), and the body whatever its shape (a text or HTML 500 page with a stack
         trace is a string, not an object), the envelope's siblings included."""
-        for key, text, field in _places(record, body, self.contract.contract.on_wire.all()):
+        for key, text, field in _places(record, body, self.known):
             for leak in self.scanner.scan(text):
                 # In brackets, not after a colon: `a token: 'ghp_****'` reads as a credential
                 # to the masking of the whole message, which would star the recognisable prefix.
