@@ -139,6 +139,7 @@ class CodeRow:
     type_uri: str
     # The code the API sends for it (its `wire_code`, else the code itself).
     wire_code: str = ""
+    renamed_from: tuple[str, ...] = ()  # the names this code had before (the site's changelog links them)
 
     @property
     def identifier_text(self) -> str:
@@ -288,6 +289,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
         wire_code=code.wire_code or code.name,
+        renamed_from=code.renamed_from,
     )
 
 

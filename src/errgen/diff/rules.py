@@ -108,7 +108,13 @@ def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str
 
 
 def _similar(a: str, b: str) -> bool:
-    return a == b or difflib.SequenceMatcher(None, a, b).ratio() >= RENAME_SIMILARITY
+    """ratio() >= RENAME_SIMILARITY, after its two cheap upper bounds (length, then shared
+    characters) have ruled out what they can: the full comparison was most of a large diff."""
+    if a == b:
+        return True
+    matcher = difflib.SequenceMatcher(None, a, b)
+    return (matcher.real_quick_ratio() >= RENAME_SIMILARITY and matcher.quick_ratio() >= RENAME_SIMILARITY
+            and matcher.ratio() >= RENAME_SIMILARITY)
 
 
 @rule
