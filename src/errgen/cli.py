@@ -442,8 +442,10 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
 @click.option("--strict", is_flag=True, help="Fail on warnings too (deprecated codes, prose carrying hints).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST", help="A hostname (and its subdomains) that may appear in payloads. Repeatable.")
 @click.option("--allow-pattern", "allow_patterns", multiple=True, metavar="REGEX", help="A regular expression for known-safe values that look like leaks. Repeatable.")
+@click.option("--responses", is_flag=True,
+              help="Each record is a recorded real response ({status, headers, body}, other keys ignored), read where the registry's wire.response says, as the SDKs read it.")
 def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, strict: bool,
-             allow_hosts: tuple[str, ...], allow_patterns: tuple[str, ...]) -> None:
+             allow_hosts: tuple[str, ...], allow_patterns: tuple[str, ...], responses: bool) -> None:
     """Check real error payloads against the registry, and catch leaks.
 
     Each FILE is a JSON document (one payload or an array), JSON Lines (.jsonl, or sniffed;
@@ -452,6 +454,13 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
     Reports contract problems (unknown codes, contradictions, extra fields, HTTP status and
     Retry-After mismatches) and what must never cross the boundary: stack traces, secrets (masked
     in the output), internal hosts, file paths. Payloads are numbered from 1 (`payload 1`).
+
+    With --responses each record is a real API's response as recorded (status, headers, and the
+    body as sent; other keys such as a source URL are ignored), read through the registry's
+    `wire.response` exactly as the SDKs' from_http reads it: an unknown code (with the nearest
+    known), a status the registry does not give that code, an error response with no code where
+    the registry reads one, and leaks. A real API never sends category, retryable or scope, so
+    their absence is no finding.
 
     Exit 0 when there are no errors (warnings allowed unless --strict), 1 findings, 2 unreadable input.
     """
@@ -468,7 +477,7 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
         except re.error as exc:
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
     result = _lint(registry_path, _registry_format(fmt))
-    validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
+    validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns), responses=responses)
     out = _Batched()
     try:
         counts = stream((f for name in files for f in validator.file(name)), fmt, out)

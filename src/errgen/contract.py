@@ -84,6 +84,26 @@ class FieldSpec:
     max_items: int | None = None
 
 
+class WireNames:
+    """Each payload field's name on the wire, by canonical name as an attribute
+    (`view.on_wire.retry_after_ms`): code outside this module never spells a field name as a
+    string, so a renamed or camelCase field is read where it is."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self, specs: tuple[FieldSpec, ...]) -> None:
+        self._names = {spec.name: spec.wire for spec in specs}
+
+    def __getattr__(self, name: str) -> str:
+        try:
+            return self._names[name]
+        except KeyError:
+            raise AttributeError(f"no payload field {name!r}") from None
+
+    def all(self) -> frozenset[str]:
+        return frozenset(self._names.values())
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryRow:
     name: str  # the wire value
@@ -180,6 +200,15 @@ class ContractView:
     @cached_property
     def field_map(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
+
+    @property
+    def code_sources(self) -> list[dict[str, Any]]:
+        """Where a real response carries the code, in the order they are tried."""
+        return list(self.response["code"])
+
+    @cached_property
+    def on_wire(self) -> WireNames:
+        return WireNames(self.fields)
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -317,5 +346,5 @@ def _derive(registry: Registry) -> ContractView:
     )
 
 
-__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "PARSED", "PROBLEMS", "REASONS",
+__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "WireNames", "PARSED", "PROBLEMS", "REASONS",
            "derive_action", "view"]

@@ -6,11 +6,14 @@ reason) or not announced; then the failed checks; then the verdict. Escaping is 
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache, wraps
 from typing import Any, Callable
 
 from errgen import formats
 from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place, RuleSpec
 from errgen.semver import Bump
+from errgen.validate.leaks import LeakScanner
 
 GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),
                                         ("none", "For information (no release needed)"))
@@ -172,4 +175,35 @@ def _md_rule(spec: RuleSpec) -> str:
     return f"[`{spec.id}`]({spec.doc})" if spec.doc else f"`{spec.command}`"
 
 
-FORMATS: dict[str, Callable[[DiffReport], str]] = {"text": text, "json": as_json, "github": github, "sarif": sarif, "markdown": markdown}
+_SCANNER = LeakScanner()
+
+
+def masked(r: DiffReport) -> DiffReport:
+    """The report with every secret in its text masked, as lint and validate mask theirs: a code,
+    category or version can be token-shaped and each is quoted somewhere. The fingerprint is
+    kept from the unmasked change, so two masked codes never share one."""
+    red = lru_cache(maxsize=None)(_SCANNER.redact)  # a code is quoted in many changes
+
+    def change(c: Change) -> Change:
+        texts = dict(message=red(c.message), code=c.code and red(c.code), category=c.category and red(c.category),
+                     detail=red(c.detail), reason=red(c.reason), owner=c.owner and red(c.owner), affects=tuple(map(red, c.affects)))
+        if all(getattr(c, key) == value for key, value in texts.items()):
+            return c
+        return replace(c, **texts, pinned_fingerprint=c.fingerprint)  # type: ignore[arg-type]
+
+    return replace(r, old_version=red(r.old_version), new_version=red(r.new_version), header=r.header and red(r.header),
+                   changes=[change(c) for c in r.changes], checks=[change(c) for c in r.checks])
+
+
+def _masking(render: Callable[[DiffReport], str]) -> Callable[[DiffReport], str]:
+    @wraps(render)
+    def rendered(r: DiffReport) -> str:
+        return render(masked(r))
+
+    return rendered
+
+
+# Every format renders the masked report: nothing a diff prints carries a secret in clear.
+FORMATS: dict[str, Callable[[DiffReport], str]] = {name: _masking(render) for name, render in
+                                                   (("text", text), ("json", as_json), ("github", github), ("sarif", sarif),
+                                                    ("markdown", markdown))}
