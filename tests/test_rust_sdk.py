@@ -100,11 +100,16 @@ def write_crate(registry: Registry, out: Path) -> Path:
     return out / "rust"
 
 
+# The pedantic lints an expert reviewer expects of a public API (issue 26): `#[must_use]` on every
+# pure function and an `# Errors` section on every function returning `Result`.
+PEDANTIC = ("-W", "clippy::must_use_candidate", "-W", "clippy::missing_errors_doc")
+
+
 def check_crate(crate: Path, vectors: Path, *features: str) -> None:
     """The toolchain's verdicts on a generated crate, then the conformance runner through the
     command the target hands to `errgen conformance`."""
     ok(cargo(crate, "fmt", "--check"))
-    ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings"))
+    ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings", *PEDANTIC))
     ok(cargo(crate, "test", "--quiet", *features))
     argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
     assert tool == "cargo"
@@ -410,7 +415,7 @@ def run_vectors(crate: Path, vectors: Path, mode: str) -> str:
 def test_every_api_crate_passes_the_strict_tools_and_its_vectors(api_crates: dict[str, Path]) -> None:
     root = next(iter(api_crates.values())).parent.parent
     ok(cargo(root, "fmt", "--all", "--check"))
-    ok(cargo(root, "clippy", "--workspace", "--all-targets", "--", "-D", "warnings", timeout=1800))
+    ok(cargo(root, "clippy", "--workspace", "--all-targets", "--", "-D", "warnings", *PEDANTIC, timeout=1800))
     assert len(api_crates) == 14
     for api, crate in api_crates.items():
         for name in ("vectors.json", "responses.json"):

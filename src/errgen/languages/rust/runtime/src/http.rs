@@ -24,6 +24,7 @@ pub struct HttpParts {
 
 impl HttpParts {
     /// The first value of a header, by case-insensitive name.
+    #[must_use]
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -36,6 +37,7 @@ impl HttpParts {
 /// know), a JSON body, `x-should-retry` from `retryable`, and `Retry-After` (whole seconds,
 /// rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
 /// 9457 `application/problem+json` with the payload's fields as extension members.
+#[must_use]
 pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
     let entry = recovery_entry(payload.code.as_str());
     let status = entry.map_or(500, |e| e.http_status);
@@ -217,6 +219,7 @@ mod http_types {
     }
 
     /// [`to_http`] as an `http::Response`.
+    #[must_use]
     pub fn to_http_response(payload: &ErrorPayload, problem: bool) -> http::Response<Vec<u8>> {
         to_http(payload, problem).into()
     }

@@ -12,6 +12,7 @@ use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
 /// read as the largest finite `f64` of its sign, the marker of a number out of range (other SDKs
 /// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
 /// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
+#[must_use]
 pub fn read_json(bytes: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(bytes).ok()?;
     let repaired = scan(text)?;

@@ -41,7 +41,7 @@ pub use http::{from_http_response, to_http_response};
 pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
 pub use payload::ErrorPayload;
-pub use reading::{read_http, read_http_now, HttpReading};
+pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
 pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};

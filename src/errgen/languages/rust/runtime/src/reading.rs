@@ -5,16 +5,20 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, FIELDS, PROBLEM_MEMBERS, RESPONSE_SPEC};
+use crate::data::{policy, wire, Code, FIELDS, PROBLEM_MEMBERS, RESPONSE_SPEC};
+use crate::decide::{decide, decide_value, Decision};
 use crate::http::{imf_fixdate_ms, HttpParts};
 use crate::json::{out_of_range, read_json};
+use crate::payload::ErrorPayload;
 use crate::table::recovery_entry;
+use crate::validate::{parse_value, PayloadError};
 
 /// What [`read_http`] found in a response.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +46,90 @@ impl HttpReading {
     #[must_use]
     pub fn delay(&self) -> Option<std::time::Duration> {
         self.delay_ms.map(std::time::Duration::from_millis)
+    }
+
+    /// The response as a Rust result: `Ok(())` when it is not an error, so a client can write
+    /// `read_http(&response, now_ms).check()?`.
+    ///
+    /// # Errors
+    ///
+    /// [`ResponseError::Payload`] with the typed payload when the response is an error that
+    /// carries one (read tolerantly: a newer server's code is kept), else
+    /// [`ResponseError::Invalid`] with what was read and why it breaks the contract.
+    pub fn check(&self) -> Result<(), ResponseError> {
+        let Some(raw) = self.payload.as_ref().filter(|_| self.error) else {
+            return Ok(());
+        };
+        Err(match parse_value(raw) {
+            Ok(payload) => ResponseError::Payload(Box::new(payload)),
+            Err(error) => ResponseError::Invalid {
+                raw: raw.clone(),
+                error,
+            },
+        })
+    }
+}
+
+/// An HTTP error response as a Rust error ([`HttpReading::check`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// The error's payload, typed (see [`ErrorPayload::is_known`] for a newer server's code).
+    Payload(Box<ErrorPayload>),
+    /// An error response whose payload breaks the contract (or whose body cannot be read):
+    /// `raw` is what was read, `error` why it is not a payload.
+    Invalid { raw: Value, error: PayloadError },
+}
+
+impl ResponseError {
+    /// The payload, when the response carried a valid one.
+    #[must_use]
+    pub fn payload(&self) -> Option<&ErrorPayload> {
+        match self {
+            ResponseError::Payload(payload) => Some(payload),
+            ResponseError::Invalid { .. } => None,
+        }
+    }
+
+    /// The error's code, when the response carried a valid payload.
+    #[must_use]
+    pub fn code(&self) -> Option<&Code> {
+        self.payload().map(|payload| &payload.code)
+    }
+
+    /// Whether the identical call may succeed later (an invalid payload: never).
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        self.payload().is_some_and(|payload| payload.retryable)
+    }
+
+    /// What to do about it ([`decide_value`]): an invalid payload escalates.
+    #[must_use]
+    pub fn decide(&self, attempt: u32, max_attempts: u32) -> Decision {
+        match self {
+            ResponseError::Payload(payload) => decide(payload, attempt, max_attempts),
+            ResponseError::Invalid { raw, .. } => {
+                decide_value(raw, attempt, max_attempts, policy::DEFAULT_MAX_DELAY_MS)
+            }
+        }
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResponseError::Payload(payload) => payload.fmt(f),
+            ResponseError::Invalid { error, .. } => write!(f, "invalid error payload: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ResponseError::Payload(_) => None,
+            ResponseError::Invalid { error, .. } => Some(error),
+        }
     }
 }
 

@@ -513,3 +513,70 @@ fn hostile_megabytes_are_decided_quickly() {
     };
     assert_eq!(read_http(&parts, 0).delay_ms, None);
 }
+
+#[test]
+fn serde_deserialization_applies_the_contract() {
+    let entry = first();
+    let valid = payload_for(entry, &entry.scope);
+    let payload: ErrorPayload = serde_json::from_value(valid.clone()).unwrap();
+    assert_eq!(payload.to_value(), valid);
+    let mut galaxy = valid.clone();
+    galaxy[wire::SCOPE] = json!("galaxy");
+    let err = serde_json::from_value::<ErrorPayload>(galaxy).unwrap_err();
+    assert!(err.to_string().contains(wire::SCOPE), "{err}");
+    let mut missing = valid.clone();
+    missing
+        .as_object_mut()
+        .unwrap()
+        .remove(wire::CORRELATION_ID);
+    assert!(serde_json::from_value::<ErrorPayload>(missing).is_err());
+    let mut final_delay = valid;
+    final_delay[wire::RETRYABLE] = json!(false);
+    final_delay[wire::RETRY_AFTER_MS] = json!(5);
+    assert!(serde_json::from_value::<ErrorPayload>(final_delay).is_err());
+    // A newer server's code is kept, as `parse_value` keeps it.
+    let newer: ErrorPayload = serde_json::from_str(&retryable_unknown().to_string()).unwrap();
+    assert!(!newer.is_known());
+}
+
+#[test]
+fn an_error_response_is_a_rust_error_carrying_its_payload() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-7", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-7".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = Some(1500);
+        }
+    })
+    .unwrap();
+    let reading = read_http(&to_http(&payload, false), 0);
+    let err = reading.check().unwrap_err();
+    assert_eq!(err.payload(), Some(&payload));
+    assert_eq!(err.code(), Some(&entry.code));
+    assert_eq!(err.is_retryable(), entry.retryable);
+    assert_eq!(err.decide(1, 5), payload.decide(1, 5));
+    if entry.retryable {
+        assert_eq!(
+            payload.retry_after(),
+            Some(std::time::Duration::from_millis(1500))
+        );
+    }
+    let boxed: Box<dyn std::error::Error> = Box::new(err);
+    assert!(boxed.to_string().contains("c-7"));
+    let mut junk = response(&[], &json!(null));
+    junk.body = b"<html>Bad Gateway</html>".to_vec();
+    let err = read_http(&junk, 0).check().unwrap_err();
+    assert!(matches!(err, ResponseError::Invalid { .. }));
+    assert!(std::error::Error::source(&err).is_some());
+    assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    junk.status = 200;
+    junk.body = b"{}".to_vec();
+    assert_eq!(read_http(&junk, 0).check(), Ok(()));
+    let decision = decide_value(&retryable_unknown(), 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(
+        decision.delay(),
+        decision.delay_ms.map(std::time::Duration::from_millis)
+    );
+}
