@@ -194,6 +194,14 @@ def test_default_registry_crate_with_http_feature(golden_crate: Path) -> None:
 
 
 @needs_cargo
+def test_hostile_megabytes_are_decided_in_under_a_second(golden_crate: Path) -> None:
+    """Issue 24 item 9: deep nesting, a 1 MB number, a 1 MB string of digits, 100,000 headers,
+    deep XML... each read and decided in under a second by an optimised build."""
+    out = ok(cargo(golden_crate, "test", "--release", "--quiet", "--lib", "hostile_megabytes"))
+    assert "1 passed" in out
+
+
+@needs_cargo
 def test_documented_example_runs(golden_crate: Path) -> None:
     text = (ROOT / "docs" / "sdk-rust.md").read_text(encoding="utf-8")
     example = text.split("```rust\n", 1)[1].split("```", 1)[0]

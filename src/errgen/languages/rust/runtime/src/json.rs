@@ -24,7 +24,7 @@ pub fn read_json(bytes: &[u8]) -> Option<Value> {
 fn scan(text: &str) -> Option<Option<String>> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
-    let mut repairs: Vec<(usize, usize, String)> = Vec::new();
+    let mut repairs: Vec<(usize, usize, &'static str)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -62,7 +62,7 @@ fn scan(text: &str) -> Option<Option<String>> {
                     } else {
                         "1.7976931348623157e308"
                     };
-                    repairs.push((start, i, marker.to_owned()));
+                    repairs.push((start, i, marker));
                 }
             }
             _ => i += 1,
@@ -75,7 +75,7 @@ fn scan(text: &str) -> Option<Option<String>> {
     let mut last = 0;
     for (start, end, replacement) in repairs {
         out.push_str(&text[last..start]);
-        out.push_str(&replacement);
+        out.push_str(replacement);
         last = end;
     }
     out.push_str(&text[last..]);
@@ -84,7 +84,11 @@ fn scan(text: &str) -> Option<Option<String>> {
 
 /// Skips a string body starting after its opening quote; returns the index after the closing
 /// quote (or the end). Unpaired surrogate escapes are queued for replacement by U+FFFD.
-fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, String)>) -> usize {
+fn scan_string(
+    bytes: &[u8],
+    mut i: usize,
+    repairs: &mut Vec<(usize, usize, &'static str)>,
+) -> usize {
     while i < bytes.len() {
         match bytes[i] {
             b'"' => return i + 1,
@@ -98,9 +102,9 @@ fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, Stri
                             i += 12;
                             continue;
                         }
-                        repairs.push((i, i + 6, "\\uFFFD".to_owned()));
+                        repairs.push((i, i + 6, "\\uFFFD"));
                     }
-                    Some(0xDC00..=0xDFFF) => repairs.push((i, i + 6, "\\uFFFD".to_owned())),
+                    Some(0xDC00..=0xDFFF) => repairs.push((i, i + 6, "\\uFFFD")),
                     _ => {}
                 }
                 i += 2;

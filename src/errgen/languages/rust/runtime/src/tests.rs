@@ -447,9 +447,12 @@ fn a_number_longer_than_the_limit_is_out_of_range_but_the_document_reads() {
     assert_eq!(decision.reason, Reason::InvalidPayload);
 }
 
-/// 1 MB of hostile input: each decided well under a second, nothing panics.
+/// 1 MB of hostile input: each decided in under a second, nothing panics. The second holds for
+/// an optimised build (`cargo test --release`, as errgen's tests run this one); an unoptimised
+/// serde_json is about ten times slower, so a debug run only checks that nothing spins.
 #[test]
 fn hostile_megabytes_are_decided_quickly() {
+    let budget_ms = if cfg!(debug_assertions) { 10_000 } else { 1000 };
     let size = usize::try_from(policy::MAX_BODY_BYTES).unwrap() - 16;
     let megabyte_headers: Vec<(String, String)> = (0..100_000)
         .map(|i| (format!("x-h-{i}"), "1".to_owned()))
@@ -495,7 +498,7 @@ fn hostile_megabytes_are_decided_quickly() {
             let _ = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
             let _ = crate::reading::read_xml(std::str::from_utf8(&body).unwrap());
             let took = start.elapsed();
-            assert!(took.as_millis() < 1000, "{name}: {took:?}");
+            assert!(took.as_millis() < budget_ms, "{name}: {took:?}");
             assert!(reading.error, "{name}");
             if parts.headers.len() > 100 {
                 assert_eq!(
