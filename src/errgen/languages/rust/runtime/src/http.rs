@@ -200,6 +200,7 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 mod http_types {
     use super::{from_http, to_http, HttpParts};
     use crate::payload::ErrorPayload;
+    use crate::reading::{read_http, HttpReading};
 
     impl From<HttpParts> for http::Response<Vec<u8>> {
         fn from(parts: HttpParts) -> Self {
@@ -225,28 +226,39 @@ mod http_types {
     }
 
     /// [`from_http`] on an `http::Response`.
+    #[must_use]
     pub fn from_http_response<B: AsRef<[u8]>>(
         response: &http::Response<B>,
         now_ms: u64,
     ) -> serde_json::Value {
+        from_http(&parts(response), now_ms)
+    }
+
+    /// [`read_http`](crate::read_http) on an `http::Response`.
+    #[must_use]
+    pub fn read_http_response<B: AsRef<[u8]>>(
+        response: &http::Response<B>,
+        now_ms: u64,
+    ) -> HttpReading {
+        read_http(&parts(response), now_ms)
+    }
+
+    /// Plain parts; a header whose value is not text is skipped (errgen's `docs/conformance.md`).
+    fn parts<B: AsRef<[u8]>>(response: &http::Response<B>) -> HttpParts {
         let headers = response
             .headers()
             .iter()
-            .map(|(name, value)| {
-                (
-                    name.as_str().to_owned(),
-                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                )
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
             })
             .collect();
-        let parts = HttpParts {
+        HttpParts {
             status: response.status().as_u16(),
             headers,
             body: response.body().as_ref().to_vec(),
-        };
-        from_http(&parts, now_ms)
+        }
     }
 }
 
 #[cfg(feature = "http")]
-pub use http_types::{from_http_response, to_http_response};
+pub use http_types::{from_http_response, read_http_response, to_http_response};

@@ -37,7 +37,7 @@ pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_j
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, HttpParts};
 #[cfg(feature = "http")]
-pub use http::{from_http_response, to_http_response};
+pub use http::{from_http_response, read_http_response, to_http_response};
 pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
 pub use payload::ErrorPayload;

@@ -583,3 +583,27 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
         decision.delay_ms.map(std::time::Duration::from_millis)
     );
 }
+
+#[cfg(feature = "http")]
+#[test]
+fn an_http_crate_response_reads_back_as_its_error() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-3", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-3".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = Some(1500);
+        }
+    })
+    .unwrap();
+    let mut response = to_http_response(&payload, true);
+    let reading = read_http_response(&response, 0);
+    assert_eq!(reading.check().unwrap_err().payload(), Some(&payload));
+    assert_eq!(from_http_response(&response, 0), payload.to_value());
+    // A header value that is not text is skipped, not read with replacement characters.
+    let opaque = ::http::HeaderValue::from_bytes(b"\xff").unwrap();
+    response.headers_mut().insert("retry-after-ms", opaque);
+    response.headers_mut().remove("retry-after");
+    assert_eq!(read_http_response(&response, 0).delay_ms, None);
+}
