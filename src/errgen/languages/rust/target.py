@@ -9,6 +9,7 @@ rustfmt formats it, so building the crate never needs a Rust toolchain.
 from __future__ import annotations
 
 import dataclasses
+import json
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ LABEL = "Rust"
 SUMMARY = "rust/: crate <name>-errors (open enums, ErrorPayload, RECOVERY_TABLE, runtime), serde only"
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUST_VERSION = "1.74"
+# The runner checks conformance/responses.json: the crate reads real responses (`read_http`).
+READS_RESPONSES = True
 
 # Rust types of the policy constants, by the value's Python type; a few are counts or indices.
 _POLICY_TYPES = {"default_max_attempts": "u32", "backoff_max_exponent": "u32", "max_suggestions": "usize",
@@ -194,6 +197,10 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "rule_table": naming.struct_array("RuleRow", rule_rows),
         "field_table": naming.struct_array("FieldSpec", field_rows),
         "policy": policy_constants(view),
+        # Where a real response carries each fact: the view's `response`, read once as JSON data.
+        "response_spec": naming.assignment(0, "pub(crate) static RESPONSE_SPEC: &str =",
+                                           naming.string(json.dumps(view.response, separators=(",", ":"),
+                                                                    ensure_ascii=False)), ";"),
         "wire_names": [naming.assignment(4, f"pub const {naming.const_name(f.name)}: &str =", naming.string(f.wire), ";")
                        for f in view.fields],
         "fields": payload_fields(view),
