@@ -14,6 +14,8 @@ from errgen.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "typescript"
+# Its runner checks conformance/responses.json (real responses, docs/conformance.md).
+READS_RESPONSES = True
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
 TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
 
