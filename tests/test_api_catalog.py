@@ -68,7 +68,7 @@ def test_registry_cites_its_sources(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every registry built once for python and typescript."""
+    """Every registry built once for python and typescript, with its conformance vectors."""
     from errgen.build import build
 
     root = tmp_path_factory.mktemp("apis")
@@ -77,7 +77,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         result = lint_path(registry_for_this_branch(path, root))
         assert [d.text() for d in result.diagnostics if d.severity == "error"] == [], path.name
         assert result.registry is not None
-        build(result.registry, root / path.stem, ["python", "typescript"])
+        build(result.registry, root / path.stem, ["python", "typescript", "conformance"])
         outs[path.stem] = root / path.stem
     return outs
 
@@ -92,14 +92,22 @@ def test_python_sdks_import_and_know_every_code(built: dict[str, Path]) -> None:
         assert int(done.stdout) == len(_codes(api)), api
 
 
-def test_typescript_sdks_compile_strict(built: dict[str, Path], node_bin: Path, tmp_path: Path) -> None:
-    """One tsc run over every SDK (each is standalone), with the SDKs' own compiler options."""
+@pytest.fixture(scope="module")
+def ts_compiled(built: dict[str, Path], node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One tsc run over every SDK (each is standalone), with the SDKs' own compiler options; the
+    JavaScript of API `a` is in `<js>/<a>/typescript/src/`."""
+    root = tmp_path_factory.mktemp("ts")
     options = json.loads("\n".join(line for line in (next(iter(built.values())) / "typescript" / "tsconfig.json")
                                    .read_text().splitlines() if not line.lstrip().startswith("//")))["compilerOptions"]
-    options.pop("rootDir")
-    project = {"compilerOptions": {**options, "noEmit": True}, "include": [str(out / "typescript" / "src") for out in built.values()]}
-    (tmp_path / "tsconfig.json").write_text(json.dumps(project))
-    done = tsc(node_bin, tmp_path)
+    common = next(iter(built.values())).parent
+    project = {"compilerOptions": {**options, "rootDir": str(common), "outDir": str(root / "js"), "declaration": False},
+               "include": [str(out / "typescript" / "src") for out in built.values()]}
+    (root / "tsconfig.json").write_text(json.dumps(project))
+    return tsc(node_bin, root, root / "js"), root / "js"
+
+
+def test_typescript_sdks_compile_strict(ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    done, _ = ts_compiled
     assert done.returncode == 0, done.stdout[-3000:]
 
 
@@ -175,6 +183,70 @@ def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(bui
             if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
                 failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
     assert failures == []
+
+
+TS_DECIDE = """
+const [js, ...files] = process.argv.slice(1);
+const m = require(js);
+const fs = require("fs");
+const out = files.map((path) => {
+  const row = JSON.parse(fs.readFileSync(path, "utf8"));
+  const date = row.headers["date"];  // an epoch reset is read against the response's own clock
+  const now = date ? Date.parse(date) : undefined;
+  const d = m.decide(m.fromHttp(row.status, row.headers, row.body, now), 1);
+  return [d.code, d.action, d.delayMs, d.correlationId || null];
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def _ts_index(js: Path, api: str) -> str:
+    return str(js / api / "typescript" / "src" / "index.js")
+
+
+@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
+def test_the_typescript_sdk_decides_each_real_response_as_a_careful_client_would(
+        ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """The same fixtures and the same expectations as the Python test above, through the compiled
+    TypeScript SDK of each API."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    failures = []
+    for api in sorted(p.stem for p in APIS):
+        files = sorted((RESPONSES / api).glob("*.json"))
+        run = subprocess.run(["node", "-e", TS_DECIDE, _ts_index(js, api), *map(str, files)],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, (api, run.stderr)
+        for path, (code, action, delay, correlation_id) in zip(files, json.loads(run.stdout)):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            wanted = [row["code"], row["action"], row["correlation_id"]]
+            got = [code, action, correlation_id]
+            if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
+                failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
+
+
+@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
+def test_the_typescript_runner_emits_what_the_python_runner_emits_on_every_api(
+        built: dict[str, Path], ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """Each API's responses.json and vectors.json, read by both SDKs: the same emit lines byte for
+    byte (reading, verdicts and decision), so the TypeScript reading is Python's."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    differ = []
+    for api, out in built.items():
+        [package] = [p.name for p in (out / "python").iterdir() if p.is_dir()]
+        runner = str(js / api / "typescript" / "src" / "conformance.js")
+        for name in ("responses.json", "vectors.json"):
+            vectors = str(out / "conformance" / name)
+            python = subprocess.run([sys.executable, "-m", f"{package}._conformance", "emit", vectors], cwd=out / "python",
+                                    capture_output=True, text=True, timeout=120)
+            node = subprocess.run(["node", runner, "emit", vectors], capture_output=True, text=True, timeout=120)
+            assert python.returncode == 0 and node.returncode == 0, (api, python.stderr, node.stderr)
+            assert len(node.stdout.splitlines()) == len(json.loads((out / "conformance" / name).read_text())["vectors"])
+            if python.stdout != node.stdout:
+                differ.append(f"{api}/{name}")
+    assert differ == []
 
 
 def test_no_test_reads_the_holdout_responses() -> None:
