@@ -249,6 +249,83 @@ def test_the_typescript_runner_emits_what_the_python_runner_emits_on_every_api(
     assert differ == []
 
 
+TS_HOSTILE = """
+const m = require(process.argv[1]);
+const MB = 1 << 20;
+const many = Array.from({ length: 200000 }, (_, i) => ["x-h" + i, "v"]);
+const cases = {
+  deepArrays: [200, [], "[".repeat(MB - 10)],
+  deepObjects: [200, [], '{"a":'.repeat(200000)],
+  bigNumberCode: [400, [], '{"error":{"code":' + "1".repeat(MB - 100) + "}}"],
+  bigNumberDelay: [429, [], '{"error":{"retry_after_ms":' + "9".repeat(MB - 100) + "}}"],
+  digits: [500, [], "7".repeat(MB - 1)],
+  digitString: [500, [], '"' + "7".repeat(MB - 3) + '"'],
+  manyHeaders: [429, many.concat([["retry-after", "5"]]), "{}"],
+  manyHeadersIterable: [429, new Map(many.concat([["retry-after", "5"]])), "{}"],
+  longHeader: [429, [["retry-after", "1".repeat(MB)]], "{}"],
+  overLimit: [500, [], " ".repeat(MB) + "{}"],
+  overLimitBytes: [500, [], new Uint8Array(MB + 1).fill(0x20)],
+  notUtf8: [500, [], new Uint8Array(MB).fill(0xff)],
+  escapes: [500, [], '["' + '\\\\"'.repeat(300000) + '"]'],
+  deepXml: [500, [], "<a>".repeat(300000)],
+  xmlEntities: [500, [], "<Error><Code>" + "&amp;".repeat(200000) + "</Code></Error>"],
+  xmlComment: [500, [], "<a><!--" + "-".repeat(MB - 20)],
+  xmlPis: [500, [], "<?".repeat(500000)],
+  xmlAttributes: [500, [], "<a" + ' b="c"'.repeat(170000)],
+  xmlSpaces: [500, [], "<a" + " ".repeat(MB - 10)],
+};
+const out = {};
+for (const [name, [status, headers, body]] of Object.entries(cases)) {
+  const start = process.hrtime.bigint();
+  try {
+    const r = m.readHttp(status, headers, body, 0);
+    const d = m.decide(r.payload, 1);
+    out[name] = { ms: Number(process.hrtime.bigint() - start) / 1e6, code: r.code === null ? null : r.code.length,
+                  delayMs: r.delayMs, action: d.action };
+  } catch (e) {
+    out[name] = { threw: String(e) };
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.parametrize("api", ["stripe", "s3"])
+def test_the_typescript_sdk_reads_a_megabyte_of_hostile_input_in_bounded_time(
+        api: str, ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """Issue 24 item 9: deep nesting, a 1 MB number, a 1 MB string of digits, 200,000 headers, an
+    over-long header, a body past the size limit, bad UTF-8 and hostile XML are each decided in under
+    1 s (JSON registry and XML registry), never throwing; past a limit nothing is read."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    run = subprocess.run(["node", "-e", TS_HOSTILE, _ts_index(js, api)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert [name for name, r in got.items() if "threw" in r or r["ms"] >= 1000] == [], got
+    for name in ("bigNumberCode", "bigNumberDelay", "manyHeaders", "manyHeadersIterable", "longHeader"):
+        assert got[name]["code"] is None and got[name]["delayMs"] is None, (name, got[name])
+
+
+def test_the_typescript_sdk_reads_fetch_headers_and_bytes(ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """fetch's `Headers` (iterable, not a plain object: Retry-After used to be dropped), a `Map`, and a
+    body as bytes (Uint8Array, ArrayBuffer) read like a plain object and text."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    script = (
+        "const m = require(process.argv[1]); const body = '{\"error\":{\"type\":\"rate_limit_error\"}}';"
+        "const bytes = new TextEncoder().encode(body);"
+        "const read = (h, b) => { const r = m.readHttp(429, h, b, 0); return [r.code, r.delayMs, m.decide(r.payload, 1).action]; };"
+        "console.log(JSON.stringify([read({'retry-after': '7'}, body), read(new Headers({'Retry-After': '7'}), body),"
+        " read(new Map([['Retry-After', '7']]), bytes), read([['retry-after', '7']], bytes.buffer),"
+        " m.fromHttp(429, new Headers({'Retry-After': '7'}), body, 0)]));"
+    )
+    run = subprocess.run(["node", "-e", script, _ts_index(js, "stripe")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    *readings, payload = json.loads(run.stdout)
+    assert readings == [["rate_limit_error", 7000, "pause"]] * 4
+    assert payload["retry_after_ms"] == 7000
+
+
 def test_no_test_reads_the_holdout_responses() -> None:
     holdout = FIXTURES / "responses-holdout"
     assert len(list(holdout.glob("*/*.json"))) >= 14
