@@ -193,7 +193,7 @@ const out = files.map((path) => {
   const row = JSON.parse(fs.readFileSync(path, "utf8"));
   const date = row.headers["date"];  // an epoch reset is read against the response's own clock
   const now = date ? Date.parse(date) : undefined;
-  const d = m.decide(m.fromHttp(row.status, row.headers, row.body, now), 1);
+  const d = m.decide(m.fromHttp(row.status, row.headers, row.body, now), { attempt: 1 });
   return [d.code, d.action, d.delayMs, d.correlationId || null];
 });
 console.log(JSON.stringify(out));
@@ -279,7 +279,7 @@ for (const [name, [status, headers, body]] of Object.entries(cases)) {
   const start = process.hrtime.bigint();
   try {
     const r = m.readHttp(status, headers, body, 0);
-    const d = m.decide(r.payload, 1);
+    const d = m.decide(r.payload, { attempt: 1 });
     out[name] = { ms: Number(process.hrtime.bigint() - start) / 1e6, code: r.code === null ? null : r.code.length,
                   delayMs: r.delayMs, action: d.action };
   } catch (e) {
@@ -314,7 +314,7 @@ def test_the_typescript_sdk_reads_fetch_headers_and_bytes(ts_compiled: tuple[sub
     script = (
         "const m = require(process.argv[1]); const body = '{\"error\":{\"type\":\"rate_limit_error\"}}';"
         "const bytes = new TextEncoder().encode(body);"
-        "const read = (h, b) => { const r = m.readHttp(429, h, b, 0); return [r.code, r.delayMs, m.decide(r.payload, 1).action]; };"
+        "const read = (h, b) => { const r = m.readHttp(429, h, b, 0); return [r.code, r.delayMs, m.decide(r.payload, { attempt: 1 }).action]; };"
         "console.log(JSON.stringify([read({'retry-after': '7'}, body), read(new Headers({'Retry-After': '7'}), body),"
         " read(new Map([['Retry-After', '7']]), bytes), read([['retry-after', '7']], bytes.buffer),"
         " m.fromHttp(429, new Headers({'Retry-After': '7'}), body, 0)]));"

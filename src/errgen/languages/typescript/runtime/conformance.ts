@@ -59,8 +59,10 @@ function outputs(vector: Json): Json {
   const raw = rawPayload(input, nowMs);
   const response = own(input, "response");
   const verdict = checkPayload(raw);
-  const decision = decide(raw, numberOr(vector["attempt"], 1), numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
-    numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS));
+  const decision = decide(raw, {
+    attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
+    maxDelayMs: numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS),
+  });
   const reading = isObject(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
   return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
            parsed: verdict.parsed, decision: decisionJson(decision) };

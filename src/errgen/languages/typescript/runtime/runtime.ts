@@ -7,7 +7,7 @@ import {
   DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
   REGISTRY_NAME, RESPONSE,
 } from "./contract";
-import type { Action, Parsed, Reason } from "./contract";
+import type { Action, Code, Parsed, Reason } from "./contract";
 import type { ErrorPayload } from "./payload";
 import { recoveryEntry } from "./recovery";
 import type { RecoveryEntry } from "./recovery";
@@ -111,11 +111,22 @@ function decision(payload: Json, action: Action, reason: Reason, delayMs: number
   };
 }
 
-/** The action the registry prescribes for a raw JSON payload, as received (any value). */
-export function decide(
-  payload: unknown, attempt = 1, maxAttempts: number = DEFAULT_MAX_ATTEMPTS, maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
-  jitter = false,
-): Decision {
+/** How `decide` counts attempts and bounds the wait; every field is optional. */
+export interface DecideOptions {
+  /** This attempt's number, from 1 (default 1). */
+  readonly attempt?: number;
+  /** At this attempt a retry escalates and a pause stops (default DEFAULT_MAX_ATTEMPTS). */
+  readonly maxAttempts?: number;
+  /** A longer wait escalates instead (default DEFAULT_MAX_DELAY_MS). */
+  readonly maxDelayMs?: number;
+  /** Draw the backoff (only the backoff) uniformly below its value (default false). */
+  readonly jitter?: boolean;
+}
+
+/** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
+ * value as received (any value). */
+export function decide(payload: unknown, options: DecideOptions = {}): Decision {
+  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
     return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -187,7 +198,7 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code: string, correlationId: string, fields: Json = {}): Json {
+export function newError(code: Code, correlationId: string, fields: Json = {}): ErrorPayload {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
@@ -197,13 +208,13 @@ export function newError(code: string, correlationId: string, fields: Json = {})
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
-  const problems = payloadProblems(payload);
-  if (problems.length > 0) throw new PayloadError(problems);
-  return payload;
+  return validatePayload(payload);
 }
 
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
-export function toMcpResult(payload: Json): { content: { type: "text"; text: string }[]; structuredContent: Json; isError: true } {
+export function toMcpResult(
+  payload: ErrorPayload | Json,
+): { content: { type: "text"; text: string }[]; structuredContent: Json; isError: true } {
   return { content: [{ type: "text", text: toJson(payload) }], structuredContent: { ...payload }, isError: true };
 }
 
@@ -230,7 +241,8 @@ function delayOf(payload: Json, entry: RecoveryEntry | undefined): number | null
  * whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
  * retryable, for clients that never read the body; with problem = true an RFC 9457
  * application/problem+json body with the payload fields as extension members. */
-export function toHttp(payload: Json, problem = false): HttpResponse {
+export function toHttp(given: ErrorPayload | Json, problem = false): HttpResponse {
+  const payload: Json = { ...given };
   const code = own(payload, w("code"));
   const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
   const status = entry !== undefined ? entry.httpStatus : 500;
@@ -442,4 +454,53 @@ function levenshtein(a: string, b: string, budget: number): number {
     previous = current;
   }
   return previous[y.length] ?? 0;
+}
+
+/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
+ * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
+ * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+export class ErrorPayloadError extends Error {
+  readonly payload: ErrorPayload | Json;
+  readonly code: Code | string;
+  readonly retryable: boolean;
+  readonly correlationId: string;
+
+  constructor(payload: ErrorPayload | Json, options?: { readonly cause?: unknown }) {
+    const data: Json = { ...payload };
+    const message = own(data, w("message"));
+    const code = own(data, w("code"));
+    super(`${String(code)}${typeof message === "string" ? `: ${message}` : ""}`);
+    if (options !== undefined && Object.prototype.hasOwnProperty.call(options, "cause")) {
+      Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
+    }
+    this.name = "ErrorPayloadError";
+    this.payload = payload;
+    this.code = String(code);
+    this.retryable = own(data, w("retryable")) === true;
+    this.correlationId = String(own(data, w("correlation_id")) ?? "");
+  }
+
+  /** Whether the code is this registry's (narrows `code` and `payload`). */
+  isKnown(): this is ErrorPayloadError & { readonly code: Code; readonly payload: ErrorPayload } {
+    return recoveryEntry(this.code) !== undefined;
+  }
+
+  decide(options: DecideOptions = {}): Decision {
+    return decide(this.payload, options);
+  }
+
+  toHttp(problem = false): HttpResponse {
+    return toHttp(this.payload, problem);
+  }
+
+  toMcpResult(): ReturnType<typeof toMcpResult> {
+    return toMcpResult(this.payload);
+  }
+
+  /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
+   * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+  static fromHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): ErrorPayloadError | null {
+    const payload = readHttp(status, headers, body, nowMs).payload;
+    return isObject(payload) ? new ErrorPayloadError(payload) : null;
+  }
 }

@@ -1,0 +1,71 @@
+"""Issue 26 for TypeScript: the typed payload is accepted everywhere (newError returns it; toHttp,
+toMcpResult and decide take it), decide takes an options object, an Error subclass carries the
+payload, and fromHttp reads fetch's Headers. Checked by tsc --strict on a consumer written without
+casts, then run under node."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import REGISTRY, build_to, tsc
+
+CONSUMER = """
+import {
+  decide, ErrorPayloadError, fromHttp, newError, toHttp, toMcpResult, type Code, type Decision, type ErrorPayload,
+} from "./sdk/src/index";
+
+const payload: ErrorPayload = newError("RATE_LIMITED", "c-1");
+const http = toHttp(payload);
+const mcp = toMcpResult(payload);
+const first: Decision = decide(payload, { attempt: 1 });
+const last: Decision = decide(payload, { attempt: 3, maxAttempts: 3 });
+export function typeErrors(): void {  // compiled, never run
+  // @ts-expect-error a code the registry does not have
+  newError("RATE_LIMITD", "c-1");
+  // @ts-expect-error no positional attempt any more: an options object
+  decide(payload, 2);
+}
+
+let caught: ErrorPayloadError | null = null;
+try {
+  throw new ErrorPayloadError(payload);
+} catch (error) {
+  if (error instanceof ErrorPayloadError && error.isKnown()) {
+    const code: Code = error.code;
+    void code;
+    caught = error;
+  }
+}
+declare const process: { stdout: { write(text: string): boolean } };
+declare class Headers { constructor(init: Record<string, string>); }
+const read = fromHttp(429, new Headers({ "Retry-After": "7" }) as unknown as Iterable<[string, string]>,
+  '{"code":"RATE_LIMITED","category":"rate_limit","retryable":true,"scope":"service","correlation_id":"c"}', 0);
+process.stdout.write(JSON.stringify({
+  status: http.status, retryAfter: http.headers["Retry-After"], mcp: mcp.isError, first: [first.action, first.delayMs],
+  last: last.action, caught: caught === null ? null : [caught.name, caught.code, caught.retryable, caught.correlationId,
+  caught.message, caught instanceof Error, caught.decide().action, caught.toHttp().status, caught.toMcpResult().isError],
+  fromFetchHeaders: read, thrown: ErrorPayloadError.fromHttp(503, {}, http.body, 0)?.code ?? null,
+}));
+"""
+
+
+def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_options(node_bin: Path, tmp_path: Path) -> None:
+    build_to(REGISTRY, tmp_path / "out", "typescript")
+    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
+    (tmp_path / "use.ts").write_text(CONSUMER)
+    options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
+    options.pop("rootDir")
+    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": {**options, "outDir": "js", "declaration": False},
+                                                        "files": ["use.ts"]}))
+    done = tsc(node_bin, tmp_path, tmp_path / "js")
+    assert done.returncode == 0, done.stdout
+    run = subprocess.run(["node", str(tmp_path / "js" / "use.js")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert got["status"] == 429 and got["retryAfter"] == "2" and got["mcp"] is True
+    assert got["first"] == ["pause", 2000] and got["last"] == "stop"
+    assert got["caught"] == ["ErrorPayloadError", "RATE_LIMITED", True, "c-1", "RATE_LIMITED", True, "pause", 429, True]
+    assert got["fromFetchHeaders"]["retry_after_ms"] == 7000
+    assert got["thrown"] == "RATE_LIMITED"
