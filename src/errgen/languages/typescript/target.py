@@ -4,6 +4,7 @@ recovery table, package.json and a strict tsconfig.json. No runtime dependencies
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,24 +13,55 @@ from errgen.model import Registry
 from errgen.languages.typescript import naming as naming
 from errgen.render import render as render_template
 from errgen.resources import runtime_sources
+from errgen.languages.typescript.compiled import compiled_files, stems
 
 NAME = "typescript"
 # Its runner checks conformance/responses.json (real responses, docs/conformance.md).
 READS_RESPONSES = True
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
-TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
+# The registry's data, rendered in each form: TypeScript (src/), and the JavaScript and declarations
+# the package runs from (dist/), so that it installs with no build (issue 26 item 4).
+DATA = ("index", "contract", "recovery")
+JS_FORMS = ("cjs", "esm")
 
 
-def render(registry: Registry) -> dict[str, str]:
-    contract = view(registry)
+def _context(contract: ContractView) -> dict[str, Any]:
     context: dict[str, Any] = {"view": contract, "header": contract.header, "unions": unions(contract),
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
-    files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in TEMPLATES}
+    return context
+
+
+def _data(context: dict[str, Any], form: str) -> dict[str, str]:
+    """The data modules in one form, by file name (payload holds types only)."""
+    ext = {"ts": ".ts", "dts": ".d.ts"}.get(form, ".js")
+    files = {f"{name}{ext}": render_template(NAME, f"{name}.ts.jinja", **context, form=form) for name in DATA}
+    files[f"payload{ext}"] = render_template(NAME, "payload.js.jinja" if ext == ".js" else "payload.ts.jinja", **context, form=form)
+    return files
+
+
+def data_sources(registry: Registry) -> dict[str, str]:
+    """The TypeScript data modules of a registry (what the runtime compiles against)."""
+    return _data(_context(view(registry)), "ts")
+
+
+def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
+    context = _context(contract)
+    files = {f"typescript/src/{name}": text for name, text in _data(context, "ts").items()}
     for name, source in runtime_sources(NAME).items():
         files[f"typescript/src/{name}"] = f"// {contract.header}\n{source}"
+    compiled = compiled_files()
+    for form in JS_FORMS:
+        for part in ("js", "dts"):
+            for name, text in _data(context, form if part == "js" else "dts").items():
+                files[f"typescript/dist/{form}/{name}"] = text
+        for stem in stems(form):
+            files[f"typescript/dist/{form}/{stem}.js"] = f"// {contract.header}\n{compiled[f'{form}/{stem}.js']}"
+            files[f"typescript/dist/{form}/{stem}.d.ts"] = f"// {contract.header}\n{compiled[f'types/{stem}.d.ts']}"
+        files[f"typescript/dist/{form}/package.json"] = json.dumps({"type": "commonjs" if form == "cjs" else "module"}) + "\n"
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
@@ -71,11 +103,5 @@ def unions(contract: ContractView) -> list[dict[str, Any]]:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """`node dist/conformance.js`: the runner compiled with the package (npm install, or npm run
-    build, in the SDK folder). Before that, the runner's own path stands first, so the language is
-    reported as skipped with what it needs."""
-    runner = sdk_dir / "dist" / "conformance.js"
-    need = f"node, and the package built: npm install in {sdk_dir}"
-    if not runner.is_file():
-        return [str(runner), mode, str(vectors)], sdk_dir, need
-    return ["node", str(runner), mode, str(vectors)], sdk_dir, need
+    """`node dist/cjs/conformance.js`: the runner ships compiled, so only node is needed."""
+    return ["node", str(sdk_dir / "dist" / "cjs" / "conformance.js"), mode, str(vectors)], sdk_dir, "node"

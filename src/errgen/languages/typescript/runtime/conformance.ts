@@ -1,13 +1,13 @@
 // The conformance runner of docs/conformance.md, compiled with the package:
-//   node dist/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
-//   node dist/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
+//   node dist/cjs/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
+//   node dist/cjs/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
 // Exit 2 when the vectors file cannot be read.
 
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract";
-import { checkPayload, decide, fromHttp, fromMcpResult, readHttp } from "./runtime";
-import type { Decision, HttpReading } from "./runtime";
-import { isObject, own } from "./verdict";
-import type { Json } from "./verdict";
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract.js";
+import { checkPayload, decide, fromHttp, fromMcpResult, readHttp } from "./runtime.js";
+import type { Decision, HttpReading } from "./runtime.js";
+import { isObject, own } from "./verdict.js";
+import type { Json } from "./verdict.js";
 
 // Node's own API, declared here so the package needs no type dependency.
 declare const process: { argv: string[]; exitCode?: number; stdout: { write(text: string): boolean } };
@@ -112,7 +112,7 @@ function failures(vector: Json): string[] {
 function main(argv: readonly string[]): number {
   const [mode, path] = argv;
   if (argv.length !== 2 || (mode !== "check" && mode !== "emit") || path === undefined) {
-    process.stdout.write("usage: node dist/conformance.js check|emit VECTORS.json\n");
+    process.stdout.write("usage: node dist/cjs/conformance.js check|emit VECTORS.json\n");
     return 2;
   }
   let vectors: Json[];

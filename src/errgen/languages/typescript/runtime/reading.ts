@@ -3,9 +3,9 @@
 // flat-XML body or a header. Nothing here throws on what a server sends; limits come from
 // contract.ts.
 
-import { MAX_DELAY_VALUE_MS, MAX_XML_DEPTH, RESPONSE } from "./contract";
-import { has, isObject } from "./verdict";
-import { header, httpDateMs, saturated, trimOws } from "./wire";
+import { MAX_DELAY_VALUE_MS, MAX_XML_DEPTH, RESPONSE } from "./contract.js";
+import { has, isObject } from "./verdict.js";
+import { header, httpDateMs, saturated, trimOws } from "./wire.js";
 
 /** Where one fact is: a header, a path into the body (a key, an index, or -1 for `[*]`), or the
  * status (codes only). */

@@ -6,17 +6,17 @@ import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
   DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
   REGISTRY_NAME, RESPONSE,
-} from "./contract";
-import type { Action, Code, Parsed, Reason } from "./contract";
-import type { ErrorPayload } from "./payload";
-import { recoveryEntry } from "./recovery";
-import type { RecoveryEntry } from "./recovery";
-import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict";
-import type { Json, Problem } from "./verdict";
-import type { Source } from "./reading";
-import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading";
-import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire";
-import type { Headers } from "./wire";
+} from "./contract.js";
+import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { ErrorPayload } from "./payload.js";
+import { recoveryEntry } from "./recovery.js";
+import type { RecoveryEntry } from "./recovery.js";
+import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
+import type { Json, Problem } from "./verdict.js";
+import type { Source } from "./reading.js";
+import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import type { Headers } from "./wire.js";
 
 const W = wireNames(FIELDS);
 

@@ -4,8 +4,8 @@
 
 import {
   MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, MAX_HEADER_CHARS, MAX_HEADERS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS,
-} from "./contract";
-import { isObject, own } from "./verdict";
+} from "./contract.js";
+import { isObject, own } from "./verdict.js";
 
 /** Headers as a plain object, as [name, value] pairs in order, or anything iterable over pairs
  * (fetch's `Headers`, a `Map`). */
