@@ -54,7 +54,7 @@ Hashes = dict[str, str]
 # that happens to contain such a name is never hidden from git.
 LEFTOVERS = {
     "pyproject.toml": ("build/", "dist/", "*.egg-info/"),
-    "package.json": ("node_modules/", "package-lock.json", "dist/"),
+    "package.json": ("node_modules/", "package-lock.json", "build/"),  # dist/ is generated: the package runs from it
     "Cargo.toml": ("target/", "Cargo.lock"),
     "pom.xml": ("target/",),
     "build.gradle": ("build/", ".gradle/"),
