@@ -41,8 +41,8 @@ def test_the_package_declares_esm_commonjs_and_no_side_effects(sdk: Path) -> Non
         "import": {"types": "./dist/esm/index.d.ts", "default": "./dist/esm/index.js"},
         "require": {"types": "./dist/cjs/index.d.ts", "default": "./dist/cjs/index.js"},
     }
-    assert json.loads((sdk / "dist" / "esm" / "package.json").read_text()) == {"type": "module"}
-    assert json.loads((sdk / "dist" / "cjs" / "package.json").read_text()) == {"type": "commonjs"}
+    assert json.loads((sdk / "dist" / "esm" / "package.json").read_text())["type"] == "module"
+    assert json.loads((sdk / "dist" / "cjs" / "package.json").read_text())["type"] == "commonjs"
 
 
 CONSUMER_TS = """import { decide, ErrorPayloadError, newError, type Decision } from "acme-errors";

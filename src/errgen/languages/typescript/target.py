@@ -61,7 +61,9 @@ def render(registry: Registry) -> dict[str, str]:
         for stem in stems(form):
             files[f"typescript/dist/{form}/{stem}.js"] = f"// {contract.header}\n{compiled[f'{form}/{stem}.js']}"
             files[f"typescript/dist/{form}/{stem}.d.ts"] = f"// {contract.header}\n{compiled[f'types/{stem}.d.ts']}"
-        files[f"typescript/dist/{form}/package.json"] = json.dumps({"type": "commonjs" if form == "cjs" else "module"}) + "\n"
+        # How node reads the .js files of this folder (the package's own package.json sets no type).
+        marker = {"//": contract.header, "type": "commonjs" if form == "cjs" else "module"}
+        files[f"typescript/dist/{form}/package.json"] = json.dumps(marker, indent=2, ensure_ascii=False) + "\n"
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
