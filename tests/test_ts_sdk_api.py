@@ -69,3 +69,43 @@ def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_opt
     assert got["caught"] == ["ErrorPayloadError", "RATE_LIMITED", True, "c-1", "RATE_LIMITED", True, "pause", 429, True]
     assert got["fromFetchHeaders"]["retry_after_ms"] == 7000
     assert got["thrown"] == "RATE_LIMITED"
+
+
+FETCH_CONSUMER = """
+import { ErrorPayloadError, fromHttp, readResponse } from "./sdk/src/index";
+
+declare const console: { log(text: string): void };
+
+async function main(): Promise<void> {
+  let pulled = 0;
+  const endless = new ReadableStream<Uint8Array>({ pull(c) { pulled++; c.enqueue(new Uint8Array(65536).fill(32)); } });
+  const big = await readResponse(new Response(endless, { status: 503 }), 0);
+  const body = '{"code":"RATE_LIMITED","category":"rate_limit","retryable":true,"scope":"service","correlation_id":"c"}';
+  const response = new Response(body, { status: 429, headers: { "Retry-After": "7" } });
+  const raw = fromHttp(response.status, response.headers, body, 0);  // the DOM's Headers, typed without DOM.Iterable
+  const error = await ErrorPayloadError.fromResponse(new Response(body, { status: 429, headers: { "Retry-After": "7" } }), 0);
+  console.log(JSON.stringify({ pulled, big: [big.error, typeof big.payload], raw, code: error?.code ?? null,
+                               action: error?.decide().action ?? null, delay: error?.decide().delayMs ?? null }));
+}
+void main();
+"""
+
+
+def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(node_bin: Path, tmp_path: Path) -> None:
+    """fetch's Response and Headers as the DOM lib types them (no DOM.Iterable) compile; Retry-After
+    is read from them; an endless body stops being read past the size limit (unreadable)."""
+    build_to(REGISTRY, tmp_path / "out", "typescript")
+    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
+    (tmp_path / "use.ts").write_text(FETCH_CONSUMER)
+    options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
+    options.pop("rootDir")
+    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": {**options, "lib": ["ES2020", "DOM"], "outDir": "js",
+                                                                            "declaration": False}, "files": ["use.ts"]}))
+    done = tsc(node_bin, tmp_path, tmp_path / "js")
+    assert done.returncode == 0, done.stdout
+    run = subprocess.run(["node", str(tmp_path / "js" / "use.js")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert got["big"] == [True, "string"] and got["pulled"] < 40  # about 1 MB of 64 KiB chunks, then cancelled
+    assert got["raw"]["retry_after_ms"] == 7000
+    assert [got["code"], got["action"], got["delay"]] == ["RATE_LIMITED", "pause", 7000]

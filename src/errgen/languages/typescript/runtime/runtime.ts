@@ -4,7 +4,7 @@
 
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
-  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
+  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Code, Parsed, Reason } from "./contract.js";
@@ -418,6 +418,47 @@ function asSent(status: number, headers: Headers, document: unknown, value: unkn
   return payload;
 }
 
+/** What `readResponse` needs of a fetch `Response` (any fetch: the platform's, undici's, a polyfill). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: { getReader(): BodyReader } | null;
+}
+
+/** A reader of a fetch body stream. */
+export interface BodyReader {
+  read(): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+export async function readResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<HttpReading> {
+  return readHttp(response.status, response.headers, await boundedBody(response.body), nowMs);
+}
+
+async function boundedBody(body: FetchResponse["body"]): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= MAX_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done || value === undefined) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size > MAX_BODY_BYTES) await reader.cancel().catch(() => undefined);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
  * sent, or the one built from a real API's response; a body that cannot be read comes back as its
  * text, and a response that is not an error as null. Judge it with checkPayload or decide.
@@ -495,6 +536,13 @@ export class ErrorPayloadError extends Error {
 
   toMcpResult(): ReturnType<typeof toMcpResult> {
     return toMcpResult(this.payload);
+  }
+
+  /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+   * no payload object. */
+  static async fromResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<ErrorPayloadError | null> {
+    const payload = (await readResponse(response, nowMs)).payload;
+    return isObject(payload) ? new ErrorPayloadError(payload) : null;
   }
 
   /** The error of an HTTP response (`readHttp`), or null when the response is not an error or

@@ -7,12 +7,14 @@ import {
 } from "./contract.js";
 import { isObject, own } from "./verdict.js";
 
-/** Headers as a plain object, as [name, value] pairs in order, or anything iterable over pairs
- * (fetch's `Headers`, a `Map`). */
+/** Headers as a plain object, as [name, value] pairs in order, anything iterable over pairs (a
+ * `Map`, fetch's `Headers`), or anything with fetch's `forEach` (its `Headers` typed without the
+ * DOM's iterable lib). */
 export type Headers =
   | Readonly<Record<string, string>>
   | readonly (readonly [string, string])[]
-  | Iterable<readonly [string, string]>;
+  | Iterable<readonly [string, string]>
+  | { forEach(callback: (value: string, name: string) => void): void };
 
 /** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
 export function tooDeep(text: string, limit: number = MAX_JSON_DEPTH): boolean {
@@ -164,6 +166,15 @@ function isIterable(x: unknown): x is Iterable<unknown> {
  * a Map), else a plain object's own entries. */
 function pairsOf(headers: unknown): Iterable<unknown> {
   if (isIterable(headers) && typeof headers !== "string") return headers;
+  const forEach = isObject(headers) ? (headers as { forEach?: unknown }).forEach : undefined;
+  if (typeof forEach === "function") {
+    const pairs: [unknown, unknown][] = [];
+    // forEach cannot stop early: past the limit nothing more is kept.
+    (forEach as (callback: (value: unknown, name: unknown) => void) => void).call(headers, (value, name) => {
+      if (pairs.length <= MAX_HEADERS) pairs.push([name, value]);
+    });
+    return pairs;
+  }
   return isObject(headers) ? Object.entries(headers) : [];
 }
 

@@ -17,6 +17,7 @@ exports.toMcpResult = toMcpResult;
 exports.fromMcpResult = fromMcpResult;
 exports.toHttp = toHttp;
 exports.readHttp = readHttp;
+exports.readResponse = readResponse;
 exports.fromHttp = fromHttp;
 exports.didYouMean = didYouMean;
 const contract_js_1 = require("./contract.js");
@@ -346,6 +347,35 @@ function asSent(status, headers, document, value, delay) {
     }
     return payload;
 }
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+async function readResponse(response, nowMs = Date.now()) {
+    return readHttp(response.status, response.headers, await boundedBody(response.body), nowMs);
+}
+async function boundedBody(body) {
+    if (body === null)
+        return new Uint8Array(0);
+    const reader = body.getReader();
+    const chunks = [];
+    let size = 0;
+    while (size <= contract_js_1.MAX_BODY_BYTES) {
+        const { done, value } = await reader.read();
+        if (done || value === undefined)
+            break;
+        chunks.push(value);
+        size += value.byteLength;
+    }
+    if (size > contract_js_1.MAX_BODY_BYTES)
+        await reader.cancel().catch(() => undefined);
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.byteLength;
+    }
+    return bytes;
+}
 /** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
  * sent, or the one built from a real API's response; a body that cannot be read comes back as its
  * text, and a response that is not an error as null. Judge it with checkPayload or decide.
@@ -413,6 +443,12 @@ class ErrorPayloadError extends Error {
     }
     toMcpResult() {
         return toMcpResult(this.payload);
+    }
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+     * no payload object. */
+    static async fromResponse(response, nowMs = Date.now()) {
+        const payload = (await readResponse(response, nowMs)).payload;
+        return (0, verdict_js_1.isObject)(payload) ? new ErrorPayloadError(payload) : null;
     }
     /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
      * carries no payload object (its text, say: judge `readHttp(...).payload` then). */

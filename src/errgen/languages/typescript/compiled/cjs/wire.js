@@ -177,6 +177,16 @@ function isIterable(x) {
 function pairsOf(headers) {
     if (isIterable(headers) && typeof headers !== "string")
         return headers;
+    const forEach = (0, verdict_js_1.isObject)(headers) ? headers.forEach : undefined;
+    if (typeof forEach === "function") {
+        const pairs = [];
+        // forEach cannot stop early: past the limit nothing more is kept.
+        forEach.call(headers, (value, name) => {
+            if (pairs.length <= contract_js_1.MAX_HEADERS)
+                pairs.push([name, value]);
+        });
+        return pairs;
+    }
     return (0, verdict_js_1.isObject)(headers) ? Object.entries(headers) : [];
 }
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null

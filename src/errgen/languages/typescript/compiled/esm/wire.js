@@ -164,6 +164,16 @@ function isIterable(x) {
 function pairsOf(headers) {
     if (isIterable(headers) && typeof headers !== "string")
         return headers;
+    const forEach = isObject(headers) ? headers.forEach : undefined;
+    if (typeof forEach === "function") {
+        const pairs = [];
+        // forEach cannot stop early: past the limit nothing more is kept.
+        forEach.call(headers, (value, name) => {
+            if (pairs.length <= MAX_HEADERS)
+                pairs.push([name, value]);
+        });
+        return pairs;
+    }
     return isObject(headers) ? Object.entries(headers) : [];
 }
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null

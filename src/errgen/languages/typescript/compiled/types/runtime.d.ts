@@ -117,6 +117,26 @@ export interface HttpReading {
  * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `body`: a string or bytes
  * (Uint8Array, ArrayBuffer; anything else is empty); `nowMs` is the clock of HTTP-dates. */
 export declare function readHttp(status: number, headers: Headers, body: unknown, nowMs?: number): HttpReading;
+/** What `readResponse` needs of a fetch `Response` (any fetch: the platform's, undici's, a polyfill). */
+export interface FetchResponse {
+    readonly status: number;
+    readonly headers: Headers;
+    readonly body: {
+        getReader(): BodyReader;
+    } | null;
+}
+/** A reader of a fetch body stream. */
+export interface BodyReader {
+    read(): Promise<{
+        readonly done: boolean;
+        readonly value?: Uint8Array | undefined;
+    }>;
+    cancel(): Promise<void>;
+}
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+export declare function readResponse(response: FetchResponse, nowMs?: number): Promise<HttpReading>;
 /** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
  * sent, or the one built from a real API's response; a body that cannot be read comes back as its
  * text, and a response that is not an error as null. Judge it with checkPayload or decide.
@@ -146,6 +166,9 @@ export declare class ErrorPayloadError extends Error {
     decide(options?: DecideOptions): Decision;
     toHttp(problem?: boolean): HttpResponse;
     toMcpResult(): ReturnType<typeof toMcpResult>;
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+     * no payload object. */
+    static fromResponse(response: FetchResponse, nowMs?: number): Promise<ErrorPayloadError | null>;
     /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
      * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;

@@ -1,6 +1,9 @@
-/** Headers as a plain object, as [name, value] pairs in order, or anything iterable over pairs
- * (fetch's `Headers`, a `Map`). */
-export type Headers = Readonly<Record<string, string>> | readonly (readonly [string, string])[] | Iterable<readonly [string, string]>;
+/** Headers as a plain object, as [name, value] pairs in order, anything iterable over pairs (a
+ * `Map`, fetch's `Headers`), or anything with fetch's `forEach` (its `Headers` typed without the
+ * DOM's iterable lib). */
+export type Headers = Readonly<Record<string, string>> | readonly (readonly [string, string])[] | Iterable<readonly [string, string]> | {
+    forEach(callback: (value: string, name: string) => void): void;
+};
 /** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
 export declare function tooDeep(text: string, limit?: number): boolean;
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
