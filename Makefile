@@ -1,6 +1,11 @@
 # `make test` is the README's test command and what .ci/run calls: it installs everything the
-# tests need (errgen with its test extra, TypeScript and the node peers, pinned), then runs them.
+# tests need (errgen with its test extra, TypeScript and the node peers, pinned), then runs them in
+# parallel, one worker per core (a test file stays on one worker: its module fixtures build once).
+# By default it skips the tests marked slow (the Go, Rust and Java toolchain builds); FULL=1, or
+# CI=true as CI services set it (and .ci/run does), runs every test.
 PYTHON ?= python3
+JOBS ?= auto
+SELECT = $(if $(FULL)$(filter true 1,$(CI)),,-m "not slow")
 
 .PHONY: test install golden bench
 
@@ -9,11 +14,16 @@ install:
 	npm ci --prefix tests/ts --no-audit --no-fund --loglevel=error
 
 test: install
-	$(PYTHON) -m pytest -q -p no:cacheprovider
+	$(PYTHON) -m pytest -q -p no:cacheprovider -n $(JOBS) --dist loadfile $(SELECT)
 
 # Refresh the golden outputs (generated/) after reading what changes: `git diff generated/`.
 golden:
 	$(PYTHON) -m errgen build
 
-bench: install
+# The benchmarks' and the simulation's dependencies (the bench extra), then the lint benchmark;
+# afterwards any `python -m bench.NAME` runs, e.g. python -m bench.recovery_sim.
+bench:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(PYTHON) -m bench.lint_bench
+	$(PYTHON) -m bench.diff_bench --quick
+	$(PYTHON) -m bench.recovery_sim --json bench/out/recovery-simulation.json

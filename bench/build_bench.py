@@ -75,7 +75,7 @@ def edited(registry: Path, run: int) -> Path:
 
 def names(registry: Path) -> tuple[list[str], list[str]]:
     """A given registry's codes and categories (it must lint clean: the build is what is timed)."""
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     result = lint_path(registry)
     if not result.ok:

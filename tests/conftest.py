@@ -8,9 +8,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
 from hypothesis import settings
+
+T = TypeVar("T")
 
 # CI explores the same examples on every run (a red build is then reproducible); local runs
 # explore new ones each time.
@@ -59,7 +62,7 @@ def node_json(script: str, cwd: Path) -> object:
 
 
 def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     result = lint_path(path)
     assert result.ok, [d.text() for d in result.diagnostics]
@@ -67,7 +70,7 @@ def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
 
 
 def build_to(registry_path: Path, out: Path, *targets: str) -> None:
-    from errgen.build import build
+    from errgen.emit.build import build
 
     build(load_registry(registry_path), out, targets)
 
@@ -78,3 +81,11 @@ def workdir(tmp_path: Path) -> Path:
     (tmp_path / "registry").mkdir()
     shutil.copy(REGISTRY, tmp_path / "registry" / "errors.yaml")
     return tmp_path
+
+
+def toolchain(missing: bool, reason: str) -> Callable[[T], T]:
+    """A test that runs a language toolchain (go, cargo, mvn): skipped without it, and marked slow
+    (minutes), so `make test` leaves it to FULL=1 and CI."""
+    def mark(test: T) -> T:
+        return pytest.mark.slow(pytest.mark.skipif(missing, reason=reason)(test))
+    return mark

@@ -18,39 +18,12 @@ import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT, tsc
-from errgen.lint import lint_path
-from errgen.model import derive_action
+from errgen.registry.lint import lint_path
+from errgen.registry.model import derive_action
 
 APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
 RESPONSES = FIXTURES / "responses"
 ACTIONS = {"retry", "pause", "fix", "stop", "skip", "escalate"}
-# The parts of the format that read real responses (docs/registry.md, "Reading real responses").
-READING_KEYS = {"wire": ("format", "response"), "code": ("wire_code", "when")}
-
-
-def _reads_responses() -> bool:
-    import errgen
-
-    schema = json.loads((Path(errgen.__file__).parent / "schemas" / "registry.schema.json").read_text())
-    return "response" in schema["properties"]["wire"]["properties"]
-
-
-def registry_for_this_branch(path: Path, tmp_path: Path) -> Path:
-    """The registry as it is where errgen reads real responses; until then, without those parts,
-    so that everything else in it is still linted and built."""
-    if _reads_responses():
-        return path
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for key in READING_KEYS["wire"]:
-        data.get("wire", {}).pop(key, None)
-    for code in data["codes"].values():
-        for key in READING_KEYS["code"]:
-            code.pop(key, None)
-    stripped = tmp_path / path.name
-    stripped.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return stripped
-
-
 def test_every_api_the_issue_names_has_a_registry_and_responses() -> None:
     names = {"openai", "anthropic", "stripe", "slack", "github-rest", "github-graphql", "s3", "azure-storage",
              "google-rpc", "jsonrpc", "paypal", "shopify-graphql", "twilio", "kubernetes"}
@@ -69,12 +42,12 @@ def test_registry_cites_its_sources(path: Path) -> None:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every registry built once for python and typescript, with its conformance vectors."""
-    from errgen.build import build
+    from errgen.emit.build import build
 
     root = tmp_path_factory.mktemp("apis")
     outs = {}
     for path in APIS:
-        result = lint_path(registry_for_this_branch(path, root))
+        result = lint_path(path)
         assert [d.text() for d in result.diagnostics if d.severity == "error"] == [], path.name
         assert result.registry is not None
         build(result.registry, root / path.stem, ["python", "typescript", "conformance"])
@@ -165,7 +138,6 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
 def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(built: dict[str, Path]) -> None:
     """The code is known, a rate limit waits at least what the response says, and the request id is
     the API's own."""
@@ -204,7 +176,6 @@ def _ts_index(js: Path, api: str) -> str:
     return str(js / api / "typescript" / "src" / "index.js")
 
 
-@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
 def test_the_typescript_sdk_decides_each_real_response_as_a_careful_client_would(
         ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     """The same fixtures and the same expectations as the Python test above, through the compiled
@@ -226,7 +197,6 @@ def test_the_typescript_sdk_decides_each_real_response_as_a_careful_client_would
     assert failures == []
 
 
-@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
 def test_the_typescript_runner_emits_what_the_python_runner_emits_on_every_api(
         built: dict[str, Path], ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     """Each API's responses.json and vectors.json, read by both SDKs: the same emit lines byte for

@@ -81,3 +81,14 @@ def test_the_documented_git_requirement_form_installs() -> None:
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert '"name": "errgen"' in done.stdout
+
+
+def test_the_pre_commit_recipe_names_every_hook_and_no_hook_filters_by_a_fixed_path() -> None:
+    """A fixed `files:` pattern (registry/errors.yaml, generated/) skipped the hooks for a folder
+    registry or one set elsewhere in the settings; errgen reads where they are (issue 29, item 1)."""
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    [config] = [b for b in yaml_blocks() if isinstance(b, dict) and "repos" in b]
+    documented = [h["id"] for repo in config["repos"] for h in repo["hooks"]]
+    assert documented == [h["id"] for h in hooks] == ["errgen-lint", "errgen-build-check", "errgen-diff"]
+    assert all(h.get("always_run") is True and h.get("pass_filenames") is False and "files" not in h for h in hooks)
+    assert "include" in CI_DOC.read_text() and 'out = "sdk"' in CI_DOC.read_text()

@@ -17,8 +17,9 @@ from test_diff import BASE, ROWS, SARIF_SCHEMA, lint_ok, run
 from errgen.cli import main
 from errgen.diff import classify, diff
 from errgen.diff.docs import render as render_rule_docs
-from errgen.diff.formats import FORMATS
-from errgen.diff.model import RULE_SPECS
+from errgen.diff.output import FORMATS
+from errgen.diff.changes import RULE_SPECS
+from errgen.manual import PUBLISHED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -254,10 +255,11 @@ def test_outputs_refer_to_the_rule_anchors_and_sarif_describes_every_rule() -> N
     assert set(rules) == set(RULE_SPECS)
     for rule_id, rule in rules.items():
         assert rule["fullDescription"]["text"] == RULE_SPECS[rule_id].description
-        assert rule["help"]["text"] == f"errgen docs/diff-rules.md#{rule_id}" and "helpUri" not in rule
-    for fmt in ("text", "markdown"):
-        assert "docs/diff-rules.md#break-not-announced, docs/diff-rules.md#code-removed" in FORMATS[fmt](report)
-    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == "docs/diff-rules.md#code-removed"
+        assert rule["help"]["text"] == f"errgen docs {rule_id}" and rule["helpUri"] == f"{PUBLISHED}diff-rules.md#{rule_id}"
+    assert f"{PUBLISHED}diff-rules.md#break-not-announced, {PUBLISHED}diff-rules.md#code-removed" in FORMATS["text"](report)
+    assert (f"[`break-not-announced`]({PUBLISHED}diff-rules.md#break-not-announced), "
+            f"[`code-removed`]({PUBLISHED}diff-rules.md#code-removed)") in FORMATS["markdown"](report)
+    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == f"{PUBLISHED}diff-rules.md#code-removed"
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown"])

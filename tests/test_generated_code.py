@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import GENERATED, load_registry, node_json, tsc
 
 PY = GENERATED / "python"
@@ -82,6 +84,7 @@ def test_typescript_package_has_no_runtime_dependencies() -> None:
     assert package["name"] == "acme-errors" and "dependencies" not in package
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 def test_typescript_union_rejects_contradictions_at_compile_time(node_bin: Path, tmp_path: Path) -> None:
     """`ErrorPayload` is a discriminated union: a literal that contradicts the registry is a type error."""
     src = TS / "src"

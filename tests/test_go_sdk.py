@@ -16,18 +16,19 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry
+from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry, toolchain
 from jsonschema import Draft202012Validator
 from payload_cases import cases as payload_cases
 from payload_cases import generic as generic_payload_cases
 from errgen import contract
-from errgen.build import BuildError, build
-from errgen.lint import lint_text
-from errgen.languages.go import naming as naming
+from errgen.emit.build import build
+from errgen.emit.errors import BuildError
+from errgen.registry.lint import lint_text
+from errgen.languages.go import naming
 from errgen.languages.go import target as go_target
 
 GO = shutil.which("go")
-needs_go = pytest.mark.skipif(GO is None, reason="needs the Go toolchain (go)")
+needs_go = toolchain(GO is None, "needs the Go toolchain (go)")
 
 REAL_WORLD_CODES = ["card_declined", "NoSuchBucket", "20003", "23505", "out-of-credit", "OUT_OF_CREDIT",
                     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "ошибка_доступа", "错误", "—"]
@@ -458,6 +459,7 @@ def junk_vectors(registry: Any, count: int = 1000, seed: int = 7) -> str:
     return '{"vectors":[' + ",\n".join(vectors) + "]}"
 
 
+@pytest.mark.slow
 def test_emit_equals_pythons_on_junk(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each runner's emit output, byte for byte, is the same for Go as for Python on inputs no
     vector pins; and so is what `errgen conformance --emit` prints."""
@@ -536,3 +538,26 @@ def test_go_string_literals_carry_any_text_exactly(tmp_path: Path) -> None:
     done = _go("run", ".", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == texts
+
+
+@needs_go
+def test_problem_json_type_is_each_codes_type_uri(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The `type` of ToHTTP's problem+json is the code's type URI, its own `type_uri` included:
+    the page the site (errgen's site target) has for it."""
+    _, registry, out = built("example-payments-api", tmp_path_factory)
+    rows = contract.view(registry).codes
+    assert any(not r.type_uri.startswith(contract.view(registry).policy.problem_base) for r in rows)  # one has its own
+    probe = out / "go" / "cmd" / "problemtypes"
+    probe.mkdir(exist_ok=True)
+    module_path = next(line.split()[1] for line in (out / "go" / "go.mod").read_text(encoding="utf-8").splitlines() if line.startswith("module "))
+    (probe / "main.go").write_text(
+        'package main\n\nimport (\n\t"encoding/json"\n\t"os"\n\n\tsdk ' + json.dumps(module_path) + ')\n\n'
+        "func main() {\n\ttypes := map[string]any{}\n\tfor _, e := range sdk.RecoveryTable() {\n"
+        "\t\tvar opts []sdk.ErrorOption\n\t\tif e.Scope == sdk.ScopeResource {\n\t\t\topts = append(opts, sdk.WithResourceID(\"r-1\"))\n\t\t}\n"
+        "\t\tp, err := sdk.NewError(e.Code, \"c-1\", opts...)\n\t\tif err != nil {\n\t\t\tpanic(err)\n\t\t}\n"
+        "\t\t_, _, body := sdk.ToHTTP(p, sdk.AsProblem())\n\t\tvar problem map[string]any\n"
+        "\t\tif err := json.Unmarshal(body, &problem); err != nil {\n\t\t\tpanic(err)\n\t\t}\n"
+        "\t\ttypes[string(e.Code)] = problem[\"type\"]\n\t}\n\tjson.NewEncoder(os.Stdout).Encode(types)\n}\n", encoding="utf-8")
+    done = _go("run", "./cmd/problemtypes", cwd=out / "go")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {r.code: r.type_uri for r in rows}

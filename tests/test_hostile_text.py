@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from markdown_it import MarkdownIt
 
 from conftest import node_json, tsc
-from errgen.build import build
-from errgen.lint import lint_text
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
 from strategies import dump, registries
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -29,6 +30,7 @@ def _build(registry: dict[str, Any], out: Path) -> Any:
     return result.registry
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 @SETTINGS
 @given(registry=registries())
 def test_hostile_registries_build_valid_code_that_carries_text_exactly(registry: dict[str, Any], node_bin: Path, tmp_path_factory: Any) -> None:

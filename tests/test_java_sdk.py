@@ -19,11 +19,11 @@ import pytest
 
 from conformance_inputs import random_inputs
 from conftest import FIXTURES, REGISTRY, ROOT
-from errgen.build import build
-from errgen.lint import lint_text
-from errgen.model import Registry
-from errgen.languages.java import naming as naming
-from errgen.languages.java import target as target
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
+from errgen.registry.model import Registry
+from errgen.languages.java import naming
+from errgen.languages.java import target
 
 GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
 GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"
@@ -156,6 +156,7 @@ def _classpath(out: Path) -> str:
     return f"{classes / 'classes'}:{(classes / 'classpath.txt').read_text().strip()}"
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Registry, Path]) -> None:
     _, out = built
     if not GJF_JAR.exists():
@@ -166,6 +167,7 @@ def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Regi
     assert done.returncode == 0 and done.stdout == "", f"not formatted: {done.stdout}{done.stderr}"
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:
     _, out = built
     vectors = out / "conformance" / "vectors.json"
@@ -177,6 +179,7 @@ def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:
     assert done.stdout.splitlines()[-1] == f"{count} passed, 0 failed"
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_emit_prints_one_line_per_vector_matching_the_expectations(built: tuple[Registry, Path]) -> None:
     _, out = built
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
@@ -202,6 +205,7 @@ def _emit(target_module: Any, sdk: Path, inputs: Path) -> list[str]:
     return _lines(done.stdout)
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) -> None:
     """Byte for byte, on the vectors and on junk: mutated payloads, odd Retry-After values, unknown
     codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
@@ -217,6 +221,7 @@ def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) ->
     assert java_lines == _emit(python, out / "python", inputs)
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> None:
     _, out = built
     vector = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"][0]
@@ -233,6 +238,7 @@ def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> Non
     ]
 
 
+@pytest.mark.slow  # Maven and the JVM
 def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path]) -> None:
     registry, out = built
     package = target._package_of(out / "java")
@@ -368,6 +374,7 @@ def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("built", ["default"], indirect=True)
+@pytest.mark.slow  # Maven and the JVM
 def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
     """docs/sdk-java.md's example (the default registry's codes), inside a method that declares
     what the example leaves undefined."""

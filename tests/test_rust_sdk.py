@@ -19,11 +19,11 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
-from conftest import FIXTURES, GENERATED, ROOT, run_errgen
-from errgen.build import build
-from errgen.lint import lint_path, lint_text
-from errgen.model import Registry
-from errgen.languages.rust import naming as naming
+from conftest import FIXTURES, GENERATED, ROOT, run_errgen, toolchain
+from errgen.emit.build import build
+from errgen.registry.lint import lint_path, lint_text
+from errgen.registry.model import Registry
+from errgen.languages.rust import naming
 from errgen.emit.targets import vectors as vectors_target
 from errgen.languages.rust import target as rust_target
 from strategies import registries
@@ -31,8 +31,8 @@ from strategies import registries
 CARGO = shutil.which("cargo")
 RUSTFMT = shutil.which("rustfmt")
 TARGET_DIR = Path.home() / ".cache" / "errgen-tests" / "cargo-target"
-needs_cargo = pytest.mark.skipif(CARGO is None, reason="needs cargo (the Rust toolchain)")
-needs_rustfmt = pytest.mark.skipif(RUSTFMT is None, reason="needs rustfmt (the Rust toolchain)")
+needs_cargo = toolchain(CARGO is None, "needs cargo (the Rust toolchain)")
+needs_rustfmt = toolchain(RUSTFMT is None, "needs rustfmt (the Rust toolchain)")
 
 # Codes as real services spell them, and names that collide or are reserved once made Rust.
 ODD_CODES = {

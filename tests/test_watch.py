@@ -60,3 +60,46 @@ def test_watch_does_not_combine_with_check(workdir: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "errgen", "build", "--watch", "--check"], cwd=workdir, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, timeout=60)
     assert done.returncode == 2 and "--watch" in done.stderr
+
+
+def test_watch_rebuilds_on_a_fragment_edit_and_on_a_fragment_added_while_watching(tmp_path: Path) -> None:
+    """A folder registry reads its header and every fragment the include patterns match; the
+    watch sees each of them, and re-globs so a new team file counts (issue 29, item 2)."""
+    import shutil
+
+    shutil.copytree(ROOT / "examples" / "multi-team", tmp_path / "registry")
+    fragment = tmp_path / "registry" / "teams" / "20-operations.yaml"
+    proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--watch", "--registry", "registry/errors.yaml",
+                             "--target", "recovery"], cwd=tmp_path, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
+
+    def wait_for(needle: str) -> str:
+        deadline, seen = time.monotonic() + 60, []
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if needle in seen[-1]:
+                return "".join(seen)
+        raise AssertionError(f"waited for {needle!r}; saw {seen}")
+
+    recovery = tmp_path / "generated" / "recovery.json"
+    try:
+        wait_for("written")
+        fragment.write_text(fragment.read_text().replace("Report the correlation id.", "Report the correlation id now."))
+        wait_for("unchanged")
+        assert "Report the correlation id now." in recovery.read_text()
+        (tmp_path / "registry" / "teams" / "30-search.yaml").write_text(
+            'owner: "@acme/search"\ncodes:\n  SEARCH_TIMEOUT:\n    category: upstream\n    scope: request\n'
+            "    http_status: 504\n    description: The search backend timed out. Retry shortly.\n    since: 1.0.0\n")
+        wait_for("unchanged")
+        assert "SEARCH_TIMEOUT" in recovery.read_text()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

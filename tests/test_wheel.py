@@ -8,6 +8,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 from conftest import REGISTRY, ROOT
 
 
@@ -28,6 +30,7 @@ def fresh_venv_with_our_dependencies(env_dir: Path) -> Path:
     return python
 
 
+@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
 def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
@@ -47,3 +50,8 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     assert init.returncode == 0 and "errgen: 1" in (elsewhere / "new.yaml").read_text()
     imported = subprocess.run([str(python), "-c", "import errgen.resources as r; print(r.templates_dir('python'))"], cwd=elsewhere, capture_output=True, text=True)
     assert str(env_dir) in imported.stdout
+    # the docs errgen's output links to ship with it: `errgen docs` reads the installed copy
+    docs = subprocess.run([str(errgen), "docs", "code-removed"], cwd=elsewhere, capture_output=True, text=True)
+    assert docs.returncode == 0 and docs.stdout.startswith("### code-removed\n"), docs.stderr
+    shipped = subprocess.run([str(python), "-c", "import errgen.manual as m; print(m.folder())"], cwd=elsewhere, capture_output=True, text=True)
+    assert str(env_dir) in shipped.stdout and (Path(shipped.stdout.strip()) / "conformance.md").is_file()

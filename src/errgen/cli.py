@@ -7,6 +7,7 @@ unannounced break), 2 errgen could not run (unreadable file, bad arguments).
 from __future__ import annotations
 
 import datetime
+import gc
 import os
 import sys
 from pathlib import Path
@@ -17,9 +18,10 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
+from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
-    from errgen.lint import LintResult
+    from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
@@ -51,7 +53,7 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
     from errgen.formats import diagnostics as render
-    from errgen.lint import lint_document, lint_path
+    from errgen.registry.lint import lint_document, lint_path
 
     config.announce()
     try:
@@ -140,7 +142,7 @@ def lint(registry_path: Path | None, fmt: str) -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing every stale, missing or extra file.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of every stale file.")
 @click.option("--force", is_flag=True, help="Overwrite files in the output directory that errgen did not write.")
-@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry is saved, until Ctrl-C.")
+@click.option("--watch", is_flag=True, help="Build, then rebuild each time the registry or one of its fragments is saved (or a fragment added), until Ctrl-C.")
 def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
           force: bool, watch: bool) -> None:
     """Lint the registry, then generate every artifact into the output directory.
@@ -165,9 +167,10 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
-    from errgen import build as pipeline
+    from errgen.emit import build as pipeline
     from errgen.emit.targets import UnknownTarget
-    from errgen.write import WriteError
+    from errgen.emit.errors import BuildError
+    from errgen.emit.write import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
     # cycles; the collector's passes over them were a tenth of a large build.
@@ -189,7 +192,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     except UnknownTarget as exc:
         click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
         return 2
-    except (pipeline.BuildError, WriteError) as exc:
+    except (BuildError, WriteError) as exc:
         click.echo(f"{prefix}errgen: {exc}", err=True)
         return 2
     finally:
@@ -199,20 +202,20 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
 
 
 def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
-    """Rebuild whenever the registry file changes (polled: no dependency, works on every file
-    system and with editors that save by renaming). Ctrl-C exits 0."""
+    """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
+    its header and every fragment its `include` patterns match, re-globbed on every poll so a
+    fragment added or removed while watching counts. Polled: no dependency, works on every file
+    system and with editors that save by renaming. Ctrl-C exits 0."""
     import time
 
     path = _registry_path(registry_path)
-    click.echo(f"watching {path}; Ctrl-C stops", err=True)
-    seen: tuple[int, ...] | None = ()
+    files = _Watched(path)
+    extra = len(files.paths()) - 1
+    click.echo(f"watching {path}{f' and {extra} fragment(s)' if extra else ''}; Ctrl-C stops", err=True)
+    seen: object = ()
     try:
         while True:
-            try:
-                st = path.stat()
-                now: tuple[int, ...] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
-            except OSError:
-                now = None
+            now = files.state()
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
@@ -223,6 +226,35 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
         sys.exit(0)
+
+
+class _Watched:
+    """The files a registry reads and their stat; the header's include patterns are read again
+    only when the header changes."""
+
+    def __init__(self, header: Path) -> None:
+        self.header = header
+        self.header_stat: tuple[int, ...] | None = ()
+        self.patterns: list[str] = []
+
+    def paths(self) -> list[Path]:
+        from errgen.registry.compose import include_patterns, registry_files
+
+        stat = _stat(self.header)
+        if stat != self.header_stat:
+            self.header_stat, self.patterns = stat, include_patterns(self.header)
+        return registry_files(self.header, self.patterns)
+
+    def state(self) -> tuple[tuple[str, tuple[int, ...] | None], ...]:
+        return tuple((str(p), _stat(p)) for p in self.paths())
+
+
+def _stat(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 @main.command()
@@ -280,18 +312,21 @@ def init(path: Path, force: bool) -> None:
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.option("--against", "ref", metavar="GITREF", help="Compare the registry at this git ref (OLD) with the working copy (NEW).")
+@click.option("--merge-base", "fork", is_flag=True,
+              help="With --against: compare with the commit this branch forked from GITREF (what a pull request into it changes).")
 @registry_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "markdown"]), default="text", show_default=True,
               help="text for terminals, json for programs, github for workflow annotations, sarif for code scanning, markdown for PR comments.")
-def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Path | None, fmt: str) -> None:
+def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, registry_path: Path | None, fmt: str) -> None:
     """Classify every change from OLD to NEW and check NEW's version against it.
 
     \b
       errgen diff OLD.yaml NEW.yaml
       errgen diff --against origin/main          # registry/errors.yaml at that ref vs now
+      errgen diff --against origin/main --merge-base   # vs where this branch forked (pre-commit)
 
     Additions are minor; wording and default delays are patch; removals, renames and changed
-    recovery behaviour are major (every rule: docs/diff-rules.md). The declared version must cover
+    recovery behaviour are major (every rule: errgen docs diff-rules). The declared version must cover
     the largest change (on 0.y.z a break needs y bumped); NEW's history entry must announce every
     break (name its codes, or the category for a category-level change), or list it under
     accepted_breaks; a new code's since is the new version. A registry absent at GITREF is new:
@@ -300,8 +335,10 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     """
     from errgen.diff import diff as run_diff
     from errgen.diff import empty_registry
-    from errgen.diff.formats import FORMATS
+    from errgen.diff.output import FORMATS
 
+    if fork and ref is None:
+        _fail("--merge-base needs --against GITREF (the branch your work merges into)")
     if ref is not None and (old or new):
         _fail("pass either OLD and NEW files or --against GITREF, not both")
     if ref is None and not (old and new):
@@ -309,6 +346,8 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     fresh = False
     if ref is not None:
         current = _registry_path(registry_path)
+        if fork:
+            ref = _merge_base(ref, current)
         shown = _read_at(ref, current, "pass OLD and NEW registry files instead of --against if there is no git history to compare with")
         after = _lint(current, _registry_format(fmt))
         if shown is None:
@@ -321,6 +360,15 @@ def diff(old: Path | None, new: Path | None, ref: str | None, registry_path: Pat
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _merge_base(ref: str, current: Path) -> str:
+    from errgen.diff.git import merge_base
+
+    try:
+        return merge_base(ref, current)
+    except Fatal as exc:
+        _fail(exc.diagnostic.message)
 
 
 def _read_at(ref: str, current: Path, hint: str) -> "Snapshot | None":
@@ -350,7 +398,6 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     and edit the entry's wording before you commit.
     """
     import datetime
-    import difflib
 
     from errgen import bump as bumping
     from errgen.diff import empty_registry
@@ -374,14 +421,12 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     source = bumping.Source.read(current)
     text = plan.apply(source, after)
     try:  # a folder registry's new codes have their `since` in the fragment files
-        edits = [(current, source, text)] if text is not None else []
-        edits += [(Path(p), src, new) for p, (src, new) in bumping.fragment_edits(after, plan.since, plan.renamed).items()]
+        edits = bumping.edits(current, source, text, after, plan)
     except bumping.EditError as exc:
         _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
     if dry_run:
         for path, src, new_text in edits:
-            original = src.text.splitlines(keepends=True)
-            click.echo("".join(difflib.unified_diff(original, new_text.splitlines(keepends=True), str(path), f"{path} (bumped)")), nl=False)
+            click.echo(bumping.unified_diff(path, src, new_text), nl=False)
     else:
         try:  # every file or none: a failed fragment write leaves the header unbumped too
             bumping.write_files([(path, src.encoded(new_text)) for path, src, new_text in edits])
@@ -424,12 +469,60 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
     result = _lint(registry_path, _registry_format(fmt))
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns))
+    out = _Batched()
     try:
-        counts = stream((f for name in files for f in validator.file(name)), fmt, click.echo)
+        counts = stream((f for name in files for f in validator.file(name)), fmt, out)
     except Unreadable as exc:
+        out.flush()
         _fail(str(exc))
+    out.flush()
     console.current().status(f"{counts['error']} error(s), {counts['warning']} warning(s) in {len(files)} file(s).", ok=not counts["error"])
     sys.exit(1 if counts["error"] or (strict and counts["warning"]) else 0)
+
+
+def _complete_docs(typed: str) -> list[str]:
+    """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
+    from errgen import manual
+    from errgen.diff.changes import RULE_SPECS
+    from errgen.registry.lint.base import RULES
+
+    return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
+
+
+@main.command("docs")
+@click.argument("name", required=False, metavar="[TOPIC|RULE]", shell_complete=lambda _ctx, _param, typed: _complete_docs(typed))
+def show_docs(name: str | None) -> None:
+    """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
+    diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
+    http-status-range). With no argument, list the pages. Links errgen prints point at the same
+    pages online (`docs-url` in the settings moves them)."""
+    from errgen import manual
+
+    if name is None:
+        for topic, title in manual.topics().items():
+            click.echo(f"{topic:<20} {title}")
+        return
+    text = manual.lookup(name)
+    if text is None:
+        _fail(f"no page or rule {name!r} in errgen's documentation; `errgen docs` lists the pages", 1)
+    click.echo(text, nl=not text.endswith("\n"))
+class _Batched:
+    """Lines echoed a batch at a time: click.echo asks about the terminal on every call, which
+    was most of printing 40,000 findings one by one."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.lines: list[str] = []
+        self.size = size
+
+    def __call__(self, line: str) -> None:
+        self.lines.append(line)
+        if len(self.lines) >= self.size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.lines:
+            click.echo("\n".join(self.lines))
+            self.lines.clear()
 
 
 @main.command()
@@ -456,15 +549,19 @@ def completion(shell: str) -> None:
 @click.option("--target", "targets", multiple=True, metavar="NAME", shell_complete=lambda _ctx, _param, typed: _complete_targets(typed, sdks=True),
               help="Run only this SDK's runner (repeatable). Default: every SDK.")
 @click.option("--vectors", "vectors", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="A vectors file (docs/conformance.md). Default: OUT/conformance/vectors.json.")
+              help="A vectors file (errgen docs conformance). Default: OUT/conformance/vectors.json.")
 @click.option("--emit", "inputs", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="INPUTS.json",
               help="Print what one SDK (--target) makes of each input, one JSON line each; no expected values needed.")
-def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, inputs: Path | None) -> None:
+@click.option("--allow-skip", is_flag=True, help="Exit 0 even when a requested SDK was skipped (its toolchain is missing).")
+def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, inputs: Path | None, allow_skip: bool) -> None:
     """Run each built SDK's conformance runner against the vectors.
 
-    Prints, per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is
-    not installed. Builds nothing. Exit 0 when nothing failed, 1 when something failed, 2 when
-    errgen could not run.
+    The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
+    What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
+    TypeScript runner compiled with the pinned TypeScript, which npm installs there once). Prints,
+    per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
+    installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
+    was skipped (--allow-skip: 0) or errgen could not run.
     """
     from errgen import conformance as runners
 
@@ -473,7 +570,7 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
             if vectors is not None:
                 _fail("pass either --vectors or --emit, not both")
             sys.exit(runners.emit(out_dir, targets, inputs, click.echo))
-        sys.exit(runners.check(out_dir, targets, vectors, click.echo))
+        sys.exit(runners.check(out_dir, targets, vectors, click.echo, allow_skip))
     except runners.CannotRun as exc:
         _fail(str(exc))
 
@@ -481,10 +578,19 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
 def run() -> NoReturn:
     """The console entry point (and `python -m errgen`): the command, then the process ends
     without tearing the interpreter down. Freeing a large registry's objects one by one took a
-    tenth of a build; nothing is left to clean up (mypy ends the same way)."""
+    tenth of a build; nothing is left to clean up (mypy ends the same way).
+
+    The cyclic collector is off for the same reason: what a command loads (both registries of a
+    diff, say) lives until the process ends and makes hardly any cycles, and the collector's
+    passes over it cost more than the loading (a 10,000-code diff: 2.6x a bare compose with it,
+    1.6x without). A long-running command (build --watch) turns it back on after each build."""
+    gc.disable()
     try:
         main(prog_name="errgen")  # also the name shell completion answers to
         code = 0
+    except LanguageError as exc:  # a language folder's declaration is wrong: errgen cannot run
+        print(f"errgen: {exc}", file=sys.stderr)
+        code = 2
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             code = exc.code or 0

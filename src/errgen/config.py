@@ -13,6 +13,7 @@ to a folder whose runner `errgen conformance` runs, or allow every leak) is neve
     registry = "contract/errors.yaml"
     out = "sdk"
     targets = ["python", "typescript"]
+    docs-url = "https://docs.example.com/errgen/"   # where links to errgen's docs point
 
     [validate]                         # [tool.errgen.validate] in pyproject.toml
     allow-hosts = ["status.example.com"]
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,8 +48,16 @@ def _strings(value: Any) -> list[str] | None:
 
 
 # key -> (what it must be, converter returning None when the value is not that, is it a path)
+def _url(value: Any) -> str | None:
+    """An http(s) base URL, made to end in '/' (pages are joined to it)."""
+    if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s\x00-\x1f\x7f<>\"`]+", value):
+        return None
+    return value if value.endswith("/") else value + "/"
+
+
 _TOP: dict[str, tuple[str, Callable[[Any], Any], bool]] = {
     "registry": ("a path (a non-empty string)", _path, True),
+    "docs-url": ("an http(s) URL, where errgen's docs/ pages are published", _url, False),
     "out": ("a path (a non-empty string)", _path, True),
     "targets": ("a list of target names (strings)", _strings, False),
 }
@@ -60,6 +70,7 @@ PARAMETERS = {
     "registry": ("registry_path",),
     "out": ("out_dir",),
     "targets": ("targets",),
+    "docs-url": (),  # not a command's default: the base of the links errgen prints (errgen.manual)
     "validate.allow-hosts": ("allow_hosts",),
     "validate.allow-patterns": ("allow_patterns",),
 }
@@ -182,8 +193,11 @@ _META = "errgen.settings"
 
 def install(ctx: click.Context, start: Path) -> None:
     """Make the settings that apply in `start` the defaults of every command of ctx's group."""
+    from errgen import manual
+
     settings = find(start)
     ctx.meta[_META] = settings
+    manual.use(settings.values.get("docs-url"))
     if settings.source is None:
         return
     assert isinstance(ctx.command, click.Group)

@@ -1,7 +1,7 @@
 """errgen conformance: run each built SDK's conformance runner (docs/conformance.md).
 
-A target takes part by defining `conformance_command(sdk_dir, vectors, mode)`, returning (argv,
-working folder, the tool it needs); this module knows no language.
+Every registered language declares its runner (errgen.languages.base.Language.runner), returning
+(argv, working folder, the tool it needs); this module knows no language.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Sequence
+
+from errgen.languages import Language, by_name
 
 _SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 TIMEOUT_S = 900
@@ -38,23 +39,25 @@ class Runner:
         return not (Path(program).is_file() if Path(program).is_absolute() else shutil.which(program))
 
 
-def participants(names: Sequence[str]) -> list[ModuleType]:
-    from errgen.emit.targets import UnknownTarget, all_targets, select
+def participants(names: Sequence[str]) -> list[Language]:
+    """The languages named (every registered one when none is): each has a runner, by declaration."""
+    from errgen.emit.targets import UnknownTarget, select
 
+    languages = by_name()
     try:
-        chosen = select(names) if names else all_targets()
+        chosen = [t.NAME for t in select(names)] if names else list(languages)
     except UnknownTarget as exc:
         raise CannotRun(str(exc)) from None
-    runnable = [t for t in chosen if hasattr(t, "conformance_command")]
-    if names and len(runnable) != len(chosen):
-        lacking = ", ".join(t.NAME for t in chosen if t not in runnable)
-        raise CannotRun(f"target {lacking} has no conformance runner")
+    runnable = [languages[name] for name in chosen if name in languages]
+    # Other targets (schema, docs, ...) may stand in `targets` beside the SDKs: nothing to run there.
+    if names and not runnable:
+        raise CannotRun(f"target {', '.join(names)} has no conformance runner")
     return runnable
 
 
-def runner(target: ModuleType, out_dir: Path, vectors: Path, mode: str) -> Runner:
-    argv, cwd, tool = target.conformance_command((out_dir / target.NAME).resolve(), vectors.resolve(), mode)
-    return Runner(target.NAME, [str(a) for a in argv], Path(cwd), tool)
+def runner(target: Language, out_dir: Path, vectors: Path, mode: str) -> Runner:
+    argv, cwd, tool = target.runner((out_dir / target.name).resolve(), vectors.resolve(), mode)
+    return Runner(target.name, [str(a) for a in argv], Path(cwd), tool)
 
 
 def _vectors(out_dir: Path, given: Path | None) -> Path:
@@ -65,29 +68,52 @@ def _vectors(out_dir: Path, given: Path | None) -> Path:
     return path
 
 
-def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None]) -> int:
-    """Run every runner in check mode; print per language `N passed, N failed` or why it was
-    skipped. 0 when nothing failed, 1 otherwise. A language whose target sets READS_RESPONSES
-    also runs conformance/responses.json (real API responses) when it was built."""
+def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Callable[[str], None], allow_skip: bool = False) -> int:
+    """Run every runner in check mode, after preparing what it needs (in errgen's cache); print per
+    language `N passed, N failed` or why it was skipped. The requested SDKs are `names` (the flag,
+    or the `targets` setting), else every one built in `out_dir`. A language whose target sets
+    READS_RESPONSES also runs conformance/responses.json (real API responses) when it was built.
+    0 when every requested runner ran and passed at least one vector, 1 when one failed, 2 when
+    one was skipped (unless `allow_skip`)."""
     path = _vectors(out_dir, vectors)
     responses = out_dir / "conformance" / "responses.json"
     failed = False
-    for target in participants(names):
-        if not (out_dir / target.NAME).is_dir():
-            echo(f"{target.NAME}: skipped (not built in {out_dir})")
-            continue
-        run = runner(target, out_dir, path, "check")
-        if run.missing_tool():
-            echo(f"{run.name}: skipped (needs {run.tool})")
+    skipped: list[str] = []
+    chosen = [t for t in participants(names) if names or (out_dir / t.name).is_dir()]
+    if not chosen:
+        raise CannotRun(f"no SDK is built in {out_dir} (run `errgen build`, or pass --out)")
+    for target in chosen:
+        reason = _unready(target, out_dir)
+        if reason is None:
+            run = runner(target, out_dir, path, "check")
+            reason = f"needs {run.tool}" if run.missing_tool() else None
+        if reason is not None:
+            echo(f"{target.name}: skipped ({reason})")
+            skipped.append(target.name)
             continue
         failed = _check(run, run.name, echo) or failed
-        if vectors is None and getattr(target, "READS_RESPONSES", False) and responses.is_file():
+        if vectors is None and getattr(target.target(), "READS_RESPONSES", False) and responses.is_file():
             failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
-    return 1 if failed else 0
+    if failed:
+        return 1
+    if skipped and not allow_skip:
+        echo(f"errgen: {', '.join(skipped)} skipped: nothing checked them (install what they need, or pass --allow-skip)")
+        return 2
+    return 0
+
+
+def _unready(language: Language, out_dir: Path) -> str | None:
+    """Why the language's runner cannot run yet, after building what it needs in errgen's cache."""
+    sdk_dir = (out_dir / language.name).resolve()
+    if not sdk_dir.is_dir():
+        return f"not built in {out_dir}"
+    prepare = getattr(language.target(), "conformance_prepare", None)
+    return prepare(sdk_dir) if prepare is not None else None
 
 
 def _check(run: Runner, label: str, echo: Callable[[str], None]) -> bool:
-    """Run one runner in check mode and print its summary; True when anything failed."""
+    """Run one runner in check mode and print its summary; True when anything failed. A run that
+    checked no vector has proven nothing: that fails too."""
     done = _run(run)
     lines = done.stdout.splitlines()
     summary = _SUMMARY.match(lines[-1]) if lines else None
@@ -97,8 +123,12 @@ def _check(run: Runner, label: str, echo: Callable[[str], None]) -> bool:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         echo(f"{label}: runner failed (exit {done.returncode})" + "".join(f"\n  {x}" for x in tail))
         return True
+    passed, failures = int(summary.group(1)), int(summary.group(2))
+    if passed + failures == 0:
+        echo(f"{label}: {summary.group(0)}: the runner checked no vector")
+        return True
     echo(f"{label}: {summary.group(0)}")
-    return int(summary.group(2)) > 0 or done.returncode != 0
+    return failures > 0 or done.returncode != 0
 
 
 def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str], None]) -> int:
@@ -107,8 +137,9 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     if len(names) != 1:
         raise CannotRun("--emit needs exactly one --target")
     [target] = targets
-    if not (out_dir / target.NAME).is_dir():
-        raise CannotRun(f"{target.NAME} is not built in {out_dir}")
+    reason = _unready(target, out_dir)
+    if reason is not None:
+        raise CannotRun(f"{target.name} cannot run: {reason}")
     run = runner(target, out_dir, _vectors(out_dir, inputs), "emit")
     if run.missing_tool():
         raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")

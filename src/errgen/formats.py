@@ -70,8 +70,9 @@ def github_annotation(severity: str, message: str, *, file: str | None = None, l
 @dataclass(frozen=True)
 class SarifRule:
     id: str
-    description: str  # fullDescription; errgen names no home page, so there is no helpUri
+    description: str  # fullDescription
     help: str = ""
+    help_uri: str = ""  # the rule's section in errgen's documentation
 
     def as_dict(self) -> dict[str, Any]:
         short = self.description.split("\n", 1)[0].split(". ", 1)[0].rstrip(".")
@@ -79,6 +80,8 @@ class SarifRule:
                                "fullDescription": {"text": self.description or self.id}}
         if self.help:
             out["help"] = {"text": self.help}
+        if self.help_uri:
+            out["helpUri"] = self.help_uri
         return out
 
 
@@ -153,14 +156,18 @@ def diagnostics(diags: list[Diagnostic], fmt: str) -> str:
         return "\n".join(github_annotation(d.severity, d.message, file=d.path, line=d.line, column=d.column, title=d.rule)
                          for d in ordered)
     if fmt == "sarif":
+        from errgen import manual
+
         docs = _lint_rule_docs()
-        rules = [SarifRule(rid, docs.get(rid, "")) for rid in sorted({d.rule for d in ordered})]
+        listed = manual.url("registry.md", "lint-rules")  # every lint rule is a row of that table
+        rules = [SarifRule(rid, docs[rid], f"errgen docs {rid}", listed) if rid in docs else SarifRule(rid, "")
+                 for rid in sorted({d.rule for d in ordered})]
         results = [sarif_result(d.rule, d.severity, d.message, path=d.path, line=d.line, column=d.column) for d in ordered]
         return sarif_log(rules, results)
     return render(ordered, fmt)
 
 
 def _lint_rule_docs() -> dict[str, str]:
-    from errgen.lint.base import RULES
+    from errgen.registry.lint.base import RULES
 
     return {r.id: r.doc for r in RULES}

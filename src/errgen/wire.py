@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from errgen.model import Condition, Registry, Response
+from errgen.registry.model import Condition, Registry, Response
 
 FORMATS = ("json", "xml")
 # How a delay source's text or number becomes milliseconds.

@@ -12,9 +12,9 @@ from dataclasses import replace
 from errgen.contract import view
 from errgen.diagnostics import Loc
 from errgen.diff.checks import announce, declared, required_bump, since_checks, version_checks
-from errgen.diff.model import Change, DiffReport, Place
+from errgen.diff.changes import Change, DiffReport, Place
 from errgen.diff.rules import RULES, relative
-from errgen.model import Registry
+from errgen.registry.model import Registry
 
 __all__ = ["Change", "DiffReport", "diff", "classify", "empty_registry"]
 

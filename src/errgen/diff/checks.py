@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 
 from errgen import semver
-from errgen.diff.model import RULE_SPECS, Change, Place, declare, max_bump
-from errgen.model import AcceptedBreak, HistoryEntry, Registry
+from errgen.diff.changes import RULE_SPECS, Change, Place, declare, max_bump
+from errgen.registry.model import AcceptedBreak, HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
 VERSION_BACKWARDS = declare("version-backwards", "none", "check", "NEW's version is lower than OLD's. A release never lowers the version; set it to the version the changes require.", "`version: 16.0.0` -> `version: 9.6.0`")

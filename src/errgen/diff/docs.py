@@ -5,7 +5,7 @@ file equal to `render()`). Refresh: python -m errgen.diff.docs > docs/diff-rules
 from __future__ import annotations
 
 from errgen.diff import checks, rules  # noqa: F401  (declare the rules and checks)
-from errgen.diff.model import RULE_SPECS, RuleSpec
+from errgen.diff.changes import RULE_SPECS, RuleSpec
 
 SECTIONS = (
     ("major", "Breaking changes (major)", "A client built against the old registry would misread the new one. Needs a major release (on 0.y.z: y), and NEW's history entry must announce the change: name each code it breaks, or for a category-level change the category (or the rule id); or list it under `accepted_breaks` with a reason."),

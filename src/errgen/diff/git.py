@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from errgen.diagnostics import Fatal, Loc, diag
-from errgen.load import Document
+from errgen.registry.load import Document
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,16 @@ class Snapshot:
     def document(self) -> Document:
         """The header loaded, with its fragments at the same ref composed in. Raises `Fatal`
         when the header cannot be parsed; a fragment's problems are diagnostics."""
-        from errgen import compose
-        from errgen.load import decode, load_text
+        from errgen.registry import compose
+        from errgen.registry.load import decode, load_text
 
         doc = load_text(decode(self.data, self.display), self.display)
         if compose.includes(doc):
-            doc = compose.compose(doc, compose.GitTree(self.ref, self.folder, self.top))
+            tree = compose.GitTree(self.ref, self.folder, self.top)
+            try:
+                doc = compose.compose(doc, tree)
+            finally:
+                tree.close()
         return doc
 
 
@@ -73,3 +77,15 @@ def read_at(ref: str, path: Path) -> Snapshot | None:
         raise Fatal(diag("git-show-failed", f"git could not read {display}: {_line(shown.stderr)}", display, Loc(1, 1)))
     top = _git(["rev-parse", "--show-toplevel"], folder)
     return Snapshot(shown.stdout, display, ref, folder_in_repo.rstrip("/"), Path(_line(top.stdout)))
+
+
+def merge_base(ref: str, path: Path) -> str:
+    """The commit HEAD's branch forked from `ref`: what a pull request into `ref` is compared with,
+    so every commit on the branch is checked against the release it will change, not the last commit."""
+    folder = path.absolute().parent
+    done = _git(["merge-base", "--end-of-options", ref, "HEAD"], folder) if folder.is_dir() else None
+    if done is None or done.returncode != 0:
+        msg = (f"git finds no merge base of {ref!r} and HEAD (fetch it first, e.g. git fetch origin, "
+               "or name the branch your work merges into)")
+        raise Fatal(diag("git-unknown-ref", msg, str(path), Loc(1, 1)))
+    return _line(done.stdout).strip()

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from errgen import semver
-from errgen.compose import in_folder
+from errgen.registry.compose import in_folder
 from errgen.contract import CodeRow, ContractView
-from errgen.diff.model import Change, Place, declare
-from errgen.model import Code, Registry
+from errgen.diff.changes import Change, Place, declare
+from errgen.registry.model import Code, Registry
 from errgen.identifiers import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]
@@ -103,7 +103,13 @@ def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str
 
 
 def _similar(a: str, b: str) -> bool:
-    return a == b or difflib.SequenceMatcher(None, a, b).ratio() >= RENAME_SIMILARITY
+    """ratio() >= RENAME_SIMILARITY, after its two cheap upper bounds (length, then shared
+    characters) have ruled out what they can: the full comparison was most of a large diff."""
+    if a == b:
+        return True
+    matcher = difflib.SequenceMatcher(None, a, b)
+    return (matcher.real_quick_ratio() >= RENAME_SIMILARITY and matcher.quick_ratio() >= RENAME_SIMILARITY
+            and matcher.ratio() >= RENAME_SIMILARITY)
 
 
 @rule
@@ -276,12 +282,18 @@ def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
     if old.envelope != new.envelope:
         msg = f"the HTTP envelope changed from {old.envelope or 'none'} to {new.envelope or 'none'}: bodies are read from another place"
         yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail="envelope", new=wire_place)
-    for field in fields(old.packages):
-        was, now = getattr(old.packages, field.name), getattr(new.packages, field.name)
+    for setting, was, now in _package_settings(old, new):
         if was != now:
-            msg = f"package {field.name} changed from {was} to {now}: consumers must change their dependency and imports"
-            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=field.name,
+            msg = f"package {setting} changed from {was} to {now}: consumers must change their dependency and imports"
+            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=setting,
                          new=Place.at(new.registry.path, new.registry.locs.get("targets", new.registry.locs.get("name", (1, 1)))))  # type: ignore[arg-type]
+
+
+def _package_settings(old: ContractView, new: ContractView) -> Iterator[tuple[str, str, str]]:
+    """(`language.key`, OLD's value, NEW's value) for every package setting of every language."""
+    for language, settings in new.packages.items():
+        for key, now in settings.items():
+            yield f"{language}.{key}", old.packages.get(language, {}).get(key, now), now
 
 
 @rule

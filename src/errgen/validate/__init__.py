@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from errgen.formats import visible
-from errgen.model import Registry
-from errgen.validate.contract import ContractChecker, prose_findings
+from errgen.registry.model import Registry
+from errgen.validate.verdicts import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
 from errgen.validate.leaks import LeakScanner
 
@@ -47,12 +47,13 @@ class Validator:
     def record(self, name: str, record: Record) -> Iterator[PayloadFinding]:
         """Every message is masked as a whole: a secret can sit in a code, a category, a key or
         a suggestion as well as in a value, and each of those is quoted in some message."""
+        body = record.value  # leaks are looked for in all of it, the envelope's siblings too
         if record.http is not None and self.envelope and isinstance(record.value, dict) and self.envelope in record.value:
             record.value = record.value[self.envelope]
-        for rule, severity, message, line in self._findings(record):
+        for rule, severity, message, line in self._findings(record, body):
             yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
 
-    def _findings(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
+    def _findings(self, record: Record, body: Any) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:
             yield "invalid-json", "error", record.error, record.line
             return
@@ -61,10 +62,33 @@ class Validator:
         if isinstance(record.value, dict):
             for rule, severity, message, field in prose_findings(record.value):
                 yield rule, severity, message, record.line_of(field) if field else record.line
-            for key, text in _strings(record.value):
-                for leak in self.scanner.scan(text):
-                    msg = f"{key} contains {leak.kind}: {leak.shown!r}; it must never cross the boundary"
-                    yield leak.rule, "error", msg, record.line_of(key.split(".")[0].split("[")[0])
+        yield from self._leaks(record, body)
+
+    def _leaks(self, record: Record, body: Any) -> Iterator[tuple[str, str, str, int]]:
+        """Every string a consumer receives: a recorded response's headers (a token in
+        `Set-Cookie`), and the body whatever its shape (a text or HTML 500 page with a stack
+        trace is a string, not an object), the envelope's siblings included."""
+        for key, text, field in _places(record, body):
+            for leak in self.scanner.scan(text):
+                # In brackets, not after a colon: `a token: 'ghp_****'` reads as a credential
+                # to the masking of the whole message, which would star the recognisable prefix.
+                msg = f"{key} contains {leak.kind} ({leak.shown!r}); it must never cross the boundary"
+                yield leak.rule, "error", msg, record.line_of(field)
+
+
+def _places(record: Record, body: Any) -> Iterator[tuple[str, str, str]]:
+    """(where, text, the top-level key whose line is reported) for each string to scan."""
+    # A header is scanned as `name: value`, as it travels: the name is the context that makes
+    # `X-Api-Key: 4f9c...` a key.
+    for name, value in (record.http[1] if record.http is not None else {}).items():
+        yield f"headers.{name}", f"{name}: {value}", "headers"
+    if body is not record.value and isinstance(body, dict):  # what sits beside the envelope
+        yield from _top_level(_strings({key: value for key, value in body.items() if value is not record.value}))
+    yield from _top_level(_strings(record.value))
+
+
+def _top_level(strings: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str, str]]:
+    return ((key, text, key.split(".")[0].split("[")[0]) for key, text in strings)
 
 
 def _strings(value: Any) -> Iterator[tuple[str, str]]:

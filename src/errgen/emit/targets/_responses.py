@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import calendar
 
-from errgen.contract import CodeRow, ContractView
+from errgen.contract import MAX_DELAY_VALUE_MS, PROBLEM_MEMBERS, CodeRow, ContractView
 from errgen.wire import ANY
 
 PATH = "conformance/responses.json"
@@ -231,19 +231,91 @@ def _status_code(contract: ContractView) -> bool:
     return any(source["in"] == "status" for source in contract.response["code"])
 
 
-def generic_http_case_holds(contract: ContractView, raw: Any) -> bool:
-    """Whether a vectors.json HTTP case (errgen's own bodies) holds for this registry: with the
-    status as a code source, a body that is not errgen's whole payload is read by its status."""
+def generic_http_case_holds(contract: ContractView, http: dict[str, Any], raw: Any) -> bool:
+    """Whether a vectors.json HTTP case (errgen's own bodies) holds for this registry: a body that
+    is not errgen's whole payload must give no code where this registry reads one (its problem
+    members, its status)."""
     required = [f.wire for f in contract.fields if f.required]
-    return not _status_code(contract) or isinstance(raw, dict) and all(name in raw for name in required)
+    if isinstance(raw, dict) and all(name in raw for name in required):
+        return True
+    document = _json_document(http["body"], contract.policy.max_json_depth)
+    return reference_code(contract.response["code"], http["status"], http["headers"], document) is None
 
 
 def _unread(contract: ContractView, document: Any) -> Any:
-    """What `read_http` returns for a body holding no code: the body's value as read."""
+    """What `read_http` returns for a body holding no code: the body's value as read, less the
+    RFC 9457 members that are no payload field's wire name."""
     if contract.response["format"] == "xml":
         return body_text(contract, document)
     env = contract.envelope
-    return document[env] if env and isinstance(document, dict) and env in document else document
+    value = document[env] if env and isinstance(document, dict) and env in document else document
+    if not isinstance(value, dict):
+        return value
+    names = {f.wire for f in contract.fields}
+    return {k: v for k, v in value.items() if k not in PROBLEM_MEMBERS or k in names}
+
+
+def _code_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return str(int(value)) if abs(value) <= MAX_DELAY_VALUE_MS else None
+
+
+def _walk(value: Any, path: list[Any]) -> str | None:
+    for at, step in enumerate(path):
+        if step == ANY:
+            items = value if isinstance(value, list) else []
+            return next((found for item in items if (found := _walk(item, path[at + 1:])) is not None), None)
+        if isinstance(step, str):
+            value = value.get(step) if isinstance(value, dict) else None
+        else:
+            value = value[step] if isinstance(value, list) and step < len(value) else None
+        if value is None:
+            return None
+    return _code_text(value)
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest (iterative: any depth json.loads returns)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _json_document(text: str, max_depth: int) -> Any:
+    """The document `read_http` reads from a JSON body (one BOM removed), None when it reads none."""
+    try:
+        document = json.loads(text[1:] if text.startswith("\ufeff") else text, parse_constant=_reject)
+    except (ValueError, RecursionError):  # not JSON, or nested past any reader's limit
+        return None
+    return document if _depth(document) <= max_depth else None
+
+
+def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any) -> str | None:
+    """The code `read_http` reads (docs/conformance.md step 3), for the generator's own checks."""
+    for source in sources:
+        if source["in"] == "status":
+            return str(status)
+        if source["in"] == "header":
+            value = next((v for n, v in headers if n.lower() == source["name"]), "").strip(" \t")
+            found = value or None
+        else:
+            found = _walk(document, source["path"])
+        if found is not None:
+            return found
+    return None
 
 
 def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
@@ -352,6 +424,8 @@ def numbers(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
         if not response.ok:
             continue
         body = body_text(contract, response.document).replace(json.dumps(marker), text)
+        if code is None:  # the number is no code: a later source may still give one (the status)
+            code = reference_code(contract.response["code"][1:], 400, [], json.loads(body))
         raw = built(contract, 400, code, None, None, None, None) if code is not None else _unread(contract, json.loads(body))
         yield Reading(f"response/number/{label}", 400, [], body, True, code, None, None, raw)
 
@@ -367,12 +441,19 @@ def limits(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
     yield Reading("response/bom", row.http_status, response.headers, "\ufeff" + body, True, row.code, raw=built(
         contract, row.http_status, row.code, None, None, None, None))
     if reads_body:
-        yield Reading("response/bom-twice", row.http_status, [], "\ufeff\ufeff" + body, True, None, raw="\ufeff" + body)
+        # An unreadable body gives no code, unless a later source reads one without it (the status).
+        unread = reference_code(contract.response["code"], row.http_status, [], None)
+
+        def unreadable(text: str) -> Any:
+            return built(contract, row.http_status, unread, None, None, None, None) if unread else text
+
+        yield Reading("response/bom-twice", row.http_status, [], "\ufeff\ufeff" + body, True, unread,
+                      raw=unreadable("\ufeff" + body))
         size = len(body.encode("utf-8"))
         yield Reading("response/body/at-limit", row.http_status, [], body, True, row.code, pad=p.max_body_bytes - size,
                       raw=built(contract, row.http_status, row.code, None, None, None, None))
-        yield Reading("response/body/over-limit", row.http_status, [], body, True, None, pad=p.max_body_bytes - size + 1,
-                      raw=" " * (p.max_body_bytes - size + 1) + body)
+        yield Reading("response/body/over-limit", row.http_status, [], body, True, unread, pad=p.max_body_bytes - size + 1,
+                      raw=unreadable(" " * (p.max_body_bytes - size + 1) + body))
     retryable = next((r for r in rows if r.retryable), None)
     header = next((e for e in contract.response["retry_after"] if e["at"]["in"] == "header" and e["unit"] in ("ms", "http")), None)
     if retryable is None or header is None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from errgen import payload
 from errgen.contract import view
-from errgen.model import Registry
-from errgen.render import json_layout
+from errgen.registry.model import Registry
+from errgen.emit.render import json_layout
 
 NAME = "schema"
 SUMMARY = "schema/error.schema.json: JSON Schema 2020-12 of the error payload"

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract, resources
-from errgen.build import BuildError
+from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry
-from errgen.languages.go import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.go import naming
+from errgen.emit.render import render as render_template
 
 NAME = "go"
+LABEL = "Go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
 GO_VERSION = "1.21"
 RUNTIME_PACKAGE = "package errgenruntime\n"
@@ -65,12 +66,22 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
 
 
+def code_idents(view: ContractView) -> dict[str, str]:
+    return naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+
+
+def code_snippets(view: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    package = naming.package_name(view.packages[NAME]["package"])
+    return {code: f"if p.Code == {package}.{ident} {{\n\t// ...\n}}" for code, ident in code_idents(view).items()}
+
+
 def data_context(view: ContractView) -> dict[str, Any]:
-    package = naming.package_name(view.packages.go_package)
-    module = naming.module_path(view.packages.go_module)
+    package = naming.package_name(view.packages[NAME]["package"])
+    module = naming.module_path(view.packages[NAME]["module"])
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
-    codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+    codes = code_idents(view)
     categories = naming.unique_idents("Category", view.category_names, {c.name: getattr(c, "words", None) for c in view.categories})
     scopes = naming.unique_idents("Scope", view.scopes)
     actions = naming.unique_idents("Action", view.actions)

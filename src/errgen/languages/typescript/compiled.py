@@ -62,7 +62,7 @@ def compile_runtime(tsc: Path, registry_sources: dict[str, str]) -> dict[str, st
 def registry_sources(registry_path: Path) -> dict[str, str]:
     """The TypeScript data files of a registry: the runtime compiles the same against any."""
     from errgen.languages.typescript.target import data_sources
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     registry = lint_path(registry_path).registry
     if registry is None:

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
-from errgen.model import Registry
-from errgen.languages.typescript import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.typescript import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 from errgen.languages.typescript.compiled import compiled_files, stems
 
 NAME = "typescript"
+LABEL = "TypeScript"
 # Its runner checks conformance/responses.json (real responses, docs/conformance.md).
 READS_RESPONSES = True
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
@@ -23,10 +24,13 @@ SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVE
 # the package runs from (dist/), so that it installs with no build (issue 26 item 4).
 DATA = ("index", "contract", "recovery")
 JS_FORMS = ("cjs", "esm")
+# The compiler the package's devDependencies pin (for `npm run typecheck`), and the one errgen's
+# stored runtime is compiled with (compiled.py).
+TYPESCRIPT = "5.9.3"
 
 
 def _context(contract: ContractView) -> dict[str, Any]:
-    context: dict[str, Any] = {"view": contract, "header": contract.header, "unions": unions(contract),
+    context: dict[str, Any] = {"view": contract, "header": contract.header, "typescript": TYPESCRIPT, "unions": unions(contract),
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
     wire = {f.name: f.wire for f in contract.fields}

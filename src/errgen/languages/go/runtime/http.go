@@ -218,6 +218,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		problem.set("type", problemBase+string(code))
 		problem.set("title", string(code))
 		if known {
+			problem.set("type", e.TypeURI) // the code's own type_uri when it has one, as in every SDK
 			problem.set("title", e.Description)
 		}
 		problem.set("status", json.Number(strconv.Itoa(status)))
