@@ -185,16 +185,16 @@ const ATTRIBUTE = `[ \\t\\r\\n]+${NAME}[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"<]*"|'[
 // One token of a document: misc (comment, processing instruction), an end tag, a start tag (its
 // attributes ignored), or text.
 const TOKEN = new RegExp(`(<!--[\\s\\S]*?-->|<\\?[\\s\\S]*?\\?>)|</(${NAME})[ \\t\\r\\n]*>|<(${NAME})(?:${ATTRIBUTE})*[ \\t\\r\\n]*(/?)>|([^<]+)`, "y");
-const ENTITY = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));/g;
 const BAD_AMPERSAND = /&(?!(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)/;
 const NAMED = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 const SPACE_ONLY = /^[ \t\r\n]*$/;
 class Unreadable extends Error {
 }
-function character(named, decimal, hexadecimal) {
-    if (named !== undefined)
-        return NAMED[named] ?? "";
-    const point = decimal !== undefined ? parseInt(decimal, 10) : parseInt(hexadecimal ?? "", 16);
+/** The character of one entity's name (between `&` and `;`), already known to be well formed. */
+function character(name) {
+    if (has(NAMED, name))
+        return NAMED[name] ?? "";
+    const point = name.charAt(1) === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
     if (point === 0 || (point >= 0xd800 && point <= 0xdfff) || point > 0x10ffff)
         throw new Unreadable();
     return String.fromCodePoint(point);
@@ -204,7 +204,16 @@ function decode(text) {
         return text;
     if (BAD_AMPERSAND.test(text))
         throw new Unreadable(); // an entity other than the predefined ones: never expanded
-    return text.replace(ENTITY, (_match, named, decimal, hexadecimal) => character(named, decimal, hexadecimal));
+    // Every & now starts a well-formed entity: cut at each (a loop, not a replace callback per entity).
+    const parts = [];
+    let from = 0;
+    for (let at = text.indexOf("&"); at !== -1; at = text.indexOf("&", from)) {
+        const end = text.indexOf(";", at);
+        parts.push(text.slice(from, at), character(text.slice(at + 1, end)));
+        from = end + 1;
+    }
+    parts.push(text.slice(from));
+    return parts.join("");
 }
 /** An element being read: its name, its children so far (the first of a name wins), its text. */
 class Open {
