@@ -198,6 +198,7 @@ def _wire_data(payload: Union[Payload, Mapping[str, Any]]) -> dict[str, Any]:
 
 def validate_payload(payload: object) -> ErrorPayload:
     """Strict (a service, before sending): reject unknown codes, contradictions, extra fields."""
+    payload = _raw(payload)
     problems = _validate.problems(payload)
     if problems:
         raise PayloadError(problems)
