@@ -168,6 +168,19 @@ def test_a_service_raises_api_error_and_maps_it_to_http(sdk: ModuleType) -> None
         sdk.APIError({**RATE_LIMITED, "retryable": False})  # a contradiction is refused
 
 
+def test_api_error_survives_pickling(sdk: ModuleType) -> None:
+    import pickle
+
+    known = sdk.APIError(sdk.new_error("RATE_LIMITED", "c-11", retry_after_ms=900), status=429)
+    newer = sdk.APIError.from_raw({**RATE_LIMITED, "code": "BRAND_NEW"}, status=503)
+    broken = sdk.APIError.from_raw("<html>", status=502)
+    for error in (known, newer, broken):
+        again = pickle.loads(pickle.dumps(error))  # process pools send exceptions this way
+        assert type(again) is sdk.APIError
+        assert (again.payload, again.raw, again.status, str(again)) == (error.payload, error.raw, error.status, str(error))
+        assert again.decide(1) == error.decide(1)
+
+
 class Canned(BaseHTTPRequestHandler):
     """Answers each GET with the next of `replies` (status, headers, body)."""
 

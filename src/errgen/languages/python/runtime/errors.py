@@ -9,7 +9,7 @@ another's.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
 from . import _validate
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES
@@ -75,6 +75,19 @@ class APIError(Exception):
         """What to do about this error at `attempt` (`decide` on what was received)."""
         return decide(self.raw, attempt, max_attempts, max_delay_ms, jitter=jitter)
 
+    @classmethod
+    def from_raw(cls, raw: object, status: Optional[int] = None) -> APIError:
+        """The error of a payload as received, valid or not (`decide` judges `raw`)."""
+        try:
+            typed: Optional[Payload] = parse_payload(raw)
+        except PayloadError:
+            typed = None
+        return cls(typed, status=status, raw=raw)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Process pools pickle exceptions: rebuild from what was received, not from the message.
+        return (self.__class__.from_raw, (self.raw, self.status))
+
     def to_http(self, problem: bool = False) -> HttpResponse:
         """The response a service sends for this error (`to_http`). Raises PayloadError for an
         error read from a response that carried no valid payload: there is nothing to send."""
@@ -127,12 +140,7 @@ def error_from_response(
     reading = read_http(status, headers, text, now_ms)
     if not reading.error:
         return None
-    raw = reading.payload
-    try:
-        typed: Optional[Payload] = parse_payload(raw)
-    except PayloadError:
-        typed = None
-    return APIError(typed, status=status, raw=raw)
+    return APIError.from_raw(reading.payload, status=status)
 
 
 def raise_for_response(
