@@ -7,7 +7,6 @@ error. Tests pass their own `sleep`. Any other exception passes through at once.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Awaitable, Callable, Optional, TypeVar
 
@@ -45,9 +44,14 @@ async def retry_async(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
     jitter: bool = False,
-    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    sleep: Optional[Callable[[float], Awaitable[object]]] = None,
 ) -> T:
-    """`retry` for a coroutine function: `await call()`, waiting with `await sleep(seconds)`."""
+    """`retry` for a coroutine function: `await call()`, waiting with `await sleep(seconds)`
+    (asyncio.sleep by default)."""
+    if sleep is None:
+        import asyncio  # here, not at the top: importing asyncio would triple the SDK's import time
+
+        sleep = asyncio.sleep
     attempt = 1
     while True:
         try:
