@@ -225,6 +225,35 @@ def test_urllib_http_error_keeps_retry_after(sdk: ModuleType, server: Any) -> No
     assert raised.value.status == 429 and raised.value.decide(1).delay_ms == 7000
 
 
+def test_a_success_is_no_error_and_its_stream_stays_unread(sdk: ModuleType, server: Any) -> None:
+    url, replies = server
+    replies.append((200, {"Content-Type": "application/json"}, b'{"id": "in_1"}'))
+    with urllib.request.urlopen(url, timeout=10) as response:
+        sdk.raise_for_response(response)
+        assert response.read() == b'{"id": "in_1"}'
+
+
+def test_an_error_sent_with_http_200_is_read_from_the_body(tmp_path: Path, server: Any) -> None:
+    """Slack answers errors with 200 and `"ok": false` (its registry's `error_when`)."""
+    build_to(ROOT / "examples" / "apis" / "slack.yaml", tmp_path, "python")
+    sys.path.insert(0, str(tmp_path / "python"))
+    saved = {n: m for n, m in sys.modules.items() if n.split(".")[0] == "slack_errors"}
+    try:
+        for name in saved:
+            del sys.modules[name]
+        slack = importlib.import_module("slack_errors")
+        url, replies = server
+        replies.append((200, {"x-slack-req-id": "q-1"}, b'{"ok": false, "error": "channel_not_found"}'))
+        with urllib.request.urlopen(url, timeout=10) as response:
+            error = slack.error_from_response(response)
+        assert error is not None and error.code is slack.Code.CHANNEL_NOT_FOUND and error.correlation_id == "q-1"
+    finally:  # another test file may import its own build of slack_errors
+        sys.path.remove(str(tmp_path / "python"))
+        for name in [n for n in sys.modules if n.split(".")[0] == "slack_errors"]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
 def test_from_http_reads_a_message_built_by_the_email_package(sdk: ModuleType) -> None:
     headers = email.message_from_string("Retry-After: 3\nContent-Type: application/json\n\n")
     error = urllib.error.HTTPError("http://x", 429, "Too Many Requests", headers, io.BytesIO(json.dumps(RATE_LIMITED).encode()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Tuple, Union
 
 from . import _validate
-from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES
+from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES, RESPONSE
 from ._wire import Headers
 from .enums import Code
 from .models import ErrorPayload
@@ -133,8 +133,12 @@ def error_from_response(
     """The APIError an HTTP response carries, or None when it is not an error (`read_http` decides
     both from the registry). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
     Response, or anything with a status (`status_code`, `status` or `code`), `headers`, and a body
-    (`content`, else `read()`); `body` gives the body instead, for a stream already read."""
+    (`content`, else `read()`); `body` gives the body instead, for a stream already read. A
+    success's stream is left unread unless the registry says errors can come with a success
+    status (`error_when`)."""
     status = _status(response)
+    if body is None and status < 300 and not RESPONSE["error_when"]:
+        return None
     headers: Headers = getattr(response, "headers", None) or ()
     text = _body(response) if body is None else body
     reading = read_http(status, headers, text, now_ms)
