@@ -114,6 +114,7 @@ def test_a_build_stopped_at_any_step_is_old_new_or_rejected_and_the_next_build_c
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plans: tuple[dict[str, write.Plan], dict[str, write.Plan]]) -> None:
     old, new = plans
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # durability on power loss is not what this tests; speed is
+    monkeypatch.setattr(write, "_syncfs", lambda fd: True)
     write.commit(tmp_path / "old", old)
     write.commit(tmp_path / "new", new)
     old_tree, new_tree = tree(tmp_path / "old"), tree(tmp_path / "new")

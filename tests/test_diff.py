@@ -126,6 +126,15 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
     ("wire case", lambda r: r.__setitem__("wire", {"case": "camel"}), "wire-changed", "", "major"),
     ("wire envelope", lambda r: r.__setitem__("wire", {"envelope": "error"}), "wire-changed", "", "major"),
     ("problem type", set_code("BAD_INPUT", "type_uri", "https://docs.example/errors/bad-input"), "type-uri-changed", "BAD_INPUT", "major"),
+    ("response code source", lambda r: r.__setitem__("wire", {"response": {"code": ["header:x-error-code"]}}), "response-reading-changed", "", "major"),
+    ("response format", lambda r: r.__setitem__("wire", {"format": "xml", "response": {"code": ["body:Error.Code"]}}), "response-reading-changed", "", "major"),
+    ("response error_when", lambda r: r.__setitem__("wire", {"response": {"error_when": [{"at": "body:ok", "equals": False}]}}),
+     "response-reading-changed", "", "major"),
+    ("response request id", lambda r: r.__setitem__("wire", {"response": {"correlation_id": ["header:x-request-id"]}}), "response-detail-changed", "", "patch"),
+    ("response delay", lambda r: r.__setitem__("wire", {"response": {"retry_after": [{"at": "header:x-ratelimit-reset", "unit": "epoch_seconds"}]}}),
+     "response-detail-changed", "", "patch"),
+    ("wire code", set_code("BAD_INPUT", "wire_code", "invalid_input"), "wire-code-changed", "BAD_INPUT", "major"),
+    ("wire condition", set_code("BAD_INPUT", "when", [{"status": [400]}]), "wire-condition-changed", "BAD_INPUT", "major"),
 ]
 
 

@@ -84,6 +84,26 @@ class FieldSpec:
     max_items: int | None = None
 
 
+class WireNames:
+    """Each payload field's name on the wire, by canonical name as an attribute
+    (`view.on_wire.retry_after_ms`): code outside this module never spells a field name as a
+    string, so a renamed or camelCase field is read where it is."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self, specs: tuple[FieldSpec, ...]) -> None:
+        self._names = {spec.name: spec.wire for spec in specs}
+
+    def __getattr__(self, name: str) -> str:
+        try:
+            return self._names[name]
+        except KeyError:
+            raise AttributeError(f"no payload field {name!r}") from None
+
+    def all(self) -> frozenset[str]:
+        return frozenset(self._names.values())
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryRow:
     name: str  # the wire value
@@ -119,6 +139,7 @@ class CodeRow:
     type_uri: str
     # The code the API sends for it (its `wire_code`, else the code itself).
     wire_code: str = ""
+    renamed_from: tuple[str, ...] = ()  # the names this code had before (the site's changelog links them)
 
     @property
     def identifier_text(self) -> str:
@@ -179,6 +200,15 @@ class ContractView:
     @cached_property
     def field_map(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
+
+    @property
+    def code_sources(self) -> list[dict[str, Any]]:
+        """Where a real response carries the code, in the order they are tried."""
+        return list(self.response["code"])
+
+    @cached_property
+    def on_wire(self) -> WireNames:
+        return WireNames(self.fields)
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -259,6 +289,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
         wire_code=code.wire_code or code.name,
+        renamed_from=code.renamed_from,
     )
 
 
@@ -315,5 +346,5 @@ def _derive(registry: Registry) -> ContractView:
     )
 
 
-__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "PARSED", "PROBLEMS", "REASONS",
+__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "WireNames", "PARSED", "PROBLEMS", "REASONS",
            "derive_action", "view"]

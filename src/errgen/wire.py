@@ -77,6 +77,16 @@ def parse_source(text: str) -> dict[str, Any]:
     return {"in": "body", "path": parse_path(rest)}
 
 
+def source_text(source: dict[str, Any]) -> str:
+    """A source as the registry writes it (`body:errors[0].code`, `header:x-request-id`, `status`)."""
+    if source["in"] == "header":
+        return f"header:{source['name']}"
+    if source["in"] == "status":
+        return "status"
+    steps = "".join(f"[{'*' if s == ANY else s}]" if isinstance(s, int) else f".{s}" for s in source["path"])
+    return "body:" + steps.lstrip(".")
+
+
 def condition(cond: Condition) -> dict[str, Any] | None:
     """A condition as data; None when malformed (lint reports it: wire-condition, wire-source)."""
     if cond.op == "status":

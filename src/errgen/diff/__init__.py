@@ -27,9 +27,9 @@ def classify(old: Registry, new: Registry) -> list[Change]:
 
 def empty_registry(new: Registry, path: str) -> Registry:
     """What OLD is when the registry is new on the branch: no codes, categories or history, so
-    everything is added; its identity (name, problem base, packages) is NEW's, as nothing came before."""
+    everything is added; its identity (name, problem base, packages, wire shape) is NEW's, as nothing came before."""
     return Registry(name=new.name, version="", categories=(), codes=(), history=(), problem_base=new.problem_base,
-                    targets=new.targets, path=path)
+                    targets=new.targets, wire=new.wire, path=path)
 
 
 def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffReport:

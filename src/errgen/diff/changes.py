@@ -38,22 +38,34 @@ class RuleSpec:
     level: Level
     description: str
     example: str  # a before -> after pair in registry terms
+    # A registry-level break is announced by this word in the history entry (or the rule id).
+    keyword: str = ""
 
     @property
-    def doc(self) -> str:
-        """The link to its section: absolute, so it resolves in a PR comment or a SARIF viewer."""
+    def doc(self) -> str | None:
+        """The link to its section under the `docs-url` setting (absolute, so it resolves in a PR
+        comment or a SARIF viewer); None without the setting."""
         from errgen import manual
 
         return manual.url(DOCS, self.id)
+
+    @property
+    def command(self) -> str:
+        """The command that prints its section, wherever errgen is installed."""
+        from errgen import manual
+
+        return manual.command(self.id)
 
 
 RULE_SPECS: dict[str, RuleSpec] = {}
 
 
-def declare(id: str, bump: Bump, level: Level, description: str, example: str) -> RuleSpec:
+def declare(id: str, bump: Bump, level: Level, description: str, example: str, keyword: str = "") -> RuleSpec:
     if id in RULE_SPECS:
         raise ValueError(f"diff rule {id} declared twice")
-    spec = RULE_SPECS[id] = RuleSpec(id, bump, level, description, example)
+    if level == "registry" and bump == "major" and not keyword:
+        raise ValueError(f"diff rule {id} is a registry-level break: declare the keyword that announces it")
+    spec = RULE_SPECS[id] = RuleSpec(id, bump, level, description, example, keyword)
     return spec
 
 
@@ -75,10 +87,14 @@ class Change:
     anchor: Place | None = None
     severity: str = "info"  # error: a failed check; warning: a breaking change; info: the rest
     owner: str | None = None  # in a folder registry: the owner of the code's fragment (None: the header's)
+    # Set on a masked copy for printing (diff.output.masked): the fingerprint of the text before masking.
+    pinned_fingerprint: str = ""
 
     @property
     def fingerprint(self) -> str:
         """Stable across message rewording: rule, subject and detail only."""
+        if self.pinned_fingerprint:
+            return self.pinned_fingerprint
         key = "\0".join((self.rule, self.code or "", self.category or "", self.detail))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 

@@ -90,7 +90,7 @@ def _unannounced(change: Change, words: set[str], rule_words: set[str]) -> list[
     if level == "category" and (change.category in words or change.rule in rule_words):
         return []
     if level == "registry":
-        key = "problem_base" if change.rule == "problem-base-changed" else "package"
+        key = RULE_SPECS[change.rule].keyword
         return [] if words & {key, f"{key}s", change.detail} or change.rule in rule_words else [key]
     return [code for code in change.affects if code not in words] or ([] if change.affects else [change.subject])
 

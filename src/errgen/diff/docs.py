@@ -36,7 +36,7 @@ def render() -> str:
              "`errgen diff` compares the contract view of two registries (`errgen.contract.view`): what clients see,",
              "such as the action derived for each scope, retryable, delays and hints, not the raw fields that produce",
              "them. Each change it reports has one of the rule ids below; every output format (text, json, github,",
-             "sarif, markdown) names the rule, and this page has an anchor per id (`docs/diff-rules.md#<rule-id>`).",
+             "sarif, markdown) names the rule, and `errgen docs <rule-id>` prints its section (anchor `#<rule-id>`).",
              "The required release is the largest bump of any change; a break listed under `accepted_breaks` needs",
              "a minor one. `errgen bump` computes it with the same function.", ""]
     for bump, title, intro in SECTIONS:

@@ -34,7 +34,11 @@ class Snapshot:
 
         doc = load_text(decode(self.data, self.display), self.display)
         if compose.includes(doc):
-            doc = compose.compose(doc, compose.GitTree(self.ref, self.folder, self.top))
+            tree = compose.GitTree(self.ref, self.folder, self.top)
+            try:
+                doc = compose.compose(doc, tree)
+            finally:
+                tree.close()
         return doc
 
 

@@ -6,11 +6,14 @@ reason) or not announced; then the failed checks; then the verdict. Escaping is 
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache, wraps
 from typing import Any, Callable
 
 from errgen import formats
-from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place
+from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place, RuleSpec
 from errgen.semver import Bump
+from errgen.validate.leaks import LeakScanner
 
 GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),
                                         ("none", "For information (no release needed)"))
@@ -54,9 +57,14 @@ def _used(r: DiffReport) -> list[str]:
 
 
 def _rules_line(r: DiffReport) -> str:
-    """Where each rule used is explained: online, and offline with `errgen docs RULE`."""
-    used = _used(r)
-    return f"Rules (errgen docs RULE prints one): {', '.join(RULE_SPECS[u].doc for u in used)}" if used else ""
+    """Where each rule used is explained: `errgen docs RULE`, and online under `docs-url` when set."""
+    specs = [RULE_SPECS[u] for u in _used(r)]
+    if not specs:
+        return ""
+    links = [s.doc for s in specs if s.doc]
+    if not links:
+        return "Rules: " + ", ".join(s.command for s in specs)
+    return f"Rules (errgen docs RULE prints one): {', '.join(links)}"
 
 
 def _is_check(c: Change) -> bool:
@@ -90,7 +98,8 @@ def _json_item(c: Change) -> dict[str, Any]:
     return {"rule": c.rule, "code": c.code, "category": c.category, "bump": c.bump, "severity": c.severity,
             "message": c.message, "owner": c.owner, "announcement": c.announcement, "accepted": c.announcement == "accepted",
             "reason": c.reason or None, "affects": list(c.affects), "old": _place(c.old), "new": _place(c.new),
-            "location": _place(c.where), "fingerprint": c.fingerprint, "doc": RULE_SPECS[c.rule].doc}
+            "location": _place(c.where), "fingerprint": c.fingerprint,
+            "doc": RULE_SPECS[c.rule].doc, "docs_command": RULE_SPECS[c.rule].command}
 
 
 def as_json(r: DiffReport) -> str:
@@ -119,7 +128,7 @@ def github(r: DiffReport) -> str:
 
 
 def sarif(r: DiffReport) -> str:
-    rules = [formats.SarifRule(s.id, s.description, f"errgen docs {s.id}", s.doc) for s in RULE_SPECS.values()]
+    rules = [formats.SarifRule(s.id, s.description, s.command, s.doc or "") for s in RULE_SPECS.values()]
     results = []
     for c in r.changes + r.checks:
         p = c.where
@@ -157,9 +166,44 @@ def markdown(r: DiffReport) -> str:
         lines += [f"| `{c.rule}` | {md(c.subject) or '–'} | {md(c.message)} |" for c in r.checks]
         lines.append("")
     used = _used(r)
-    if used:  # links a PR comment can follow (md_link escapes the text; the URL is errgen's own)
-        lines.append("Rules: " + ", ".join(f"[`{u}`]({RULE_SPECS[u].doc})" for u in used))
+    if used:  # links a PR comment can follow under `docs-url` (the URL is a validated setting), else the command
+        lines.append("Rules: " + ", ".join(_md_rule(RULE_SPECS[u]) for u in used))
     return "\n".join(lines).rstrip() + "\n"
 
 
-FORMATS: dict[str, Callable[[DiffReport], str]] = {"text": text, "json": as_json, "github": github, "sarif": sarif, "markdown": markdown}
+def _md_rule(spec: RuleSpec) -> str:
+    return f"[`{spec.id}`]({spec.doc})" if spec.doc else f"`{spec.command}`"
+
+
+_SCANNER = LeakScanner()
+
+
+def masked(r: DiffReport) -> DiffReport:
+    """The report with every secret in its text masked, as lint and validate mask theirs: a code,
+    category or version can be token-shaped and each is quoted somewhere. The fingerprint is
+    kept from the unmasked change, so two masked codes never share one."""
+    red = lru_cache(maxsize=None)(_SCANNER.redact)  # a code is quoted in many changes
+
+    def change(c: Change) -> Change:
+        texts = dict(message=red(c.message), code=c.code and red(c.code), category=c.category and red(c.category),
+                     detail=red(c.detail), reason=red(c.reason), owner=c.owner and red(c.owner), affects=tuple(map(red, c.affects)))
+        if all(getattr(c, key) == value for key, value in texts.items()):
+            return c
+        return replace(c, **texts, pinned_fingerprint=c.fingerprint)  # type: ignore[arg-type]
+
+    return replace(r, old_version=red(r.old_version), new_version=red(r.new_version), header=r.header and red(r.header),
+                   changes=[change(c) for c in r.changes], checks=[change(c) for c in r.checks])
+
+
+def _masking(render: Callable[[DiffReport], str]) -> Callable[[DiffReport], str]:
+    @wraps(render)
+    def rendered(r: DiffReport) -> str:
+        return render(masked(r))
+
+    return rendered
+
+
+# Every format renders the masked report: nothing a diff prints carries a secret in clear.
+FORMATS: dict[str, Callable[[DiffReport], str]] = {name: _masking(render) for name, render in
+                                                   (("text", text), ("json", as_json), ("github", github), ("sarif", sarif),
+                                                    ("markdown", markdown))}

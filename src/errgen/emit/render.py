@@ -105,7 +105,7 @@ def environment(target: str) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
+        autoescape=lambda name: (name or "").endswith(".html.jinja"),  # HTML escapes everything; other outputs use a filter per destination
         auto_reload=False,  # a build never sees a template change under it
     )
     env.filters.update(comment=comment, md=md, json=to_json, json_lines=json_lines)

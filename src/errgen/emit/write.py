@@ -7,9 +7,12 @@ in the manifest) is overwritten only when forced. Changed files are staged in OU
 meanwhile, one target's text in memory at a time; when a check fails the staging folder (and OUT,
 if this build created it) is removed, and nothing else has changed.
 
-Once every file has passed, a journal (files to move, files to delete) and the new manifest join
-the staged files; renaming that folder to OUT/.errgen-commit marks the staged set complete, and
-only then are files moved into place, the orphans deleted and, last, the manifest replaced. A run
+Staged files lie flat in the staging folder, each named by the sha256 of its path (no folder
+tree to make, then remove). Once every file has passed, a journal (files to move, files to
+delete) and the new manifest join the staged files, and one flush of the file system makes them
+all durable (`_flush`: a per-file fsync would cost a disk round trip per file, which dominated a
+large build); renaming that folder to OUT/.errgen-commit marks the staged set complete, and only
+then are files moved into place, the orphans deleted and, last, the manifest replaced. A run
 that finds a commit folder (a build killed while moving) validates it and finishes it; a staging
 folder (killed earlier) is discarded. `compare` reports either leftover as stale, so after a kill
 at any step OUT is the old build, the new one, or a state `build --check` rejects and the next
@@ -24,12 +27,14 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import hashlib
 import json
 import os
 import re
 import shutil
 import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -404,24 +409,25 @@ class _Staging:
         self.root, self.out, self.lock = root, out, lock
         self.folder = root / STAGING
         self.opened = False
+        self.staged: list[Path] = []  # what _flush must make durable where the file system cannot be flushed whole
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
 
     def write(self, rel: str, data: bytes) -> None:
         def stage() -> None:
             self._open()
-            write_synced(self.folder / "files" / rel, data)
-        self._guard(stage)
+            self.staged.append(_write(self.folder / "files" / staged_name(rel), data))
+        self._guard(stage, str(self.out / rel))
 
     def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
         def finish() -> None:
             self._open()
-            write_synced(self.folder / "journal.json", json.dumps({"write": written, "delete": deleted}).encode("utf-8"))
-            write_synced(self.folder / "manifest.json", manifest.text().encode("utf-8"))
-            _fsync_dir(self.folder)
-        self._guard(finish)
+            self.staged.append(_write(self.folder / "journal.json", json.dumps({"write": written, "delete": deleted}).encode("utf-8")))
+            self.staged.append(_write(self.folder / "manifest.json", manifest.text().encode("utf-8")))
+            _flush(self.folder, self.staged)  # every staged byte on disk before the rename below commits to them
+        self._guard(finish, str(self.folder))
         try:
             os.replace(self.folder, self.root / COMMIT)
-            _fsync_dir(self.root)
+            _fsync(self.root)
         except OSError as exc:
             raise WriteError(f"cannot write in {show(self.out)}: {exc.strerror}; nothing was changed") from None
 
@@ -447,13 +453,12 @@ class _Staging:
         self.opened = True
         _discard(self.folder)
         (self.folder / "files").mkdir(parents=True)
+        self.staged.append(self.folder / "files")
 
-    def _guard(self, step: Callable[[], object]) -> None:
+    def _guard(self, step: Callable[[], object], where: str) -> None:
         try:
             step()
         except OSError as exc:
-            where = exc.filename if isinstance(exc.filename, str) else str(self.folder)
-            where = where.replace(str(self.folder / "files") + os.sep, str(self.out) + os.sep)
             raise WriteError(f"cannot write {show(where)}: {exc.strerror}; nothing was changed") from None
 
 
@@ -506,11 +511,10 @@ def _read_journal(root: Path, out: Path) -> _Journal:
     for rel in delete:
         if rel not in owned or rel in new:
             raise WriteError(f"{where}: journal deletes {show(rel)}, which {show(out / MANIFEST)} does not own; nothing was changed")
-    listed = set(write)
-    for path in _walk(folder / "files", where):
-        rel = path.relative_to(folder / "files").as_posix()
-        if rel not in listed:
-            raise WriteError(f"{where}: holds {show(rel)}, which its journal does not list")
+    listed = {staged_name(rel) for rel in write}
+    for name in _staged(folder / "files", where):
+        if name not in listed:
+            raise WriteError(f"{where}: holds files/{show(name)}, which its journal does not list")
     for rel in write + delete:
         inside(root, rel, out)
     return _Journal(write, delete, manifest_data)
@@ -526,19 +530,24 @@ def _read_regular(path: Path, where: str) -> bytes:
     return data
 
 
-def _walk(folder: Path, where: str) -> Iterator[Path]:
-    """Regular files under folder, never following a link (a symlink is refused)."""
+def _staged(folder: Path, where: str) -> Iterator[str]:
+    """The names of the staged files in folder, which holds regular files only (a link or a
+    folder is refused, never followed)."""
     st = _lstat(folder)
     if st is None:
         return
     if not stat.S_ISDIR(st.st_mode):
         raise WriteError(f"{where}: its files/ is not a folder; remove {where}")
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        for name in dirnames + filenames:
-            st = os.lstat(os.path.join(dirpath, name))
-            if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
-                raise WriteError(f"{where}: holds {show(name)}, which is not a regular file or folder; remove {where}")
-        yield from (Path(dirpath) / name for name in filenames)
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.is_file(follow_symlinks=False):
+                raise WriteError(f"{where}: holds files/{show(entry.name)}, which is not a regular file; remove {where}")
+            yield entry.name
+
+
+def staged_name(rel: str) -> str:
+    """A file's name in the flat staging folder: distinct per path, and no folder to create."""
+    return digest(rel)
 
 
 def _move_into_place(root: Path, out: Path) -> None:
@@ -546,18 +555,21 @@ def _move_into_place(root: Path, out: Path) -> None:
     folder = root / COMMIT
     try:
         if journal.manifest is not None:
+            made: set[Path] = set()
             for rel in journal.write:
-                src = folder / "files" / rel
+                src = folder / "files" / staged_name(rel)
                 if _lstat(src) is None:
                     continue  # moved before the interruption
                 dest = root / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
+                if dest.parent not in made:  # one mkdir per folder, not per file
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(dest.parent)
                 os.replace(src, dest)
             for rel in journal.delete:
                 _remove(root, rel)
             # The manifest moves last: until it does, the old one still describes what errgen owns.
             os.replace(folder / "manifest.json", root / MANIFEST)
-            _fsync_dir(root)
+            _fsync(root)
         shutil.rmtree(folder)
     except OSError as exc:
         where = exc.filename if isinstance(exc.filename, str) else str(out)
@@ -581,22 +593,65 @@ def _remove(root: Path, rel: str) -> None:
 
 def write_synced(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    _write(path, data, sync=True)
+
+
+def _write(path: Path, data: bytes, sync: bool = False) -> Path:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
+    return path
 
 
-def _fsync_dir(path: Path) -> None:
+def _flush(folder: Path, paths: list[Path]) -> None:
+    """Make everything written in folder durable: one syncfs(2) of its file system where Linux
+    offers it (one flush, whatever the number of files), else an fsync of each of `paths` and of
+    folder itself."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        if _syncfs(fd):
+            return
+    finally:
+        os.close(fd)
+    for path in [*paths, folder]:
+        _fsync(path)
+
+
+def _syncfs(fd: int) -> bool:
+    """syncfs(fd): True once the file system holding fd is flushed, False where there is no
+    syncfs (not Linux) or it failed (the caller then syncs file by file)."""
+    libc = _libc()
+    return libc is not None and libc.syncfs(fd) == 0
+
+
+@functools.cache
+def _libc() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syncfs  # noqa: B018 (a C library without it: no syncfs)
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+def _fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
 
 
 # --- comparing ---------------------------------------------------------------------------------

@@ -206,9 +206,98 @@ class GitTree:
         parent, _, name = path.rpartition("/")
         return path, tree.get(parent, {}).get(name, ("missing", ""))[0]
 
+    _blobs: "_Blobs | None" = None
+
     def read(self, name: str) -> bytes:
-        path = f"{self.folder}/{name}" if self.folder else name
-        return self._git("show", f"{self.rev}:{path}")
+        """The file's bytes at the revision. Every read of one tree goes through one `git cat-file
+        --batch` process, fed the blob ids one `git ls-tree -r` listed: a process per fragment
+        was 96 s for 5,000 fragments. A link (mode 120000) is refused, never followed, as the
+        working tree's reader refuses it."""
+        if self._blobs is None:
+            self._blobs = _Blobs(self.rev, self.folder, self.cwd)
+        return self._blobs.read(name)
+
+    def close(self) -> None:
+        if self._blobs is not None:
+            self._blobs.close()
+            self._blobs = None
+
+
+class _Blobs:
+    """The blobs below `folder` at `rev`, by path relative to the folder: one `git ls-tree -r`
+    for their modes and ids, one `git cat-file --batch` for their bytes. A read asks for the
+    file and, in the same request, for the files after it in its folder with its extension
+    (compose reads a pattern's matches in that order): one round trip per batch, not per file."""
+
+    BATCH = 512  # requests written before reading the answers: well inside a pipe's buffer, so git never waits on us
+
+    def __init__(self, rev: str, folder: str, cwd: Path | None) -> None:
+        self.cwd = cwd
+        prefix = f"{folder}/" if folder else ""
+        listed = subprocess.run(["git", "ls-tree", "-r", "-z", rev, "--", prefix or "."], cwd=cwd, capture_output=True, check=True).stdout
+        self.entries: dict[str, tuple[str, str]] = {}  # name -> (mode, object id)
+        for line in listed.decode("utf-8", "replace").split("\0"):
+            meta, _, path = line.partition("\t")
+            if path.startswith(prefix) and meta.count(" ") == 2:
+                mode, _, obj = meta.split(" ")
+                self.entries[path[len(prefix):]] = (mode, obj)
+        self.names = sorted(self.entries)
+        self.fetched: dict[str, bytes] = {}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def read(self, name: str) -> bytes:
+        mode, _ = self.entries.get(name, ("", ""))
+        if not mode:
+            raise FileNotFoundError(f"{name}: no such file at the revision")
+        if mode == "120000":
+            raise OSError(f"{name} is a symbolic link, not a file; errgen does not follow it")
+        if not mode.startswith("100"):
+            raise IsADirectoryError(f"{name} is not a file")
+        if name not in self.fetched:
+            self._fetch([name] + self._following(name))
+        if name not in self.fetched:
+            raise OSError(f"git cat-file could not read {name} (object {self.entries[name][1]})")
+        return self.fetched.pop(name)
+
+    def _following(self, name: str) -> list[str]:
+        """The regular files after `name` in its folder with its extension, not yet fetched."""
+        import bisect
+        folder, suffix = name.rpartition("/")[0], PurePosixPath(name).suffix
+        out: list[str] = []
+        for other in self.names[bisect.bisect_right(self.names, name):]:
+            if len(out) == self.BATCH - 1 or other.rpartition("/")[0] != folder:
+                break
+            if PurePosixPath(other).suffix == suffix and self.entries[other][0].startswith("100") and other not in self.fetched:
+                out.append(other)
+        return out
+
+    def _fetch(self, names: list[str]) -> None:
+        if self.process is None:
+            self.process = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.cwd, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("".join(f"{self.entries[n][1]}\n" for n in names).encode())
+        self.process.stdin.flush()
+        for name in names:
+            header = self.process.stdout.readline().split()
+            if len(header) == 2 and header[1] == b"missing":
+                continue
+            if len(header) != 3:
+                raise OSError(f"git cat-file ended while reading {name}")
+            size = int(header[2])
+            data = self.process.stdout.read(size + 1)  # the object, then git's newline
+            if len(data) != size + 1:
+                raise OSError(f"git cat-file ended while reading {name}")
+            if header[1] == b"blob":
+                self.fetched[name] = data[:size]
+
+    def close(self) -> None:
+        if self.process is not None:
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.close()
+            self.process.stdout.close()
+            self.process.wait()
+            self.process = None
 
 
 class ComposedDocument(Document):

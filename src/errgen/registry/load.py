@@ -38,6 +38,7 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
+_SCALAR = yaml.ScalarEvent
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
 # PyYAML's YAML 1.1 implicit resolvers, indexed by first character as its Resolver does.
@@ -124,13 +125,10 @@ def load_text(text: str, display: str, stamp: bool = False) -> Document:
     return Document(display, root, builder.diagnostics, text)
 
 
-def _loc(event: Any) -> Loc:
-    mark = event.start_mark
-    return Loc(mark.line + 1, mark.column + 1)
-
-
-def _stamped(path: str) -> Callable[[Any], Loc]:
-    make = tuple.__new__  # runs once per node; Loc(...) costs three times more
+def _locator(path: str | None) -> Callable[[Any], Loc]:
+    """Where an event starts, naming `path` (None: the registry's own file). Runs twice per
+    node: Loc(...) costs three times more than building the tuple."""
+    make = tuple.__new__
 
     def loc(event: Any) -> Loc:
         mark = event.start_mark
@@ -138,12 +136,15 @@ def _stamped(path: str) -> Callable[[Any], Loc]:
     return loc
 
 
+_loc = _locator(None)
+
+
 class _Builder:
     """Builds values from the event stream, one recursive call per mapping or sequence."""
 
     def __init__(self, path: str, stamp: bool = False) -> None:
         self.path = path
-        self.loc = _stamped(path) if stamp else _loc
+        self.loc = _locator(path) if stamp else _loc
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
         self.depth = 0
@@ -211,7 +212,13 @@ class _Builder:
                 msg = "YAML merge keys (<<) are not supported in a registry; write the keys out"
                 self.diagnostics.append(diag("yaml-alias", msg, self.path, key_loc))
                 continue
-            value = self.value(value_event)
+            if type(value_event) is _SCALAR:  # most values: skip value()'s dispatch
+                self.count += 1
+                if self.count > MAX_NODES:
+                    raise self._fatal("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", value_loc)
+                value = self.scalar(value_event)
+            else:
+                value = self.value(value_event)
             if key in out.key_locs:
                 first = out.key_locs[key]
                 msg = f"duplicate key {key!r}: first defined at line {first.line}; a registry key may appear once"
@@ -231,7 +238,13 @@ class _Builder:
             if type(event) is yaml.SequenceEndEvent:
                 return out
             out.locs.append(loc(event))
-            out.append(self.value(event))
+            if type(event) is _SCALAR:
+                self.count += 1
+                if self.count > MAX_NODES:
+                    raise self._fatal("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", out.locs[-1])
+                out.append(self.scalar(event))
+            else:
+                out.append(self.value(event))
 
     def scalar(self, event: Any) -> Any:
         text = event.value
@@ -273,6 +286,20 @@ class _Builder:
 
 
 def _resolve_plain(text: str) -> str:
+    if len(text) <= 32:  # scopes, statuses, versions: the same few values in every code
+        tag = _PLAIN_TAGS.get(text)
+        if tag is None:
+            tag = _implicit_tag(text)
+            if len(_PLAIN_TAGS) < 65_536:  # bounded: a long-running watch sees many registries
+                _PLAIN_TAGS[text] = tag
+        return tag
+    return _implicit_tag(text)
+
+
+_PLAIN_TAGS: dict[str, str] = {}
+
+
+def _implicit_tag(text: str) -> str:
     for tag, pattern in _IMPLICIT.get(text[0] if text else "", ()):
         if pattern.match(text):
             return tag

@@ -8,7 +8,7 @@ are left out of the model after their diagnostics are recorded; later rules see 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
@@ -23,6 +23,7 @@ FORMAT_VERSION = 1
 class Scalar:
     expected: str
     accepts: Callable[[Any], bool]
+    kind: type | None = None  # a value of exactly this type is accepted without calling `accepts`
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,10 @@ class Fields:
     name: str
     fields: dict[str, tuple["Shape", bool]]
     expected: str = "a mapping"
+    required: tuple[str, ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "required", tuple(k for k, (_, required) in self.fields.items() if required))
 
 
 @dataclass(frozen=True)
@@ -49,9 +54,9 @@ class NamedMap:
 
 Shape = Scalar | ListOf | Fields | NamedMap
 
-STR = Scalar("a string", lambda v: isinstance(v, str))
-INT = Scalar("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))
-BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
+STR = Scalar("a string", lambda v: isinstance(v, str), str)
+INT = Scalar("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool), int)
+BOOL = Scalar("true or false", lambda v: isinstance(v, bool), bool)
 # A value a response is compared with (`equals:`): any JSON scalar.
 JSON_SCALAR = Scalar("a string, number, boolean or null", lambda v: v is None or isinstance(v, (str, int, float, bool)))
 
@@ -150,7 +155,10 @@ class _Checker:
         if isinstance(shape, ListOf):
             if not isinstance(value, Seq):
                 return self._wrong(value, shape.expected, loc, where)
-            checked = [(self.check(v, shape.item, l, f"{where}[{i}]"), l) for i, (v, l) in enumerate(zip(value, value.locs))]
+            item = shape.item
+            kind = item.kind if isinstance(item, Scalar) else None
+            # Where an item is (`hints[2]`) is spelled out only for an item that needs checking.
+            checked = [(v if type(v) is kind else self.check(v, item, l, f"{where}[{i}]"), l) for i, (v, l) in enumerate(zip(value, value.locs))]
             return [(v, l) for v, l in checked if v is not _BAD]
         if not isinstance(value, Map):
             return self._wrong(value, shape.expected, loc, where)
@@ -161,17 +169,24 @@ class _Checker:
 
     def fields(self, value: Map, shape: Fields, loc: Loc, where: str, partial: bool = False) -> Any:
         out: dict[str, Any] = {}
+        known = shape.fields
         for key, item in value.items():
-            if key not in shape.fields:
+            entry = known.get(key)
+            if entry is None:
                 self._unknown_key(key, shape, value.key_locs[key], where)
                 continue
-            checked = self.check(item, shape.fields[key][0], value.locs[key], _join(where, key))
+            sub = entry[0]
+            if isinstance(sub, Scalar) and type(item) is sub.kind:
+                out[key] = item  # the common case: no path string is built for a value that is right
+                continue
+            checked = self.check(item, sub, value.locs[key], _join(where, key))
             if checked is not _BAD:
                 out[key] = checked
-        missing = [k for k, (_, required) in shape.fields.items() if required and k not in value]
-        for key in missing:
-            self.error("missing-key", f"{_name(where, shape.name)} is missing the required key {key!r}", loc)
-        if not partial and any(k not in out for k, (_, required) in shape.fields.items() if required):
+        required = shape.required
+        for key in required:
+            if key not in value:
+                self.error("missing-key", f"{_name(where, shape.name)} is missing the required key {key!r}", loc)
+        if not partial and any(k not in out for k in required):
             return _BAD
         out["__locs__"] = value.locs
         out["__loc__"] = loc

@@ -51,8 +51,8 @@ def _explained(contract: ContractView, raw: dict[str, Any], rule: str, message: 
     if rule == "unknown-code":
         return message + _nearest(contract, raw)
     if rule == "retryable-mismatch":
-        code = raw[contract.field_map["code"].wire]
-        sent = raw[contract.field_map["retryable"].wire]
+        code = raw[contract.on_wire.code]
+        sent = raw[contract.on_wire.retryable]
         said = contract.code_map[code].retryable
         return f"{code}: the payload sent retryable {str(sent).lower()}, but the registry says retryable {str(said).lower()}"
     return message
@@ -61,7 +61,7 @@ def _explained(contract: ContractView, raw: dict[str, Any], rule: str, message: 
 def _nearest(contract: ContractView, raw: dict[str, Any]) -> str:
     """Known codes that differ only in case or separators first (CARD_DECLINED for card_declined),
     else the closest spellings."""
-    code = raw[contract.field_map["code"].wire]
+    code = raw[contract.on_wire.code]
     same = contract.codes_by_identity.get(identity_key(code), ())
     near = [c for c in same if c != code][:3] or difflib.get_close_matches(code, contract.code_names, n=3, cutoff=0.6)
     return f"; nearest known: {', '.join(near)}" if near else ""
@@ -96,8 +96,8 @@ class ContractChecker:
         self.codes = registry.code_map
 
     def check(self, payload: Any, http: tuple[Any, dict[str, str]] | None) -> Iterator[Finding]:
-        if http is not None and isinstance(payload, dict) and "title" in payload and "type" in payload:
-            payload = {k: v for k, v in payload.items() if k not in PROBLEM_MEMBERS}
+        if http is not None and isinstance(payload, dict):
+            payload = self._without_problem_members(payload)
         found = envelope_problems(self.contract, payload)
         if isinstance(payload, dict):
             found += registry_problems(self.contract, payload)
@@ -105,15 +105,24 @@ class ContractChecker:
             yield (rule, "error", message, field)
         if not isinstance(payload, dict):
             return
-        name = payload.get(self.contract.field_map["code"].wire)
+        name = payload.get(self.contract.on_wire.code)
         code = self.codes.get(name) if isinstance(name, str) else None
         if code is None:
             return
         if code.deprecated:
             instead = f"; use {code.deprecated.replaced_by}" if code.deprecated.replaced_by else ""
-            yield ("deprecated-code", "warning", f"{code.name} is deprecated since {code.deprecated.since}{instead}", "code")
+            yield ("deprecated-code", "warning", f"{code.name} is deprecated since {code.deprecated.since}{instead}",
+                   self.contract.on_wire.code)
         if http is not None:
             yield from self._http(code, payload, http)
+
+    def _without_problem_members(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """An RFC 9457 body less the members it adds around the payload, as `from_http` drops
+        them: a member that is one of the payload's own wire names (a field renamed `type`) stays."""
+        if not {"title", "type"} <= payload.keys():
+            return payload
+        own = self.contract.on_wire.all()
+        return {k: v for k, v in payload.items() if k not in PROBLEM_MEMBERS or k in own}
 
     def _http(self, code: Any, payload: dict[str, Any], http: tuple[Any, dict[str, str]]) -> Iterator[Finding]:
         status, headers = http
@@ -121,12 +130,13 @@ class ContractChecker:
         if status != expected_status:
             yield ("http-status-mismatch", "error", f"{code.name} is sent with HTTP {expected_status}, not {status}", None)
         header = headers.get("retry-after", "").strip()
-        delay: Any = payload.get("retry_after_ms")
+        wire = self.contract.on_wire.retry_after_ms
+        delay: Any = payload.get(wire)
         if re.fullmatch(r"[0-9]{1,16}", header) and _integral(delay) and abs(delay) < 2**53:
             expected = math.ceil(int(delay) / 1000)
             if int(header) != expected:
-                msg = f"Retry-After: {header} disagrees with retry_after_ms {int(delay)} (expected {expected} s)"
-                yield ("retry-after-header-mismatch", "error", msg, "retry_after_ms")
+                msg = f"Retry-After: {header} disagrees with {wire} {int(delay)} (expected {expected} s)"
+                yield ("retry-after-header-mismatch", "error", msg, wire)
 
 
 # Article 000's fourth leak: prose that carries what a hint field should.
@@ -136,8 +146,10 @@ PROSE_HINTS = re.compile(
 )
 
 
-def prose_findings(payload: dict[str, Any]) -> Iterator[Finding]:
-    message = payload.get("message")
+def prose_findings(contract: ContractView, payload: dict[str, Any]) -> Iterator[Finding]:
+    names = contract.on_wire
+    message = payload.get(names.message)
     if isinstance(message, str) and PROSE_HINTS.search(message):
-        msg = "message lists suggestions or accepted values in prose; put them in did_you_mean / accepted (agents branch on fields, never on prose)"
-        yield ("message-carries-hints", "warning", msg, "message")
+        msg = (f"{names.message} lists suggestions or accepted values in prose; put them in {names.did_you_mean} / "
+               f"{names.accepted} (agents branch on fields, never on prose)")
+        yield ("message-carries-hints", "warning", msg, names.message)

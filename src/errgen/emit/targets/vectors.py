@@ -55,8 +55,8 @@ class Case:
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     head = {
-        # The published page, not the `docs-url` setting: output depends on the registry alone.
-        "$comment": f"{contract.header} The format and every rule: {manual.PUBLISHED}conformance.md (offline: errgen docs conformance).",
+        # The command, never the `docs-url` setting: output depends on the registry alone.
+        "$comment": f"{contract.header} The format and every rule: {manual.command('conformance')}.",
         "registry": contract.name, "version": contract.version,
         "policy": policy(contract),
     }

@@ -24,6 +24,7 @@ from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
 
 NAME = "java"
+LABEL = "Java"
 SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUNTIME_PACKAGE = "package errgen.runtime;"
@@ -76,6 +77,13 @@ def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
                            summary=ENUMS[name], constants=constants)
+
+
+def code_snippets(v: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    package = naming.package_name(v.packages[NAME]["package"])
+    names = naming.constant_names(v.code_names, _view_words(v))
+    return {code: f"import {package}.Code;\n\nif (payload.code() == Code.{names[code]}) {{\n  // ...\n}}" for code in v.code_names}
 
 
 def _view_words(v: ContractView) -> dict[str, tuple[str, ...]]:

@@ -19,6 +19,7 @@ from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "typescript"
+LABEL = "TypeScript"
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
 TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
 # The compiler the package's devDependencies pin, and the one errgen compiles the runner with.
@@ -162,3 +163,7 @@ def _run(argv: list[str], what: str) -> None:
         raise _Failed(f"{what} failed (exit {done.returncode}): {tail}")
 
 
+def code_snippets(contract: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK (a literal
+    of the `Code` union)."""
+    return {code: f"if (payload.code === {naming.string_literal(code)}) {{\n  // ...\n}}" for code in contract.code_names}

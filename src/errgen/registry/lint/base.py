@@ -62,19 +62,25 @@ def rule(rule_id: str) -> Callable[[Check], Check]:
 
 
 class Nearest:
-    """`nearest` over a registry's own names. Each fuzzy match compares the word with every name,
-    so a rule stops suggesting once it has made `budget` comparisons: lint stays linear on a
-    registry with thousands of names and thousands of bad references."""
+    """`nearest` over a registry's own names, for a rule that may ask about thousands of words.
+    A fuzzy match compares the word with every name, so a rule stops fuzzy matching once it has
+    made `budget` comparisons (lint stays linear on a registry with thousands of names and
+    thousands of bad references); past that it still lists a short list of choices. A word asked
+    about again is answered from memory."""
 
-    def __init__(self, choices: Iterable[str], budget: int = 100_000) -> None:
+    def __init__(self, choices: Iterable[str], budget: int = 10_000) -> None:
         self.options = _ordered(choices)
         self.left = budget
+        self.answers: dict[str, str] = {}
 
     def __call__(self, word: str) -> str:
-        if self.left < len(self.options):
-            return ""
-        self.left -= len(self.options)
-        return nearest(word, self.options)
+        if word not in self.answers:
+            if self.left >= len(self.options):
+                self.left -= len(self.options)
+                self.answers[word] = nearest(word, self.options)
+            else:
+                self.answers[word] = _choices(self.options)
+        return self.answers[word]
 
 
 def _ordered(choices: Iterable[str]) -> list[str]:
@@ -92,6 +98,9 @@ def nearest(word: str, choices: Iterable[str]) -> str:
     near = same[:3] or difflib.get_close_matches(word, options, n=3, cutoff=0.5)
     if near:
         return "; did you mean " + " or ".join(repr(n) for n in near) + "?"
-    if len(options) <= 12:
-        return "; expected one of: " + ", ".join(options) if options else ""
-    return ""
+    return _choices(options)
+
+
+def _choices(options: list[str]) -> str:
+    """A short list of what would be accepted; a long one would drown the message."""
+    return "; expected one of: " + ", ".join(options) if 0 < len(options) <= 12 else ""
