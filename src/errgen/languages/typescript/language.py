@@ -18,6 +18,6 @@ LANGUAGE = Language(
     name="typescript",
     settings={"package": lambda n: f"{n.kebab}-errors"},
     runner=runner,
-    leftovers={"package.json": ("node_modules/", "package-lock.json", "dist/")},
+    leftovers={"package.json": ("node_modules/", "package-lock.json", "build/")},  # dist/ is generated: the package runs from it
     filters={"ts_str": naming.string_literal},
 )
