@@ -28,7 +28,7 @@ def write_corpus(path: str, n: int) -> None:
         for i in range(n):
             e = entries[i % len(entries)]
             p = sdk.new_error(e.code.value, f"c-{i}", resource_id=f"r-{i}" if e.scope.value == "resource" else None,
-                              message="The record could not be processed." if i % 3 else None)
+                              message="The record could not be processed." if i % 3 else None).to_wire()
             if rng.random() < 0.05:
                 p["extra"] = True
             if rng.random() < 0.01:

@@ -22,7 +22,7 @@ import {pkg} as sdk
 out = []
 for code, scope in json.loads(sys.argv[1]):
     extra = {{"resource_id": "r-1"}} if scope == "resource" else {{}}
-    p = sdk.new_error(code, "c-1", scope=scope, **extra)
+    p = sdk.new_error(code, "c-1", scope=scope, **extra).to_wire()
     http = sdk.to_http(p)
     back = sdk.from_http(http.status, http.headers, http.body)
     parsed = sdk.parse_payload(back)

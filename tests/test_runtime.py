@@ -66,7 +66,7 @@ def test_typescript_runner_passes_every_vector(ts_sdk: Path) -> None:
 def test_python_and_typescript_emit_the_same_lines(ts_sdk: Path, tmp_path: Path) -> None:
     """Any inputs, no expectations: both SDKs print byte-identical emit lines."""
     odd = ["-1", "1.5", "+5", "2099-01-01", "\u00b2", "9" * 5000, "Fri, 31 Dec 9999 23:59:59 GMT", "", " 3 ", "3,4"]
-    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request"))
+    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request").to_wire())
     inputs = [{"name": f"h{i}", "input": {"http": {"status": 429, "headers": [["Retry-After", v]], "body": body}}, "now_ms": 5}
               for i, v in enumerate(odd)]
     junk: list[Any] = [{"code": "X"}, {"scope": {}}, [], "x", 1e300, {"code": "RATE_LIMITED", "__proto__": 1}, {"constructor": 1}]
@@ -183,7 +183,7 @@ def test_article_examples() -> None:
 
 
 def test_strict_and_tolerant_parsing() -> None:
-    ok = sdk.new_error("TENANT_UNKNOWN", "c-1", did_you_mean=["www"], state="unchanged")
+    ok = sdk.new_error("TENANT_UNKNOWN", "c-1", did_you_mean=["www"], state="unchanged").to_wire()
     assert sdk.validate_payload(ok).code is sdk.Code.TENANT_UNKNOWN
     assert sdk.validate_payload(ok).to_wire() == ok  # the model writes back exactly what it read, by wire names
     newer = {**ok, "code": "TENANT_SUSPENDED"}
@@ -198,7 +198,7 @@ def test_strict_and_tolerant_parsing() -> None:
 
 
 def test_new_error_fills_from_the_table_and_refuses_contradictions() -> None:
-    p = sdk.new_error("VALIDATION_FAILED", "c-9", resource_id="row_1")
+    p = sdk.new_error("VALIDATION_FAILED", "c-9", resource_id="row_1").to_wire()
     assert p == {"code": "VALIDATION_FAILED", "category": "validation", "retryable": False, "scope": "resource", "correlation_id": "c-9", "resource_id": "row_1"}
     for bad in ({"did_you_mean": ["x"]}, {"retry_after_ms": 5}, {"scope": "service"}):
         with pytest.raises(sdk.PayloadError):
@@ -210,7 +210,7 @@ def test_new_error_fills_from_the_table_and_refuses_contradictions() -> None:
 def test_mcp_result_validates_against_the_official_python_sdk() -> None:
     from mcp.types import CallToolResult
 
-    payload = sdk.new_error("RESOURCE_NOT_FOUND", "c-3", searched={"name": "x"}, did_you_mean=["y"])
+    payload = sdk.new_error("RESOURCE_NOT_FOUND", "c-3", searched={"name": "x"}, did_you_mean=["y"]).to_wire()
     result = CallToolResult.model_validate(sdk.to_mcp_result(payload))
     assert result.is_error is True and result.structured_content == payload
     assert json.loads(result.content[0].text) == payload
@@ -236,7 +236,7 @@ def test_mcp_result_type_checks_against_the_official_ts_sdk(node_bin: Path, tmp_
 
 
 def test_http_mapping_round_trips_in_python() -> None:
-    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.")
+    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.").to_wire()
     plain = sdk.to_http(p)
     assert (plain.status, plain.headers["Retry-After"], plain.headers["Content-Type"]) == (429, "2", "application/json")
     assert sdk.from_http(plain.status, plain.headers, plain.body) == p
@@ -261,7 +261,7 @@ def test_http_mapping_round_trips_in_python() -> None:
 
 
 def test_http_mapping_is_the_same_in_typescript(ts_sdk: Path) -> None:
-    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.")
+    p = sdk.new_error("RATE_LIMITED", "c-7", retry_after_ms=1500, message="Slow down.").to_wire()
     got = node(ts_sdk, f"const p = {json.dumps(p)};\n"
                        "const plain = m.toHttp(p); const problem = m.toHttp(p, true);\n"
                        "const bare = {...p}; delete bare.retry_after_ms;\n"

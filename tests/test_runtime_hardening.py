@@ -35,7 +35,7 @@ def test_unhashable_scope_is_an_invalid_payload_not_a_crash() -> None:
 
 @pytest.mark.parametrize("value", ["\u00b2", "9" * 5000, "-1", "1.5", "+5", "2099-01-01", "\u0663"])
 def test_odd_retry_after_values_never_raise(value: str) -> None:
-    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request"))
+    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request").to_wire())
     got = sdk.from_http(429, {"Retry-After": value}, body, now_ms=0)
     assert isinstance(got, dict)
     delay = got.get("retry_after_ms")
@@ -56,7 +56,7 @@ def test_mcp_results_without_a_payload_give_none(result: Any) -> None:
 
 
 def test_to_http_with_a_huge_or_broken_delay_does_not_crash() -> None:
-    payload = {**sdk.new_error("RATE_LIMITED", "c"), "retry_after_ms": 10**400}
+    payload = {**sdk.new_error("RATE_LIMITED", "c").to_wire(), "retry_after_ms": 10**400}
     response = sdk.to_http(payload)
     assert response.headers["retry-after-ms"] == "9007199254740991"
     assert response.headers["Retry-After"] == "9007199254741"
@@ -67,10 +67,10 @@ def test_to_http_with_a_huge_or_broken_delay_does_not_crash() -> None:
 
 
 def test_delays_are_bounded_by_max_delay_ms() -> None:
-    far = {**sdk.new_error("RATE_LIMITED", "c", scope="request"), "retry_after_ms": 3_600_001}
+    far = {**sdk.new_error("RATE_LIMITED", "c", scope="request").to_wire(), "retry_after_ms": 3_600_001}
     assert (sdk.decide(far).action, sdk.decide(far).reason) == (sdk.Action.ESCALATE, sdk.Reason.DELAY_EXCEEDS_MAX)
     assert sdk.decide(far, max_delay_ms=4_000_000).delay_ms == 3_600_001
-    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request"))
+    body = json.dumps(sdk.new_error("RATE_LIMITED", "c", scope="request").to_wire())
     year_9999 = sdk.from_http(429, [("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")], body, now_ms=0)
     assert sdk.decide(year_9999).reason == sdk.Reason.DELAY_EXCEEDS_MAX
 

@@ -60,8 +60,8 @@ def test_allow_lists_silence_known_safe_values() -> None:
 
 
 def test_clean_sdk_payloads_in_every_form_validate_clean(tmp_path: Path) -> None:
-    payloads = [sdk.new_error("RATE_LIMITED", "c-1", retry_after_ms=1500), sdk.new_error("VALIDATION_FAILED", "c-2", resource_id="row_9", accepted=["a"]),
-                sdk.new_error("TENANT_UNKNOWN", "c-3", did_you_mean=["www"], searched={"tenant": "wwww"}, state="unchanged")]
+    payloads = [sdk.new_error("RATE_LIMITED", "c-1", retry_after_ms=1500).to_wire(), sdk.new_error("VALIDATION_FAILED", "c-2", resource_id="row_9", accepted=["a"]).to_wire(),
+                sdk.new_error("TENANT_UNKNOWN", "c-3", did_you_mean=["www"], searched={"tenant": "wwww"}, state="unchanged").to_wire()]
     (tmp_path / "a.json").write_text(json.dumps(payloads, indent=2))
     (tmp_path / "b.jsonl").write_text("\n".join(json.dumps(p) for p in payloads) + "\n")
     (tmp_path / "c.json").write_text(json.dumps([sdk.to_mcp_result(p) for p in payloads]))
@@ -90,7 +90,7 @@ def sdk_payloads(draw: st.DrawFn) -> dict[str, Any]:
     for hint in entry.hints:
         if draw(st.booleans()):
             fields[hint] = draw(values[hint])
-    return sdk.new_error(entry.code.value, draw(words), **fields)
+    return sdk.new_error(entry.code.value, draw(words), **fields).to_wire()
 
 
 @settings(max_examples=200, deadline=None)

@@ -163,7 +163,7 @@ def test_s3_xml_with_a_doctype_is_never_expanded(s3: ModuleType) -> None:
 
 
 def test_s3_registry_reads_its_own_json_back(s3: ModuleType) -> None:
-    payload = s3.new_error("SlowDown", "c-1")
+    payload = s3.new_error("SlowDown", "c-1").to_wire()
     response = s3.to_http(payload)
     assert s3.from_http(response.status, response.headers, response.body) == {**payload, "retry_after_ms": 1000}
 
@@ -191,7 +191,7 @@ def test_renamed_fields_called_type_status_detail_read_back(tmp_path: Path) -> N
     registry = tmp_path / "renamed.yaml"
     registry.write_text(text.replace("\nname: demo\n", "\nname: renamed\n", 1), encoding="utf-8")
     sdk = _sdk(tmp_path / "out", registry, "renamed_errors")
-    payload = sdk.new_error("TIMED_OUT", "c-7", message="Said.")
+    payload = sdk.new_error("TIMED_OUT", "c-7", message="Said.").to_wire()
     assert {"type", "status", "detail"} <= payload.keys()
     for problem in (False, True):
         response = sdk.to_http(payload, problem=problem)
@@ -224,7 +224,7 @@ def test_python_runner_survives_lone_surrogates(real: ModuleType, tmp_path: Path
 def test_variants_round_trip_through_to_http(real: ModuleType) -> None:
     """to_http sends the API's wire code; from_http reads it back as the same registry code."""
     for code, status in (("ConditionNotMet-read", 304), ("ConditionNotMet", 412), ("rate_limit_exceeded-tokens", 429)):
-        payload = real.new_error(code, "c-9")
+        payload = real.new_error(code, "c-9").to_wire()
         response = real.to_http(payload)
         assert response.status == status
         assert json.loads(response.body)["error"]["code"] == code.split("-")[0]

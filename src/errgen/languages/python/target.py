@@ -79,6 +79,8 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
         {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": categories},
         {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
         {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
+        {"name": "State", "doc": "Whether anything was read or written before the failure.", "members": members(contract.states)},
+        {"name": "Hint", "doc": "Optional payload fields that help a caller build its next call, by their Python names.", "members": members(contract.hints)},
         {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},
         {"name": "Parsed", "doc": "The tolerant reading of a raw payload.", "members": members(contract.parsed)},
     ]
