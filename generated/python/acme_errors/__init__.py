@@ -2,7 +2,9 @@
 """The acme error contract, version 2.1.0, compiled by errgen: import the codes, the recovery table and the runtime from
 here instead of copying strings. `REGISTRY_NAME` and `REGISTRY_VERSION` say which contract."""
 
-from .enums import Action, Category, Code, Parsed, Reason, Scope
+from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
+from .enums import Action, Category, Code, Hint, Parsed, Reason, Scope, State
+from .errors import APIError, error_from_response, raise_for_response
 from .models import ErrorPayload
 from .recovery import (
     RECOVERY_TABLE,
@@ -16,6 +18,7 @@ from .runtime import (
     Decision,
     HttpReading,
     HttpResponse,
+    Payload,
     PayloadError,
     UnknownErrorPayload,
     Verdict,
@@ -32,17 +35,23 @@ from .runtime import (
     to_mcp_result,
     validate_payload,
 )
+from .retry import retry, retry_async
 
 __all__ = [
+    "APIError",
     "Action",
     "Category",
     "Code",
+    "DEFAULT_MAX_ATTEMPTS",
+    "DEFAULT_MAX_DELAY_MS",
     "Decision",
     "Deprecation",
     "ErrorPayload",
+    "Hint",
     "HttpReading",
     "HttpResponse",
     "Parsed",
+    "Payload",
     "PayloadError",
     "RECOVERY_TABLE",
     "REGISTRY_NAME",
@@ -50,18 +59,23 @@ __all__ = [
     "Reason",
     "RecoveryEntry",
     "Scope",
+    "State",
     "UnknownErrorPayload",
     "Verdict",
     "backoff_ms",
     "check_payload",
     "decide",
     "did_you_mean",
+    "error_from_response",
     "from_http",
     "from_mcp_result",
     "new_error",
     "parse_payload",
+    "raise_for_response",
     "read_http",
     "recovery_entry",
+    "retry",
+    "retry_async",
     "to_http",
     "to_mcp_result",
     "validate_payload",

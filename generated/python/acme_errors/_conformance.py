@@ -64,7 +64,7 @@ def decision_json(decision: Decision) -> dict[str, Any]:
     return {
         "action": decision.action.value,
         "reason": decision.reason.value,
-        "code": decision.code,
+        "code": None if decision.code is None else str(decision.code),
         "delay_ms": decision.delay_ms,
         "correlation_id": decision.correlation_id,
         "resource_id": decision.resource_id,

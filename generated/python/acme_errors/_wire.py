@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Mapping, Optional, Tuple, Union
+from typing import Any, Iterable, Mapping, Optional, Protocol, Tuple, Union
 
 from ._contract import (
     MAX_BODY_BYTES,
@@ -18,7 +18,15 @@ from ._contract import (
     MAX_NUMBER_CHARS,
 )
 
-Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]]]
+
+class HeaderItems(Protocol):
+    """Anything with `items()` of (name, value) pairs: a dict, requests' and httpx's headers, and
+    urllib's `email.message.Message` (`HTTPError.headers`), which is not a Mapping."""
+
+    def items(self) -> Iterable[Tuple[str, str]]: ...
+
+
+Headers = Union[Mapping[str, str], HeaderItems, Iterable[Tuple[str, str]]]
 
 # A token of interest to the depth scan: a whole string literal (skipped), or a bracket.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
@@ -120,7 +128,12 @@ def header(headers: Headers, name: str) -> Optional[str]:
     """The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS;
     None when absent, not text, or longer than MAX_HEADER_CHARS."""
     try:
-        pairs: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else headers
+        # Duck-typed on items(): urllib's Message iterates over names only, so reading it as
+        # pairs would silently lose every header.
+        items = getattr(headers, "items", None)
+        pairs: Iterable[Any] = (
+            items() if callable(items) else headers if isinstance(headers, Iterable) else ()
+        )
         for count, pair in enumerate(pairs):
             if count >= MAX_HEADERS:
                 return None

@@ -63,6 +63,24 @@ class Action(_StrEnum):
     ESCALATE = "escalate"
 
 
+class State(_StrEnum):
+    """Whether anything was read or written before the failure."""
+
+    UNCHANGED = "unchanged"
+    CHANGED = "changed"
+    UNKNOWN = "unknown"
+
+
+class Hint(_StrEnum):
+    """Optional payload fields that help a caller build its next call, by their Python names."""
+
+    SEARCHED = "searched"
+    DID_YOU_MEAN = "did_you_mean"
+    ACCEPTED = "accepted"
+    STATE = "state"
+    SAFE_TO_REPLAY = "safe_to_replay"
+
+
 class Reason(_StrEnum):
     """Which rule decided a Decision."""
 

@@ -4,14 +4,14 @@
 The field types come from datamodel-code-generator (`_envelope.py`); this subclass pins the
 registry's enums and rejects what the strict verdict rejects, so the model accepts exactly what
 schema/error.schema.json accepts. Attributes carry the canonical field names; the model reads
-wire names and `to_wire()` writes them.
+wire names and `to_wire()` writes them. It is frozen: a payload, once valid, stays valid.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import model_validator
+from pydantic import ConfigDict, model_validator
 
 from . import _validate
 from ._envelope import ErrorPayloadEnvelope
@@ -19,6 +19,8 @@ from .enums import Category, Code
 
 
 class ErrorPayload(ErrorPayloadEnvelope):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     code: Code
     category: Category
 

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple
 
 from ._contract import HINT_FIELDS, REGISTRY_NAME, REGISTRY_VERSION
-from .enums import Action, Category, Code, Scope
+from .enums import Action, Category, Code, Hint, Scope
 
 __all__ = [
     "HINT_FIELDS",
@@ -40,7 +40,7 @@ class RecoveryEntry:
     retry_after_ms: Optional[int]
     http_status: int
     type_uri: str
-    hints: Tuple[str, ...]
+    hints: Tuple[Hint, ...]
     deprecated: Optional[Deprecation]
     description: str
 
@@ -74,7 +74,7 @@ def _entry(row: list[Any]) -> RecoveryEntry:
         retry_after_ms=delay,
         http_status=status,
         type_uri=type_uri,
-        hints=tuple(hints),
+        hints=tuple(Hint(h) for h in hints),
         deprecated=(
             Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None)
             if deprecated

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple, Union
 
@@ -34,7 +35,7 @@ from ._contract import (
     RESPONSE,
 )
 from ._wire import Headers
-from .enums import Action, Parsed, Reason
+from .enums import Action, Code, Parsed, Reason, Scope
 from .models import ErrorPayload
 from .recovery import RecoveryEntry, recovery_entry
 
@@ -56,7 +57,9 @@ class Decision:
 
     action: Action
     reason: Reason
-    code: Optional[str] = None
+    # The payload's code: a `Code` member when this SDK knows it, the text a newer server sent
+    # when it does not, None when there is no valid payload.
+    code: Optional[Union[Code, str]] = None
     delay_ms: Optional[int] = None
     correlation_id: Optional[str] = None
     resource_id: Optional[str] = None
@@ -98,6 +101,7 @@ def _unknown(payload: Mapping[str, Any]) -> bool:
 
 def check_payload(payload: object) -> Verdict:
     """Both verdicts at once: strict problems, and known / unknown / invalid."""
+    payload = _raw(payload)
     problems = tuple(_validate.problems(payload))
     if (
         not isinstance(payload, dict)
@@ -116,7 +120,9 @@ def decide(
     *,
     jitter: bool = False,
 ) -> Decision:
-    """The action the registry prescribes for a raw JSON payload, as received (any value)."""
+    """The action the registry prescribes for a payload: an `ErrorPayload`, an
+    `UnknownErrorPayload`, or raw JSON data as received (any value)."""
+    payload = _raw(payload)
     if not isinstance(payload, dict) or _validate.envelope_problems(payload):
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
         return Decision(
@@ -162,7 +168,7 @@ def _decision(
     return Decision(
         action=action,
         reason=reason,
-        code=payload[_W["code"]],
+        code=_code(payload[_W["code"]]),
         delay_ms=delay,
         correlation_id=payload[_W["correlation_id"]],
         resource_id=payload.get(_W["resource_id"]),
@@ -172,8 +178,28 @@ def _decision(
     )
 
 
+def _code(code: str) -> Union[Code, str]:
+    entry = recovery_entry(code)
+    return entry.code if entry is not None else code
+
+
+def _raw(payload: object) -> object:
+    """The wire data of the SDK's own payload types; any other value as it is."""
+    if isinstance(payload, ErrorPayload):
+        return payload.to_wire()
+    if isinstance(payload, UnknownErrorPayload):
+        return dict(payload.raw)
+    return payload
+
+
+def _wire_data(payload: Union[Payload, Mapping[str, Any]]) -> dict[str, Any]:
+    raw = _raw(payload)
+    return dict(raw) if isinstance(raw, Mapping) else {}
+
+
 def validate_payload(payload: object) -> ErrorPayload:
     """Strict (a service, before sending): reject unknown codes, contradictions, extra fields."""
+    payload = _raw(payload)
     problems = _validate.problems(payload)
     if problems:
         raise PayloadError(problems)
@@ -192,10 +218,15 @@ class UnknownErrorPayload:
     raw: Mapping[str, Any]
 
 
-def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
+# What `parse_payload` returns: a payload of a code this SDK knows, or of one it does not.
+Payload = Union[ErrorPayload, UnknownErrorPayload]
+
+
+def parse_payload(payload: object) -> Payload:
     """Tolerant (a client): a code from a newer server comes back as UnknownErrorPayload, never as
     a failure. Raises PayloadError for an invalid payload, and for a known code that contradicts
     the registry (`check_payload` reports that case as known without raising)."""
+    payload = _raw(payload)
     verdict = check_payload(payload)
     if verdict.parsed is Parsed.INVALID or not isinstance(payload, dict):
         raise PayloadError(
@@ -216,12 +247,16 @@ def parse_payload(payload: object) -> Union[ErrorPayload, UnknownErrorPayload]:
 
 
 def new_error(
-    code: str, correlation_id: str, *, scope: Optional[str] = None, **fields: Any
-) -> dict[str, Any]:
+    code: Union[Code, str],
+    correlation_id: str,
+    *,
+    scope: Optional[Union[Scope, str]] = None,
+    **fields: Any,
+) -> ErrorPayload:
     """A payload for `code` with category, retryable and default scope filled from the table, so a
     service cannot emit a contradictory one. `fields` (by their Python names): resource_id, message,
     retry_after_ms and the hint fields the code allows. Raises PayloadError on anything the
-    contract rejects."""
+    contract rejects. `.to_wire()` gives the JSON data under the wire names."""
     entry = recovery_entry(code)
     if entry is None:
         raise PayloadError([("unknown-code", f"code {code!r} is not in registry {REGISTRY_NAME}")])
@@ -229,21 +264,30 @@ def new_error(
         _W["code"]: entry.code.value,
         _W["category"]: entry.category.value,
         _W["retryable"]: entry.retryable,
-        _W["scope"]: scope or entry.scope.value,
+        _W["scope"]: _plain(scope) if scope is not None else entry.scope.value,
         _W["correlation_id"]: correlation_id,
     }
-    payload.update({_W.get(key, key): value for key, value in fields.items() if value is not None})
+    payload.update(
+        {_W.get(key, key): _plain(value) for key, value in fields.items() if value is not None}
+    )
     problems = _validate.problems(payload)
     if problems:
         raise PayloadError(problems)
-    return payload
+    return ErrorPayload.model_validate(payload)
 
 
-def to_mcp_result(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent."""
+def _plain(value: object) -> object:
+    """An enum member as its wire string (State.UNCHANGED -> "unchanged"); anything else as is."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def to_mcp_result(payload: Union[Payload, Mapping[str, Any]]) -> dict[str, Any]:
+    """An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent.
+    `payload`: an `ErrorPayload`, an `UnknownErrorPayload` or wire data."""
+    data = _wire_data(payload)
     return {
-        "content": [{"type": "text", "text": _wire.to_json(dict(payload))}],
-        "structuredContent": dict(payload),
+        "content": [{"type": "text", "text": _wire.to_json(data)}],
+        "structuredContent": data,
         "isError": True,
     }
 
@@ -272,12 +316,16 @@ def _delay_of(payload: Mapping[str, Any], entry: Optional[RecoveryEntry]) -> Opt
     return None
 
 
-def to_http(payload: Mapping[str, Any], problem: bool = False) -> HttpResponse:
-    """Status from the code's http_status (500 for a code this SDK does not know); Retry-After in
+def to_http(payload: Union[Payload, Mapping[str, Any]], problem: bool = False) -> HttpResponse:
+    """`payload` (an `ErrorPayload`, an `UnknownErrorPayload` or wire data) as an HTTP response. Status from the code's http_status (500 for a code this SDK does not know); Retry-After in
     whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
     retryable, so that clients which never read the body (the official API SDKs' retry policy)
     still obey the contract; with problem=True an RFC 9457 application/problem+json body with the
     payload fields as extension members, its type the code's type URI."""
+    return _http(_wire_data(payload), problem)
+
+
+def _http(payload: Mapping[str, Any], problem: bool) -> HttpResponse:
     entry = recovery_entry(payload.get(_W["code"]))
     status = entry.http_status if entry is not None else 500
     headers = {"Content-Type": "application/problem+json" if problem else "application/json"}
