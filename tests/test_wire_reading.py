@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, build_to, run_errgen
+from conftest import FIXTURES, ROOT, build_to, run_errgen
 
 WIRE = FIXTURES / "wire"
 # Wed, 21 Oct 2026 07:28:00 GMT
@@ -296,3 +296,15 @@ def test_every_api_registry_passes_its_own_vectors_and_responses(path: Path, tmp
     done = run_errgen("conformance", "--out", str(tmp_path), "--target", "python")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "python responses:" in done.stdout and " 0 failed" in done.stdout.splitlines()[-1]
+
+
+def test_a_payload_with_a_non_text_scope_and_a_shared_wire_code_reads_as_invalid(tmp_path: Path) -> None:
+    """GitHub REST's 403 is two registry codes (a rate-limit variant by header, else permission).
+    An errgen-shaped body whose scope is a list must not crash the variant choice (it hashed the
+    scope); it reads as sent and decides as an invalid payload, as the other SDKs do."""
+    sdk = _sdk(tmp_path, ROOT / "examples" / "apis" / "github-rest.yaml", "github_rest_errors")
+    body = sdk.new_error("403", "c-1", resource_id="repo-1").to_wire()
+    body["scope"] = ["request"]
+    reading, decision = decided(sdk, 403, {}, json.dumps(body))
+    assert reading.payload["scope"] == ["request"]
+    assert (decision.action.value, decision.reason) == ("escalate", "invalid-payload")

@@ -495,10 +495,12 @@ def _as_sent(
 
         def fits(name: str) -> bool:
             entry = recovery_entry(name)
+            scope = payload.get(_W["scope"])  # any JSON value: a list must not be hashed
             return (
                 entry is not None
                 and entry.category.value == payload.get(_W["category"])
-                and payload.get(_W["scope"]) in entry.actions
+                and isinstance(scope, str)
+                and scope in entry.actions
             )
 
         payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits)
