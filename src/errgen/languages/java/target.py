@@ -27,6 +27,8 @@ SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryT
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUNTIME_PACKAGE = "package errgen.runtime;"
 RUNNER = "ConformanceRunner"
+# The runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
 VERSIONS = {
     "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
@@ -106,7 +108,8 @@ def pom(v: ContractView, package: str) -> str:
 def contract_json(v: ContractView) -> str:
     """Everything the runtime reads: policy, fields with wire names, categories, the table, the
     recovery rule for codes the SDK does not know, what a timed action becomes when attempts run
-    out, and the RFC 9457 members `from_http` drops."""
+    out, the RFC 9457 members `from_http` drops, and where a real response carries each fact
+    (the view's `response`, read by `Errors.readHttp`)."""
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
@@ -129,6 +132,7 @@ def contract_json(v: ContractView) -> str:
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
         "problem_members": list(PROBLEM_MEMBERS),
+        "response": v.response,
     }
     return json_lines(data, depth=2) + "\n"
 

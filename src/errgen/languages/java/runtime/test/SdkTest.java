@@ -17,6 +17,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -217,7 +218,52 @@ class SdkTest {
   }
 
   private static Long delay(String name, String value) {
-    return Errors.headerDelayMs(n -> n.equalsIgnoreCase(name) ? value : null, 1000);
+    List<Map.Entry<String, String>> headers = List.of(Map.entry(name, value));
+    return Reading.delayMs(null, headers, 1000, Contract.INSTANCE.response.get("own_retry_after"));
+  }
+
+  @Test
+  void hostileResponsesAreDecidedWithinTheLimits() {
+    Policy policy = RecoveryTable.policy();
+    int size = policy.maxBodyBytes();
+    List<String> bodies =
+        List.of(
+            "[".repeat(size / 2) + "]".repeat(size / 2),
+            "{\"a\":".repeat(size / 5),
+            "1".repeat(size),
+            "-" + "1".repeat(size - 1),
+            "{\"n\":" + "1".repeat(size - 6) + "}",
+            "\"" + "7".repeat(size - 2) + "\"",
+            "<a>".repeat(size / 3),
+            "<a " + "b='1' ".repeat(size / 7) + "/>",
+            "1".repeat(size + 1));
+    for (String body : bodies) {
+      long start = System.nanoTime();
+      HttpReading reading = Errors.readHttp(500, List.of(), body, 0);
+      Errors.decide(reading.payload(), 1, 5);
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(ms < 1000, body.substring(0, 8) + "... took " + ms + " ms");
+      assertTrue(reading.error());
+    }
+    List<Map.Entry<String, String>> many = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      many.add(Map.entry("x-" + i, "v"));
+    }
+    many.add(Map.entry("retry-after-ms", "5"));
+    assertNull(Reading.header(many, "retry-after-ms"));
+    String longValue = "1".repeat(policy.maxHeaderChars() + 1);
+    assertNull(Reading.header(List.of(Map.entry("Retry-After-Ms", longValue)), "retry-after-ms"));
+    assertEquals("5", Reading.header(List.of(Map.entry("Retry-After-Ms", "5")), "retry-after-ms"));
+  }
+
+  @Test
+  void aLongNumberIsOutOfRangeButTheDocumentReads() {
+    String digits = "1".repeat(RecoveryTable.policy().maxNumberChars() + 1);
+    JsonNode document = Json.read("{\"n\":" + digits + ",\"m\":-" + digits + "}").orElseThrow();
+    assertEquals(Double.POSITIVE_INFINITY, document.get("n").doubleValue());
+    assertEquals(Double.NEGATIVE_INFINITY, document.get("m").doubleValue());
+    String fits = "1".repeat(RecoveryTable.policy().maxNumberChars());
+    assertEquals(fits, Json.read(fits).orElseThrow().bigIntegerValue().toString());
   }
 
   private record FakeResponse(int statusCode, Map<String, List<String>> headerMap, String body)
