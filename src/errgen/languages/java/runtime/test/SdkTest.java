@@ -67,7 +67,8 @@ class SdkTest {
       assertEquals(entry.retryable(), p.retryable());
       assertEquals(List.of(), Errors.validate(p.toJson()));
       assertSame(Verdict.KNOWN, Errors.parse(p.toString()).verdict());
-      Decision d = Errors.decide(p, 1, 5);
+      // No limit on the delay: a registry may ask for longer than the default maximum.
+      Decision d = Errors.decide(p, 1, 5, Long.MAX_VALUE);
       assertEquals(Reason.REGISTRY, d.reason());
       assertEquals(entry.actions().get(entry.scope()), d.action());
     }
