@@ -623,3 +623,62 @@ def test_java_reads_responses_exactly_as_python_does(apis: dict[str, Any]) -> No
         assert len(lines) == len(expected[package]) > 150
         assert [json.loads(x) for x in lines] == [json.loads(x) for x in expected[package]], package
         assert lines == expected[package], package
+
+
+PROBE_LARGE = """
+import {package}.*;
+
+public class ProbeLarge {{
+  public static void main(String[] args) {{
+    Code last = Code.{last};
+    if (Code.values().length != {count} + 1 || Code.fromWire("{last_wire}") != last
+        || Code.valueOf("{last}") != last || last.ordinal() != {count} - 1 || !last.name().equals("{last}")
+        || Code.fromWire("nope") != Code.UNKNOWN_TO_SDK_VERSION || Code.values()[{count}] != Code.UNKNOWN_TO_SDK_VERSION
+        || RecoveryTable.entry(last).isEmpty() || Code.values()[0].compareTo(last) >= 0) {{
+      throw new AssertionError("wrong Code table");
+    }}
+    System.out.print("ok");
+  }}
+}}
+"""
+
+
+@pytest.mark.slow  # javac on 20,000 constants
+def test_a_registry_of_20000_codes_compiles_and_keeps_codes_surface(tmp_path: Path) -> None:
+    """Issue 26 item 7: past ENUM_LIMIT codes `Code` is a class with an enum's surface (a Java enum
+    stops compiling at about 3,400 constants), laid out as google-java-format lays it out."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        from bench.synth import registry_text
+    finally:
+        sys.path.remove(str(ROOT))
+    count = 20_000
+    registry = lint_text(registry_text(count)).registry
+    assert registry is not None
+    build(registry, tmp_path, ["java"])
+    src = next((tmp_path / "java" / "src" / "main" / "java").rglob("Code.java")).parent
+    assert len(list(src.glob("CodePart*.java"))) == -(-count // target.PART_SIZE)
+    if GJF_JAR.exists():
+        sources = [str(src / "Code.java"), str(src / "CodePart0.java")]
+        done = subprocess.run([_need("java"), *QUICK_JVM, *GJF_OPENS, "-jar", str(GJF_JAR), "--dry-run", "--set-exit-if-changed", *sources],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
+    package = target._package_of(tmp_path / "java")
+    jackson = [str(p) for p in sorted((Path.home() / ".m2/repository/com/fasterxml/jackson/core").rglob("*.jar"))
+               if "-sources" not in p.name and "-javadoc" not in p.name]
+    if not jackson:
+        pytest.skip("needs Jackson in ~/.m2 (any other Java test downloads it)")
+    classes = tmp_path / "classes"
+    probe = tmp_path / "ProbeLarge.java"
+    probe.write_text(PROBE_LARGE.format(package=package, count=count, last=f"CODE_{count - 1:06d}", last_wire=f"CODE_{count - 1:06d}"),
+                     encoding="utf-8")
+    classpath = ":".join(jackson)
+    done = subprocess.run([_need("javac"), "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
+                           *map(str, sorted(src.glob("*.java"))), str(probe)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    shutil.copytree(tmp_path / "java" / "src" / "main" / "resources", classes, dirs_exist_ok=True)
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{classes}:{classpath}", "ProbeLarge"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "ok", done.stdout + done.stderr
