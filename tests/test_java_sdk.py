@@ -682,3 +682,13 @@ def test_a_registry_of_20000_codes_compiles_and_keeps_codes_surface(tmp_path: Pa
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{classes}:{classpath}", "ProbeLarge"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout == "ok", done.stdout + done.stderr
+
+
+def test_the_jar_is_a_library_with_a_module_name() -> None:
+    """Issue 26: the jar's Main-Class was the conformance runner, and it had no JPMS name."""
+    files = target.render(_load(REGISTRY))
+    pom = files["java/pom.xml"]
+    assert "<mainClass>" not in pom and "Main-Class" not in pom
+    [runner] = [text for path, text in files.items() if path.endswith("/ConformanceRunner.java")]
+    package = runner.split("package ", 1)[1].split(";", 1)[0]
+    assert f"<Automatic-Module-Name>{package}</Automatic-Module-Name>" in pom
