@@ -63,6 +63,40 @@ def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]]
     return names
 
 
+def exception_names(categories: Iterable[tuple[str, Iterable[str]]], taken: Iterable[str]) -> dict[str, str]:
+    """An UpperCamel `...Exception` class name per category (wire value, words), in order; a name
+    already taken (a runtime class, an earlier category) gets the first free number before
+    `Exception`."""
+    used = set(taken)
+    names: dict[str, str] = {}
+    for wire, category_words in categories:
+        camel = "".join(w[:1].upper() + w[1:].lower() for w in constant_name(wire, category_words).split("_") if w)
+        base, n = camel, 1
+        while f"{camel}Exception" in used:
+            n += 1
+            camel = f"{base}{n}"
+        used.add(f"{camel}Exception")
+        names[wire] = f"{camel}Exception"
+    return names
+
+
+def wrapped_assignment(head: str, value: str, indent: int) -> list[str]:
+    """`head value` on one line, else broken after `=` (+4), as google-java-format does."""
+    line = head + value
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    return [head.rstrip(), " " * (indent + 4) + value]
+
+
+def switch_rule_lines(constant: str, expression: str, indent: int) -> list[str]:
+    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long."""
+    pad = " " * indent
+    line = f"{pad}case {constant} -> {expression};"
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    return [f"{pad}case {constant} ->", f"{pad}    {expression};"]
+
+
 def code_field_lines(name: str, ordinal: int, wire: str) -> list[str]:
     """`  Code NAME = Code.of(ORDINAL, "NAME", "wire");` (a constant of a large registry's `Code`),
     as google-java-format lays it out: one line, else broken after `=`, else one argument a line."""

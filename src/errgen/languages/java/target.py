@@ -76,6 +76,7 @@ def _render(v: ContractView) -> dict[str, str]:
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
             files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
+    files.update(category_exception_sources(v, package, src))
     files[f"java/src/main/resources/{naming.package_path(package)}/contract.json"] = contract_json(v)
     return files
 
@@ -87,6 +88,26 @@ def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
                            summary=ENUMS[name], constants=constants)
+
+
+def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
+    """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
+    factory `ErrorPayloadException.of` uses to pick one."""
+    runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
+    taken = runtime_classes | set(ENUMS) | {"CodeClass", "CategoryExceptions"}
+    names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
+    constants = naming.constant_names(v.category_names, _view_words(v))
+    files = {}
+    rules = []
+    for category in v.category_names:
+        name = names[category]
+        files[f"{src}/{name}.java"] = render_template(
+            NAME, "CategoryException.java.jinja", header=v.header, package=package, name=name,
+            category=naming.wrapped_assignment("  public static final Category CATEGORY = ", f"Category.{constants[category]};", 2))
+        rules += naming.switch_rule_lines(constants[category], f"new {name}(payload, cause)", 6)
+    files[f"{src}/CategoryExceptions.java"] = render_template(
+        NAME, "CategoryExceptions.java.jinja", header=v.header, package=package, rules=rules)
+    return files
 
 
 def code_class_sources(v: ContractView, package: str, src: str, values: tuple[str, ...]) -> dict[str, str]:

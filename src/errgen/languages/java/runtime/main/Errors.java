@@ -342,6 +342,26 @@ public final class Errors {
     return Reading.read(status, headers, body, nowMs);
   }
 
+  /**
+   * Throws the error an HTTP response from {@code java.net.http} carries, as the exception of its
+   * category (catch {@link ErrorPayloadException} for all); returns normally when the response is
+   * no error.
+   *
+   * @throws ErrorPayloadException the category's subclass, when the response is an error
+   * @throws InvalidPayloadException when it is an error whose payload the contract cannot read
+   */
+  public static void throwIfError(HttpResponse<?> response) {
+    HttpReading reading = readHttp(response);
+    if (!reading.error()) {
+      return;
+    }
+    Parsed parsed = parse(reading.payload());
+    if (!parsed.ok()) {
+      throw new InvalidPayloadException(parsed.problems());
+    }
+    throw ErrorPayloadException.of(parsed.payload());
+  }
+
   /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */
   public static JsonNode fromHttp(HttpResponse<?> response) {
     return readHttp(response).payload();

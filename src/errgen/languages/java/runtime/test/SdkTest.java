@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,6 +107,30 @@ class SdkTest {
             });
     assertSame(p, e.payload());
     assertTrue(e.getMessage().startsWith(FIRST.code()));
+  }
+
+  @Test
+  void eachCategoryHasItsExceptionAndAResponseThrowsIt() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      ErrorPayload p = payload(entry);
+      ErrorPayloadException e = ErrorPayloadException.of(p);
+      assertTrue(e.getClass() != ErrorPayloadException.class, entry.code());
+      assertEquals(entry.knownCode(), e.code());
+      assertEquals(entry.retryable(), e.isRetryable());
+      assertEquals(p.knownCategory(), e.category());
+      HttpMessage out = Errors.toHttp(p);
+      Map<String, List<String>> headers = new HashMap<>();
+      out.headers().forEach(h -> headers.put(h.getKey(), List.of(h.getValue())));
+      HttpResponse<String> response = new FakeResponse(out.status(), headers, out.body());
+      ErrorPayloadException thrown =
+          assertThrows(ErrorPayloadException.class, () -> Errors.throwIfError(response));
+      assertSame(e.getClass(), thrown.getClass());
+      assertEquals(entry.knownCode(), thrown.code());
+    }
+    Errors.throwIfError(new FakeResponse(200, Map.of(), "{}"));
+    assertThrows(
+        InvalidPayloadException.class,
+        () -> Errors.throwIfError(new FakeResponse(500, Map.of(), "[1]")));
   }
 
   @Test
