@@ -2,6 +2,8 @@ package errgen.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
@@ -310,12 +312,21 @@ public final class Errors {
         .headers()
         .map()
         .forEach((name, values) -> values.forEach(v -> headers.add(header(name, v))));
-    Object body = response.body();
     return Reading.read(
-        response.statusCode(),
-        headers,
-        body instanceof byte[] ? body : body == null ? "" : body.toString(),
-        System.currentTimeMillis());
+        response.statusCode(), headers, bodyOf(response.body()), System.currentTimeMillis());
+  }
+
+  // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
+  // is past it is never read: the body is then unreadable); anything else as its text.
+  private static Object bodyOf(Object body) {
+    if (body instanceof InputStream in) {
+      try {
+        return in.readNBytes(C.policy.maxBodyBytes() + 1);
+      } catch (IOException e) {
+        return "";
+      }
+    }
+    return body instanceof byte[] || body == null ? body : body.toString();
   }
 
   /** What a plain HTTP response says, now. */

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -119,18 +120,31 @@ class SdkTest {
       assertEquals(entry.retryable(), e.isRetryable());
       assertEquals(p.knownCategory(), e.category());
       HttpMessage out = Errors.toHttp(p);
-      Map<String, List<String>> headers = new HashMap<>();
-      out.headers().forEach(h -> headers.put(h.getKey(), List.of(h.getValue())));
-      HttpResponse<String> response = new FakeResponse(out.status(), headers, out.body());
+      HttpResponse<String> response = new FakeResponse<>(out.status(), headerMap(out), out.body());
       ErrorPayloadException thrown =
           assertThrows(ErrorPayloadException.class, () -> Errors.throwIfError(response));
       assertSame(e.getClass(), thrown.getClass());
       assertEquals(entry.knownCode(), thrown.code());
     }
-    Errors.throwIfError(new FakeResponse(200, Map.of(), "{}"));
+    Errors.throwIfError(new FakeResponse<>(200, Map.of(), "{}"));
     assertThrows(
         InvalidPayloadException.class,
-        () -> Errors.throwIfError(new FakeResponse(500, Map.of(), "[1]")));
+        () -> Errors.throwIfError(new FakeResponse<>(500, Map.of(), "[1]")));
+  }
+
+  @Test
+  void anInputStreamBodyIsReadNoFurtherThanTheLimit() {
+    int limit = RecoveryTable.policy().maxBodyBytes();
+    HttpMessage out = Errors.toHttp(payload(FIRST));
+    byte[] body = out.body().getBytes(StandardCharsets.UTF_8);
+    HttpReading small =
+        Errors.readHttp(
+            new FakeResponse<>(out.status(), headerMap(out), new ByteArrayInputStream(body)));
+    assertEquals(FIRST.code(), small.payload().get(wire("code")).asText());
+    ByteArrayInputStream endless = new ByteArrayInputStream(new byte[limit * 3]);
+    HttpReading large = Errors.readHttp(new FakeResponse<>(500, Map.of(), endless));
+    assertNull(large.document());
+    assertEquals(limit * 2 - 1, endless.available());
   }
 
   @Test
@@ -173,7 +187,7 @@ class SdkTest {
     ObjectNode withoutDelay = p.toJson();
     withoutDelay.remove(wire("retry_after_ms"));
     HttpResponse<String> response =
-        new FakeResponse(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
+        new FakeResponse<>(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
     JsonNode raw = Errors.fromHttp(response);
     assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
     assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
@@ -292,15 +306,21 @@ class SdkTest {
     assertEquals(fits, Json.read(fits).orElseThrow().bigIntegerValue().toString());
   }
 
-  private record FakeResponse(int statusCode, Map<String, List<String>> headerMap, String body)
-      implements HttpResponse<String> {
+  private static Map<String, List<String>> headerMap(HttpMessage message) {
+    Map<String, List<String>> headers = new HashMap<>();
+    message.headers().forEach(h -> headers.put(h.getKey(), List.of(h.getValue())));
+    return headers;
+  }
+
+  private record FakeResponse<T>(int statusCode, Map<String, List<String>> headerMap, T body)
+      implements HttpResponse<T> {
     @Override
     public HttpRequest request() {
       return HttpRequest.newBuilder(URI.create("http://localhost/")).build();
     }
 
     @Override
-    public Optional<HttpResponse<String>> previousResponse() {
+    public Optional<HttpResponse<T>> previousResponse() {
       return Optional.empty();
     }
 
