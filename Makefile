@@ -25,3 +25,5 @@ golden:
 bench:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(PYTHON) -m bench.lint_bench
+	$(PYTHON) -m bench.diff_bench --quick
+	$(PYTHON) -m bench.recovery_sim --json bench/out/recovery-simulation.json

@@ -58,6 +58,7 @@ class Measure:
     max_rss_mb: float  # the largest single process (getrusage: the command or any child it waited for)
     tree_pss_mb: float  # the most the whole process tree held at once (sampled PSS: shared pages split)
     note: str = "ok"
+    cpu_seconds: float = float("nan")  # user + system of the command and the children it waited for
 
 
 def measure(cmd: list[str], timeout: float, cwd: Path | None = None) -> Measure:
@@ -82,7 +83,8 @@ def measure(cmd: list[str], timeout: float, cwd: Path | None = None) -> Measure:
     code = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
     note = "ok" if code == 0 else f"exit {code}: {err.splitlines()[-1][:60] if err else ''}"
-    return Measure(elapsed, usage.ru_maxrss / 1024, max(peak, usage.ru_maxrss / 1024 if peak == 0 else peak), note)
+    return Measure(elapsed, usage.ru_maxrss / 1024, max(peak, usage.ru_maxrss / 1024 if peak == 0 else peak), note,
+                   usage.ru_utime + usage.ru_stime)
 
 
 def _tree_pss(root: int) -> float:

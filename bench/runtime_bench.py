@@ -23,9 +23,9 @@ from typing import Any
 
 from bench import synth
 from bench.common import NODE_BIN, OUT, table
-from errgen.build import build
+from errgen.emit.build import build
 from errgen.contract import view
-from errgen.lint import lint_path
+from errgen.registry.lint import lint_path
 
 N = 100_000
 
@@ -64,9 +64,9 @@ def prepare(n_codes: int) -> tuple[Any, Path]:
 
 def python_rates(out: Path, registry: Any, data: list[Any]) -> dict[str, float]:
     sys.path.insert(0, str(out / "python"))
-    for name in [m for m in sys.modules if m.startswith(view(registry).packages.python_package)]:
+    for name in [m for m in sys.modules if m.startswith(view(registry).packages["python"]["package"])]:
         del sys.modules[name]
-    sdk = importlib.import_module(view(registry).packages.python_package)
+    sdk = importlib.import_module(view(registry).packages["python"]["package"])
     schema = json.loads((out / "schema" / "error.schema.json").read_text())
     import fastjsonschema
     from jsonschema import Draft202012Validator

@@ -23,7 +23,7 @@ from bench import synth
 from bench.build_bench import plain_schema
 from bench.common import NODE_BIN, OUT, table
 from errgen.contract import view
-from errgen.lint import lint_path
+from errgen.registry.lint import lint_path
 from errgen.payload import example, schema
 
 

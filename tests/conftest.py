@@ -62,7 +62,7 @@ def node_json(script: str, cwd: Path) -> object:
 
 
 def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     result = lint_path(path)
     assert result.ok, [d.text() for d in result.diagnostics]
@@ -70,7 +70,7 @@ def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
 
 
 def build_to(registry_path: Path, out: Path, *targets: str) -> None:
-    from errgen.build import build
+    from errgen.emit.build import build
 
     build(load_registry(registry_path), out, targets)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterator
 
-from errgen.model import HINTS, SCOPES, Registry
+from errgen.registry.model import HINTS, SCOPES, Registry
 
 HINT_VALUES: dict[str, Any] = {
     "searched": {"tenant": "wwww", "limit": 10, "exact": True},

@@ -8,7 +8,7 @@ import yaml
 from hypothesis import strategies as st
 
 from errgen.identifiers import identity_key
-from errgen.model import HINTS, SCOPES
+from errgen.registry.model import HINTS, SCOPES
 from errgen.validate.leaks import LeakScanner
 
 KEYWORD_CATEGORIES = [

@@ -18,39 +18,12 @@ import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT, tsc
-from errgen.lint import lint_path
-from errgen.model import derive_action
+from errgen.registry.lint import lint_path
+from errgen.registry.model import derive_action
 
 APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
 RESPONSES = FIXTURES / "responses"
 ACTIONS = {"retry", "pause", "fix", "stop", "skip", "escalate"}
-# The parts of the format that read real responses (docs/registry.md, "Reading real responses").
-READING_KEYS = {"wire": ("format", "response"), "code": ("wire_code", "when")}
-
-
-def _reads_responses() -> bool:
-    import errgen
-
-    schema = json.loads((Path(errgen.__file__).parent / "schemas" / "registry.schema.json").read_text())
-    return "response" in schema["properties"]["wire"]["properties"]
-
-
-def registry_for_this_branch(path: Path, tmp_path: Path) -> Path:
-    """The registry as it is where errgen reads real responses; until then, without those parts,
-    so that everything else in it is still linted and built."""
-    if _reads_responses():
-        return path
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for key in READING_KEYS["wire"]:
-        data.get("wire", {}).pop(key, None)
-    for code in data["codes"].values():
-        for key in READING_KEYS["code"]:
-            code.pop(key, None)
-    stripped = tmp_path / path.name
-    stripped.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return stripped
-
-
 def test_every_api_the_issue_names_has_a_registry_and_responses() -> None:
     names = {"openai", "anthropic", "stripe", "slack", "github-rest", "github-graphql", "s3", "azure-storage",
              "google-rpc", "jsonrpc", "paypal", "shopify-graphql", "twilio", "kubernetes"}
@@ -68,16 +41,16 @@ def test_registry_cites_its_sources(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every registry built once for python and typescript."""
-    from errgen.build import build
+    """Every registry built once for python and typescript, with its conformance vectors."""
+    from errgen.emit.build import build
 
     root = tmp_path_factory.mktemp("apis")
     outs = {}
     for path in APIS:
-        result = lint_path(registry_for_this_branch(path, root))
+        result = lint_path(path)
         assert [d.text() for d in result.diagnostics if d.severity == "error"] == [], path.name
         assert result.registry is not None
-        build(result.registry, root / path.stem, ["python", "typescript"])
+        build(result.registry, root / path.stem, ["python", "typescript", "conformance"])
         outs[path.stem] = root / path.stem
     return outs
 
@@ -92,14 +65,22 @@ def test_python_sdks_import_and_know_every_code(built: dict[str, Path]) -> None:
         assert int(done.stdout) == len(_codes(api)), api
 
 
-def test_typescript_sdks_compile_strict(built: dict[str, Path], node_bin: Path, tmp_path: Path) -> None:
-    """One tsc run over every SDK (each is standalone), with the SDKs' own compiler options."""
+@pytest.fixture(scope="module")
+def ts_compiled(built: dict[str, Path], node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One tsc run over every SDK (each is standalone), with the SDKs' own compiler options; the
+    JavaScript of API `a` is in `<js>/<a>/typescript/src/`."""
+    root = tmp_path_factory.mktemp("ts")
     options = json.loads("\n".join(line for line in (next(iter(built.values())) / "typescript" / "tsconfig.json")
                                    .read_text().splitlines() if not line.lstrip().startswith("//")))["compilerOptions"]
-    options.pop("rootDir")
-    project = {"compilerOptions": {**options, "noEmit": True}, "include": [str(out / "typescript" / "src") for out in built.values()]}
-    (tmp_path / "tsconfig.json").write_text(json.dumps(project))
-    done = tsc(node_bin, tmp_path)
+    common = next(iter(built.values())).parent
+    project = {"compilerOptions": {**options, "rootDir": str(common), "outDir": str(root / "js"), "declaration": False},
+               "include": [str(out / "typescript" / "src") for out in built.values()]}
+    (root / "tsconfig.json").write_text(json.dumps(project))
+    return tsc(node_bin, root, root / "js"), root / "js"
+
+
+def test_typescript_sdks_compile_strict(ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    done, _ = ts_compiled
     assert done.returncode == 0, done.stdout[-3000:]
 
 
@@ -157,7 +138,6 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.skipif(not _reads_responses(), reason="needs the registry's wire.response (issue 25 item 1)")
 def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(built: dict[str, Path]) -> None:
     """The code is known, a rate limit waits at least what the response says, and the request id is
     the API's own."""
@@ -175,6 +155,145 @@ def test_the_python_sdk_decides_each_real_response_as_a_careful_client_would(bui
             if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
                 failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
     assert failures == []
+
+
+TS_DECIDE = """
+const [js, ...files] = process.argv.slice(1);
+const m = require(js);
+const fs = require("fs");
+const out = files.map((path) => {
+  const row = JSON.parse(fs.readFileSync(path, "utf8"));
+  const date = row.headers["date"];  // an epoch reset is read against the response's own clock
+  const now = date ? Date.parse(date) : undefined;
+  const d = m.decide(m.fromHttp(row.status, row.headers, row.body, now), { attempt: 1 });
+  return [d.code, d.action, d.delayMs, d.correlationId || null];
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def _ts_index(js: Path, api: str) -> str:
+    return str(js / api / "typescript" / "src" / "index.js")
+
+
+def test_the_typescript_sdk_decides_each_real_response_as_a_careful_client_would(
+        ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """The same fixtures and the same expectations as the Python test above, through the compiled
+    TypeScript SDK of each API."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    failures = []
+    for api in sorted(p.stem for p in APIS):
+        files = sorted((RESPONSES / api).glob("*.json"))
+        run = subprocess.run(["node", "-e", TS_DECIDE, _ts_index(js, api), *map(str, files)],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, (api, run.stderr)
+        for path, (code, action, delay, correlation_id) in zip(files, json.loads(run.stdout)):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            wanted = [row["code"], row["action"], row["correlation_id"]]
+            got = [code, action, correlation_id]
+            if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
+                failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
+
+
+def test_the_typescript_runner_emits_what_the_python_runner_emits_on_every_api(
+        built: dict[str, Path], ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """Each API's responses.json and vectors.json, read by both SDKs: the same emit lines byte for
+    byte (reading, verdicts and decision), so the TypeScript reading is Python's."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    differ = []
+    for api, out in built.items():
+        [package] = [p.name for p in (out / "python").iterdir() if p.is_dir()]
+        runner = str(js / api / "typescript" / "src" / "conformance.js")
+        for name in ("responses.json", "vectors.json"):
+            vectors = str(out / "conformance" / name)
+            python = subprocess.run([sys.executable, "-m", f"{package}._conformance", "emit", vectors], cwd=out / "python",
+                                    capture_output=True, text=True, timeout=120)
+            node = subprocess.run(["node", runner, "emit", vectors], capture_output=True, text=True, timeout=120)
+            assert python.returncode == 0 and node.returncode == 0, (api, python.stderr, node.stderr)
+            assert len(node.stdout.splitlines()) == len(json.loads((out / "conformance" / name).read_text())["vectors"])
+            if python.stdout != node.stdout:
+                differ.append(f"{api}/{name}")
+    assert differ == []
+
+
+TS_HOSTILE = """
+const m = require(process.argv[1]);
+const MB = 1 << 20;
+const many = Array.from({ length: 200000 }, (_, i) => ["x-h" + i, "v"]);
+const cases = {
+  deepArrays: [200, [], "[".repeat(MB - 10)],
+  deepObjects: [200, [], '{"a":'.repeat(200000)],
+  bigNumberCode: [400, [], '{"error":{"code":' + "1".repeat(MB - 100) + "}}"],
+  bigNumberDelay: [429, [], '{"error":{"retry_after_ms":' + "9".repeat(MB - 100) + "}}"],
+  digits: [500, [], "7".repeat(MB - 1)],
+  digitString: [500, [], '"' + "7".repeat(MB - 3) + '"'],
+  manyHeaders: [429, many.concat([["retry-after", "5"]]), "{}"],
+  manyHeadersIterable: [429, new Map(many.concat([["retry-after", "5"]])), "{}"],
+  longHeader: [429, [["retry-after", "1".repeat(MB)]], "{}"],
+  overLimit: [500, [], " ".repeat(MB) + "{}"],
+  overLimitBytes: [500, [], new Uint8Array(MB + 1).fill(0x20)],
+  notUtf8: [500, [], new Uint8Array(MB).fill(0xff)],
+  escapes: [500, [], '["' + '\\\\"'.repeat(300000) + '"]'],
+  deepXml: [500, [], "<a>".repeat(300000)],
+  xmlEntities: [500, [], "<Error><Code>" + "&amp;".repeat(200000) + "</Code></Error>"],
+  xmlComment: [500, [], "<a><!--" + "-".repeat(MB - 20)],
+  xmlPis: [500, [], "<?".repeat(500000)],
+  xmlAttributes: [500, [], "<a" + ' b="c"'.repeat(170000)],
+  xmlSpaces: [500, [], "<a" + " ".repeat(MB - 10)],
+};
+const out = {};
+for (const [name, [status, headers, body]] of Object.entries(cases)) {
+  const start = process.hrtime.bigint();
+  try {
+    const r = m.readHttp(status, headers, body, 0);
+    const d = m.decide(r.payload, { attempt: 1 });
+    out[name] = { ms: Number(process.hrtime.bigint() - start) / 1e6, code: r.code === null ? null : r.code.length,
+                  delayMs: r.delayMs, action: d.action };
+  } catch (e) {
+    out[name] = { threw: String(e) };
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.parametrize("api", ["stripe", "s3"])
+def test_the_typescript_sdk_reads_a_megabyte_of_hostile_input_in_bounded_time(
+        api: str, ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """Issue 24 item 9: deep nesting, a 1 MB number, a 1 MB string of digits, 200,000 headers, an
+    over-long header, a body past the size limit, bad UTF-8 and hostile XML are each decided in under
+    1 s (JSON registry and XML registry), never throwing; past a limit nothing is read."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    run = subprocess.run(["node", "-e", TS_HOSTILE, _ts_index(js, api)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert [name for name, r in got.items() if "threw" in r or r["ms"] >= 1000] == [], got
+    for name in ("bigNumberCode", "bigNumberDelay", "manyHeaders", "manyHeadersIterable", "longHeader"):
+        assert got[name]["code"] is None and got[name]["delayMs"] is None, (name, got[name])
+
+
+def test_the_typescript_sdk_reads_fetch_headers_and_bytes(ts_compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """fetch's `Headers` (iterable, not a plain object: Retry-After used to be dropped), a `Map`, and a
+    body as bytes (Uint8Array, ArrayBuffer) read like a plain object and text."""
+    done, js = ts_compiled
+    assert done.returncode == 0, done.stdout[-3000:]
+    script = (
+        "const m = require(process.argv[1]); const body = '{\"error\":{\"type\":\"rate_limit_error\"}}';"
+        "const bytes = new TextEncoder().encode(body);"
+        "const read = (h, b) => { const r = m.readHttp(429, h, b, 0); return [r.code, r.delayMs, m.decide(r.payload, { attempt: 1 }).action]; };"
+        "console.log(JSON.stringify([read({'retry-after': '7'}, body), read(new Headers({'Retry-After': '7'}), body),"
+        " read(new Map([['Retry-After', '7']]), bytes), read([['retry-after', '7']], bytes.buffer),"
+        " m.fromHttp(429, new Headers({'Retry-After': '7'}), body, 0)]));"
+    )
+    run = subprocess.run(["node", "-e", script, _ts_index(js, "stripe")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    *readings, payload = json.loads(run.stdout)
+    assert readings == [["rate_limit_error", 7000, "pause"]] * 4
+    assert payload["retry_after_ms"] == 7000
 
 
 def test_no_test_reads_the_holdout_responses() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, run_errgen
-from errgen import build as pipeline
-from errgen import write
+from errgen.emit import build as pipeline
+from errgen.emit import write
 
 
 def tree(folder: Path) -> dict[str, str]:

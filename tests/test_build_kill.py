@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from conftest import ROOT, load_registry
-from errgen import build as pipeline
-from errgen import write
+from errgen.emit import build as pipeline
+from errgen.emit import write
 from errgen.emit import targets
 
 
@@ -114,6 +114,7 @@ def test_a_build_stopped_at_any_step_is_old_new_or_rejected_and_the_next_build_c
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plans: tuple[dict[str, write.Plan], dict[str, write.Plan]]) -> None:
     old, new = plans
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # durability on power loss is not what this tests; speed is
+    monkeypatch.setattr(write, "_syncfs", lambda fd: True)
     write.commit(tmp_path / "old", old)
     write.commit(tmp_path / "new", new)
     old_tree, new_tree = tree(tmp_path / "old"), tree(tmp_path / "new")
@@ -149,7 +150,7 @@ sys.path[:0] = [sys.argv[3], sys.argv[4]]
 from pathlib import Path
 from test_build_kill import Stopper
 from conftest import load_registry
-from errgen import build, write
+from errgen.emit import build, write
 from errgen.emit import targets
 registry = dataclasses.replace(load_registry(), name="acme_two", version="9.9.9")
 plans = build.plan(registry, targets.all_targets())

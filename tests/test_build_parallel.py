@@ -12,7 +12,7 @@ import pytest
 
 from bench import synth
 from conftest import load_registry
-from errgen import build as pipeline
+from errgen.emit import build as pipeline
 from errgen.emit import targets
 
 

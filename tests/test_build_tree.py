@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, build_to, load_registry, run_errgen
-from errgen import build as pipeline
-from errgen import write
+from errgen.emit import build as pipeline
+from errgen.emit import write
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -64,7 +64,7 @@ def test_package_build_leftovers_are_ignored_and_generated_files_never_are(tmp_p
     # What pip, setuptools, npm, cargo and maven leave in a package folder.
     for rel in ("python/build/lib/acme_errors/__init__.py", "python/dist/acme_errors-2.1.0-py3-none-any.whl",
                 "python/acme_errors.egg-info/PKG-INFO", "python/acme_errors/__pycache__/enums.cpython-311.pyc",
-                "typescript/node_modules/typescript/package.json", "typescript/package-lock.json", "typescript/dist/index.js"):
+                "typescript/node_modules/typescript/package.json", "typescript/package-lock.json", "typescript/build/index.js"):
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_text("leftover\n")
     assert git(repo, "status", "--porcelain") == ""

@@ -20,7 +20,7 @@ from test_diff import BASE, ROWS, codes
 from test_diff_git_and_bump import git
 from errgen import bump as bumping
 from errgen.cli import main
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 DAY = "2026-11-30"
 
@@ -233,8 +233,8 @@ ADDED = "  NEW_CODE:\n    category: transient\n    scope: request\n    http_stat
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=list(LAYOUTS))
 def test_line_edits_re_parse_as_the_intended_registry(layout: str) -> None:
-    from errgen import structure
-    from errgen.load import load_text
+    from errgen.registry import structure
+    from errgen.registry.load import load_text
 
     old_text = LAYOUTS[layout]
     new_text = old_text.replace("codes:\n", "codes:\n" + ADDED, 1).replace("    http_status: 400\n", "    http_status: 422\n")

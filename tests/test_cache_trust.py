@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT
-from errgen import toolcache
+from errgen.emit import toolcache
 
 MARKER_CODE = "import os; os.system('touch {marker}')"
 

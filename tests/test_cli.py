@@ -72,7 +72,7 @@ def test_init_starts_a_small_project_registry_that_lints_clean_and_builds(tmp_pa
     text = registry.read_text(encoding="utf-8")
     lint = run_errgen("lint", "--format", "json", cwd=project)
     assert (lint.returncode, json.loads(lint.stdout)) == (0, [])  # not even a warning
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     model = lint_path(registry).registry
     assert (model.name, model.version, len(model.history)) == ("billing_api", "0.1.0", 1)

@@ -76,8 +76,8 @@ def test_registry_problems_under_format_github_are_escaped_annotations(tmp_path:
 
 
 def test_diff_text_spells_out_control_characters_in_owners(tmp_path: Path) -> None:
-    from errgen.diff.formats import text
-    from errgen.diff.model import Change, DiffReport
+    from errgen.diff.output import text
+    from errgen.diff.changes import Change, DiffReport
 
     change = Change(rule="code-added", code="A", bump="minor", message="A was added\x1b[2J", owner="@a\x1b]0;x\x07")
     report = DiffReport(old_version="1.0.0", new_version="1.1.0", changes=[change], header="errors.yaml")

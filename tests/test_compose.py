@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import REGISTRY, ROOT, run_errgen
-from errgen.compose import GitTree, compose
-from errgen.lint import lint_path
-from errgen.load import load_path
+from conftest import REGISTRY, ROOT, load_registry, run_errgen
+from errgen.registry.compose import GitTree, compose
+from errgen.registry.lint import lint_path
+from errgen.registry.load import load_path
 
 EXAMPLE = ROOT / "examples" / "multi-team" / "errors.yaml"
 
@@ -50,8 +52,18 @@ def test_the_example_builds_byte_identical_to_its_single_file_equivalent(tmp_pat
 
     files = outputs(tmp_path / "single")
     assert len(files) > 10
+    owners = 0
     for rel in files:
-        assert (tmp_path / "folder" / rel).read_bytes() == (tmp_path / "single" / rel).read_bytes(), rel
+        folder, single = (tmp_path / "folder" / rel).read_bytes(), (tmp_path / "single" / rel).read_bytes()
+        if rel.parts[0] == "site" and rel.name == "index.html" and len(rel.parts) > 2:
+            # The site is the one output that says who owns each code: only that line differs.
+            owner = re.compile(rb"<dt>Owner</dt><dd>@acme/[a-z]+</dd>\n")
+            owners += len(owner.findall(folder))
+            folder = owner.sub(b"", folder)
+        elif rel.name == ".errgen-manifest.json":  # the same files; the owned pages' digests differ
+            folder, single = (json.dumps({t: sorted(v["files"]) for t, v in json.loads(m)["targets"].items()}).encode() for m in (folder, single))
+        assert folder == single, rel
+    assert owners == len(load_registry(EXAMPLE).codes)
     assert outputs(tmp_path / "folder") == files
 
 
@@ -122,7 +134,7 @@ def test_composing_at_a_git_revision_reads_every_fragment_there(tmp_path: Path) 
     subprocess.run(git + ["commit", "-qm", "one"], cwd=tmp_path, check=True)
     (tmp_path / "teams" / "a.yaml").write_text("owner: '@a'\ncodes:\n" + code("NEW"), encoding="utf-8")
     (tmp_path / "teams" / "b.yaml").write_text("owner: '@b'\ncodes:\n" + code("ADDED"), encoding="utf-8")
-    from errgen.lint import lint_document
+    from errgen.registry.lint import lint_document
 
     at_head = lint_document(compose(load_path(path, "errors.yaml"), GitTree("HEAD", "", tmp_path)))
     assert [c.name for c in at_head.registry.codes] == ["OLD"]

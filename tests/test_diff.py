@@ -17,7 +17,7 @@ from conftest import FIXTURES, REGISTRY
 from errgen import semver
 from errgen.cli import main
 from errgen.diff import classify, diff
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 SARIF_SCHEMA = Path(__file__).parent / "ts" / "node_modules" / "@microsoft" / "jest-sarif" / "lib" / "schemas" / "sarif-2.1.0-rtm.5.json"
 
@@ -126,6 +126,15 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
     ("wire case", lambda r: r.__setitem__("wire", {"case": "camel"}), "wire-changed", "", "major"),
     ("wire envelope", lambda r: r.__setitem__("wire", {"envelope": "error"}), "wire-changed", "", "major"),
     ("problem type", set_code("BAD_INPUT", "type_uri", "https://docs.example/errors/bad-input"), "type-uri-changed", "BAD_INPUT", "major"),
+    ("response code source", lambda r: r.__setitem__("wire", {"response": {"code": ["header:x-error-code"]}}), "response-reading-changed", "", "major"),
+    ("response format", lambda r: r.__setitem__("wire", {"format": "xml", "response": {"code": ["body:Error.Code"]}}), "response-reading-changed", "", "major"),
+    ("response error_when", lambda r: r.__setitem__("wire", {"response": {"error_when": [{"at": "body:ok", "equals": False}]}}),
+     "response-reading-changed", "", "major"),
+    ("response request id", lambda r: r.__setitem__("wire", {"response": {"correlation_id": ["header:x-request-id"]}}), "response-detail-changed", "", "patch"),
+    ("response delay", lambda r: r.__setitem__("wire", {"response": {"retry_after": [{"at": "header:x-ratelimit-reset", "unit": "epoch_seconds"}]}}),
+     "response-detail-changed", "", "patch"),
+    ("wire code", set_code("BAD_INPUT", "wire_code", "invalid_input"), "wire-code-changed", "BAD_INPUT", "major"),
+    ("wire condition", set_code("BAD_INPUT", "when", [{"status": [400]}]), "wire-condition-changed", "BAD_INPUT", "major"),
 ]
 
 
@@ -270,7 +279,7 @@ def test_fingerprints_are_stable_and_do_not_depend_on_wording() -> None:
 
 def test_output_formats(tmp_path: Path) -> None:
     old, new = _broken_pair()
-    from errgen.diff.formats import FORMATS
+    from errgen.diff.output import FORMATS
 
     report = diff(old, new)
     body = json.loads(FORMATS["json"](report))
@@ -301,3 +310,15 @@ def test_default_registry_against_its_previous_release() -> None:
 def test_diff_needs_two_files_or_a_ref() -> None:
     done = CliRunner().invoke(main, ["diff", str(REGISTRY)])
     assert done.exit_code == 2 and "--against" in done.output
+
+
+def test_a_package_change_names_the_language_and_its_setting() -> None:
+    """Package settings are each language's declaration (errgen.languages), so the change names
+    `language.key` as the registry spells it under `targets:`."""
+    new = copy.deepcopy(BASE)
+    new["targets"] = {"typescript": {"package": "@demo/errors"}, "java": {"group": "org.demo"}}
+    changes = [c for c in classify(lint_ok(BASE, "old.yaml"), lint_ok(new, "new.yaml")) if c.rule == "package-changed"]
+    assert [(c.detail, c.message.split(":")[0]) for c in changes] == [
+        ("java.group", "package java.group changed from com.example to org.demo"),
+        ("typescript.package", "package typescript.package changed from demo-errors to @demo/errors"),
+    ]

@@ -97,13 +97,14 @@ def test_lint_sarif(tmp_path: Path) -> None:
     log = sarif_valid(done.stdout)
     rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
     assert {"http-status-range", "unknown-key"} <= set(rules)
-    assert rules["http-status-range"]["helpUri"].endswith("/registry.md#lint-rules")
+    assert rules["http-status-range"]["help"]["text"] == "errgen docs http-status-range"
+    assert "helpUri" not in rules["http-status-range"]  # no docs-url: no link to invent (tests/test_manual.py sets one)
     clean = run_errgen("lint", "--format", "sarif", "--registry", str(REGISTRY))
     assert clean.returncode == 0 and sarif_valid(clean.stdout)["runs"][0]["results"] == []
 
 
 def test_lint_sarif_describes_rules_from_their_docstrings(tmp_path: Path) -> None:
-    from errgen.lint.base import RULES
+    from errgen.registry.lint.base import RULES
 
     log = sarif_valid(run_errgen("lint", "--format", "sarif", "--registry", str(broken_registry(tmp_path))).stdout)
     docs = {r.id: r.doc for r in RULES}

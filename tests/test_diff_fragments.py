@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, run_errgen
-from errgen.diff.model import RULE_SPECS
+from errgen.diff.changes import RULE_SPECS
 from test_compose import code, folder
 
 EXAMPLE = ROOT / "examples" / "multi-team" / "errors.yaml"

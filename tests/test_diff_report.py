@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,9 @@ from test_diff import BASE, ROWS, SARIF_SCHEMA, lint_ok, run
 from errgen.cli import main
 from errgen.diff import classify, diff
 from errgen.diff.docs import render as render_rule_docs
-from errgen.diff.formats import FORMATS
-from errgen.diff.model import RULE_SPECS
-from errgen.manual import PUBLISHED
+from errgen.diff.output import FORMATS
+from errgen.diff.changes import RULE_SPECS
+from errgen import manual
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -247,19 +248,44 @@ def test_rules_doc_is_generated_from_the_declarations() -> None:
         assert f"\n### {rule_id}\n" in committed
 
 
-def test_outputs_refer_to_the_rule_anchors_and_sarif_describes_every_rule() -> None:
-    report = diff(*(lint_ok(d, "registry/errors.yaml") for d in removal("Cleanup.")))
+def _sarif_rules(report: Any) -> dict[str, Any]:
     sarif = json.loads(FORMATS["sarif"](report))
     Draft7Validator(json.loads(SARIF_SCHEMA.read_text())).validate(sarif)
     rules = {r["id"]: r for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     assert set(rules) == set(RULE_SPECS)
     for rule_id, rule in rules.items():
         assert rule["fullDescription"]["text"] == RULE_SPECS[rule_id].description
-        assert rule["help"]["text"] == f"errgen docs {rule_id}" and rule["helpUri"] == f"{PUBLISHED}diff-rules.md#{rule_id}"
-    assert f"{PUBLISHED}diff-rules.md#break-not-announced, {PUBLISHED}diff-rules.md#code-removed" in FORMATS["text"](report)
-    assert (f"[`break-not-announced`]({PUBLISHED}diff-rules.md#break-not-announced), "
-            f"[`code-removed`]({PUBLISHED}diff-rules.md#code-removed)") in FORMATS["markdown"](report)
-    assert json.loads(FORMATS["json"](report))["changes"][0]["doc"] == f"{PUBLISHED}diff-rules.md#code-removed"
+        assert rule["help"]["text"] == f"errgen docs {rule_id}"
+    return rules
+
+
+def test_without_docs_url_outputs_name_each_rule_by_command_and_link_nowhere() -> None:
+    # errgen publishes its docs nowhere: a link would be invented, so `errgen docs RULE` instead
+    manual.use(None)
+    report = diff(*(lint_ok(d, "registry/errors.yaml") for d in removal("Cleanup.")))
+    assert all("helpUri" not in rule for rule in _sarif_rules(report).values())
+    assert FORMATS["text"](report).endswith("\nRules: errgen docs break-not-announced, errgen docs code-removed")
+    assert FORMATS["markdown"](report).endswith("\nRules: `errgen docs break-not-announced`, `errgen docs code-removed`\n")
+    change = json.loads(FORMATS["json"](report))["changes"][0]
+    assert (change["rule"], change["doc"], change["docs_command"]) == ("code-removed", None, "errgen docs code-removed")
+    assert all(re.findall(r"https?://[^\s\"]+", FORMATS[f](report)) in ([], ["https://json.schemastore.org/sarif-2.1.0.json"]) for f in FORMATS)
+
+
+def test_under_docs_url_outputs_link_each_rule_to_its_anchor() -> None:
+    base = "https://docs.example.com/errgen/"
+    manual.use(base)
+    try:
+        report = diff(*(lint_ok(d, "registry/errors.yaml") for d in removal("Cleanup.")))
+        rules = _sarif_rules(report)
+        text, markdown, as_json = (FORMATS[f](report) for f in ("text", "markdown", "json"))
+    finally:
+        manual.use(None)
+    assert all(rule["helpUri"] == f"{base}diff-rules.md#{rule_id}" for rule_id, rule in rules.items())
+    assert text.endswith(f"\nRules (errgen docs RULE prints one): {base}diff-rules.md#break-not-announced, {base}diff-rules.md#code-removed")
+    assert markdown.endswith(f"\nRules: [`break-not-announced`]({base}diff-rules.md#break-not-announced), "
+                             f"[`code-removed`]({base}diff-rules.md#code-removed)\n")
+    change = json.loads(as_json)["changes"][0]
+    assert (change["doc"], change["docs_command"]) == (f"{base}diff-rules.md#code-removed", "errgen docs code-removed")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown"])

@@ -107,13 +107,12 @@ def test_typescript_union_rejects_contradictions_at_compile_time(node_bin: Path,
         assert (done.returncode == 0) == (literal is None), f"{name}: {done.stdout}"
 
 
-def test_npm_package_installs_builds_and_imports(node_bin: Path, tmp_path: Path) -> None:
-    """After `npm install` in the SDK folder (its devDependencies: here the test harness's pinned
-    TypeScript, offline), `npm install <sdk>` in another project builds dist/ through `prepare`, and
-    both `require` and the typed `exports` work; `npm pack` ships dist/."""
+def test_npm_package_installs_from_a_plain_path_and_imports(node_bin: Path, tmp_path: Path) -> None:
+    """`npm install <sdk>` in another project, with nothing installed in the SDK folder (no build, no
+    TypeScript): `require`, `import` and the typed `exports` work; `npm pack` ships dist/ (the
+    packaging in detail: test_ts_packaging.py)."""
     sdk = tmp_path / "sdk"
     shutil.copytree(TS, sdk)
-    (sdk / "node_modules").symlink_to(node_bin.parent)
     consumer = tmp_path / "consumer"
     consumer.mkdir()
     (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True}))
@@ -124,6 +123,9 @@ def test_npm_package_installs_builds_and_imports(node_bin: Path, tmp_path: Path)
                     'console.log(JSON.stringify(m.decide({code: "RATE_LIMITED", category: "rate_limit", retryable: true,'
                     ' scope: "service", correlation_id: "c"})));', consumer)
     assert got["action"] == "pause" and got["delayMs"] == 2000  # type: ignore[index]
+    imported = subprocess.run(["node", "--input-type=module", "-e", 'import { decide } from "acme-errors"; console.log(decide(null).action);'],
+                              cwd=consumer, capture_output=True, text=True, timeout=120)
+    assert imported.stdout == "escalate\n", imported.stderr
     (consumer / "use.ts").write_text('import { decide, type Decision } from "acme-errors";\nconst d: Decision = decide(null);\nvoid d;\n')
     (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "module": "node16",
                                                                             "moduleResolution": "node16", "types": []}, "files": ["use.ts"]}))
@@ -132,7 +134,7 @@ def test_npm_package_installs_builds_and_imports(node_bin: Path, tmp_path: Path)
     packed = subprocess.run([*npm, "pack", "--dry-run", "--json"], cwd=sdk, capture_output=True, text=True, timeout=300)
     assert packed.returncode == 0, packed.stderr
     shipped = {f["path"] for f in json.loads(packed.stdout)[0]["files"]}
-    assert {"dist/index.js", "dist/index.d.ts", "dist/conformance.js", "package.json"} <= shipped
+    assert {"dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/esm/index.js", "dist/cjs/conformance.js", "package.json"} <= shipped
 
 
 def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:
@@ -148,3 +150,10 @@ def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:
         assert black.format_str(source, mode=mode) == source, f"{name} is not black-formatted"
     for name, source in runtime_sources("typescript").items():
         assert (TS / "src" / name).read_text() == f"// {header}\n{source}", name
+    from errgen.languages.typescript.compiled import compiled_files
+
+    for key, text in compiled_files().items():
+        form, name = key.split("/")
+        for folder in (("cjs", "esm") if form == "types" else (form,)):
+            shipped = TS / "dist" / folder / name
+            assert form == "types" and folder == "esm" and name == "conformance.d.ts" or shipped.read_text() == f"// {header}\n{text}", key

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from markdown_it import MarkdownIt
 
 from conftest import node_json, tsc
-from errgen.build import build
-from errgen.lint import lint_text
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
 from strategies import dump, registries
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

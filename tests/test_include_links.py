@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_errgen
-from errgen.compose import GitTree, WorkTree, expand
+from errgen.registry.compose import GitTree, WorkTree, expand
 
 EXAMPLE = ROOT / "examples" / "multi-team"
 SECRET = "hunter2-very-secret"

@@ -19,11 +19,11 @@ import pytest
 
 from conformance_inputs import random_inputs
 from conftest import FIXTURES, REGISTRY, ROOT
-from errgen.build import build
-from errgen.lint import lint_text
-from errgen.model import Registry
-from errgen.languages.java import naming as naming
-from errgen.languages.java import target as target
+from errgen.emit.build import build
+from errgen.registry.lint import lint_text
+from errgen.registry.model import Registry
+from errgen.languages.java import naming
+from errgen.languages.java import target
 
 GJF = "com.google.googlejavaformat:google-java-format:1.28.0:jar:all-deps"
 GJF_JAR = Path.home() / ".m2/repository/com/google/googlejavaformat/google-java-format/1.28.0/google-java-format-1.28.0-all-deps.jar"
@@ -450,7 +450,7 @@ def apis(tmp_path_factory: Any) -> dict[str, Any]:
     """The 14 registries built for java, python and the vectors; all 14 Java SDKs compiled by one
     `javac -Xlint:all -Werror` run (each SDK is its own package), with a driver that runs their
     runners in one JVM."""
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     javac = _need("javac")
     root = tmp_path_factory.mktemp("java-apis")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 MINIMAL = (FIXTURES / "valid-minimal.yaml").read_text(encoding="utf-8")
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -46,7 +46,7 @@ def test_expected_one_of_lists_are_sorted_whatever_the_hash_seed() -> None:
     cats = "".join(f"  {name}: {{retryable: false, description: A category.}}\n" for name in ("zeta", "alpha", "mu", "kappa", "beta", "omega"))
     text = MINIMAL.replace("  transient: {retryable: true, description: Try again later.}\n", cats).replace("category: transient", "category: validation")
     text = text.replace("category: validation\n    scope: request\n    http_status: 400", "category: qqqqqqqq\n    scope: request\n    http_status: 400")
-    script = ("import sys; from errgen.lint import lint_text; "
+    script = ("import sys; from errgen.registry.lint import lint_text; "
               "print([d.message for d in lint_text(sys.stdin.read()).diagnostics if d.rule == 'unknown-category'])")
     outputs = set()
     for seed in ("1", "2", "3", "4", "5", "6"):
@@ -116,7 +116,7 @@ def test_the_registry_schema_refuses_a_package_setting_with_a_space(lang: str, k
     import yaml
     from jsonschema import Draft202012Validator
 
-    from errgen import registry_schema
+    from errgen.registry import registry_schema
 
     def load(text: str) -> object:  # as editors read YAML 1.2: a date is a string
         return json.loads(json.dumps(yaml.safe_load(text), default=str))

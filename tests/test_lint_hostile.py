@@ -10,7 +10,7 @@ import pytest
 
 from conftest import FIXTURES, run_errgen
 from errgen.diagnostics import Fatal
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 
 MINIMAL = (FIXTURES / "valid-minimal.yaml").read_text()
 CODE_LINE = "  C{i}: {{category: {category}, scope: request, http_status: 400, description: x, since: 1.0.0{extra}}}\n"

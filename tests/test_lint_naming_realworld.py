@@ -8,8 +8,8 @@ import json
 import pytest
 
 from errgen import identifiers as naming
-from errgen.lint import lint_text
-from errgen.lint.names import IDENTIFIER
+from errgen.registry.lint import lint_text
+from errgen.registry.lint.names import IDENTIFIER
 from errgen.languages.go import naming as go
 from errgen.languages.java import naming as java
 from errgen.languages.python import naming as python

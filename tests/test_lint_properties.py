@@ -8,7 +8,7 @@ from typing import Any, Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from errgen.lint import lint_text
+from errgen.registry.lint import lint_text
 from strategies import dump, registries
 
 
@@ -82,7 +82,7 @@ def test_the_interpolation_prefilter_never_hides_a_match() -> None:
     import random
     import string
 
-    from errgen.lint.prose import _MAY_INTERPOLATE, INTERPOLATED
+    from errgen.registry.lint.prose import _MAY_INTERPOLATE, INTERPOLATED
 
     rng = random.Random(18)
     alphabet = string.ascii_letters + string.digits + " _-{}%$'\"./:"

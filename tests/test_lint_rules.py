@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, REGISTRY
-from errgen.lint import lint_path
-from errgen.lint.base import RULES
+from errgen.registry.lint import lint_path
+from errgen.registry.lint.base import RULES
 
 CASES = sorted((FIXTURES / "lint").glob("*.yaml"))
 EXPECT = re.compile(r"# expect: ([a-z-]+) (\d+):(\d+)")
@@ -49,7 +49,7 @@ def test_all_problems_are_reported_in_one_run() -> None:
     text = (FIXTURES / "valid-minimal.yaml").read_text(encoding="utf-8")
     text = text.replace("http_status: 503", "http_status: 200").replace("category: validation", "category: nope")
     text = text.replace("version: 1.0.0\n", "version: 1.0.0\ncolour: blue\n", 1)
-    from errgen.lint import lint_text
+    from errgen.registry.lint import lint_text
 
     rules = {d.rule for d in lint_text(text).diagnostics}
     assert {"http-status-range", "unknown-category", "unknown-key"} <= rules
@@ -64,7 +64,7 @@ def test_unknown_category_names_the_nearest_existing_ones() -> None:
 def test_a_contradicted_retryable_is_one_finding_not_two() -> None:
     """`retryable: true` with a retry_after_ms in a non-retryable category: the contradiction is the
     problem; saying the code "is not retryable" as well would contradict what the user wrote."""
-    from errgen.lint import lint_text
+    from errgen.registry.lint import lint_text
 
     text = (FIXTURES / "lint" / "retryable-contradiction.yaml").read_text(encoding="utf-8")
     text = text.replace("    retryable: true\n", "    retryable: true\n    retry_after_ms: 100\n")

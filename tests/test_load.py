@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from errgen.diagnostics import Fatal
-from errgen.load import Map, Seq, load_path, load_text
+from errgen.registry.load import Map, Seq, load_path, load_text
 
 
 def fatal(text: str | bytes, tmp_path: Path) -> tuple[str, int, int]:
@@ -77,9 +77,9 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 def test_size_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import errgen.load
+    import errgen.registry.load
 
-    monkeypatch.setattr(errgen.load, "MAX_BYTES", 10)
+    monkeypatch.setattr(errgen.registry.load, "MAX_BYTES", 10)
     assert fatal("a: 12345678901\n", tmp_path)[0] == "file-too-large"
 
 

@@ -1,6 +1,7 @@
 """Every link errgen prints resolves wherever the output is read (issue 29, item 4): the docs ship
-with errgen (`errgen docs TOPIC|RULE` prints them), and links are absolute, under the published
-location or the `docs-url` setting; each anchor names a heading of the page it points at."""
+with errgen (`errgen docs TOPIC|RULE` prints them) and errgen publishes them nowhere, so without the
+`docs-url` setting output names the command and prints no link at all; with it, links are absolute
+under it and each anchor names a heading of the page it points at."""
 
 from __future__ import annotations
 
@@ -10,12 +11,30 @@ from pathlib import Path
 
 import pytest
 
+from typing import Iterator
+
 from conftest import REGISTRY, ROOT, run_errgen
 from errgen import manual
-from errgen.diff.model import RULE_SPECS
-from errgen.lint.base import RULES
+from errgen.diff.changes import RULE_SPECS
+from errgen.registry.lint.base import RULES
 
 OLD = ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"
+BASE = "https://docs.internal.example/errgen/"  # a team's own copy of docs/
+
+
+@pytest.fixture
+def docs_url() -> Iterator[str]:
+    """The `docs-url` setting, for code run in-process (the CLI sets it from the settings)."""
+    manual.use(BASE)
+    try:
+        yield BASE
+    finally:
+        manual.use(None)
+
+
+def with_docs_url(tmp_path: Path) -> Path:
+    (tmp_path / "errgen.toml").write_text(f'docs-url = "{BASE.rstrip("/")}"\n')  # made to end in '/'
+    return tmp_path
 
 
 def anchors(page: str) -> set[str]:
@@ -27,7 +46,14 @@ def anchors(page: str) -> set[str]:
 def test_every_rule_is_documented_and_errgen_docs_prints_it(rule: str) -> None:
     text = manual.lookup(rule)
     assert text is not None and rule in text
-    page, anchor = re.search(r"online: \S+/([a-z-]+\.md)#([a-z0-9-]+)\)", text).groups()  # type: ignore[union-attr]
+    assert re.search(r"\n\([a-z-]+\.md\)\n$", text) and "http" not in text.splitlines()[-1]  # the page, no link
+
+
+@pytest.mark.parametrize("rule", sorted({*RULE_SPECS, *(r.id for r in RULES)}))
+def test_under_docs_url_errgen_docs_links_each_rule_to_a_heading(rule: str, docs_url: str) -> None:
+    text = manual.lookup(rule)
+    assert text is not None
+    page, anchor = re.search(rf"online: {re.escape(docs_url)}([a-z-]+\.md)#([a-z0-9-]+)\)", text).groups()  # type: ignore[union-attr]
     assert anchor in anchors(page)
 
 
@@ -46,24 +72,60 @@ def links(text: str) -> list[str]:
     return re.findall(r"https?://[^\s)<>,\"]+", text)
 
 
+def code_added_doc(fmt: str, out: str) -> object:
+    """What a format says about where code-added is explained."""
+    if fmt == "json":
+        change = next(c for c in json.loads(out)["changes"] if c["rule"] == "code-added")
+        return {k: change[k] for k in ("doc", "docs_command")}
+    if fmt == "sarif":
+        rule = next(r for r in json.loads(out)["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "code-added")
+        return {k: rule.get(k) for k in ("help", "helpUri")}
+    return out.rstrip("\n").splitlines()[-1]
+
+
+# Without the setting: the command, never a link.
+BY_COMMAND = {
+    "text": "Rules: errgen docs category-added, errgen docs code-added, errgen docs code-deprecated, errgen docs description-changed",
+    "markdown": "Rules: `errgen docs category-added`, `errgen docs code-added`, `errgen docs code-deprecated`, `errgen docs description-changed`",
+    "json": {"doc": None, "docs_command": "errgen docs code-added"},
+    "sarif": {"help": {"text": "errgen docs code-added"}, "helpUri": None},
+}
+
+
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif"])
-def test_diff_links_are_absolute_and_name_a_heading(fmt: str) -> None:
-    done = run_errgen("diff", "--format", fmt, str(OLD), str(REGISTRY))
+def test_diff_without_docs_url_names_the_command_and_prints_no_link(fmt: str, tmp_path: Path) -> None:
+    done = run_errgen("diff", "--format", fmt, str(OLD), str(REGISTRY), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert code_added_doc(fmt, done.stdout) == BY_COMMAND[fmt]
+    assert [u for u in links(done.stdout) if "sarif" not in u] == []  # only SARIF's $schema is a URL
+    assert "diff-rules.md" not in done.stdout and "helpUri" not in done.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif"])
+def test_diff_links_under_docs_url_are_absolute_and_name_a_heading(fmt: str, tmp_path: Path) -> None:
+    done = run_errgen("diff", "--format", fmt, str(OLD), str(REGISTRY), cwd=with_docs_url(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "](docs/" not in done.stdout and " docs/diff-rules.md" not in done.stdout and '"docs/' not in done.stdout
-    found = [u for u in links(done.stdout) if u.startswith(manual.PUBLISHED)]
-    assert found
+    found = [u for u in links(done.stdout) if "sarif" not in u]
+    assert found and all(u.startswith(BASE) for u in found)
+    assert f"{BASE}diff-rules.md#code-added" in found
     for url in found:
-        page, _, anchor = url[len(manual.PUBLISHED):].partition("#")
+        page, _, anchor = url[len(BASE):].partition("#")
         assert anchor in anchors(page), url
+    assert code_added_doc(fmt, done.stdout) == {
+        "text": f"Rules (errgen docs RULE prints one): {BASE}diff-rules.md#category-added, {BASE}diff-rules.md#code-added, "
+                f"{BASE}diff-rules.md#code-deprecated, {BASE}diff-rules.md#description-changed",
+        "markdown": f"Rules: [`category-added`]({BASE}diff-rules.md#category-added), [`code-added`]({BASE}diff-rules.md#code-added), "
+                    f"[`code-deprecated`]({BASE}diff-rules.md#code-deprecated), [`description-changed`]({BASE}diff-rules.md#description-changed)",
+        "json": {"doc": f"{BASE}diff-rules.md#code-added", "docs_command": "errgen docs code-added"},
+        "sarif": {"help": {"text": "errgen docs code-added"}, "helpUri": f"{BASE}diff-rules.md#code-added"},
+    }[fmt]
 
 
-def test_docs_url_setting_moves_every_link(tmp_path: Path) -> None:
-    (tmp_path / "errgen.toml").write_text('docs-url = "https://docs.internal.example/errgen"\n')
-    done = run_errgen("diff", "--format", "markdown", str(OLD), str(REGISTRY), cwd=tmp_path)
+def test_docs_url_setting_sets_every_link_and_must_be_http(tmp_path: Path) -> None:
+    done = run_errgen("diff", "--format", "markdown", str(OLD), str(REGISTRY), cwd=with_docs_url(tmp_path))
     assert done.returncode == 0, done.stderr
-    assert "(https://docs.internal.example/errgen/diff-rules.md#code-added)" in done.stdout
-    assert manual.PUBLISHED not in done.stdout
+    assert "[`code-added`](https://docs.internal.example/errgen/diff-rules.md#code-added)" in done.stdout
     (tmp_path / "errgen.toml").write_text('docs-url = "javascript:alert(1)"\n')
     bad = run_errgen("diff", str(OLD), str(REGISTRY), cwd=tmp_path)
     assert bad.returncode == 2 and "docs-url must be an http(s) URL" in bad.stderr
@@ -72,19 +134,27 @@ def test_docs_url_setting_moves_every_link(tmp_path: Path) -> None:
 def test_lint_sarif_points_each_rule_at_its_documentation(tmp_path: Path) -> None:
     broken = tmp_path / "r.yaml"
     broken.write_text(REGISTRY.read_text().replace("http_status: 429", "http_status: 200", 1))
-    done = run_errgen("lint", "--format", "sarif", "--registry", str(broken))
+    done = run_errgen("lint", "--format", "sarif", "--registry", str(broken), cwd=tmp_path)
     [rule] = json.loads(done.stdout)["runs"][0]["tool"]["driver"]["rules"]
-    assert rule["helpUri"] == f"{manual.PUBLISHED}registry.md#lint-rules" and "lint-rules" in anchors("registry.md")
+    assert rule["help"]["text"] == "errgen docs http-status-range" and "helpUri" not in rule
+    linked = run_errgen("lint", "--format", "sarif", "--registry", str(broken), cwd=with_docs_url(tmp_path))
+    [rule] = json.loads(linked.stdout)["runs"][0]["tool"]["driver"]["rules"]
+    assert rule["helpUri"] == f"{BASE}registry.md#lint-rules" and "lint-rules" in anchors("registry.md")
     assert rule["help"]["text"] == "errgen docs http-status-range"
 
 
-def test_the_vectors_cite_the_published_conformance_page() -> None:
+@pytest.mark.parametrize("base", [None, BASE])
+def test_the_vectors_cite_the_conformance_page_by_command_whatever_the_setting(base: str | None) -> None:
     from errgen.emit.targets import vectors as conformance
 
     from conftest import load_registry
 
-    head = json.loads(conformance.render(load_registry())["conformance/vectors.json"])["$comment"]
-    assert f"{manual.PUBLISHED}conformance.md" in head and "errgen docs conformance" in head
+    manual.use(base)
+    try:
+        head = json.loads(conformance.render(load_registry())["conformance/vectors.json"])["$comment"]
+    finally:
+        manual.use(None)
+    assert head.endswith(" The format and every rule: errgen docs conformance.") and "http" not in head
 
 
 def test_errgen_docs_completes_pages_and_rule_ids() -> None:

@@ -12,8 +12,8 @@ import pytest
 
 from bench import synth
 from conftest import REGISTRY, ROOT, load_registry
-from errgen.languages.python import naming as naming
-from errgen.languages.python import target as target
+from errgen.languages.python import naming
+from errgen.languages.python import target
 
 MODE = black.Mode(line_length=naming.LINE_LENGTH, target_versions={black.TargetVersion[v] for v in target.BLACK_TARGETS})
 CATALOGUES = sorted((ROOT / "tests" / "fixtures" / "realworld").glob("*.yaml")) + [ROOT / "examples" / "payments-api.yaml", REGISTRY]

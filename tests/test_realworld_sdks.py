@@ -47,7 +47,7 @@ def codes_and_scopes(registry_path: Path) -> list[tuple[str, str]]:
 
 def test_python_sdk_passes_mypy_strict(built: tuple[Path, Path], tmp_path: Path) -> None:
     registry_path, out = built
-    package = view(load_registry(registry_path)).packages.python_package
+    package = view(load_registry(registry_path)).packages["python"]["package"]
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "c"), package],
                           cwd=out / "python", capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -57,7 +57,7 @@ def test_python_sdk_carries_the_exact_wire_strings(built: tuple[Path, Path], tmp
     registry_path, out = built
     contract = view(load_registry(registry_path))
     pairs = codes_and_scopes(registry_path)
-    script = PY_ROUND_TRIP.format(pkg=contract.packages.python_package)
+    script = PY_ROUND_TRIP.format(pkg=contract.packages["python"]["package"])
     done = subprocess.run([sys.executable, "-c", script, json.dumps(pairs)], cwd=out / "python", capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     wire = {f.name: f.wire for f in contract.fields}
@@ -97,7 +97,7 @@ def test_typescript_sdk_compiles_strict_and_agrees_with_python(built: tuple[Path
     )
     got = node_json(script, tmp_path)
     assert isinstance(got, list)
-    py = subprocess.run([sys.executable, "-c", PY_ROUND_TRIP.format(pkg=contract.packages.python_package), json.dumps(pairs)],
+    py = subprocess.run([sys.executable, "-c", PY_ROUND_TRIP.format(pkg=contract.packages["python"]["package"]), json.dumps(pairs)],
                         cwd=out / "python", capture_output=True, text=True, check=True)
     for ts_row, py_row in zip(got, json.loads(py.stdout)):
         for key in ("payload", "status", "body", "back", "mcp", "decision"):

@@ -10,7 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from conftest import FIXTURES, REGISTRY, ROOT
-from errgen import registry_schema
+from errgen.registry import registry_schema
 from errgen.resources import registry_schema_path
 
 

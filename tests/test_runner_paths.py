@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.languages.go import target as go_target
 from errgen.languages.java import target as java_target
 from errgen.languages.rust import target as rust_target

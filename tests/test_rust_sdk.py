@@ -20,17 +20,18 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from conftest import FIXTURES, GENERATED, ROOT, run_errgen, toolchain
-from errgen.build import build
-from errgen.lint import lint_path, lint_text
-from errgen.model import Registry
-from errgen.languages.rust import naming as naming
+from errgen.emit.build import build
+from errgen.registry.lint import lint_path, lint_text
+from errgen.registry.model import Registry
+from errgen.languages.rust import naming
 from errgen.emit.targets import vectors as vectors_target
 from errgen.languages.rust import target as rust_target
 from strategies import registries
 
 CARGO = shutil.which("cargo")
 RUSTFMT = shutil.which("rustfmt")
-TARGET_DIR = Path.home() / ".cache" / "errgen-tests" / "cargo-target"
+# One shared target directory (CARGO_TARGET_DIR when set), so dependencies compile once.
+TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR") or Path.home() / ".cache" / "errgen-tests" / "cargo-target")
 needs_cargo = toolchain(CARGO is None, "needs cargo (the Rust toolchain)")
 needs_rustfmt = toolchain(RUSTFMT is None, "needs rustfmt (the Rust toolchain)")
 
@@ -99,11 +100,16 @@ def write_crate(registry: Registry, out: Path) -> Path:
     return out / "rust"
 
 
+# The pedantic lints an expert reviewer expects of a public API (issue 26): `#[must_use]` on every
+# pure function and an `# Errors` section on every function returning `Result`.
+PEDANTIC = ("-W", "clippy::must_use_candidate", "-W", "clippy::missing_errors_doc")
+
+
 def check_crate(crate: Path, vectors: Path, *features: str) -> None:
     """The toolchain's verdicts on a generated crate, then the conformance runner through the
     command the target hands to `errgen conformance`."""
     ok(cargo(crate, "fmt", "--check"))
-    ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings"))
+    ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings", *PEDANTIC))
     ok(cargo(crate, "test", "--quiet", *features))
     argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
     assert tool == "cargo"
@@ -177,15 +183,22 @@ def test_rendered_sources_are_exactly_as_rustfmt_formats_them(registry: dict[str
 
 @pytest.fixture(scope="module")
 def golden_crate(tmp_path_factory: Any) -> Path:
-    """A copy of generated/rust, so cargo's lock file never lands in the repository."""
-    sdk = tmp_path_factory.mktemp("golden")
-    shutil.copytree(GENERATED / "rust", sdk / "rust")
-    return sdk / "rust"
+    """The default registry's crate as this errgen renders it (generated/rust once the goldens are
+    regenerated), outside the repository so cargo's lock file never lands in it."""
+    return write_crate(registry_of(ROOT / "registry" / "errors.yaml"), tmp_path_factory.mktemp("golden"))
 
 
 @needs_cargo
 def test_default_registry_crate_with_http_feature(golden_crate: Path) -> None:
     check_crate(golden_crate, GENERATED / "conformance" / "vectors.json", "--all-features")
+
+
+@needs_cargo
+def test_hostile_megabytes_are_decided_in_under_a_second(golden_crate: Path) -> None:
+    """Issue 24 item 9: deep nesting, a 1 MB number, a 1 MB string of digits, 100,000 headers,
+    deep XML... each read and decided in under a second by an optimised build."""
+    out = ok(cargo(golden_crate, "test", "--release", "--quiet", "--lib", "hostile_megabytes"))
+    assert "1 passed" in out
 
 
 @needs_cargo
@@ -361,10 +374,16 @@ def test_emit_prints_exactly_what_python_prints(golden_crate: Path, tmp_path: Pa
         lines = ok(cargo(cwd, *argv[1:])).splitlines()
         assert lines == python_emit(vectors)
         assert list(json.loads(lines[0])) == ["name", "valid", "problems", "parsed", "decision"]
+    # Real responses: the reading comes right after the name, as Python prints it.
+    responses = GENERATED / "conformance" / "responses.json"
+    argv, cwd, _ = rust_target.conformance_command(golden_crate, responses, "emit")
+    lines = ok(cargo(cwd, *argv[1:])).splitlines()
+    assert lines == python_emit(responses)
+    assert list(json.loads(lines[0])) == ["name", "reading", "valid", "problems", "parsed", "decision"]
     # A vector the runner cannot read is reported in its line; the others still run.
     argv, cwd, _ = rust_target.conformance_command(golden_crate, malformed, "emit")
     first, second = ok(cargo(cwd, *argv[1:])).splitlines()
-    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp"}
+    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp, response"}
     assert json.loads(second)["parsed"] == "invalid"
 
 
@@ -374,3 +393,83 @@ def test_conformance_command_builds_outside_the_sdk_folder(tmp_path: Path, monke
     argv, cwd, _ = rust_target.conformance_command(tmp_path / "out" / "rust", tmp_path / "v.json", "check")
     target = Path(argv[argv.index("--target-dir") + 1])
     assert target == tmp_path / "cache" / "cargo-target" and not target.is_relative_to(cwd)
+
+
+# --- real APIs (examples/apis) and their real responses (tests/fixtures/responses) ------------------
+
+APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def api_crates(tmp_path_factory: Any) -> dict[str, Path]:
+    """Every examples/apis registry's crate with its vectors, rendered once, in one cargo workspace
+    so that the toolchain checks and builds all of them in one run."""
+    root = tmp_path_factory.mktemp("apis")
+    crates = {path.stem: write_crate(registry_of(path), root / path.stem) for path in APIS}
+    members = ", ".join(json.dumps(f"{api}/rust") for api in crates)
+    (root / "Cargo.toml").write_text(f'[workspace]\nresolver = "2"\nmembers = [{members}]\n', encoding="utf-8")
+    return crates
+
+
+def run_vectors(crate: Path, vectors: Path, mode: str) -> str:
+    """The crate's runner through the command `errgen conformance` uses."""
+    argv, cwd, _ = rust_target.conformance_command(crate, vectors, mode)
+    done = cargo(cwd, *argv[1:])
+    assert done.returncode == 0, (crate, vectors.name, done.stdout[-3000:], done.stderr[-3000:])
+    return done.stdout
+
+
+@needs_cargo
+def test_every_api_crate_passes_the_strict_tools_and_its_vectors(api_crates: dict[str, Path]) -> None:
+    root = next(iter(api_crates.values())).parent.parent
+    ok(cargo(root, "fmt", "--all", "--check"))
+    ok(cargo(root, "clippy", "--workspace", "--all-targets", "--", "-D", "warnings", *PEDANTIC, timeout=1800))
+    assert len(api_crates) == 14
+    for api, crate in api_crates.items():
+        for name in ("vectors.json", "responses.json"):
+            vectors = crate.parent / "conformance" / name
+            count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
+            assert run_vectors(crate, vectors, "check").splitlines()[-1] == f"{count} passed, 0 failed", (api, name)
+
+
+def fixture_vectors(api: str, now_ms: int) -> tuple[list[Path], list[dict[str, Any]]]:
+    """Each real response of an API as a `response` input; an epoch reset is read against the
+    response's own clock (its `date` header), as tests/test_api_catalog.py reads it in Python."""
+    import email.utils
+
+    files = sorted((FIXTURES / "responses" / api).glob("*.json"))
+    vectors = []
+    for path in files:
+        row = json.loads(path.read_text(encoding="utf-8"))
+        date = row["headers"].get("date")
+        now = int(email.utils.parsedate_to_datetime(date).timestamp() * 1000) if date else now_ms
+        response = {"status": row["status"], "headers": [[k, v] for k, v in row["headers"].items()], "body": row["body"]}
+        vectors.append({"name": path.stem, "input": {"response": response}, "now_ms": now})
+    return files, vectors
+
+
+@needs_cargo
+def test_every_api_crate_decides_each_real_response_as_a_careful_client_would(
+    api_crates: dict[str, Path], tmp_path: Path
+) -> None:
+    """The same expectations as the Python SDK's (test_api_catalog.py): the code is the
+    registry's, the action the one its row decides, a rate limit waits at least what the response
+    says, and the request id is the API's own."""
+    import time
+
+    failures = []
+    for api, crate in api_crates.items():
+        files, vectors = fixture_vectors(api, int(time.time() * 1000))
+        inputs = tmp_path / f"{api}.json"
+        inputs.write_text(json.dumps({"vectors": vectors}, ensure_ascii=False), encoding="utf-8")
+        lines = run_vectors(crate, inputs, "emit").splitlines()
+        assert len(lines) == len(files), api
+        for path, line in zip(files, lines):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            decision = json.loads(line)["decision"]
+            got = [decision["code"], decision["action"], decision["correlation_id"] or None]
+            wanted = [row["code"], row["action"], row["correlation_id"]]
+            delay = decision["delay_ms"]
+            if got != wanted or (row["min_delay_ms"] is not None and (delay or 0) < row["min_delay_ms"]):
+                failures.append(f"{api}/{path.stem}: got {got} delay {delay}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, node_json, tsc
 from errgen.contract import view
-from errgen.validate.contract import ContractChecker, strict_problems
+from errgen.validate.verdicts import ContractChecker, strict_problems
 from payload_cases import cases
 
 EXAMPLE = ROOT / "examples" / "refund-tool.yaml"
@@ -84,7 +84,7 @@ def test_all_validators_agree_on_every_case(registry_path: Path, node_bin: Path,
     validator = Draft202012Validator(schema_of(out))
     reference = [validator.is_valid(p) for p in payloads]
     assert dict(zip(names, reference)) == dict(zip(names, intended))
-    model, checker = python_verdicts(out / "python", view(registry).packages.python_package, payloads)
+    model, checker = python_verdicts(out / "python", view(registry).packages["python"]["package"], payloads)
     assert dict(zip(names, model)) == dict(zip(names, reference))
     assert dict(zip(names, checker)) == dict(zip(names, reference))
     # errgen validate judges with the registry alone (no SDK built): the same verdicts.

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import EXIT_RETURNS, REGISTRY, ROOT
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.languages.python import target as python_target
 
 TOOLS = ("black", "datamodel_code_generator")

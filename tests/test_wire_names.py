@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 from errgen import identifiers
 from errgen.contract import view
-from errgen.lint import lint_path, lint_text
+from errgen.registry.lint import lint_path, lint_text
 
 REALWORLD = sorted((ROOT / "tests" / "fixtures" / "realworld").glob("*.yaml")) + [ROOT / "examples" / "payments-api.yaml"]
 

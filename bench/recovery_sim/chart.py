@@ -11,7 +11,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-COLOURS = {"errgen": "#1b7837", "sdk-retry": "#c0392b", "sdk-retry + x-should-retry": "#e67e22", "tenacity": "#7b3294", "oracle": "#555555"}
+COLOURS = {"errgen": "#1b7837", "anthropic": "#c0392b", "anthropic + x-should-retry": "#e67e22", "openai": "#2c7fb8",
+           "openai + x-should-retry": "#7fcdbb", "stripe-style": "#6a51a3", "plain": "#8c6d31", "tenacity": "#e7298a",
+           "oracle": "#555555", "errgen-guess": "#a6d96a"}
 
 
 def draw(results: list[Any], path: Path) -> None:
@@ -19,10 +21,10 @@ def draw(results: list[Any], path: Path) -> None:
     fig, (top, zoom) = plt.subplots(2, 1, figsize=(11, 7.5), gridspec_kw={"height_ratios": [3, 2]})
     # The x axis ends where the errgen agent ends (plus a margin): a slower agent's tail is named, not drawn.
     errgen = next((r for r in results if r.run == "errgen"), results[0])
-    horizon = errgen.virtual_s * 1.1
+    horizon = errgen.virtual_seconds * 1.1
     for r in results:
         times = sorted(r.call_times)
-        label = f"{r.run}: {r.calls:,} calls, {r.virtual_s:,.0f} s" + (" (off the chart)" if r.virtual_s > horizon else "")
+        label = f"{r.run}: {r.calls:,} calls, {r.virtual_seconds:,.0f} s" + (" (off the chart)" if r.virtual_seconds > horizon else "")
         top.plot([t / 1000 for t in times], range(1, len(times) + 1), label=label, color=COLOURS.get(r.run), lw=1.4)
     top.set_xlim(0, horizon)
     start, end = world.outage[0] - 15_000, world.outage[1] + 15_000

@@ -1,6 +1,9 @@
-"""The scenario: which items are malformed, mistyped, stale, on a broken backend or time out, and
-when the service is rate limited (globally or per tenant), down, or sees the credential expire.
-All drawn from one seed; time is virtual."""
+"""The scenario: which items are malformed, mistyped, stale, locked, on a broken or busy backend,
+or time out; when the service is rate limited (globally or per tenant), down, or sees the
+credential expire. All drawn from one seed; time is virtual.
+
+Agents see only `Item.row()`, what their input file says; the rest is ground truth for the
+service and the score (and for the oracle, which exists to set the floor)."""
 
 from __future__ import annotations
 
@@ -8,13 +11,24 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-TENANTS = ("acme-prod", "acme-dev", "acme-eu")  # the caller's own tenants: the only source of suggestions
+# The caller's own tenants (the only source of suggestions) and, from the caller's own records,
+# the region each one lives in: what may disambiguate a hint.
+TENANTS = ("acme-prod", "acme-dev", "acme-eu")
+REGIONS = {"acme-prod": "us", "acme-dev": "us", "acme-eu": "eu"}
+# did_you_mean("acme-ue") is [acme-dev, acme-eu]: ambiguous unless the row's region says "eu".
 TYPO = {"acme-prod": "acme-prd", "acme-dev": "acme-dve", "acme-eu": "acme-ue"}
 CALL_MS = 20  # virtual latency of one call
-HUMAN_RENEWAL_MS = 60_000  # a human renewing the credential after an escalation
-ROTATION_MS = 600_000  # unescalated, the expired credential is noticed and rotated by ops after 10 minutes
+HUMAN_RENEWAL_MS = 60_000  # the operator renewing the credential after a 401 reaches them (every agent)
 OUTAGE_MS = 20_000
 TENANT_LIMIT_MS = 1_500  # how long a tenant stays limited after its quota runs out
+BUSY_MS = 2_500  # a busy backend recovers this long after the item's first call
+LOCK_MS = 300  # a record lock is released this long after the item's first call
+SHARD_MS = 1_500  # a shard move (answered with a code newer than the client's registry) takes this long
+
+# Per-item fault rates (assumptions, see docs/recovery.md for what each models and why).
+RATES = {"typo": 0.02, "times_out": 0.03, "stale": 0.02, "outcome_unknown": 0.005, "malformed": 0.02,
+         "backend_down": 0.01, "backend_busy": 0.02, "locked": 0.005, "shard_moving": 0.01}
+FORCED = ("malformed", "times_out", "outcome_unknown", "backend_down", "stale", "typo", "backend_busy", "locked", "shard_moving")
 
 
 class Clock:
@@ -24,9 +38,19 @@ class Clock:
         self.now = 0
         self._lock = threading.Lock()
 
-    def advance(self, ms: int) -> None:
+    def advance(self, ms: float) -> None:
         with self._lock:
             self.now += max(0, int(ms))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the agent's input: all it knows about an item."""
+
+    id: str
+    tenant: str  # possibly a typo
+    version: int  # the version the row was read at (possibly stale)
+    region: str | None  # the contact's region, when the input has it
 
 
 @dataclass(frozen=True)
@@ -35,17 +59,24 @@ class Item:
     tenant: str  # what the agent's input row says (possibly a typo)
     true_tenant: str
     version: int  # the record version the agent's row carries
-    true_version: int  # the version the service holds (greater: the row is stale)
+    true_version: int  # the version the service holds (greater: someone changed it concurrently)
+    region: str | None
     malformed: bool
     times_out: bool  # the first write attempt times out (and is safe to replay with the same key)
     timeout_committed: bool  # ... after the write did commit
     outcome_unknown: bool  # the first write commits, then fails with a 500 that cannot be deduplicated
     backend_down: bool  # the item's storage backend answers 503 for the whole run
+    backend_busy: bool  # the item's backend answers 503 (retryable) for BUSY_MS, then recovers
+    locked: bool  # the record is locked for LOCK_MS: 409 LOCK_TIMEOUT, which the registry wrongly calls final
+    shard_moving: bool  # 503 with SHARD_MOVING, a code newer than the client's registry, for SHARD_MS
 
     @property
     def recoverable(self) -> bool:
         """Whether an agent that knew everything would complete it."""
         return not (self.malformed or self.backend_down)
+
+    def row(self) -> Row:
+        return Row(self.id, self.tenant, self.version, self.region)
 
 
 @dataclass
@@ -57,16 +88,21 @@ class World:
     auth_expires_at: int
     clock: Clock = field(default_factory=Clock)
 
+    def rows(self) -> list[Row]:
+        return [item.row() for item in self.items]
+
 
 def make_world(seed: int, n: int) -> World:
     rng = random.Random(seed)
     items = [_item(rng, i) for i in range(n)]
     # At least one item of every kind, early in the run (before the outage and the credential
     # expiry) and with no other fault, so every seed exercises every fault on every agent.
-    for index, kind in enumerate(("malformed", "times_out", "outcome_unknown", "backend_down", "stale")):
-        at = (index * 7919 + seed) % max(1, n // 5)
+    head = max(len(FORCED), n // 5)
+    for index, kind in enumerate(FORCED):
+        at = (seed + index * (head // len(FORCED))) % head  # distinct places, so no kind overwrites another
         items[at] = _item(rng, at, force=kind)
-    span = n * CALL_MS  # roughly how long a clean run takes
+    # Roughly how long a run takes: a call per item, and the waits of busy backends, shard moves and timeouts.
+    span = n * (CALL_MS + 80)
     # One service-wide limit early (before the outage and the expiry, which stretch the clock past
     # `span` for a short run), the others anywhere.
     starts = [rng.randint(span // 10, span // 4)] + [rng.randint(0, span) for _ in range(max(1, n // 2500))]
@@ -79,14 +115,14 @@ def make_world(seed: int, n: int) -> World:
 def _item(rng: random.Random, i: int, force: str = "") -> Item:
     """An item with random faults, or (force) with exactly the one named."""
     tenant = rng.choice(TENANTS)
-    drawn = {"typo": rng.random() < 0.02, "times_out": rng.random() < 0.03, "stale": rng.random() < 0.02,
-             "outcome_unknown": rng.random() < 0.005, "malformed": rng.random() < 0.02, "backend_down": rng.random() < 0.01}
-    committed, version = rng.random() < 0.5, rng.randint(1, 9)
+    drawn = {kind: rng.random() < rate for kind, rate in RATES.items()}
+    committed, version, has_region = rng.random() < 0.5, rng.randint(1, 9), rng.random() < 0.5
     fault = {k: k == force for k in drawn} if force else drawn
     times_out = fault["times_out"]
     return Item(
         f"contact_{i:05d}", TYPO[tenant] if fault["typo"] else tenant, tenant, version, version + 1 if fault["stale"] else version,
-        fault["malformed"], times_out, times_out and committed, fault["outcome_unknown"] and not times_out, fault["backend_down"],
+        REGIONS[tenant] if has_region else None, fault["malformed"], times_out, times_out and committed,
+        fault["outcome_unknown"] and not times_out, fault["backend_down"], fault["backend_busy"], fault["locked"], fault["shard_moving"],
     )
 
 

@@ -27,6 +27,19 @@ const maxDelayValueMS = 9007199254740991
 
 const maxJSONDepth = 64
 
+// The reading limits (docs/conformance.md, "Reading a real response"): past them nothing
+// panics or spins.
+const (
+	maxBodyBytes   = 1048576
+	maxNumberChars = 64
+	maxHeaders     = 100
+	maxHeaderChars = 8192
+	maxXMLDepth    = 16
+)
+
+// responseSpecJSON is where a real response carries each fact (the view's response spec).
+const responseSpecJSON = "{\"format\":\"json\",\"error_when\":[],\"code\":[{\"in\":\"body\",\"path\":[\"code\"]}],\"message\":[{\"in\":\"body\",\"path\":[\"message\"]}],\"correlation_id\":[{\"in\":\"body\",\"path\":[\"correlation_id\"]}],\"resource_id\":[{\"in\":\"body\",\"path\":[\"resource_id\"]}],\"retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"own_retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"variants\":{},\"retryable_statuses\":[408,425,429,500,502,503,504],\"service_statuses\":[429,503]}"
+
 const problemBase = "https://errors.acme.dev/"
 
 // envelope is the body key an HTTP payload is nested under ("": top level).

@@ -40,13 +40,14 @@ func (o *object) has(key string) bool {
 }
 
 // decodeJSON reads exactly one JSON value (RFC 8259) from UTF-8 text. maxDepth bounds the
-// nesting of arrays and objects (negative: unbounded, for files the caller trusts). A string's
-// lone surrogate escape becomes U+FFFD, as encoding/json makes it.
+// nesting of arrays and objects (negative: unbounded, for files the caller trusts). Text from
+// outside (maxDepth >= 0) also has its numbers bounded: one longer than maxNumberChars is out of
+// range. A string's lone surrogate escape becomes U+FFFD, as encoding/json makes it.
 func decodeJSON(data []byte, maxDepth int) (any, bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
-	p := parser{data: data, maxDepth: maxDepth}
+	p := parser{data: data, maxDepth: maxDepth, boundNumbers: maxDepth >= 0}
 	value, ok := p.value(0)
 	if !ok {
 		return nil, false
@@ -56,9 +57,10 @@ func decodeJSON(data []byte, maxDepth int) (any, bool) {
 }
 
 type parser struct {
-	data     []byte
-	pos      int
-	maxDepth int
+	data         []byte
+	pos          int
+	maxDepth     int
+	boundNumbers bool
 }
 
 func (p *parser) space() {
@@ -305,8 +307,19 @@ func (p *parser) number() (any, bool) {
 			return nil, false
 		}
 	}
+	if p.boundNumbers && p.pos-start > maxNumberChars {
+		// Never converted (no quadratic big-number parsing): out of range for every field and
+		// spelled as a number every reader sees as infinite, like 1e400.
+		if p.data[start] == '-' {
+			return outOfRange[1], true
+		}
+		return outOfRange[0], true
+	}
 	return json.Number(p.data[start:p.pos]), true
 }
+
+// outOfRange stands for a number past maxNumberChars: positive and negative.
+var outOfRange = [2]json.Number{"1e400", "-1e400"}
 
 func (p *parser) digits() int {
 	start := p.pos
@@ -411,9 +424,14 @@ func isIntegerText(text string) bool {
 }
 
 // exactNumber is a number's value: exact for integer text, the nearest double otherwise (as
-// every JSON reader sees it). ok is false for an infinite double.
+// every JSON reader sees it). ok is false for an infinite double, and for integer text past
+// pythonMaxIntChars (which the Python SDK reads as infinite), so no text is converted in
+// quadratic time.
 func exactNumber(text string) (*big.Rat, bool) {
 	if isIntegerText(text) {
+		if len(text) > pythonMaxIntChars {
+			return nil, false
+		}
 		return new(big.Rat).SetString(text)
 	}
 	f, err := strconv.ParseFloat(text, 64)
@@ -518,7 +536,7 @@ func appendNumber(b []byte, text string, py bool) []byte {
 		}
 		return append(b, "null"...)
 	}
-	if isIntegerText(text) {
+	if isIntegerText(text) && len(text) <= pythonMaxIntChars {
 		if i, ok := new(big.Int).SetString(text, 10); ok {
 			return i.Append(b, 10)
 		}

@@ -120,5 +120,41 @@ func (p *ErrorPayload) Error() string {
 	return string(p.Code) + ": " + p.Message
 }
 
+// ErrorCode is the payload's code as sent: the smithy-go APIError method, so code written
+// against that interface (`interface{ ErrorCode() string }`) reads it.
+func (p *ErrorPayload) ErrorCode() string {
+	if p == nil {
+		return ""
+	}
+	return string(p.Code)
+}
+
+// ErrorMessage is the display text (smithy-go's APIError).
+func (p *ErrorPayload) ErrorMessage() string {
+	if p == nil {
+		return ""
+	}
+	return p.Message
+}
+
+// RetryableError reports whether the registry says the call may be made again, for retryers
+// that look for this method (the AWS SDK's retry.IsErrorRetryable, for one).
+func (p *ErrorPayload) RetryableError() bool { return p != nil && p.Retryable }
+
+// Is makes errors.Is match a payload by code: errors.Is(err, CodeRateLimited) holds for any
+// error that wraps a payload with that code, and so does a target payload with the same code.
+func (p *ErrorPayload) Is(target error) bool {
+	if p == nil {
+		return false
+	}
+	switch t := target.(type) {
+	case Code:
+		return p.Code == t
+	case *ErrorPayload:
+		return t != nil && p.Code == t.Code
+	}
+	return false
+}
+
 // Known reports whether this SDK knows the payload's code and category.
 func (p *ErrorPayload) Known() bool { return p.Code.IsKnown() && p.Category.IsKnown() }

@@ -403,7 +403,7 @@ func TestProblemJSONBody(t *testing.T) {
 	if !reflect.DeepEqual(obj.keys[:4], []string{"type", "title", "status", "detail"}) {
 		t.Errorf("RFC 9457 members first: %v", obj.keys)
 	}
-	want := map[string]any{"type": problemBase + string(e.Code), "title": e.Description, "status": json.Number(strconv.Itoa(e.HTTPStatus)), "detail": "display text"}
+	want := map[string]any{"type": e.TypeURI, "title": e.Description, "status": json.Number(strconv.Itoa(e.HTTPStatus)), "detail": "display text"}
 	for k, v := range want {
 		if obj.vals[k] != v {
 			t.Errorf("%s = %v, want %v", k, obj.vals[k], v)

@@ -12,6 +12,7 @@ ruamel.yaml instead.
 from __future__ import annotations
 
 import datetime
+import difflib
 import json
 import os
 import re
@@ -24,8 +25,8 @@ from errgen import semver
 from errgen.diagnostics import Loc
 from errgen.diff import diff
 from errgen.diff.checks import RENAME_RULES, expected_since
-from errgen.diff.model import Change
-from errgen.model import HistoryEntry, Registry
+from errgen.diff.changes import Change
+from errgen.registry.model import HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
 BOM = "\ufeff"
@@ -190,6 +191,19 @@ def _here(new: Registry, names: dict[str, str]) -> dict[str, str]:
     return {name: value for name, value in names.items() if new.code_map[name].loc.path is None}
 
 
+def edits(path: Path, source: Source, text: str | None, new: Registry, plan: BumpPlan) -> list[tuple[Path, Source, str]]:
+    """Every file the bump changes, with its new text: the registry file (when `text` is not None)
+    and, in a folder registry, each fragment holding a new code's `since` or a rename's
+    `renamed_from`. Raises EditError."""
+    found = [(path, source, text)] if text is not None else []
+    return found + [(Path(p), src, changed) for p, (src, changed) in fragment_edits(new, plan.since, plan.renamed).items()]
+
+
+def unified_diff(path: Path, source: Source, text: str) -> str:
+    """What --dry-run prints for one file."""
+    return "".join(difflib.unified_diff(source.text.splitlines(keepends=True), text.splitlines(keepends=True), str(path), f"{path} (bumped)"))
+
+
 def _code_edits(doc: _Text, new: Registry, since: dict[str, str], renamed: dict[str, str], newline: str) -> list[tuple[int, int, str]]:
     """Each code's new `since` (the old scalar replaced) and `renamed_from` (a line inserted
     before its `since` key, or an item in a flow mapping)."""
@@ -219,7 +233,7 @@ def _insert_renamed_from(doc: _Text, since_value: Loc, old: str, newline: str) -
 
 def _verify_codes(text: str, new: Registry, since: dict[str, str], renamed: dict[str, str]) -> None:
     """Re-parse the edited file: each edited code says the intended since and renamed_from."""
-    from errgen.load import Map, load_text
+    from errgen.registry.load import Map, load_text
 
     codes = load_text(text, new.path).root.get("codes")
     if not isinstance(codes, Map):
@@ -319,7 +333,7 @@ def _verify_history(doc: _Text, new: Registry, edit: tuple[int, int, str], entry
     """Re-parse the history block with the new entry (from the top-level `history:` key to the
     insertion): it must hold the old entries' versions and then exactly the new entry. The text
     outside that block is untouched, so this is the whole document's check at the block's cost."""
-    from errgen.load import load_text
+    from errgen.registry.load import load_text
 
     line = new.locs["history"].line - 1
     while line > 0 and doc.text[doc.starts[line - 1]:doc.line_end(line)].strip()[:1] in ("", "#"):
@@ -366,7 +380,7 @@ def _string(text: str, quoted: bool, flow: bool) -> str:
 
 
 def _plain_ok(text: str, flow: bool) -> bool:
-    from errgen.load import _resolve_plain
+    from errgen.registry.load import _resolve_plain
 
     return (bool(_SAFE_PLAIN.fullmatch(text)) and text == text.strip() and ": " not in text and " #" not in text
             and not text.endswith(":") and not (flow and any(ch in text for ch in ",[]{}"))

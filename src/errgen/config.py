@@ -13,7 +13,7 @@ to a folder whose runner `errgen conformance` runs, or allow every leak) is neve
     registry = "contract/errors.yaml"
     out = "sdk"
     targets = ["python", "typescript"]
-    docs-url = "https://docs.example.com/errgen/"   # where links to errgen's docs point
+    docs-url = "https://docs.example.com/errgen/"   # your copy of errgen's docs/: output links to it
 
     [validate]                         # [tool.errgen.validate] in pyproject.toml
     allow-hosts = ["status.example.com"]

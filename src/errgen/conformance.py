@@ -1,7 +1,7 @@
 """errgen conformance: run each built SDK's conformance runner (docs/conformance.md).
 
-A target takes part by defining `conformance_command(sdk_dir, vectors, mode)`, returning (argv,
-working folder, the tool it needs); this module knows no language.
+Every registered language declares its runner (errgen.languages.base.Language.runner), returning
+(argv, working folder, the tool it needs); this module knows no language.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Callable, Sequence
+
+from errgen.languages import Language, by_name
 
 _SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 TIMEOUT_S = 900
@@ -38,23 +39,25 @@ class Runner:
         return not (Path(program).is_file() if Path(program).is_absolute() else shutil.which(program))
 
 
-def participants(names: Sequence[str]) -> list[ModuleType]:
-    from errgen.emit.targets import UnknownTarget, all_targets, select
+def participants(names: Sequence[str]) -> list[Language]:
+    """The languages named (every registered one when none is): each has a runner, by declaration."""
+    from errgen.emit.targets import UnknownTarget, select
 
+    languages = by_name()
     try:
-        chosen = select(names) if names else all_targets()
+        chosen = [t.NAME for t in select(names)] if names else list(languages)
     except UnknownTarget as exc:
         raise CannotRun(str(exc)) from None
-    runnable = [t for t in chosen if hasattr(t, "conformance_command")]
+    runnable = [languages[name] for name in chosen if name in languages]
     # Other targets (schema, docs, ...) may stand in `targets` beside the SDKs: nothing to run there.
     if names and not runnable:
         raise CannotRun(f"target {', '.join(names)} has no conformance runner")
     return runnable
 
 
-def runner(target: ModuleType, out_dir: Path, vectors: Path, mode: str) -> Runner:
-    argv, cwd, tool = target.conformance_command((out_dir / target.NAME).resolve(), vectors.resolve(), mode)
-    return Runner(target.NAME, [str(a) for a in argv], Path(cwd), tool)
+def runner(target: Language, out_dir: Path, vectors: Path, mode: str) -> Runner:
+    argv, cwd, tool = target.runner((out_dir / target.name).resolve(), vectors.resolve(), mode)
+    return Runner(target.name, [str(a) for a in argv], Path(cwd), tool)
 
 
 def _vectors(out_dir: Path, given: Path | None) -> Path:
@@ -76,7 +79,7 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     responses = out_dir / "conformance" / "responses.json"
     failed = False
     skipped: list[str] = []
-    chosen = [t for t in participants(names) if names or (out_dir / t.NAME).is_dir()]
+    chosen = [t for t in participants(names) if names or (out_dir / t.name).is_dir()]
     if not chosen:
         raise CannotRun(f"no SDK is built in {out_dir} (run `errgen build`, or pass --out)")
     for target in chosen:
@@ -85,11 +88,11 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
             run = runner(target, out_dir, path, "check")
             reason = f"needs {run.tool}" if run.missing_tool() else None
         if reason is not None:
-            echo(f"{target.NAME}: skipped ({reason})")
-            skipped.append(target.NAME)
+            echo(f"{target.name}: skipped ({reason})")
+            skipped.append(target.name)
             continue
         failed = _check(run, run.name, echo) or failed
-        if vectors is None and getattr(target, "READS_RESPONSES", False) and responses.is_file():
+        if vectors is None and getattr(target.target(), "READS_RESPONSES", False) and responses.is_file():
             failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
     if failed:
         return 1
@@ -99,12 +102,12 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     return 0
 
 
-def _unready(target: ModuleType, out_dir: Path) -> str | None:
-    """Why the target's runner cannot run yet, after building what it needs in errgen's cache."""
-    sdk_dir = (out_dir / target.NAME).resolve()
+def _unready(language: Language, out_dir: Path) -> str | None:
+    """Why the language's runner cannot run yet, after building what it needs in errgen's cache."""
+    sdk_dir = (out_dir / language.name).resolve()
     if not sdk_dir.is_dir():
         return f"not built in {out_dir}"
-    prepare = getattr(target, "conformance_prepare", None)
+    prepare = getattr(language.target(), "conformance_prepare", None)
     return prepare(sdk_dir) if prepare is not None else None
 
 
@@ -136,7 +139,7 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     [target] = targets
     reason = _unready(target, out_dir)
     if reason is not None:
-        raise CannotRun(f"{target.NAME} cannot run: {reason}")
+        raise CannotRun(f"{target.name} cannot run: {reason}")
     run = runner(target, out_dir, _vectors(out_dir, inputs), "emit")
     if run.missing_tool():
         raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")

@@ -13,8 +13,9 @@ from functools import cached_property
 from typing import Any, Literal, Mapping
 
 from errgen import identifiers
+from errgen.languages import all_languages
 from errgen.wire import response_spec
-from errgen.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
+from errgen.registry.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
 
@@ -83,6 +84,26 @@ class FieldSpec:
     max_items: int | None = None
 
 
+class WireNames:
+    """Each payload field's name on the wire, by canonical name as an attribute
+    (`view.on_wire.retry_after_ms`): code outside this module never spells a field name as a
+    string, so a renamed or camelCase field is read where it is."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self, specs: tuple[FieldSpec, ...]) -> None:
+        self._names = {spec.name: spec.wire for spec in specs}
+
+    def __getattr__(self, name: str) -> str:
+        try:
+            return self._names[name]
+        except KeyError:
+            raise AttributeError(f"no payload field {name!r}") from None
+
+    def all(self) -> frozenset[str]:
+        return frozenset(self._names.values())
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryRow:
     name: str  # the wire value
@@ -118,6 +139,7 @@ class CodeRow:
     type_uri: str
     # The code the API sends for it (its `wire_code`, else the code itself).
     wire_code: str = ""
+    renamed_from: tuple[str, ...] = ()  # the names this code had before (the site's changelog links them)
 
     @property
     def identifier_text(self) -> str:
@@ -132,21 +154,6 @@ class CodeRow:
             "deprecated": {"since": self.deprecated_since, "replaced_by": self.replaced_by} if self.deprecated_since else None,
             "description": self.description,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class Packages:
-    """Each language's package coordinates, from `targets:` with errgen's defaults."""
-
-    python_package: str
-    python_distribution: str
-    npm: str
-    go_module: str
-    go_package: str
-    rust_crate: str
-    java_group: str
-    java_artifact: str
-    java_package: str
 
 
 @dataclass(frozen=True)
@@ -166,7 +173,9 @@ class ContractView:
     envelope: str | None
     categories: tuple[CategoryRow, ...]
     codes: tuple[CodeRow, ...]
-    packages: Packages
+    # Each language's package settings (language -> key -> value): `targets:`, else the defaults
+    # its declaration gives (errgen.languages).
+    packages: Mapping[str, Mapping[str, str]]
     # The rule for a code the SDK does not know (no chosen action): scope -> retryable -> action.
     parsed: tuple[str, ...]
     fallback_actions: Mapping[str, Mapping[bool, str]]
@@ -191,6 +200,15 @@ class ContractView:
     @cached_property
     def field_map(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
+
+    @property
+    def code_sources(self) -> list[dict[str, Any]]:
+        """Where a real response carries the code, in the order they are tried."""
+        return list(self.response["code"])
+
+    @cached_property
+    def on_wire(self) -> WireNames:
+        return WireNames(self.fields)
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -233,24 +251,8 @@ def fields(policy: Policy, wire: Wire = Wire()) -> tuple[FieldSpec, ...]:
     return tuple(replace(spec, wire=wire_name(spec.name, wire)) for spec in specs)
 
 
-def packages(registry: Registry) -> Packages:
-    t = registry.targets
-    snake = registry.name.replace("-", "_")
-    kebab = snake.replace("_", "-")
-    flat = snake.replace("_", "")
-    python = t.get("python", {})
-    java = t.get("java", {})
-    return Packages(
-        python_package=python.get("package", f"{snake}_errors"),
-        python_distribution=python.get("distribution", f"{kebab}-errors"),
-        npm=t.get("typescript", {}).get("package", f"{kebab}-errors"),
-        go_module=t.get("go", {}).get("module", f"{flat}errors"),
-        go_package=t.get("go", {}).get("package", f"{flat}errors"),
-        rust_crate=t.get("rust", {}).get("crate", f"{kebab}-errors"),
-        java_group=java.get("group", "com.example"),
-        java_artifact=java.get("artifact", f"{kebab}-errors"),
-        java_package=java.get("package", f"com.example.{flat}errors"),
-    )
+def packages(registry: Registry) -> dict[str, dict[str, str]]:
+    return {language.name: language.packages(registry.name, registry.targets.get(language.name, {})) for language in all_languages()}
 
 
 def http_status(code: Code, category: Category | None) -> int:
@@ -287,6 +289,7 @@ def code_row(code: Code, policy: Policy, category: Category | None = None) -> Co
         replaced_by=code.deprecated.replaced_by if code.deprecated else None,
         type_uri=code.type_uri or policy.problem_base + code.name,
         wire_code=code.wire_code or code.name,
+        renamed_from=code.renamed_from,
     )
 
 
@@ -343,5 +346,5 @@ def _derive(registry: Registry) -> ContractView:
     )
 
 
-__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Packages", "Policy", "PARSED", "PROBLEMS", "REASONS",
+__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "WireNames", "PARSED", "PROBLEMS", "REASONS",
            "derive_action", "view"]

@@ -72,7 +72,7 @@ class SarifRule:
     id: str
     description: str  # fullDescription
     help: str = ""
-    help_uri: str = ""  # the rule's section in errgen's documentation
+    help_uri: str = ""  # the rule's section online (the `docs-url` setting); omitted without one
 
     def as_dict(self) -> dict[str, Any]:
         short = self.description.split("\n", 1)[0].split(". ", 1)[0].rstrip(".")
@@ -159,8 +159,8 @@ def diagnostics(diags: list[Diagnostic], fmt: str) -> str:
         from errgen import manual
 
         docs = _lint_rule_docs()
-        listed = manual.url("registry.md", "lint-rules")  # every lint rule is a row of that table
-        rules = [SarifRule(rid, docs[rid], f"errgen docs {rid}", listed) if rid in docs else SarifRule(rid, "")
+        listed = manual.url("registry.md", "lint-rules") or ""  # every lint rule is a row of that table
+        rules = [SarifRule(rid, docs[rid], manual.command(rid), listed) if rid in docs else SarifRule(rid, "")
                  for rid in sorted({d.rule for d in ordered})]
         results = [sarif_result(d.rule, d.severity, d.message, path=d.path, line=d.line, column=d.column) for d in ordered]
         return sarif_log(rules, results)
@@ -168,6 +168,6 @@ def diagnostics(diags: list[Diagnostic], fmt: str) -> str:
 
 
 def _lint_rule_docs() -> dict[str, str]:
-    from errgen.lint.base import RULES
+    from errgen.registry.lint.base import RULES
 
     return {r.id: r.doc for r in RULES}

@@ -1,30 +1,35 @@
 """errgen's own documentation, wherever its output is read: the pages ship in the wheel
-(errgen/docs; docs/ in a checkout) for `errgen docs`, and links errgen prints are absolute, under
-the published location or the `docs-url` setting, so they resolve in a PR comment or a SARIF viewer
-as well as in a terminal."""
+(errgen/docs; docs/ in a checkout) and `errgen docs TOPIC|RULE` prints them. errgen publishes them
+nowhere, so by default its output points at them by that command; with the `docs-url` setting (a
+copy a team publishes) it also prints absolute links under it, which resolve in a PR comment or a
+SARIF viewer as well as in a terminal."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-# Where the project publishes docs/ (each page at <base><page>.md). One place; `docs-url` in the
-# settings points links at a mirror (an internal copy, a pinned tag) instead.
-PUBLISHED = "https://github.com/errgen/errgen/blob/main/docs/"
-
 _PACKAGE = Path(__file__).resolve().parent
-_base = PUBLISHED
+_base: str | None = None  # the `docs-url` setting (ends in '/'; each page at <base><page>.md)
 
 
 def use(base: str | None) -> None:
-    """Links from now on are under `base` (the `docs-url` setting), or the published location."""
+    """Links from now on are under `base` (the `docs-url` setting); None: no links at all."""
     global _base
-    _base = base if base else PUBLISHED
+    _base = base or None
 
 
-def url(page: str, anchor: str = "") -> str:
-    """The link to a page (`diff-rules.md`) and heading anchor of errgen's documentation."""
+def url(page: str, anchor: str = "") -> str | None:
+    """The link to a page (`diff-rules.md`) and heading anchor of errgen's documentation under
+    the `docs-url` setting; None without it (there is no location to invent: `command` instead)."""
+    if _base is None:
+        return None
     return f"{_base}{page}" + (f"#{anchor}" if anchor else "")
+
+
+def command(name: str) -> str:
+    """The command that prints a page or a rule's section, wherever errgen is installed."""
+    return f"errgen docs {name}"
 
 
 def folder() -> Path:
@@ -51,7 +56,8 @@ def lookup(name: str) -> str | None:
         found = _section(path.read_text(encoding="utf-8"), name)
         if found:
             text, heading = found
-            return f"{text}\n({path.name}; online: {url(path.name, slug(heading))})\n"
+            online = url(path.name, slug(heading))
+            return f"{text}\n({path.name}" + (f"; online: {online}" if online else "") + ")\n"
     return None
 
 

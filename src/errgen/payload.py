@@ -108,6 +108,28 @@ def schema(contract: ContractView) -> dict[str, Any]:
     }
 
 
+def body_schema(contract: ContractView) -> dict[str, Any] | None:
+    """The HTTP body's shape when the payload sits under an envelope (`{"error": {...}}`): the
+    payload schema under that key, self-contained (the payload in `$defs`) so any validator
+    takes the file alone. The envelope's siblings are the API's own and not constrained: the SDKs
+    and `errgen validate` read the payload under the envelope and leave the rest. None without
+    an envelope, or for an XML body: then the body is the payload (error.schema.json)."""
+    if contract.envelope is None or contract.response["format"] != "json":
+        return None
+    inner = {key: value for key, value in schema(contract).items() if key not in ("$schema", "$comment")}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$comment": contract.header,
+        "title": f"{contract.name} error response body",
+        "description": f"The HTTP body of an error response of the {contract.name} error contract, version {contract.version}: "
+                       f"the error payload under {contract.envelope!r}.",
+        "type": "object",
+        "required": [contract.envelope],
+        "properties": {contract.envelope: {"$ref": "#/$defs/payload"}},
+        "$defs": {"payload": inner},
+    }
+
+
 def category_dispatch(contract: ContractView, category: str, branches: list[dict[str, Any]]) -> dict[str, Any]:
     """A payload of `category` matches one of its branches; of a category without codes, none.
     The branches sit inline: a `$ref` per branch costs validators a lookup on every payload."""

@@ -17,7 +17,7 @@ def templates_dir(target: str) -> Path:
 
 
 def registry_schema_path() -> Path:
-    return _PACKAGE / "schemas" / "registry.schema.json"
+    return _PACKAGE / "registry" / "schemas" / "registry.schema.json"
 
 
 def runtime_sources(language: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
-from errgen.lint.names import LOWER_SNAKE
+from errgen.registry.lint.names import LOWER_SNAKE
 from errgen.resources import registry_schema_path
 
 SCHEMA_NAME = "registry.schema.json"

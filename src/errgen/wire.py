@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from errgen.model import Condition, Registry, Response
+from errgen.registry.model import Condition, Registry, Response
 
 FORMATS = ("json", "xml")
 # How a delay source's text or number becomes milliseconds.
@@ -75,6 +75,16 @@ def parse_source(text: str) -> dict[str, Any]:
             raise SourceError(f"header name {rest!r} must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
         return {"in": "header", "name": rest.lower()}
     return {"in": "body", "path": parse_path(rest)}
+
+
+def source_text(source: dict[str, Any]) -> str:
+    """A source as the registry writes it (`body:errors[0].code`, `header:x-request-id`, `status`)."""
+    if source["in"] == "header":
+        return f"header:{source['name']}"
+    if source["in"] == "status":
+        return "status"
+    steps = "".join(f"[{'*' if s == ANY else s}]" if isinstance(s, int) else f".{s}" for s in source["path"])
+    return "body:" + steps.lstrip(".")
 
 
 def condition(cond: Condition) -> dict[str, Any] | None:

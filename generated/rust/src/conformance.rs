@@ -10,6 +10,7 @@ use crate::data::policy;
 use crate::decide::decide_value;
 use crate::http::{from_http, HttpParts};
 use crate::mcp::from_mcp_result;
+use crate::reading::{read_http, HttpReading};
 use crate::validate::{problems, verdict};
 
 /// Runs `check FILE` or `emit FILE` from the command line; exit 0 ok, 1 failures, 2 could not run.
@@ -65,10 +66,17 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// What this SDK does with one vector's input: valid, problems, parsed and decision.
-/// Each as compact JSON text, the decision's fields in their documented order.
+/// What this SDK does with one vector's input: the reading of a real response (for a
+/// `response` input), valid, problems, parsed and decision. Each as compact JSON text, the
+/// reading's and the decision's fields in their documented order.
 pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
-    let raw = raw_payload(vector)?;
+    let (raw, reading) = match response_reading(vector) {
+        Some(reading) => (
+            reading.payload.clone().unwrap_or(Value::Null),
+            Some(reading_json(&reading)),
+        ),
+        None => (raw_payload(vector)?, None),
+    };
     let number = |key: &str| vector.get(key).and_then(as_whole);
     let attempt = number("attempt").unwrap_or(1);
     let max_attempts = number("max_attempts").unwrap_or(i128::from(policy::DEFAULT_MAX_ATTEMPTS));
@@ -78,15 +86,67 @@ pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
     ids.dedup();
     let (attempt, max_attempts) = attempts(attempt, max_attempts);
     let decision = decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms));
-    Ok(vec![
-        ("valid", ids.is_empty().to_string()),
-        ("problems", json!(ids).to_string()),
-        ("parsed", Value::from(verdict(&raw).as_str()).to_string()),
-        (
-            "decision",
-            serde_json::to_string(&decision).unwrap_or_default(),
-        ),
-    ])
+    let reading = reading.map(|reading| ("reading", reading));
+    Ok(reading
+        .into_iter()
+        .chain([
+            ("valid", ids.is_empty().to_string()),
+            ("problems", json!(ids).to_string()),
+            ("parsed", Value::from(verdict(&raw).as_str()).to_string()),
+            (
+                "decision",
+                serde_json::to_string(&decision).unwrap_or_default(),
+            ),
+        ])
+        .collect())
+}
+
+/// The reading of a `response` input (`responses.json`): status, header pairs, and the body
+/// after `body_pad` spaces; `None` for any other input.
+fn response_reading(vector: &Value) -> Option<HttpReading> {
+    let now_ms = vector.get("now_ms").and_then(as_whole).unwrap_or(0);
+    let given = vector.get("input")?.get("response")?;
+    let mut response = http_parts(given);
+    let pad = given.get("body_pad").and_then(Value::as_u64).unwrap_or(0);
+    let pad = usize::try_from(pad).unwrap_or(0);
+    response
+        .body
+        .splice(0..0, std::iter::repeat(b' ').take(pad));
+    Some(read_http(&response, clamp(now_ms)))
+}
+
+/// The reading's facts as one compact JSON object, in the documented order.
+fn reading_json(reading: &HttpReading) -> String {
+    let text = |value: &Option<String>| value.as_deref().map_or(Value::Null, Value::from);
+    format!(
+        "{{\"error\":{},\"code\":{},\"correlation_id\":{},\"delay_ms\":{}}}",
+        reading.error,
+        text(&reading.code),
+        text(&reading.correlation_id),
+        reading.delay_ms.map_or(Value::Null, Value::from),
+    )
+}
+
+fn http_parts(given: &Value) -> HttpParts {
+    let headers = given
+        .get("headers")
+        .and_then(Value::as_array)
+        .map(|pairs| pairs.iter().filter_map(header_pair).collect())
+        .unwrap_or_default();
+    HttpParts {
+        status: given
+            .get("status")
+            .and_then(Value::as_u64)
+            .and_then(|s| u16::try_from(s).ok())
+            .unwrap_or(0),
+        headers,
+        body: given
+            .get("body")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .as_bytes()
+            .to_vec(),
+    }
 }
 
 /// One compact JSON line; a vector the runner cannot read says why instead of stopping the run.
@@ -120,7 +180,7 @@ fn check(vector: &Value) -> Vec<String> {
     };
     if !actual.iter().any(|(key, _)| expected.contains_key(*key)) {
         return vec![format!(
-            "FAIL {name}: expected names none of valid, problems, parsed, decision"
+            "FAIL {name}: expected names none of reading, valid, problems, parsed, decision"
         )];
     }
     actual
@@ -141,32 +201,13 @@ fn raw_payload(vector: &Value) -> Result<Value, String> {
     if let Some(payload) = input.and_then(|i| i.get("payload")) {
         return Ok(payload.clone());
     }
-    if let Some(http) = input.and_then(|i| i.get("http")).and_then(Value::as_object) {
-        let headers = http
-            .get("headers")
-            .and_then(Value::as_array)
-            .map(|pairs| pairs.iter().filter_map(header_pair).collect())
-            .unwrap_or_default();
-        let response = HttpParts {
-            status: http
-                .get("status")
-                .and_then(Value::as_u64)
-                .and_then(|s| u16::try_from(s).ok())
-                .unwrap_or(0),
-            headers,
-            body: http
-                .get("body")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .as_bytes()
-                .to_vec(),
-        };
-        return Ok(from_http(&response, clamp(now_ms)));
+    if let Some(http) = input.and_then(|i| i.get("http")).filter(|h| h.is_object()) {
+        return Ok(from_http(&http_parts(http), clamp(now_ms)));
     }
     if let Some(result) = input.and_then(|i| i.get("mcp")) {
         return Ok(from_mcp_result(result));
     }
-    Err("input holds none of payload, http, mcp".to_owned())
+    Err("input holds none of payload, http, mcp, response".to_owned())
 }
 
 fn header_pair(pair: &Value) -> Option<(String, String)> {

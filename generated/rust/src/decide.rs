@@ -30,12 +30,22 @@ pub struct Decision {
     pub searched: Map<String, Value>,
 }
 
+impl Decision {
+    /// [`Decision::delay_ms`] as a duration.
+    #[must_use]
+    pub fn delay(&self) -> Option<std::time::Duration> {
+        self.delay_ms.map(std::time::Duration::from_millis)
+    }
+}
+
 /// The decision for a typed payload, with the policy's default delay bound.
+#[must_use]
 pub fn decide(payload: &ErrorPayload, attempt: u32, max_attempts: u32) -> Decision {
     decide_with_max_delay(payload, attempt, max_attempts, policy::DEFAULT_MAX_DELAY_MS)
 }
 
 /// The decision for a typed payload; a delay longer than `max_delay_ms` escalates.
+#[must_use]
 pub fn decide_with_max_delay(
     payload: &ErrorPayload,
     attempt: u32,
@@ -116,6 +126,7 @@ fn unknown_code_action(retryable: bool, scope: &Scope) -> Action {
 
 /// `min(base * 2^e, max)` with `e = min(max(attempt - 1, 0), max exponent)`: no jitter, so a
 /// decision is reproducible; apply [`full_jitter`] before sleeping.
+#[must_use]
 pub fn backoff_ms(attempt: u32) -> u64 {
     let exponent = attempt.saturating_sub(1).min(policy::BACKOFF_MAX_EXPONENT);
     policy::BACKOFF_BASE_MS
@@ -124,6 +135,7 @@ pub fn backoff_ms(attempt: u32) -> u64 {
 }
 
 /// A uniform draw in `[0, delay_ms)` ("full jitter"), so many clients do not retry in step.
+#[must_use]
 pub fn full_jitter(delay_ms: u64) -> u64 {
     if delay_ms == 0 {
         return 0;

@@ -12,17 +12,32 @@ use crate::validate::{problems, PayloadError, Problem};
 
 impl ErrorPayload {
     /// The payload as JSON with the registry's wire names.
+    #[must_use]
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// [`ErrorPayload::retry_after_ms`] as a duration.
+    #[must_use]
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        self.retry_after_ms.map(std::time::Duration::from_millis)
+    }
+
+    /// What a caller does about this error ([`decide`](crate::decide), with the policy's
+    /// default delay bound).
+    #[must_use]
+    pub fn decide(&self, attempt: u32, max_attempts: u32) -> crate::Decision {
+        crate::decide(self, attempt, max_attempts)
+    }
+
     /// Whether this registry knows the payload's code and category (else: a newer server).
+    #[must_use]
     pub fn is_known(&self) -> bool {
         self.code.is_known() && self.category.is_known()
     }
 
     pub(crate) fn deserialize_value(raw: &Value) -> Result<Self, serde_json::Error> {
-        <ErrorPayload as serde::Deserialize>::deserialize(raw)
+        <crate::payload::Unchecked as serde::Deserialize>::deserialize(raw).map(ErrorPayload::from)
     }
 }
 
@@ -39,7 +54,11 @@ impl fmt::Display for ErrorPayload {
 impl std::error::Error for ErrorPayload {}
 
 /// A payload for `code` with category, retryable and default scope from the registry, so a
-/// service cannot emit a contradictory one. Fails when the code is not in the registry.
+/// service cannot emit a contradictory one.
+///
+/// # Errors
+///
+/// [`PayloadError`] (`unknown-code`) when the code is not in the registry.
 pub fn new_error(
     code: Code,
     correlation_id: impl Into<String>,
@@ -48,7 +67,12 @@ pub fn new_error(
 }
 
 /// [`new_error`], with `fill` setting the scope, resource id, message, delay or hints; the result
-/// must pass the strict contract (`validate`), else the error lists why.
+/// must pass the strict contract (`validate`).
+///
+/// # Errors
+///
+/// [`PayloadError`] listing every problem when the code is not in the registry or the filled
+/// payload breaks the strict contract.
 pub fn new_error_with(
     code: Code,
     correlation_id: impl Into<String>,

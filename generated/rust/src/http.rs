@@ -3,13 +3,11 @@
 //! (the raw payload of a response, with a header delay), on plain parts; the `http` feature adds
 //! the `http` crate's types.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, PROBLEM_MEMBERS};
-use crate::json::read_json;
+use crate::data::{policy, wire};
 use crate::payload::ErrorPayload;
+use crate::reading::{first_header, now_ms, read_http, wire_code};
 use crate::table::recovery_entry;
 
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -27,6 +25,7 @@ pub struct HttpParts {
 
 impl HttpParts {
     /// The first value of a header, by case-insensitive name.
+    #[must_use]
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -39,6 +38,7 @@ impl HttpParts {
 /// know), a JSON body, `x-should-retry` from `retryable`, and `Retry-After` (whole seconds,
 /// rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
 /// 9457 `application/problem+json` with the payload's fields as extension members.
+#[must_use]
 pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
     let entry = recovery_entry(payload.code.as_str());
     let status = entry.map_or(500, |e| e.http_status);
@@ -83,6 +83,7 @@ pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
         (None, Value::Object(fields)) => body.extend(fields),
         (None, _) => {}
     }
+    api_shape(payload, &mut body, &mut headers);
     let body = serde_json::to_vec(&Value::Object(body)).unwrap_or_default();
     HttpParts {
         status,
@@ -91,79 +92,63 @@ pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
     }
 }
 
-/// The raw payload of an HTTP error response (plain JSON or problem+json), for `parse`,
-/// `validate` or `decide_value`. A body that is not JSON is returned as a string (which every
-/// verdict rejects); a retryable payload without a delay takes one from `retry-after-ms`, else
-/// `Retry-After` (delta-seconds or an IMF-fixdate, measured from `now_ms`).
+/// The raw payload of an HTTP response, for `parse_value`, `validate` or `decide_value`:
+/// [`read_http`]'s `payload`, or `null` when the response is not an error. errgen's own payload
+/// (plain JSON or problem+json) comes back as sent, a retryable one without a delay taking it
+/// from `retry-after-ms`, else `Retry-After` (delta-seconds or an IMF-fixdate, measured from
+/// `now_ms`); a real API's response comes back as the payload the registry's `wire.response`
+/// builds from it; a body that cannot be read comes back as its text (which every verdict rejects).
+#[must_use]
 pub fn from_http(response: &HttpParts, now_ms: u64) -> Value {
-    let Some(mut value) = read_json(&response.body) else {
-        return Value::String(String::from_utf8_lossy(&response.body).into_owned());
-    };
-    if let (Some(key), Some(object)) = (policy::ENVELOPE, value.as_object_mut()) {
-        if let Some(inner) = object.remove(key) {
-            value = inner;
-        }
-    }
-    let Value::Object(body) = value else {
-        return value;
-    };
-    let mut payload: Map<String, Value> = body
-        .iter()
-        .filter(|(key, _)| !PROBLEM_MEMBERS.contains(&key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
-    if let Some(detail) = body.get("detail") {
-        if !payload.contains_key(wire::MESSAGE) && payload.contains_key(wire::CODE) {
-            payload.insert(wire::MESSAGE.to_owned(), detail.clone());
-        }
-    }
-    let retryable = payload.get(wire::RETRYABLE) == Some(&Value::Bool(true));
-    if retryable && !payload.contains_key(wire::RETRY_AFTER_MS) {
-        if let Some(delay) = header_delay_ms(response, now_ms) {
-            payload.insert(wire::RETRY_AFTER_MS.to_owned(), Value::from(delay));
-        }
-    }
-    Value::Object(payload)
+    read_http(response, now_ms).payload.unwrap_or(Value::Null)
 }
 
 /// [`from_http`] measured from the system clock.
+#[must_use]
 pub fn from_http_now(response: &HttpParts) -> Value {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    from_http(response, u64::try_from(now).unwrap_or(u64::MAX))
+    from_http(response, now_ms())
 }
 
-fn header_delay_ms(response: &HttpParts, now_ms: u64) -> Option<u64> {
-    if let Some(ms) = response.header("retry-after-ms").and_then(digits) {
-        return Some(ms);
+/// What the API itself sends: a code that shares its wire code with others goes out as that
+/// wire code, with the headers its `when` conditions test; the code and the correlation id also
+/// go in the header where the API's response puts them first.
+fn api_shape(
+    payload: &ErrorPayload,
+    body: &mut Map<String, Value>,
+    headers: &mut Vec<(String, String)>,
+) {
+    let code = payload.code.as_str();
+    let mut sent = code;
+    if let Some((wire_code, conditions)) = wire_code(code) {
+        sent = wire_code;
+        let inner = match policy::ENVELOPE {
+            Some(key) => body.get_mut(key).and_then(Value::as_object_mut),
+            None => Some(body),
+        };
+        if let Some(inner) = inner {
+            inner.insert(wire::CODE.to_owned(), Value::from(sent));
+        }
+        for (name, value) in conditions {
+            set_header(headers, name, value);
+        }
     }
-    let raw = response.header("retry-after")?;
-    if let Some(seconds) = digits(raw) {
-        return Some(seconds.saturating_mul(1000).min(policy::MAX_DELAY_VALUE_MS));
+    if let Some(name) = first_header("code") {
+        set_header(headers, name, sent);
     }
-    let date_ms = imf_fixdate_ms(raw.trim_matches(|c| c == ' ' || c == '\t'))?;
-    let delay =
-        (i128::from(date_ms) - i128::from(now_ms)).clamp(0, i128::from(policy::MAX_DELAY_VALUE_MS));
-    u64::try_from(delay).ok()
+    if let Some(name) = first_header("correlation_id") {
+        set_header(headers, name, &payload.correlation_id);
+    }
 }
 
-/// `[0-9]+` with surrounding spaces trimmed, saturating at the largest delay.
-fn digits(raw: &str) -> Option<u64> {
-    let text = raw.trim_matches(|c| c == ' ' || c == '\t');
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+fn set_header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
+    match headers.iter_mut().find(|(n, _)| n == name) {
+        Some(header) => header.1 = value.to_owned(),
+        None => headers.push((name.to_owned(), value.to_owned())),
     }
-    let value = text.bytes().fold(0u64, |n, b| {
-        n.saturating_mul(10)
-            .saturating_add(u64::from(b - b'0'))
-            .min(policy::MAX_DELAY_VALUE_MS)
-    });
-    Some(value)
 }
 
 /// Milliseconds since the epoch of an RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-fn imf_fixdate_ms(text: &str) -> Option<i64> {
+pub(crate) fn imf_fixdate_ms(text: &str) -> Option<i64> {
     let b = text.as_bytes();
     if b.len() != 29 || &b[3..5] != b", " || b[7] != b' ' || b[11] != b' ' || b[16] != b' ' {
         return None;
@@ -216,6 +201,7 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 mod http_types {
     use super::{from_http, to_http, HttpParts};
     use crate::payload::ErrorPayload;
+    use crate::reading::{read_http, HttpReading};
 
     impl From<HttpParts> for http::Response<Vec<u8>> {
         fn from(parts: HttpParts) -> Self {
@@ -235,33 +221,45 @@ mod http_types {
     }
 
     /// [`to_http`] as an `http::Response`.
+    #[must_use]
     pub fn to_http_response(payload: &ErrorPayload, problem: bool) -> http::Response<Vec<u8>> {
         to_http(payload, problem).into()
     }
 
     /// [`from_http`] on an `http::Response`.
+    #[must_use]
     pub fn from_http_response<B: AsRef<[u8]>>(
         response: &http::Response<B>,
         now_ms: u64,
     ) -> serde_json::Value {
+        from_http(&parts(response), now_ms)
+    }
+
+    /// [`read_http`](crate::read_http) on an `http::Response`.
+    #[must_use]
+    pub fn read_http_response<B: AsRef<[u8]>>(
+        response: &http::Response<B>,
+        now_ms: u64,
+    ) -> HttpReading {
+        read_http(&parts(response), now_ms)
+    }
+
+    /// Plain parts; a header whose value is not text is skipped (errgen's `docs/conformance.md`).
+    fn parts<B: AsRef<[u8]>>(response: &http::Response<B>) -> HttpParts {
         let headers = response
             .headers()
             .iter()
-            .map(|(name, value)| {
-                (
-                    name.as_str().to_owned(),
-                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                )
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
             })
             .collect();
-        let parts = HttpParts {
+        HttpParts {
             status: response.status().as_u16(),
             headers,
             body: response.body().as_ref().to_vec(),
-        };
-        from_http(&parts, now_ms)
+        }
     }
 }
 
 #[cfg(feature = "http")]
-pub use http_types::{from_http_response, to_http_response};
+pub use http_types::{from_http_response, read_http_response, to_http_response};

@@ -4,14 +4,16 @@
 
 use serde_json::Value;
 
-use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH};
+use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
 
 /// The JSON value `bytes` hold, or `None` when they are not exactly one JSON value in UTF-8, or
 /// nest arrays and objects deeper than `policy::MAX_JSON_DEPTH`. Never panics.
 ///
-/// A number too large for an `f64` is read as the largest finite `f64` of its sign (other SDKs
+/// A number out of range (too large for an `f64`, or longer than `policy::MAX_NUMBER_CHARS`) is
+/// read as the largest finite `f64` of its sign, the marker of a number out of range (other SDKs
 /// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
 /// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
+#[must_use]
 pub fn read_json(bytes: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(bytes).ok()?;
     let repaired = scan(text)?;
@@ -23,7 +25,7 @@ pub fn read_json(bytes: &[u8]) -> Option<Value> {
 fn scan(text: &str) -> Option<Option<String>> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
-    let mut repairs: Vec<(usize, usize, String)> = Vec::new();
+    let mut repairs: Vec<(usize, usize, &'static str)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -47,13 +49,21 @@ fn scan(text: &str) -> Option<Option<String>> {
                     i += 1;
                 }
                 let token = &text[start..i];
-                if matches!(token.parse::<f64>(), Ok(n) if n.is_infinite()) {
-                    let largest = if token.starts_with('-') {
+                // A number longer than MAX_NUMBER_CHARS is never converted (no big-number
+                // parsing): it is out of range, like one past f64 (1e400).
+                let too_long = u64::try_from(token.len()).map_or(true, |n| n > MAX_NUMBER_CHARS);
+                let out = if too_long {
+                    is_number(token)
+                } else {
+                    matches!(token.parse::<f64>(), Ok(n) if n.is_infinite())
+                };
+                if out {
+                    let marker = if token.starts_with('-') {
                         "-1.7976931348623157e308"
                     } else {
                         "1.7976931348623157e308"
                     };
-                    repairs.push((start, i, largest.to_owned()));
+                    repairs.push((start, i, marker));
                 }
             }
             _ => i += 1,
@@ -66,7 +76,7 @@ fn scan(text: &str) -> Option<Option<String>> {
     let mut last = 0;
     for (start, end, replacement) in repairs {
         out.push_str(&text[last..start]);
-        out.push_str(&replacement);
+        out.push_str(replacement);
         last = end;
     }
     out.push_str(&text[last..]);
@@ -75,7 +85,11 @@ fn scan(text: &str) -> Option<Option<String>> {
 
 /// Skips a string body starting after its opening quote; returns the index after the closing
 /// quote (or the end). Unpaired surrogate escapes are queued for replacement by U+FFFD.
-fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, String)>) -> usize {
+fn scan_string(
+    bytes: &[u8],
+    mut i: usize,
+    repairs: &mut Vec<(usize, usize, &'static str)>,
+) -> usize {
     while i < bytes.len() {
         match bytes[i] {
             b'"' => return i + 1,
@@ -89,9 +103,9 @@ fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, Stri
                             i += 12;
                             continue;
                         }
-                        repairs.push((i, i + 6, "\\uFFFD".to_owned()));
+                        repairs.push((i, i + 6, "\\uFFFD"));
                     }
-                    Some(0xDC00..=0xDFFF) => repairs.push((i, i + 6, "\\uFFFD".to_owned())),
+                    Some(0xDC00..=0xDFFF) => repairs.push((i, i + 6, "\\uFFFD")),
                     _ => {}
                 }
                 i += 2;
@@ -101,6 +115,44 @@ fn scan_string(bytes: &[u8], mut i: usize, repairs: &mut Vec<(usize, usize, Stri
         }
     }
     i
+}
+
+/// Whether `token` is exactly one JSON number: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_number(token: &str) -> bool {
+    let b = token.as_bytes();
+    let mut at = usize::from(b.first() == Some(&b'-'));
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while *at < b.len() && b[*at].is_ascii_digit() {
+            *at += 1;
+        }
+        *at - start
+    };
+    let whole = at;
+    if digits(&mut at) == 0 || (b[whole] == b'0' && at - whole > 1) {
+        return false;
+    }
+    if b.get(at) == Some(&b'.') {
+        at += 1;
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(b.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == b.len()
+}
+
+/// Whether a number read by [`read_json`] was out of range (its marker, the largest `f64`).
+pub(crate) fn out_of_range(value: f64) -> bool {
+    value.abs() == f64::MAX
 }
 
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {

@@ -6,6 +6,7 @@
 //! - [`parse`] (tolerant) and [`validate`] (strict, the JSON Schema's verdicts);
 //! - [`decide`]: what an agent does about an error (retry, pause, skip, fix, stop, escalate);
 //! - [`new_error`], [`to_http`] / [`from_http`] and [`to_mcp_result`] / [`from_mcp_result`];
+//! - [`read_http`]: a real API's response read where the registry's `wire.response` says;
 //! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
 //!
 //! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
@@ -19,6 +20,7 @@ mod json;
 mod mcp;
 mod open_enum;
 mod payload;
+mod reading;
 mod suggest;
 mod table;
 #[cfg(test)]
@@ -36,10 +38,11 @@ pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_j
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, HttpParts};
 #[cfg(feature = "http")]
-pub use http::{from_http_response, to_http_response};
+pub use http::{from_http_response, read_http_response, to_http_response};
 pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
 pub use payload::ErrorPayload;
+pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
 pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};

@@ -20,6 +20,7 @@ macro_rules! open_enum {
 
             /// The value a wire string stands for; a string this registry does not know is kept
             /// as `Unknown`, never an error.
+            #[must_use]
             pub fn from_wire(wire: &str) -> Self {
                 $table
                     .iter()
@@ -28,6 +29,7 @@ macro_rules! open_enum {
             }
 
             /// The exact wire string.
+            #[must_use]
             pub fn as_str(&self) -> &str {
                 match self {
                     $name::Unknown(wire) => wire,
@@ -39,6 +41,7 @@ macro_rules! open_enum {
             }
 
             /// Whether this registry version knows the value.
+            #[must_use]
             pub fn is_known(&self) -> bool {
                 !matches!(self, $name::Unknown(_))
             }
@@ -89,6 +92,7 @@ macro_rules! closed_enum {
     ($name:ident, $table:expr) => {
         impl $name {
             /// The exact wire string.
+            #[must_use]
             pub fn as_str(&self) -> &'static str {
                 $table
                     .iter()

@@ -7,9 +7,11 @@ use serde_json::{Map, Value};
 use crate::data::{Category, Code, Scope, State};
 
 /// An error as it travels between services and agents. Parse it with `parse` (tolerant) or
-/// `validate` (strict); build one with `new_error`.
+/// `validate` (strict); build one with `new_error`. Deserializing one with serde applies the
+/// tolerant contract, as `parse_value` does: a newer server's code is kept, a payload that breaks
+/// the envelope (a scope that is not one, a missing field, a delay on a final error) is an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "Value")]
 #[non_exhaustive]
 pub struct ErrorPayload {
     /// Stable error code; branch on this, never on message.
@@ -23,43 +25,111 @@ pub struct ErrorPayload {
     pub retryable: bool,
     /// How long to wait before retrying.
     #[serde(rename = "retry_after_ms")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_integer")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
     /// What failed: this request, one resource, or the whole service.
     #[serde(rename = "scope")]
     pub scope: Scope,
     /// The resource that failed; required when scope is resource.
     #[serde(rename = "resource_id")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_id: Option<String>,
     /// Id a human can trace; carried on every escalation.
     #[serde(rename = "correlation_id")]
     pub correlation_id: String,
     /// Display-only text; never a branch condition.
     #[serde(rename = "message")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// The parameters the server actually resolved.
     #[serde(rename = "searched")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub searched: Option<Map<String, Value>>,
     /// Near-miss suggestions drawn only from values the caller may read.
     #[serde(rename = "did_you_mean")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub did_you_mean: Option<Vec<String>>,
     /// The values that would have been accepted.
     #[serde(rename = "accepted")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Vec<String>>,
     /// Whether anything was read or written before the failure.
     #[serde(rename = "state")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<State>,
     /// Whether replaying the call with the same idempotency key is safe.
     #[serde(rename = "safe_to_replay")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub safe_to_replay: Option<bool>,
+}
+
+impl TryFrom<Value> for ErrorPayload {
+    type Error = crate::PayloadError;
+
+    fn try_from(raw: Value) -> Result<Self, Self::Error> {
+        crate::parse_value(&raw)
+    }
+}
+
+/// The payload's fields as serde reads them, once the contract has checked the value.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Unchecked {
+    #[serde(rename = "code")]
+    code: Code,
+    #[serde(rename = "category")]
+    category: Category,
+    #[serde(rename = "retryable")]
+    retryable: bool,
+    #[serde(rename = "retry_after_ms")]
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::json::optional_integer")]
+    retry_after_ms: Option<u64>,
+    #[serde(rename = "scope")]
+    scope: Scope,
+    #[serde(rename = "resource_id")]
+    #[serde(default)]
+    resource_id: Option<String>,
+    #[serde(rename = "correlation_id")]
+    correlation_id: String,
+    #[serde(rename = "message")]
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(rename = "searched")]
+    #[serde(default)]
+    searched: Option<Map<String, Value>>,
+    #[serde(rename = "did_you_mean")]
+    #[serde(default)]
+    did_you_mean: Option<Vec<String>>,
+    #[serde(rename = "accepted")]
+    #[serde(default)]
+    accepted: Option<Vec<String>>,
+    #[serde(rename = "state")]
+    #[serde(default)]
+    state: Option<State>,
+    #[serde(rename = "safe_to_replay")]
+    #[serde(default)]
+    safe_to_replay: Option<bool>,
+}
+
+impl From<Unchecked> for ErrorPayload {
+    fn from(raw: Unchecked) -> Self {
+        ErrorPayload {
+            code: raw.code,
+            category: raw.category,
+            retryable: raw.retryable,
+            retry_after_ms: raw.retry_after_ms,
+            scope: raw.scope,
+            resource_id: raw.resource_id,
+            correlation_id: raw.correlation_id,
+            message: raw.message,
+            searched: raw.searched,
+            did_you_mean: raw.did_you_mean,
+            accepted: raw.accepted,
+            state: raw.state,
+            safe_to_replay: raw.safe_to_replay,
+        }
+    }
 }
 
 impl ErrorPayload {

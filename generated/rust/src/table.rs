@@ -29,6 +29,7 @@ pub struct CodeEntry {
 
 impl CodeEntry {
     /// The registry's action for this code in `scope`; `None` when the code never has that scope.
+    #[must_use]
     pub fn action_for(&self, scope: &Scope) -> Option<&'static Action> {
         let index = self.scopes.iter().position(|s| s == scope)?;
         self.actions.get(index)
@@ -90,11 +91,13 @@ pub struct FieldSpec {
 }
 
 /// The registry entry of a wire code, if this registry knows it.
+#[must_use]
 pub fn recovery_entry(code: &str) -> Option<&'static CodeEntry> {
     RECOVERY_TABLE.iter().find(|entry| entry.wire == code)
 }
 
 /// The registry entry of a wire category, if this registry knows it.
+#[must_use]
 pub fn category_entry(category: &str) -> Option<&'static CategoryEntry> {
     CATEGORIES.iter().find(|entry| entry.wire == category)
 }

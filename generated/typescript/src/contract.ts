@@ -3,7 +3,8 @@
 // value is the exact string on the wire), the policy, the payload fields with their wire names,
 // and the recovery rule for codes this SDK does not know, tabulated. The runtime states none of it.
 
-import type { FieldSpec } from "./verdict";
+import type { ResponseSpec } from "./reading.js";
+import type { FieldSpec } from "./verdict.js";
 
 export const REGISTRY_NAME = "acme";
 export const REGISTRY_VERSION = "2.1.0";
@@ -50,6 +51,12 @@ export const BACKOFF_MAX_MS = 30000;
 export const BACKOFF_MAX_EXPONENT = 30;
 export const MAX_DELAY_VALUE_MS = 9007199254740991;
 export const MAX_JSON_DEPTH = 64;
+/** Reading limits (docs/conformance.md): past them a response is read as absent, never parsed. */
+export const MAX_BODY_BYTES = 1048576;
+export const MAX_NUMBER_CHARS = 64;
+export const MAX_HEADERS = 100;
+export const MAX_HEADER_CHARS = 8192;
+export const MAX_XML_DEPTH = 16;
 export const MAX_SUGGESTIONS = 10;
 export const DID_YOU_MEAN_LIMIT = 3;
 
@@ -69,6 +76,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: "state", wire: "state", type: "enum", required: false, values: ["unchanged", "changed", "unknown"], hint: true, minimum: null, maximum: null, maxItems: null },
   { name: "safe_to_replay", wire: "safe_to_replay", type: "boolean", required: false, values: [], hint: true, minimum: null, maximum: null, maxItems: null },
 ];
+
+/** Where a real response carries each fact (the registry's `wire.response`), as plain data. */
+export const RESPONSE: ResponseSpec = JSON.parse("{\"format\": \"json\", \"error_when\": [], \"code\": [{\"in\": \"body\", \"path\": [\"code\"]}], \"message\": [{\"in\": \"body\", \"path\": [\"message\"]}], \"correlation_id\": [{\"in\": \"body\", \"path\": [\"correlation_id\"]}], \"resource_id\": [{\"in\": \"body\", \"path\": [\"resource_id\"]}], \"retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"own_retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"variants\": {}, \"retryable_statuses\": [408, 425, 429, 500, 502, 503, 504], \"service_statuses\": [429, 503]}");
 
 /** RFC 9457 members a problem+json body adds around the payload. */
 export const PROBLEM_MEMBERS = ["type", "title", "status", "detail", "instance"] as const;

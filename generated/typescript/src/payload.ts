@@ -2,7 +2,7 @@
 // The error payload as TypeScript sees it: a discriminated union on the code, keyed by wire names.
 // `isErrorPayload` (runtime.ts) accepts exactly what schema/error.schema.json accepts.
 
-import type { Category, Scope, State } from "./contract";
+import type { Category, Scope, State } from "./contract.js";
 
 /** Optional payload fields that help the caller build its next call. */
 export interface Hints {

@@ -12,9 +12,9 @@ from dataclasses import replace
 from errgen.contract import view
 from errgen.diagnostics import Loc
 from errgen.diff.checks import announce, declared, required_bump, since_checks, version_checks
-from errgen.diff.model import Change, DiffReport, Place
+from errgen.diff.changes import Change, DiffReport, Place
 from errgen.diff.rules import RULES, relative
-from errgen.model import Registry
+from errgen.registry.model import Registry
 
 __all__ = ["Change", "DiffReport", "diff", "classify", "empty_registry"]
 
@@ -27,9 +27,9 @@ def classify(old: Registry, new: Registry) -> list[Change]:
 
 def empty_registry(new: Registry, path: str) -> Registry:
     """What OLD is when the registry is new on the branch: no codes, categories or history, so
-    everything is added; its identity (name, problem base, packages) is NEW's, as nothing came before."""
+    everything is added; its identity (name, problem base, packages, wire shape) is NEW's, as nothing came before."""
     return Registry(name=new.name, version="", categories=(), codes=(), history=(), problem_base=new.problem_base,
-                    targets=new.targets, path=path)
+                    targets=new.targets, wire=new.wire, path=path)
 
 
 def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffReport:

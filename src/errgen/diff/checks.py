@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 
 from errgen import semver
-from errgen.diff.model import RULE_SPECS, Change, Place, declare, max_bump
-from errgen.model import AcceptedBreak, HistoryEntry, Registry
+from errgen.diff.changes import RULE_SPECS, Change, Place, declare, max_bump
+from errgen.registry.model import AcceptedBreak, HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
 VERSION_BACKWARDS = declare("version-backwards", "none", "check", "NEW's version is lower than OLD's. A release never lowers the version; set it to the version the changes require.", "`version: 16.0.0` -> `version: 9.6.0`")
@@ -90,7 +90,7 @@ def _unannounced(change: Change, words: set[str], rule_words: set[str]) -> list[
     if level == "category" and (change.category in words or change.rule in rule_words):
         return []
     if level == "registry":
-        key = "problem_base" if change.rule == "problem-base-changed" else "package"
+        key = RULE_SPECS[change.rule].keyword
         return [] if words & {key, f"{key}s", change.detail} or change.rule in rule_words else [key]
     return [code for code in change.affects if code not in words] or ([] if change.affects else [change.subject])
 

@@ -5,7 +5,7 @@ file equal to `render()`). Refresh: python -m errgen.diff.docs > docs/diff-rules
 from __future__ import annotations
 
 from errgen.diff import checks, rules  # noqa: F401  (declare the rules and checks)
-from errgen.diff.model import RULE_SPECS, RuleSpec
+from errgen.diff.changes import RULE_SPECS, RuleSpec
 
 SECTIONS = (
     ("major", "Breaking changes (major)", "A client built against the old registry would misread the new one. Needs a major release (on 0.y.z: y), and NEW's history entry must announce the change: name each code it breaks, or for a category-level change the category (or the rule id); or list it under `accepted_breaks` with a reason."),
@@ -36,7 +36,7 @@ def render() -> str:
              "`errgen diff` compares the contract view of two registries (`errgen.contract.view`): what clients see,",
              "such as the action derived for each scope, retryable, delays and hints, not the raw fields that produce",
              "them. Each change it reports has one of the rule ids below; every output format (text, json, github,",
-             "sarif, markdown) names the rule, and this page has an anchor per id (`docs/diff-rules.md#<rule-id>`).",
+             "sarif, markdown) names the rule, and `errgen docs <rule-id>` prints its section (anchor `#<rule-id>`).",
              "The required release is the largest bump of any change; a break listed under `accepted_breaks` needs",
              "a minor one. `errgen bump` computes it with the same function.", ""]
     for bump, title, intro in SECTIONS:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from errgen.diagnostics import Fatal, Loc, diag
-from errgen.load import Document
+from errgen.registry.load import Document
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,16 @@ class Snapshot:
     def document(self) -> Document:
         """The header loaded, with its fragments at the same ref composed in. Raises `Fatal`
         when the header cannot be parsed; a fragment's problems are diagnostics."""
-        from errgen import compose
-        from errgen.load import decode, load_text
+        from errgen.registry import compose
+        from errgen.registry.load import decode, load_text
 
         doc = load_text(decode(self.data, self.display), self.display)
         if compose.includes(doc):
-            doc = compose.compose(doc, compose.GitTree(self.ref, self.folder, self.top))
+            tree = compose.GitTree(self.ref, self.folder, self.top)
+            try:
+                doc = compose.compose(doc, tree)
+            finally:
+                tree.close()
         return doc
 
 

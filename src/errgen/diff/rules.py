@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from errgen import semver
-from errgen.compose import in_folder
+from errgen.registry.compose import in_folder
 from errgen.contract import CodeRow, ContractView
-from errgen.diff.model import Change, Place, declare
-from errgen.model import Code, Registry
+from errgen.diff.changes import Change, Place, declare
+from errgen.registry.model import Code, Registry
+from errgen.wire import condition, source_text
 from errgen.identifiers import identity_key
 
 Rule = Callable[[ContractView, ContractView], Iterator[Change]]
@@ -48,9 +49,13 @@ CATEGORY_RETRYABLE_CHANGED = declare("category-retryable-changed", "major", "cat
 CATEGORY_ACTION_CHANGED = declare("category-action-changed", "major", "category", "A category's `action` changed and so did the derived action of the codes that inherit it (only request-scoped, non-retryable codes derive it). Naming the category in the history entry announces it for all its codes.", "`validation: {action: fix}` -> `validation: {action: escalate}`")
 CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.", "no `quota` -> `quota: {retryable: true, ...}`")
 CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
-PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`")
-PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`")
-WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope key, changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)")
+PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`", keyword="problem_base")
+PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`", keyword="package")
+WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope key, changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)", keyword="wire")
+RESPONSE_READING_CHANGED = declare("response-reading-changed", "major", "registry", "How a real response is recognised and where it carries the code changed: `wire.format` (json or xml), the `wire.response.code` sources (or their order), or `wire.response.error_when`. A client built before reads the code from another place, or takes other responses for errors, so it decides known errors as unknown ones. Naming `wire` (or the rule id) in the history entry announces it.", "`response: {code: [body:error.code]}` -> `response: {code: [header:x-error-code]}`", keyword="wire")
+RESPONSE_DETAIL_CHANGED = declare("response-detail-changed", "patch", "registry", "Where a real response carries a display or timing fact changed: the `wire.response` sources of `message`, `correlation_id`, `resource_id` or `retry_after`. Clients built before still decide every code the same; they may miss the request id, the message or the server's delay and fall back to the registry's.", "`correlation_id: [header:x-request-id]` -> `correlation_id: [header:x-trace-id]`")
+WIRE_CODE_CHANGED = declare("wire-code-changed", "major", "code", "The code the API sends for a code changed (`wire_code`): clients built before look for the old value and decide the new one as unknown.", "`ConditionNotMet412: {wire_code: ConditionNotMet}` -> `{wire_code: PreconditionFailed}`")
+WIRE_CONDITION_CHANGED = declare("wire-condition-changed", "major", "code", "The conditions that select a code among those sharing its wire code changed (`when`): the same response now decides as another code in one version than in the other.", "`when: [{status: [304]}]` -> `when: [{status: [412]}]`")
 TYPE_URI_CHANGED = declare("type-uri-changed", "major", "code", "A code's RFC 9457 problem type URI (`type_uri`) changed: clients that match on `type` break.", "`type_uri: https://docs.example/errors/a` -> `type_uri: https://docs.example/errors/A`")
 CODE_MOVED = declare("code-moved", "none", "code", "A code moved from one fragment of a folder registry to another (or between a fragment and the header): who maintains it changed, the contract did not. Reported for information; it needs no release.", "`CARD_DECLINED` in `teams/payments.yaml` -> in `teams/billing.yaml`")
 OWNER_CHANGED = declare("owner-changed", "none", "registry", "A fragment of a folder registry declares another `owner`: its codes are maintained by someone else now, the contract is the same. Reported for information; it needs no release.", "`owner: '@acme/payments'` -> `owner: '@acme/billing'` in `teams/payments.yaml`")
@@ -103,7 +108,13 @@ def renames(old: Registry, new: Registry) -> tuple[dict[str, str], dict[str, str
 
 
 def _similar(a: str, b: str) -> bool:
-    return a == b or difflib.SequenceMatcher(None, a, b).ratio() >= RENAME_SIMILARITY
+    """ratio() >= RENAME_SIMILARITY, after its two cheap upper bounds (length, then shared
+    characters) have ruled out what they can: the full comparison was most of a large diff."""
+    if a == b:
+        return True
+    matcher = difflib.SequenceMatcher(None, a, b)
+    return (matcher.real_quick_ratio() >= RENAME_SIMILARITY and matcher.quick_ratio() >= RENAME_SIMILARITY
+            and matcher.ratio() >= RENAME_SIMILARITY)
 
 
 @rule
@@ -276,12 +287,18 @@ def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
     if old.envelope != new.envelope:
         msg = f"the HTTP envelope changed from {old.envelope or 'none'} to {new.envelope or 'none'}: bodies are read from another place"
         yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail="envelope", new=wire_place)
-    for field in fields(old.packages):
-        was, now = getattr(old.packages, field.name), getattr(new.packages, field.name)
+    for setting, was, now in _package_settings(old, new):
         if was != now:
-            msg = f"package {field.name} changed from {was} to {now}: consumers must change their dependency and imports"
-            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=field.name,
+            msg = f"package {setting} changed from {was} to {now}: consumers must change their dependency and imports"
+            yield Change(PACKAGE_CHANGED.id, PACKAGE_CHANGED.bump, msg, detail=setting,
                          new=Place.at(new.registry.path, new.registry.locs.get("targets", new.registry.locs.get("name", (1, 1)))))  # type: ignore[arg-type]
+
+
+def _package_settings(old: ContractView, new: ContractView) -> Iterator[tuple[str, str, str]]:
+    """(`language.key`, OLD's value, NEW's value) for every package setting of every language."""
+    for language, settings in new.packages.items():
+        for key, now in settings.items():
+            yield f"{language}.{key}", old.packages.get(language, {}).get(key, now), now
 
 
 @rule
@@ -333,3 +350,56 @@ def fragments(old_view: ContractView, new_view: ContractView) -> Iterator[Change
         if owners_before.get(path, fragment.owner) != fragment.owner:
             msg = f"{path} is now owned by {fragment.owner} (was {owners_before[path]}): not a contract change"
             yield Change(OWNER_CHANGED.id, OWNER_CHANGED.bump, msg, detail=path, new=Place.at(fragment.path, fragment.loc))
+
+
+# The facts of `wire.response` whose sources decide what a response means (the rest only carry
+# display and timing detail), and the default places each reads when a registry states none.
+_DECIDING = ("code",)
+_DETAIL = ("message", "correlation_id", "resource_id")
+
+
+def _stated(registry: Registry, fact: str) -> bool:
+    response = registry.wire.response
+    return response is not None and bool(getattr(response, fact))
+
+
+@rule
+def response_reading(old: ContractView, new: ContractView) -> Iterator[Change]:
+    """Compared on the resolved reading (errgen.wire.response_spec). A source both registries
+    leave to the default follows the payload's wire names and envelope: wire-changed reports that."""
+    was, now = old.response, new.response
+    wire_place = Place.at(new.registry.path, new.registry.locs.get("wire", new.registry.locs.get("name", (1, 1))))  # type: ignore[arg-type]
+    if was["format"] != now["format"]:
+        msg = f"response bodies are read as {now['format']}, not {was['format']}: clients built before read no code from them"
+        yield Change(RESPONSE_READING_CHANGED.id, RESPONSE_READING_CHANGED.bump, msg, detail="wire_format", new=wire_place)
+    if was["error_when"] != now["error_when"]:
+        msg = "wire.response.error_when changed: clients built before take other responses for errors"
+        yield Change(RESPONSE_READING_CHANGED.id, RESPONSE_READING_CHANGED.bump, msg, detail="error_when", new=wire_place)
+    for fact, spec in [(f, RESPONSE_READING_CHANGED) for f in _DECIDING] + [(f, RESPONSE_DETAIL_CHANGED) for f in _DETAIL]:
+        if was[fact] != now[fact] and (_stated(old.registry, fact) or _stated(new.registry, fact)):
+            yield Change(spec.id, spec.bump, f"a response's {fact} is read from {_sources(now[fact])}, not {_sources(was[fact])}",
+                         detail=f"{fact}_source", new=wire_place)
+    if was["retry_after"] != now["retry_after"]:
+        msg = f"a response's delay is read from {_delays(now['retry_after'])}, not {_delays(was['retry_after'])}"
+        yield Change(RESPONSE_DETAIL_CHANGED.id, RESPONSE_DETAIL_CHANGED.bump, msg, detail="retry_after_source", new=wire_place)
+
+
+def _sources(sources: list[dict[str, object]]) -> str:
+    return ", ".join(map(source_text, sources)) or "nowhere"
+
+
+def _delays(sources: list[dict[str, object]]) -> str:
+    return ", ".join(f"{source_text(d['at'])} ({d['unit']})" for d in sources) or "nowhere"  # type: ignore[arg-type]
+
+
+@rule
+def wire_codes(old: ContractView, new: ContractView) -> Iterator[Change]:
+    """A code's `wire_code` (resolved: the code itself when unset) and its `when` conditions."""
+    for before, after in _pairs(old, new):
+        if before.wire_code != after.wire_code:
+            msg = f"{after.code} is sent as {after.wire_code}, not {before.wire_code}: clients built before decide it as unknown"
+            yield _major(WIRE_CODE_CHANGED.id, msg, before, after, old, new, "wire_code")
+        was, now = (tuple(map(condition, v.registry.code_map[after.code].when)) for v in (old, new))
+        if was != now:
+            msg = f"the conditions that select {after.code} among the codes sent as {after.wire_code} changed"
+            yield _major(WIRE_CONDITION_CHANGED.id, msg, before, after, old, new, "when")

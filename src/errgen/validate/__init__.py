@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from errgen.formats import visible
-from errgen.model import Registry
-from errgen.validate.contract import ContractChecker, prose_findings
+from errgen.registry.model import Registry
+from errgen.validate.verdicts import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
+from errgen.validate.responses import ResponseChecker, as_response
 from errgen.validate.leaks import LeakScanner
 
 
@@ -33,34 +34,61 @@ class PayloadFinding:
 
 
 class Validator:
-    def __init__(self, registry: Registry, scanner: LeakScanner) -> None:
+    """`responses`: every record is a recorded real response, read through the registry's
+    response spec (errgen.validate.responses) rather than checked as a payload."""
+
+    def __init__(self, registry: Registry, scanner: LeakScanner, responses: bool = False) -> None:
         self.contract = ContractChecker(registry)
         self.scanner = scanner
+        self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
         # An HTTP body carries the payload under this key when the registry's `wire:` says so.
         self.envelope = registry.wire.envelope
+        self.known = self.contract.contract.on_wire.all()  # the payload's own keys, on the wire
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
         """Raises inputs.Unreadable when the file cannot be read at all."""
-        for record in records(name):
+        for record in records(name, as_response if self.responses else None):
             yield from self.record(name, record)
 
     def record(self, name: str, record: Record) -> Iterator[PayloadFinding]:
         """Every message is masked as a whole: a secret can sit in a code, a category, a key or
         a suggestion as well as in a value, and each of those is quoted in some message."""
-        body = record.value  # leaks are looked for in all of it, the envelope's siblings too
-        if record.http is not None and self.envelope and isinstance(record.value, dict) and self.envelope in record.value:
-            record.value = record.value[self.envelope]
-        for rule, severity, message, line in self._findings(record, body):
+        if self.responses is not None:
+            found = self._response(record)
+        else:
+            body = record.value  # leaks are looked for in all of it, the envelope's siblings too
+            record.value = self._unenveloped(record.value)
+            found = self._findings(record, body)
+        for rule, severity, message, line in found:
             yield PayloadFinding(rule, severity, self.scanner.redact(message), name, line, record.index)
+
+    def _unenveloped(self, value: Any) -> Any:
+        """The payload under the registry's envelope, as the SDKs' read_http takes it from a body
+        (`{"error": {...}}`), whether the body came as a recorded response or as a line of JSON."""
+        if self.envelope and isinstance(value, dict) and self.envelope in value:
+            return value[self.envelope]
+        return value
+
+    def _response(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
+        if record.error is not None:
+            yield record.error_rule, "error", record.error, record.line
+            return
+        assert self.responses is not None
+        reading, findings = self.responses.check(record.value)
+        for rule, severity, message, _field in findings:
+            yield rule, severity, message, record.line
+        # Leaks: the headers, and the body as the reader read it (its text when it read none).
+        record.value = reading.document if reading.document is not None else reading.text
+        yield from self._leaks(record, record.value)
 
     def _findings(self, record: Record, body: Any) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:
-            yield "invalid-json", "error", record.error, record.line
+            yield record.error_rule, "error", record.error, record.line
             return
         for rule, severity, message, field in self.contract.check(record.value, record.http):
             yield rule, severity, message, record.line_of(field) if field else record.line
         if isinstance(record.value, dict):
-            for rule, severity, message, field in prose_findings(record.value):
+            for rule, severity, message, field in prose_findings(self.contract.contract, record.value):
                 yield rule, severity, message, record.line_of(field) if field else record.line
         yield from self._leaks(record, body)
 
@@ -68,7 +96,7 @@ class Validator:
         """Every string a consumer receives: a recorded response's headers (a token in
         `Set-Cookie`), and the body whatever its shape (a text or HTML 500 page with a stack
         trace is a string, not an object), the envelope's siblings included."""
-        for key, text, field in _places(record, body):
+        for key, text, field in _places(record, body, self.known):
             for leak in self.scanner.scan(text):
                 # In brackets, not after a colon: `a token: 'ghp_****'` reads as a credential
                 # to the masking of the whole message, which would star the recognisable prefix.
@@ -76,24 +104,24 @@ class Validator:
                 yield leak.rule, "error", msg, record.line_of(field)
 
 
-def _places(record: Record, body: Any) -> Iterator[tuple[str, str, str]]:
+def _places(record: Record, body: Any, known: frozenset[str]) -> Iterator[tuple[str, str, str]]:
     """(where, text, the top-level key whose line is reported) for each string to scan."""
     # A header is scanned as `name: value`, as it travels: the name is the context that makes
     # `X-Api-Key: 4f9c...` a key.
     for name, value in (record.http[1] if record.http is not None else {}).items():
         yield f"headers.{name}", f"{name}: {value}", "headers"
     if body is not record.value and isinstance(body, dict):  # what sits beside the envelope
-        yield from _top_level(_strings({key: value for key, value in body.items() if value is not record.value}))
-    yield from _top_level(_strings(record.value))
+        yield from _top_level(_strings({key: value for key, value in body.items() if value is not record.value}, frozenset()))
+    yield from _top_level(_strings(record.value, known))
 
 
 def _top_level(strings: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str, str]]:
     return ((key, text, key.split(".")[0].split("[")[0]) for key, text in strings)
 
 
-def _strings(value: Any) -> Iterator[tuple[str, str]]:
+def _strings(value: Any, known: frozenset[str]) -> Iterator[tuple[str, str]]:
     """Every string in the payload with a dotted path to it, keys included (they can leak too),
-    except the contract's own top-level keys. Iterative: any depth the JSON reader accepts."""
+    except the contract's own top-level keys (`known`, their wire names). Iterative: any depth the JSON reader accepts."""
     stack: list[tuple[str, Any]] = [("", value)]
     while stack:
         prefix, item = stack.pop()
@@ -103,11 +131,8 @@ def _strings(value: Any) -> Iterator[tuple[str, str]]:
             for key, inner in reversed(item.items()):
                 path = f"{prefix}.{key}" if prefix else str(key)
                 stack.append((path, inner))
-                if prefix or key not in _KNOWN_KEYS:
+                if prefix or key not in known:
                     stack.append((path, key))
         elif isinstance(item, list):
             stack.extend((f"{prefix}[{i}]", inner) for i, inner in reversed(list(enumerate(item))))
 
-
-_KNOWN_KEYS = frozenset(("code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
-                         "searched", "did_you_mean", "accepted", "state", "safe_to_replay"))

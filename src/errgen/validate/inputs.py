@@ -8,7 +8,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".log")
 MAX_INT_DIGITS = 20  # past 64 bits a number is read as a float, as JavaScript reads it
@@ -71,6 +71,7 @@ class Record:
     offset: int = 0
     http: tuple[Any, dict[str, str]] | None = None
     error: str | None = None
+    error_rule: str = "invalid-json"  # the finding `error` is reported as
     _cursor: tuple[int, int] | None = None
 
     def line_of(self, key: str) -> int:
@@ -93,10 +94,15 @@ class Unreadable(Exception):
     pass
 
 
-def records(name: str) -> Iterator[Record]:
-    """Records of one FILE argument (`-` is standard input)."""
+Unwrap = Callable[[Record], Record]
+
+
+def records(name: str, unwrap: Unwrap | None = None) -> Iterator[Record]:
+    """Records of one FILE argument (`-` is standard input); `unwrap` makes each value read into
+    a record (default: MCP results and recorded responses opened to the payload inside)."""
+    unwrap = unwrap or _unwrap
     if name == "-":
-        yield from _sniffed(sys.stdin, "-")
+        yield from _sniffed(sys.stdin, "-", unwrap)
         return
     path = Path(name)
     try:
@@ -106,14 +112,14 @@ def records(name: str) -> Iterator[Record]:
     with handle:
         try:
             if path.suffix.lower() in JSONL_SUFFIXES:
-                yield from _lines(handle, 1)
+                yield from _lines(handle, 1, unwrap)
             else:
-                yield from _sniffed(handle, name)
+                yield from _sniffed(handle, name, unwrap)
         except UnicodeDecodeError:
             raise Unreadable(f"{name} is not UTF-8 text") from None
 
 
-def _sniffed(handle: IO[str], name: str) -> Iterator[Record]:
+def _sniffed(handle: IO[str], name: str, unwrap: Unwrap) -> Iterator[Record]:
     """JSON Lines when the first line is a complete JSON value and more lines follow, else JSON."""
     first = handle.readline()
     rest_start = handle.readline()
@@ -123,13 +129,13 @@ def _sniffed(handle: IO[str], name: str) -> Iterator[Record]:
     except ValueError:
         is_lines = False
     if is_lines:
-        yield from _lines(iter([first, rest_start]), 1)
-        yield from _lines(handle, 3)
+        yield from _lines(iter([first, rest_start]), 1, unwrap)
+        yield from _lines(handle, 3, unwrap)
         return
-    yield from _document(first + rest_start + handle.read(), name)
+    yield from _document(first + rest_start + handle.read(), name, unwrap)
 
 
-def _lines(lines: Any, start: int) -> Iterator[Record]:
+def _lines(lines: Any, start: int, unwrap: Unwrap) -> Iterator[Record]:
     for number, line in enumerate(lines, start):
         if not line.strip():
             continue
@@ -138,10 +144,10 @@ def _lines(lines: Any, start: int) -> Iterator[Record]:
         except ValueError as exc:
             yield Record(number - 1, number, error=f"line is not valid JSON: {_reason(exc)}")
             continue
-        yield _unwrap(Record(number - 1, number, value, line, 0))
+        yield unwrap(Record(number - 1, number, value, line, 0))
 
 
-def _document(text: str, name: str) -> Iterator[Record]:
+def _document(text: str, name: str, unwrap: Unwrap) -> Iterator[Record]:
     """An empty file holds no payloads: an empty log is a clean log."""
     start = _skip_blank(text, 0)
     if start == len(text):
@@ -149,14 +155,14 @@ def _document(text: str, name: str) -> Iterator[Record]:
     try:
         if text[start] != "[":
             value = loads(text)
-            yield _unwrap(Record(0, text.count("\n", 0, start) + 1, value, text, start))
+            yield unwrap(Record(0, text.count("\n", 0, start) + 1, value, text, start))
             return
-        yield from _array(text, start + 1)
+        yield from _array(text, start + 1, unwrap)
     except ValueError as exc:
         raise Unreadable(f"{name} is not valid JSON: {_reason(exc)}") from None
 
 
-def _array(text: str, pos: int) -> Iterator[Record]:
+def _array(text: str, pos: int, unwrap: Unwrap) -> Iterator[Record]:
     """Each element of a top-level array, with the line it starts on."""
     index, line, counted = 0, 1, 0
     pos = _skip(text, pos)
@@ -166,7 +172,7 @@ def _array(text: str, pos: int) -> Iterator[Record]:
         line += text.count("\n", counted, pos)
         counted = pos
         value, end = _decode(text, pos)
-        yield _unwrap(Record(index, line, value, text, pos))
+        yield unwrap(Record(index, line, value, text, pos))
         index += 1
         pos = _skip(text, end)
         if text[pos] == "]":

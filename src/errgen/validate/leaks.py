@@ -222,7 +222,7 @@ DETECTORS: tuple[Detector, ...] = (
        (_n("SSWS "), _first("S", _W) + r"SWS [A-Za-z0-9_-]{40,}"),
        # An account id beside its secret (`AC…:token`, as in a basic-auth pair or a URL).
        (_n("AC", "SK"), _first("[AS]", _W) + r"(?:(?<=A)C|(?<=S)K)[0-9a-f]{32}[:/ ][0-9a-f]{32}\b"),
-       (_n("i:twilio"), _first("[tT]", _W) + r"(?i:wilio)[\w .:=\"'-]{0,30}?(?<![0-9a-f])[0-9a-f]{32}\b"),
+       (_n("i:twilio"), _first("[tT]", _W) + r"(?i:wilio)[\w .:=\"'-]{0,30}?(?<![0-9A-Za-z])[0-9a-f]{32}\b"),
        (_n("hooks.slack.com/", "discord.com/api/webhooks/", "discordapp.com/api/webhooks/", "webhook.office.com/", ".logic.azure.com"),
         _first("[hdw.]", r"\w-") + r"(?:(?<=h)ooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"
         r"|(?<=d)iscord(?:app)?\.com/api/webhooks/\d{5,30}/[A-Za-z0-9_-]{20,}|(?<=w)ebhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}"

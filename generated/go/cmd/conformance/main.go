@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"os"
 
-	sdk "acmeerrors"
+	_ "acmeerrors/v2"
+	"acmeerrors/v2/internal/conformance"
 )
 
 func main() {
@@ -22,7 +23,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		os.Exit(2)
 	}
-	failed, err := sdk.RunConformance(os.Args[1], data, os.Stdout)
+	failed, err := conformance.Run(os.Args[1], data, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		os.Exit(2)

@@ -1,6 +1,6 @@
 """Build targets. Each is a module with NAME, SUMMARY and `render(registry) -> dict[relative path,
-text]`: the shared ones in this package (templates in emit/templates/<NAME>/), and each language's
-target.py in errgen/languages/<lang>/ (templates in its templates/ folder).
+text]`: the shared ones in this package (templates in emit/templates/<NAME>/), and each registered
+language's target (errgen.languages).
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import importlib
 import pkgutil
 from types import ModuleType
 from typing import Iterable
+
+from errgen.languages import all_languages
 
 
 # The target that writes conformance/vectors.json.
@@ -20,11 +22,8 @@ class UnknownTarget(Exception):
 
 
 def all_targets() -> list[ModuleType]:
-    from errgen import languages
-
-    shared = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
-    own = [f"{languages.__name__}.{m.name}.target" for m in pkgutil.iter_modules(languages.__path__) if m.ispkg]
-    return sorted((importlib.import_module(name) for name in shared + own), key=lambda t: t.NAME)
+    shared = [importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    return sorted(shared + [language.target() for language in all_languages()], key=lambda t: t.NAME)
 
 
 def select(names: Iterable[str]) -> list[ModuleType]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from errgen import payload
 from errgen.contract import CodeRow, view
-from errgen.model import Registry
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.emit.render import render as render_template
 
 NAME = "docs"
 SUMMARY = "docs/errors.md: one section per code, grouped by category"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from errgen.contract import view
-from errgen.model import Registry
-from errgen.render import render as render_template
-from errgen.render import json_lines
+from errgen.registry.model import Registry
+from errgen.emit.render import render as render_template
+from errgen.emit.render import json_lines
 
 NAME = "recovery"
 SUMMARY = "recovery.json, recovery.md: what a caller should do for each code"

@@ -1,15 +1,21 @@
-"""JSON Schema (draft 2020-12) of one error payload."""
+"""JSON Schema (draft 2020-12) of one error payload, and of the HTTP body that carries it when
+the registry nests the payload under an envelope."""
 
 from __future__ import annotations
 
 from errgen import payload
 from errgen.contract import view
-from errgen.model import Registry
-from errgen.render import json_layout
+from errgen.registry.model import Registry
+from errgen.emit.render import json_layout
 
 NAME = "schema"
-SUMMARY = "schema/error.schema.json: JSON Schema 2020-12 of the error payload"
+SUMMARY = "schema/error.schema.json: JSON Schema 2020-12 of the error payload (and error-body.schema.json: the enveloped body)"
 
 
 def render(registry: Registry) -> dict[str, str]:
-    return {"schema/error.schema.json": json_layout(payload.schema(view(registry))) + "\n"}
+    contract = view(registry)
+    out = {"schema/error.schema.json": json_layout(payload.schema(contract)) + "\n"}
+    body = payload.body_schema(contract)
+    if body is not None:
+        out["schema/error-body.schema.json"] = json_layout(body) + "\n"
+    return out

@@ -4,7 +4,7 @@ make of them, in the format docs/conformance.md specifies.
 Expectations are computed here from the contract view, never by running generated code: each HTTP
 or MCP case states the raw payload its input must yield (by construction), and `expected` applies
 the documented verdicts and decision to it. The strict problems come from
-`errgen.validate.contract`, so `errgen validate` and every SDK are held to one verdict.
+`errgen.validate.verdicts`, so `errgen validate` and every SDK are held to one verdict.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any, Callable, Iterator
 from errgen import manual
 from errgen.contract import ContractView, CodeRow, view
 from errgen.emit.targets import _responses
-from errgen.model import Registry
-from errgen.render import to_json
-from errgen.validate.contract import envelope_problems, problem_ids
+from errgen.registry.model import Registry
+from errgen.emit.render import to_json
+from errgen.validate.verdicts import envelope_problems, problem_ids
 
 NAME = "conformance"
 SUMMARY = "conformance/vectors.json: inputs and the verdicts and decision each must produce, for every SDK"
@@ -55,8 +55,8 @@ class Case:
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     head = {
-        # The published page, not the `docs-url` setting: output depends on the registry alone.
-        "$comment": f"{contract.header} The format and every rule: {manual.PUBLISHED}conformance.md (offline: errgen docs conformance).",
+        # The command, never the `docs-url` setting: output depends on the registry alone.
+        "$comment": f"{contract.header} The format and every rule: {manual.command('conformance')}.",
         "registry": contract.name, "version": contract.version,
         "policy": policy(contract),
     }

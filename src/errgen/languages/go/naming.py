@@ -132,6 +132,19 @@ def module_path(value: str) -> str:
     return value
 
 
+_MAJOR_SUFFIX = re.compile(r"/v[0-9]+$")
+_MAJOR = re.compile(r"[0-9]+")
+
+
+def versioned_module(path: str, version: str) -> str:
+    """Go's semantic import versioning: from v2 on, a module path ends in /vN, N the registry's
+    major version; a /vN already at the end of the registry's path is replaced, so a major bump
+    needs no edit of targets.go.module (and /v0, /v1, which Go refuses, are dropped)."""
+    base = _MAJOR_SUFFIX.sub("", path)
+    major = _MAJOR.match(version)
+    return f"{base}/v{int(major.group())}" if major and int(major.group()) >= 2 else base
+
+
 _ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\", '"': '\\"'}
 
 

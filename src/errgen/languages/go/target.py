@@ -7,6 +7,7 @@ runtime files are copied as they are, with only their package clause set.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from functools import cache
@@ -14,15 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from errgen import contract, resources
-from errgen.build import BuildError
+from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
-from errgen.model import Registry
-from errgen.languages.go import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.go import naming
+from errgen.emit.render import render as render_template
 
 NAME = "go"
+LABEL = "Go"
 SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
 GO_VERSION = "1.21"
+# The runner checks conformance/responses.json (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
 RUNTIME_PACKAGE = "package errgenruntime\n"
 DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
 # encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
@@ -37,6 +41,8 @@ def render(registry: Registry) -> dict[str, str]:
     files = {f"go/{name}": render_template(NAME, f"{name}.jinja", **context) for name in DATA_FILES}
     files["go/go.mod"] = render_template(NAME, "go.mod.jinja", **context)
     files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
+    files["go/conformance_hook.go"] = render_template(NAME, "conformance_hook.go.jinja", **context)
+    files["go/internal/conformance/conformance.go"] = render_template(NAME, "internal_conformance.go.jinja", **context)
     for name, text in runtime_sources().items():
         files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
     return files
@@ -65,12 +71,22 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
 
 
+def code_idents(view: ContractView) -> dict[str, str]:
+    return naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+
+
+def code_snippets(view: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    package = naming.package_name(view.packages[NAME]["package"])
+    return {code: f"if p.Code == {package}.{ident} {{\n\t// ...\n}}" for code, ident in code_idents(view).items()}
+
+
 def data_context(view: ContractView) -> dict[str, Any]:
-    package = naming.package_name(view.packages.go_package)
-    module = naming.module_path(view.packages.go_module)
+    package = naming.package_name(view.packages[NAME]["package"])
+    module = naming.versioned_module(naming.module_path(view.packages[NAME]["module"]), view.version)
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
-    codes = naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+    codes = code_idents(view)
     categories = naming.unique_idents("Category", view.category_names, {c.name: getattr(c, "words", None) for c in view.categories})
     scopes = naming.unique_idents("Scope", view.scopes)
     actions = naming.unique_idents("Action", view.actions)
@@ -95,6 +111,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "package": package,
         "module": module,
         "module_literal": lit(module),
+        "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
         "registry_comment": naming.comment(f"{view.name} {view.version}"),
         "registry_name": lit(view.name),
@@ -102,6 +119,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "policy": view.policy,
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),
+        "response_spec": lit(json.dumps(view.response, separators=(",", ":"))),
         "vocabularies": [
             vocabulary("Code", "The codes of the registry.", codes, descriptions),
             vocabulary("Category", "The categories of the registry.", categories, category_text),

@@ -17,12 +17,14 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
-from errgen.model import Registry
-from errgen.languages.java import naming as naming
-from errgen.render import json_lines
-from errgen.render import render as render_template
+from errgen.emit.errors import BuildError
+from errgen.registry.model import Registry
+from errgen.languages.java import naming
+from errgen.emit.render import json_lines
+from errgen.emit.render import render as render_template
 
 NAME = "java"
+LABEL = "Java"
 SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryTable, runtime; Jackson, Java 17)"
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUNTIME_PACKAGE = "package errgen.runtime;"
@@ -55,13 +57,11 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(view(registry))
     except naming.JavaNameError as exc:
-        from errgen.build import BuildError
-
         raise BuildError(f"target java: {exc}") from None
 
 
 def _render(v: ContractView) -> dict[str, str]:
-    package = naming.package_name(v.packages.java_package)
+    package = naming.package_name(v.packages[NAME]["package"])
     src = f"java/src/main/java/{naming.package_path(package)}"
     files = {"java/pom.xml": pom(v, package)}
     vocabularies = {
@@ -133,6 +133,13 @@ def code_class_sources(v: ContractView, package: str, src: str, values: tuple[st
     return files
 
 
+def code_snippets(v: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    package = naming.package_name(v.packages[NAME]["package"])
+    names = naming.constant_names(v.code_names, _view_words(v))
+    return {code: f"import {package}.Code;\n\nif (payload.code() == Code.{names[code]}) {{\n  // ...\n}}" for code in v.code_names}
+
+
 def _view_words(v: ContractView) -> dict[str, tuple[str, ...]]:
     """The words the contract view names codes and categories after, where it has them (a registry
     may give a code an `identifier`); otherwise each name's own words."""
@@ -148,10 +155,10 @@ def runtime_source(path: Path, package: str, header: str) -> str:
 
 
 def pom(v: ContractView, package: str) -> str:
-    p = v.packages
+    p = v.packages[NAME]
     return render_template(
         NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
-        group=naming.coordinate("group", p.java_group), artifact=naming.coordinate("artifact", p.java_artifact),
+        group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
         version=naming.coordinate("version", v.version), versions=VERSIONS,
         description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
     )
@@ -215,7 +222,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
 def build_directory(sdk_dir: Path) -> Path:
     """Where Maven builds an SDK for the runner: one folder per SDK folder, outside it, in a
     cache only this user can write (the runner runs what is there)."""
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode()).hexdigest()[:16]
     private = toolcache.private_folder("java")

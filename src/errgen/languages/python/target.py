@@ -13,14 +13,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from errgen import toolcache
+from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.model import Registry
-from errgen.languages.python import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.python import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
 
 NAME = "python"
+LABEL = "Python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
 # Its runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
@@ -30,12 +31,12 @@ LINE_LENGTH = naming.LINE_LENGTH
 
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
-    package = contract.packages.python_package
+    package = contract.packages[NAME]["package"]
     context: dict[str, Any] = {
         "view": contract,
         "header": contract.header,
         "package": package,
-        "distribution": contract.packages.python_distribution,
+        "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,
@@ -54,13 +55,24 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+def code_members(contract: ContractView) -> list[tuple[str, str]]:
+    """(member name, wire value) of each code in the Code enum."""
+    return list(zip(naming.unique(naming.constant(c.identifier_text) for c in contract.codes), contract.code_names))
+
+
+def code_snippets(contract: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    package = contract.packages[NAME]["package"]
+    return {wire: f"from {package} import Code\n\nif payload.code == Code.{member}:\n    ..." for member, wire in code_members(contract)}
+
+
 def enums(contract: ContractView) -> list[dict[str, Any]]:
     """Each enum's class name, docstring and (member, wire value) pairs; member names are unique."""
     def members(values: tuple[str, ...], spelled: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
         return list(zip(naming.unique(naming.constant(v) for v in spelled or values), values))
 
     # Codes and categories are named after the view's words, which an `identifier:` may set.
-    codes = members(contract.code_names, tuple(c.identifier_text for c in contract.codes))
+    codes = code_members(contract)
     categories = members(contract.category_names, tuple(c.identifier_text for c in contract.categories))
     return [
         {"name": "Code", "doc": "Stable error codes, in registry order.", "members": codes},
@@ -74,7 +86,7 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 def envelope_schema_text(contract: ContractView) -> str:
     from errgen import payload
-    from errgen.render import to_json
+    from errgen.emit.render import to_json
 
     return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
 

@@ -9,19 +9,24 @@ rustfmt formats it, so building the crate never needs a Rust toolchain.
 from __future__ import annotations
 
 import dataclasses
+import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from errgen import contract
-from errgen.model import Registry
-from errgen.languages.rust import naming as naming
-from errgen.render import render as render_template
+from errgen.emit.errors import BuildError
+from errgen.registry.model import Registry
+from errgen.languages.rust import naming
+from errgen.emit.render import render as render_template
 
 NAME = "rust"
+LABEL = "Rust"
 SUMMARY = "rust/: crate <name>-errors (open enums, ErrorPayload, RECOVERY_TABLE, runtime), serde only"
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUST_VERSION = "1.74"
+# The runner checks conformance/responses.json: the crate reads real responses (`read_http`).
+READS_RESPONSES = True
 
 # Rust types of the policy constants, by the value's Python type; a few are counts or indices.
 _POLICY_TYPES = {"default_max_attempts": "u32", "backoff_max_exponent": "u32", "max_suggestions": "usize",
@@ -34,13 +39,11 @@ def render(registry: Registry) -> dict[str, str]:
     try:
         return _render(contract.view(registry))
     except naming.NamingError as exc:
-        from errgen.build import BuildError
-
         raise BuildError(f"target rust: {exc} (set it with targets: {{rust: {{crate: ...}}}})") from None
 
 
 def _render(view: contract.ContractView) -> dict[str, str]:
-    crate = naming.crate_name(view.packages.rust_crate)
+    crate = naming.crate_name(view.packages[NAME]["crate"])
     context = {
         "header": view.header,
         "crate": crate,
@@ -75,7 +78,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     cannot be used, into the crate's own target/ (which OUT's .gitignore hides)."""
     import os
 
-    from errgen import toolcache
+    from errgen.emit import toolcache
 
     target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.private_folder("cargo-target") or Path(sdk_dir) / "target")
     argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
@@ -93,13 +96,24 @@ class OpenEnum:
     open: bool
 
 
+def code_variants(view: contract.ContractView) -> dict[str, str]:
+    # Codes and categories are named after the view's words, which an `identifier:` may set.
+    return dict(zip(view.code_names, naming.variants([c.identifier_text for c in view.codes], "Code")))
+
+
+def code_snippets(view: contract.ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK."""
+    lib = naming.lib_name(naming.crate_name(view.packages[NAME]["crate"]))
+    return {code: f"if payload.code == {lib}::Code::{variant} {{\n    // ...\n}}" for code, variant in code_variants(view).items()}
+
+
 def data_context(view: contract.ContractView) -> dict[str, Any]:
     enum_fields = [f for f in view.fields if f.type == "enum"]
     vocabularies = {naming.camel(f.name, ""): list(f.values) for f in enum_fields}
     vocabularies["Action"] = list(view.actions)
     names = {
         # Codes and categories are named after the view's words, which an `identifier:` may set.
-        "Code": dict(zip(view.code_names, naming.variants([c.identifier_text for c in view.codes], "Code"))),
+        "Code": code_variants(view),
         "Category": dict(zip(view.category_names, naming.variants([c.identifier_text for c in view.categories], "Category"))),
         **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
         "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
@@ -183,6 +197,10 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "rule_table": naming.struct_array("RuleRow", rule_rows),
         "field_table": naming.struct_array("FieldSpec", field_rows),
         "policy": policy_constants(view),
+        # Where a real response carries each fact: the view's `response`, read once as JSON data.
+        "response_spec": naming.assignment(0, "pub(crate) static RESPONSE_SPEC: &str =",
+                                           naming.string(json.dumps(view.response, separators=(",", ":"),
+                                                                    ensure_ascii=False)), ";"),
         "wire_names": [naming.assignment(4, f"pub const {naming.const_name(f.name)}: &str =", naming.string(f.wire), ";")
                        for f in view.fields],
         "fields": payload_fields(view),

@@ -4,37 +4,70 @@ recovery table, package.json and a strict tsconfig.json. No runtime dependencies
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import subprocess
-import tempfile
+import json
 from pathlib import Path
 from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
-from errgen.model import Registry
-from errgen.languages.typescript import naming as naming
-from errgen.render import render as render_template
+from errgen.registry.model import Registry
+from errgen.languages.typescript import naming
+from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
+from errgen.languages.typescript.compiled import compiled_files, stems
 
 NAME = "typescript"
+LABEL = "TypeScript"
+# Its runner checks conformance/responses.json (real responses, docs/conformance.md).
+READS_RESPONSES = True
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
-TEMPLATES = ("index.ts", "contract.ts", "recovery.ts", "payload.ts")
-# The compiler the package's devDependencies pin, and the one errgen compiles the runner with.
+# The registry's data, rendered in each form: TypeScript (src/), and the JavaScript and declarations
+# the package runs from (dist/), so that it installs with no build (issue 26 item 4).
+DATA = ("index", "contract", "recovery")
+JS_FORMS = ("cjs", "esm")
+# The compiler the package's devDependencies pin (for `npm run typecheck`), and the one errgen's
+# stored runtime is compiled with (compiled.py).
 TYPESCRIPT = "5.9.3"
 
 
-def render(registry: Registry) -> dict[str, str]:
-    contract = view(registry)
+def _context(contract: ContractView) -> dict[str, Any]:
     context: dict[str, Any] = {"view": contract, "header": contract.header, "typescript": TYPESCRIPT, "unions": unions(contract),
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
-    files = {f"typescript/src/{name}": render_template(NAME, f"{name}.jinja", **context) for name in TEMPLATES}
+    return context
+
+
+def _data(context: dict[str, Any], form: str) -> dict[str, str]:
+    """The data modules in one form, by file name (payload holds types only)."""
+    ext = {"ts": ".ts", "dts": ".d.ts"}.get(form, ".js")
+    files = {f"{name}{ext}": render_template(NAME, f"{name}.ts.jinja", **context, form=form) for name in DATA}
+    files[f"payload{ext}"] = render_template(NAME, "payload.js.jinja" if ext == ".js" else "payload.ts.jinja", **context, form=form)
+    return files
+
+
+def data_sources(registry: Registry) -> dict[str, str]:
+    """The TypeScript data modules of a registry (what the runtime compiles against)."""
+    return _data(_context(view(registry)), "ts")
+
+
+def render(registry: Registry) -> dict[str, str]:
+    contract = view(registry)
+    context = _context(contract)
+    files = {f"typescript/src/{name}": text for name, text in _data(context, "ts").items()}
     for name, source in runtime_sources(NAME).items():
         files[f"typescript/src/{name}"] = f"// {contract.header}\n{source}"
+    compiled = compiled_files()
+    for form in JS_FORMS:
+        for part in ("js", "dts"):
+            for name, text in _data(context, form if part == "js" else "dts").items():
+                files[f"typescript/dist/{form}/{name}"] = text
+        for stem in stems(form):
+            files[f"typescript/dist/{form}/{stem}.js"] = f"// {contract.header}\n{compiled[f'{form}/{stem}.js']}"
+            files[f"typescript/dist/{form}/{stem}.d.ts"] = f"// {contract.header}\n{compiled[f'types/{stem}.d.ts']}"
+        # How node reads the .js files of this folder (the package's own package.json sets no type).
+        marker = {"//": contract.header, "type": "commonjs" if form == "cjs" else "module"}
+        files[f"typescript/dist/{form}/package.json"] = json.dumps(marker, indent=2, ensure_ascii=False) + "\n"
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
@@ -76,89 +109,5 @@ def unions(contract: ContractView) -> list[dict[str, Any]]:
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
-    """`node conformance.js`: the package's own build (dist/, after npm install in the SDK folder)
-    if there is one, else the one `conformance_prepare` compiled into errgen's cache."""
-    built = sdk_dir / "dist" / "conformance.js"
-    runner = built if built.is_file() else _compiled(sdk_dir) / "conformance.js"
-    return ["node", str(runner), mode, str(vectors)], sdk_dir, "node"
-
-
-def conformance_prepare(sdk_dir: Path) -> str | None:
-    """Compile the SDK's own sources (its tsconfig, strict) into errgen's cache with the pinned TypeScript,
-    which npm installs there once; nothing is written in the SDK folder. None when the runner is
-    ready, else why it cannot be (what to install)."""
-    from errgen import toolcache
-
-    if (sdk_dir / "dist" / "conformance.js").is_file() or (_compiled(sdk_dir) / "conformance.js").is_file():
-        return None
-    node = shutil.which("node")
-    if node is None:
-        return "needs node"
-    try:
-        tsc = _typescript(toolcache.folder())
-        if isinstance(tsc, str):
-            return tsc
-        _publish(_compiled(sdk_dir), lambda out: _run([node, str(tsc), "-p", str(sdk_dir / "tsconfig.json"), "--outDir", str(out),
-                                                       "--declaration", "false"], "tsc"))
-    except (OSError, _Failed) as exc:
-        return f"could not compile the runner: {exc}"
-    return None
-
-
-class _Failed(Exception):
-    pass
-
-
-def _compiled(sdk_dir: Path) -> Path:
-    """The cache folder of this SDK's compiled sources: keyed by the compiler and every input."""
-    from errgen import toolcache
-
-    parts = [TYPESCRIPT]
-    for path in [sdk_dir / "tsconfig.json", *sorted((sdk_dir / "src").glob("*.ts"))]:
-        try:
-            parts += [path.name, path.read_text(encoding="utf-8", errors="surrogateescape")]
-        except OSError:
-            parts += [path.name, ""]
-    return toolcache.folder() / "typescript-runner" / toolcache.key(*parts)
-
-
-def _typescript(cache: Path) -> Path | str:
-    """tsc of the pinned TypeScript in the cache, installed by npm (no scripts run) the first time."""
-    home = cache / "node" / f"typescript-{TYPESCRIPT}"
-    tsc = home / "node_modules" / "typescript" / "bin" / "tsc"
-    if tsc.is_file():
-        return tsc
-    npm = shutil.which("npm")
-    if npm is None:
-        return f"needs npm (to install typescript {TYPESCRIPT} in {cache}) or the package built: npm install in the SDK folder"
-    _publish(home, lambda tmp: _run([npm, "install", "--prefix", str(tmp), "--no-save", "--no-audit", "--no-fund", "--ignore-scripts",
-                                     "--loglevel=error", f"typescript@{TYPESCRIPT}"], f"npm install typescript@{TYPESCRIPT}"))
-    return tsc
-
-
-def _publish(final: Path, make: Any) -> None:
-    """`make(folder)` in a private folder beside `final`, then renamed into place whole: a killed
-    run leaves no half entry, and a racing run's entry is kept (either is the same)."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
-    try:
-        make(tmp)
-        try:
-            os.rename(tmp, final)
-        except OSError:
-            if not final.is_dir():
-                raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _run(argv: list[str], what: str) -> None:
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise _Failed(f"{what} timed out") from None
-    if done.returncode != 0:
-        tail = " ".join((done.stdout + done.stderr).strip().splitlines()[-3:])
-        raise _Failed(f"{what} failed (exit {done.returncode}): {tail}")
-
-
+    """`node dist/cjs/conformance.js`: the runner ships compiled, so only node is needed."""
+    return ["node", str(sdk_dir / "dist" / "cjs" / "conformance.js"), mode, str(vectors)], sdk_dir, "node"

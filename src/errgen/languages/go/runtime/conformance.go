@@ -6,17 +6,16 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/http"
+	"strconv"
 	"strings"
-	"time"
 )
 
-// RunConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
+// runConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
 // vector whose outputs differ from its expectations, then "N passed, N failed"; mode "emit"
 // writes one compact JSON line per vector, spelled as the Python SDK spells it (a malformed
 // vector gets {"name": ..., "error": ...}). It returns how
 // many vectors failed; an error means the file could not be run.
-func RunConformance(mode string, vectorsJSON []byte, out io.Writer) (int, error) {
+func runConformance(mode string, vectorsJSON []byte, out io.Writer) (int, error) {
 	if mode != "check" && mode != "emit" {
 		return 0, fmt.Errorf("mode %q: expected check or emit", mode)
 	}
@@ -78,7 +77,7 @@ func (o *object) getList(key string) ([]any, bool) {
 	return items, ok
 }
 
-var outputs = []string{"valid", "problems", "parsed", "decision"}
+var outputs = []string{"reading", "valid", "problems", "parsed", "decision"}
 
 // failures are the check-mode lines of one vector: an output that differs from its expectation
 // (problems compared as a set), or the error that kept the vector from running.
@@ -162,9 +161,10 @@ func hasInfinite(v any) bool {
 // pythonMaxIntChars is the longest integer text the Python SDK reads as an int (longer is inf).
 const pythonMaxIntChars = 4000
 
-// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision.
+// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision; a
+// real response's reading as well.
 func runVector(v *object) (*object, error) {
-	raw, err := vectorInput(v)
+	raw, reading, err := vectorInput(v)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +176,9 @@ func runVector(v *object) (*object, error) {
 	}
 	result := newObject()
 	result.set("name", v.vals["name"])
+	if reading != nil {
+		result.set("reading", readingValue(reading))
+	}
 	problems := problemIDs(raw.Problems())
 	result.set("valid", len(problems) == 0)
 	result.set("problems", normalize(problems))
@@ -184,53 +187,103 @@ func runVector(v *object) (*object, error) {
 	return result, nil
 }
 
-func vectorInput(v *object) (Raw, error) {
+func readingValue(r *Reading) *object {
+	out := newObject()
+	out.set("error", r.IsError)
+	for _, fact := range []struct {
+		key, value string
+	}{{"code", r.Code}, {"correlation_id", r.CorrelationID}} {
+		if fact.value == "" {
+			out.set(fact.key, nil)
+		} else {
+			out.set(fact.key, fact.value)
+		}
+	}
+	if r.HasDelay {
+		out.set("delay_ms", json.Number(strconv.FormatInt(r.DelayMS, 10)))
+	} else {
+		out.set("delay_ms", nil)
+	}
+	return out
+}
+
+func vectorInput(v *object) (Raw, *Reading, error) {
 	input, ok := v.vals["input"].(*object)
 	switch {
 	case !ok:
-		return Raw{}, errors.New(`no "input" object`)
+		return Raw{}, nil, errors.New(`no "input" object`)
 	case input.has("payload"):
-		return Raw{input.vals["payload"]}, nil
+		return Raw{input.vals["payload"]}, nil, nil
 	case input.has("http"):
-		return vectorHTTP(v, input.vals["http"])
+		reading, err := vectorHTTP(v, input.vals["http"], "http")
+		if err != nil {
+			return Raw{}, nil, err
+		}
+		return reading.Payload, nil, nil
 	case input.has("mcp"):
-		return FromMCPResult(input.vals["mcp"]), nil
+		return FromMCPResult(input.vals["mcp"]), nil, nil
+	case input.has("response"):
+		reading, err := vectorHTTP(v, input.vals["response"], "response")
+		if err != nil {
+			return Raw{}, nil, err
+		}
+		return reading.Payload, reading, nil
 	}
-	return Raw{}, errors.New("input holds none of payload, http, mcp")
+	return Raw{}, nil, errors.New("input holds none of payload, http, mcp, response")
 }
 
-func vectorHTTP(v *object, value any) (Raw, error) {
+// vectorHTTP reads an "http" or "response" input: status, header pairs in order, body text (a
+// response's after body_pad spaces).
+func vectorHTTP(v *object, value any, kind string) (*Reading, error) {
 	h, ok := value.(*object)
 	if !ok {
-		return Raw{}, errors.New(`"http" must be an object`)
+		return nil, fmt.Errorf("%q must be an object", kind)
 	}
-	status, err := vectorInt(h, "status", 0)
-	if err != nil {
-		return Raw{}, err
-	}
-	header := http.Header{}
+	var headers []headerPair
 	pairs, _ := h.vals["headers"].([]any)
 	for _, p := range pairs {
 		pair, ok := p.([]any)
 		if !ok || len(pair) != 2 {
-			return Raw{}, errors.New("each header must be a [name, value] pair")
+			return nil, errors.New("each header must be a [name, value] pair")
 		}
 		name, ok1 := pythonStr(pair[0])
 		val, ok2 := pythonStr(pair[1])
 		if !ok1 || !ok2 {
-			return Raw{}, errors.New("header names and values must be strings")
+			return nil, errors.New("header names and values must be strings")
 		}
-		header.Add(name, val)
+		headers = append(headers, headerPair{name, val})
 	}
 	body, ok := h.vals["body"].(string)
 	if !ok {
-		return Raw{}, errors.New(`"body" must be a string`)
+		return nil, errors.New(`"body" must be a string`)
+	}
+	pad, err := vectorInt(h, "body_pad", 0)
+	if err != nil || pad < 0 || pad > 1<<30 {
+		return nil, errors.New(`"body_pad" must be a small integer`)
 	}
 	nowMS, err := vectorInt(v, "now_ms", 0)
 	if err != nil {
-		return Raw{}, err
+		return nil, err
 	}
-	return FromHTTP(int(status), header, []byte(body), time.UnixMilli(nowMS)), nil
+	text := strings.Repeat(" ", int(pad)) + body
+	reading := readHTTP(vectorStatus(h.vals["status"]), headers, []byte(text), nowMS)
+	return &reading, nil
+}
+
+// vectorStatus is the status as a reader sees it: a non-integer status counts as 0.
+func vectorStatus(v any) int {
+	n, ok := v.(json.Number)
+	if !ok || !isIntegerText(string(n)) {
+		return 0
+	}
+	status, err := strconv.Atoi(string(n))
+	if err != nil {
+		if strings.HasPrefix(string(n), "-") {
+			return math.MinInt
+		}
+		return math.MaxInt
+	}
+	return status
 }
 
 // pythonStr is a JSON scalar as the Python runner's str() spells it.

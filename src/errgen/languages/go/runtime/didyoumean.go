@@ -3,9 +3,17 @@ package errgenruntime
 import "sort"
 
 // DidYouMean returns the near misses of value among allowed, closest first (edit distance at
-// most a third of value's length). Pass only the values this caller may read (its own tenants,
-// say), never a global list: a suggestion drawn from everything leaks what the caller cannot see.
+// most a third of value's length), as many as a payload may carry. Pass only the values this
+// caller may read (its own tenants, say), never a global list: a suggestion drawn from everything
+// leaks what the caller cannot see.
 func DidYouMean(value string, allowed []string) []string {
+	return DidYouMeanN(value, allowed, didYouMeanLimit)
+}
+
+// DidYouMeanN is DidYouMean with at most limit suggestions (and never more than a payload may
+// carry; none for limit <= 0).
+func DidYouMeanN(value string, allowed []string, limit int) []string {
+	limit = min(limit, didYouMeanLimit)
 	target := []rune(value)
 	budget := len(target) / 3
 	if budget < 1 {
@@ -31,7 +39,7 @@ func DidYouMean(value string, allowed []string) []string {
 		return found[a].index < found[b].index
 	})
 	out := []string{}
-	for i := 0; i < len(found) && i < didYouMeanLimit; i++ {
+	for i := 0; i < len(found) && i < limit; i++ {
 		out = append(out, found[i].value)
 	}
 	return out

@@ -1,96 +1,272 @@
 package errgenruntime
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"math/big"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
-// FromResponse reads an error response (plain JSON or RFC 9457 problem+json) into a raw payload;
-// decide on it with Raw.Decide. It reads resp.Body to the end; closing it is left to the caller.
+// FromResponse reads an error response into a raw payload (see ReadResponse); decide on it
+// with Raw.Decide.
 func FromResponse(resp *http.Response) (Raw, error) {
+	reading, err := ReadResponse(resp)
+	return reading.Payload, err
+}
+
+// ReadResponse reads a response as ReadHTTP does, against the current time. It reads at most
+// one byte past the contract's body limit (a longer body is unreadable, so its payload is the
+// text read, not the whole body); closing resp.Body is left to the caller.
+func ReadResponse(resp *http.Response) (Reading, error) {
 	if resp == nil {
-		return Raw{}, errors.New("no response")
+		return Reading{}, errors.New("no response")
 	}
 	var body []byte
 	if resp.Body != nil {
 		var err error
-		if body, err = io.ReadAll(resp.Body); err != nil {
-			return Raw{}, err
+		if body, err = io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1)); err != nil {
+			return Reading{}, err
 		}
 	}
-	return FromHTTP(resp.StatusCode, resp.Header, body, time.Now()), nil
+	return ReadHTTP(resp.StatusCode, resp.Header, body, time.Now()), nil
 }
 
-// FromHTTP is FromResponse on plain values; now is the clock an HTTP-date Retry-After is read
-// against. When the body has no delay and says retryable, a `retry-after-ms` header, else
-// `Retry-After` (delta-seconds or IMF-fixdate), is added as the delay.
+// ResponseError is the error a response carries, for a client's `if err := ...; err != nil`:
+// nil when the response is no error (see Reading.IsError), the *ErrorPayload it carries (read
+// tolerantly: a code from a newer server is kept), else a *PayloadError saying why the body is
+// no payload (an HTML 502 page, say). An error reading the body is returned as is.
+func ResponseError(resp *http.Response) error {
+	reading, err := ReadResponse(resp)
+	if err != nil {
+		return err
+	}
+	if !reading.IsError {
+		return nil
+	}
+	p, err := reading.Payload.Parse()
+	if err != nil {
+		return err
+	}
+	return p
+}
+
+// FromHTTP is the payload ReadHTTP reads: errgen's payload as sent, or the one built from a real
+// API's response; the body text when it cannot be read; a null Raw when the response is not an
+// error. now is the clock an HTTP-date Retry-After is read against.
 func FromHTTP(status int, header http.Header, body []byte, now time.Time) Raw {
-	parsed, ok := decodeJSON(body, maxJSONDepth)
+	return ReadHTTP(status, header, body, now).Payload
+}
+
+// Reading is what ReadHTTP found in a response.
+type Reading struct {
+	// IsError: the status is 300 or more, or the registry's error_when marks a 1xx/2xx as one.
+	IsError bool
+	// Payload is what FromHTTP returns; judge it with Raw.Parse or Raw.Decide.
+	Payload Raw
+	// Code and CorrelationID are what the registry's response sources yield, as sent ("": none).
+	Code          string
+	CorrelationID string
+	// DelayMS is the delay the response asks for, when HasDelay.
+	DelayMS  int64
+	HasDelay bool
+	// Document is the whole parsed body, as encoding/json decodes into an `any` with UseNumber
+	// (map[string]any, []any, json.Number, string, bool, nil; XML as nested maps of strings), so
+	// the API's own fields stay at hand; nil when the body could not be read.
+	Document any
+}
+
+// ReadHTTP reads a response where the registry says each fact is (docs/conformance.md, "Reading a
+// real response"); facts the response does not carry come from the registry row of the code it
+// carries (an unknown code: from the status). It never panics on what a server sends. Header
+// values are taken in name order, each name's values in order.
+func ReadHTTP(status int, header http.Header, body []byte, now time.Time) Reading {
+	names := make([]string, 0, len(header))
+	count := 0
+	for name, values := range header {
+		names = append(names, name)
+		count += len(values)
+	}
+	sort.Strings(names)
+	pairs := make([]headerPair, 0, min(count, maxHeaders))
+	for _, name := range names {
+		for _, value := range header[name] {
+			if len(pairs) == maxHeaders {
+				break
+			}
+			pairs = append(pairs, headerPair{name, value})
+		}
+	}
+	return readHTTP(status, pairs, body, now.UnixMilli())
+}
+
+var byteOrderMark = []byte("\ufeff")
+
+func readHTTP(status int, headers []headerPair, body []byte, nowMS int64) Reading {
+	tooLarge := len(body) > maxBodyBytes
+	body = bytes.TrimPrefix(body, byteOrderMark)
+	valid := utf8.Valid(body)
+	text := string(body)
+	if !valid {
+		// Each byte that is not UTF-8 becomes U+FFFD, as a lenient decoder writes it.
+		text = strings.Map(func(r rune) rune { return r }, text)
+	}
+	// An xml registry reads a body that starts with "<" as XML, any other as JSON (what ToHTTP writes).
+	xml := response.format == "xml" && strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "<")
+	var document any
+	parsed := false
+	if valid && !tooLarge {
+		if xml {
+			document, parsed = readXML(text)
+		} else {
+			document, parsed = decodeJSON(body, maxJSONDepth)
+		}
+	}
+	if !parsed {
+		document = nil
+	}
+	r := Reading{}
+	r.Code, _ = firstText(response.code, document, headers, codeText, status)
+	r.CorrelationID, _ = firstText(response.correlationID, document, headers, codeText, 0)
+	r.DelayMS, r.HasDelay = delayOf(response.retryAfter, document, headers, nowMS)
+	r.IsError = isErrorResponse(status, document, headers)
+	if r.IsError {
+		// A body that cannot be read, or an XML one without a code, is the payload as its text,
+		// unless a header carries the code.
+		if r.Code != "" || parsed && !xml {
+			r.Payload = Raw{readPayload(status, headers, document, r, xml, nowMS)}
+		} else {
+			r.Payload = Raw{text}
+		}
+	}
+	r.Document = plainValue(document)
+	return r
+}
+
+// requiredWire are the wire names of the required fields: a body holding them all is errgen's
+// own payload.
+var requiredWire = func() []string {
+	var names []string
+	for _, s := range fieldSpecs {
+		if s.required {
+			names = append(names, s.wire)
+		}
+	}
+	return names
+}()
+
+func readPayload(status int, headers []headerPair, document any, r Reading, xml bool, nowMS int64) any {
+	value := document
+	if obj, ok := value.(*object); ok && envelope != "" && !xml && obj.has(envelope) {
+		value = obj.vals[envelope]
+	}
+	if obj, ok := value.(*object); ok && hasAll(obj, requiredWire) || r.Code == "" {
+		delay, hasDelay := delayOf(response.ownRetryAfter, document, headers, nowMS)
+		return asSent(status, headers, document, value, delay, hasDelay)
+	}
+	name := registryCode(r.Code, status, document, headers, nil)
+	payload := newObject()
+	var scope string
+	var retryable bool
+	if e, known := entries[Code(name)]; known {
+		scope, retryable = string(e.Scope), e.Retryable
+		payload.set(wCode, name)
+		payload.set(wCategory, string(e.Category))
+	} else {
+		scope, retryable = string(ScopeRequest), containsInt(response.retryableStatuses, status)
+		if containsInt(response.serviceStatuses, status) {
+			scope = string(ScopeService)
+		}
+		payload.set(wCode, r.Code)
+		payload.set(wCategory, "")
+	}
+	payload.set(wRetryable, retryable)
+	payload.set(wScope, scope)
+	payload.set(wCorrelationID, r.CorrelationID)
+	resource, found := firstText(response.resourceID, document, headers, codeText, 0)
+	if found || scope == string(ScopeResource) {
+		payload.set(wResourceID, resource)
+	}
+	if message, found := firstText(response.message, document, headers, messageText, 0); found {
+		payload.set(wMessage, message)
+	}
+	if retryable && r.HasDelay {
+		payload.set(wRetryAfterMS, json.Number(strconv.FormatInt(r.DelayMS, 10)))
+	}
+	return payload
+}
+
+func hasAll(obj *object, keys []string) bool {
+	for _, k := range keys {
+		if !obj.has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// kept: RFC 9457 members are dropped around the payload, unless one is a payload field's name.
+func kept(key string) bool { return !problemMembers[key] || specByWire[key] != nil }
+
+// asSent is a payload the body carries itself (errgen's shape): RFC 9457 members that are not the
+// payload's own wire names dropped, detail as the message, a variant code resolved, and the
+// response's delay when it is retryable and states none.
+func asSent(status int, headers []headerPair, document, value any, delay int64, hasDelay bool) any {
+	obj, ok := value.(*object)
 	if !ok {
-		return Raw{string(body)}
-	}
-	obj, isObject := parsed.(*object)
-	if isObject && envelope != "" && obj.has(envelope) {
-		parsed = obj.vals[envelope]
-		obj, isObject = parsed.(*object)
-	}
-	if !isObject {
-		return Raw{parsed}
+		return value
 	}
 	payload := newObject()
 	for _, k := range obj.keys {
-		if !problemMembers[k] {
+		if kept(k) {
 			payload.set(k, obj.vals[k])
 		}
 	}
-	if detail, ok := obj.vals["detail"]; ok && !payload.has(wMessage) && payload.has(wCode) {
-		payload.set(wMessage, detail)
+	if obj.has("detail") && !kept("detail") && !payload.has(wMessage) && payload.has(wCode) {
+		payload.set(wMessage, obj.vals["detail"])
 	}
-	if retryable, _ := payload.vals[wRetryable].(bool); retryable && !payload.has(wRetryAfterMS) {
-		if ms, ok := headerDelayMS(header, now); ok {
-			payload.set(wRetryAfterMS, json.Number(strconv.FormatInt(ms, 10)))
+	if code, ok := payload.vals[wCode].(string); ok {
+		fits := func(name string) bool {
+			e, known := entries[Code(name)]
+			if !known {
+				return false
+			}
+			category, _ := payload.vals[wCategory].(string)
+			scope, isText := payload.vals[wScope].(string)
+			_, allowed := e.Actions[Scope(scope)]
+			return payload.has(wCategory) && category == string(e.Category) && isText && allowed
 		}
+		payload.set(wCode, registryCode(code, status, document, headers, fits))
 	}
-	return Raw{payload}
+	if retryable, _ := payload.vals[wRetryable].(bool); retryable && !payload.has(wRetryAfterMS) && hasDelay {
+		payload.set(wRetryAfterMS, json.Number(strconv.FormatInt(delay, 10)))
+	}
+	return payload
 }
 
-func firstHeader(header http.Header, name string) (string, bool) {
-	values := header.Values(name)
-	if len(values) == 0 {
-		return "", false
+// plainValue is a document as encoding/json decodes into an `any` with UseNumber.
+func plainValue(v any) any {
+	switch t := v.(type) {
+	case *object:
+		m := make(map[string]any, len(t.keys))
+		for _, k := range t.keys {
+			m[k] = plainValue(t.vals[k])
+		}
+		return m
+	case []any:
+		items := make([]any, len(t))
+		for i, item := range t {
+			items[i] = plainValue(item)
+		}
+		return items
 	}
-	return strings.Trim(values[0], " \t"), true
-}
-
-func headerDelayMS(header http.Header, now time.Time) (int64, bool) {
-	if v, ok := firstHeader(header, "Retry-After-Ms"); ok && isDigits(v) {
-		return saturatingProduct(v, 1), true
-	}
-	v, ok := firstHeader(header, "Retry-After")
-	if !ok {
-		return 0, false
-	}
-	if isDigits(v) {
-		return saturatingProduct(v, 1000), true
-	}
-	when, ok := parseIMFFixdate(v)
-	if !ok {
-		return 0, false
-	}
-	delay := when - now.UnixMilli()
-	if delay < 0 {
-		delay = 0
-	}
-	if delay > maxDelayValueMS {
-		delay = maxDelayValueMS
-	}
-	return delay, true
+	return v
 }
 
 func isDigits(s string) bool {
@@ -218,6 +394,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		problem.set("type", problemBase+string(code))
 		problem.set("title", string(code))
 		if known {
+			problem.set("type", e.TypeURI) // the code's own type_uri when it has one, as in every SDK
 			problem.set("title", e.Description)
 		}
 		problem.set("status", json.Number(strconv.Itoa(status)))

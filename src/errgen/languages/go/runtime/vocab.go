@@ -4,6 +4,10 @@ package errgenruntime
 // code of the registry; a code from a newer server is kept as its string (see IsKnown).
 type Code string
 
+// Error makes a code a target for errors.Is: errors.Is(err, CodeRateLimited) reports whether err
+// wraps an *ErrorPayload with that code.
+func (c Code) Error() string { return string(c) }
+
 // Category is the class of a failure; one recovery policy per category.
 type Category string
 

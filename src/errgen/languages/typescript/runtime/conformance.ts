@@ -1,33 +1,49 @@
 // The conformance runner of docs/conformance.md, compiled with the package:
-//   node dist/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
-//   node dist/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
+//   node dist/cjs/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
+//   node dist/cjs/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
 // Exit 2 when the vectors file cannot be read.
 
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract";
-import { checkPayload, decide, fromHttp, fromMcpResult } from "./runtime";
-import type { Decision } from "./runtime";
-import { isObject, own } from "./verdict";
-import type { Json } from "./verdict";
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract.js";
+import { checkPayload, decide, fromHttp, fromMcpResult, readHttp } from "./runtime.js";
+import type { Decision, HttpReading } from "./runtime.js";
+import { isObject, own } from "./verdict.js";
+import type { Json } from "./verdict.js";
 
 // Node's own API, declared here so the package needs no type dependency.
 declare const process: { argv: string[]; exitCode?: number; stdout: { write(text: string): boolean } };
 declare function require(name: "fs"): { readFileSync(path: string, encoding: "utf8"): string };
 
-const OUTPUTS = ["valid", "problems", "parsed", "decision"] as const;
+const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision"] as const;
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" ? value : fallback;
+}
+
+function headerPairs(given: unknown): [string, string][] {
+  return Array.isArray(given) ? given.map((pair) => [String((pair as unknown[])[0]), String((pair as unknown[])[1])]) : [];
+}
+
+/** A `response` input (responses.json): status, header pairs, body text after `body_pad` spaces. */
+function responseReading(given: Json, nowMs: number): HttpReading {
+  const body = " ".repeat(numberOr(given["body_pad"], 0)) + String(given["body"]);
+  return readHttp(numberOr(given["status"], 0), headerPairs(given["headers"]), body, nowMs);
+}
+
+function readingJson(reading: HttpReading): Json {
+  return { error: reading.error, code: reading.code, correlation_id: reading.correlationId, delay_ms: reading.delayMs };
 }
 
 function rawPayload(input: Json, nowMs: number): unknown {
   if (Object.prototype.hasOwnProperty.call(input, "payload")) return input["payload"];
   const http = own(input, "http");
   if (isObject(http)) {
-    const headers = Array.isArray(http["headers"]) ? (http["headers"] as [string, string][]) : [];
+    const headers = headerPairs(http["headers"]);
     return fromHttp(numberOr(http["status"], 0), headers, String(http["body"]), nowMs);
   }
   if (Object.prototype.hasOwnProperty.call(input, "mcp")) return fromMcpResult(input["mcp"]);
-  throw new Error("input holds none of payload, http, mcp");
+  const response = own(input, "response");
+  if (isObject(response)) return responseReading(response, nowMs).payload;
+  throw new Error("input holds none of payload, http, mcp, response");
 }
 
 function decisionJson(d: Decision): Json {
@@ -38,11 +54,17 @@ function decisionJson(d: Decision): Json {
 }
 
 function outputs(vector: Json): Json {
-  const raw = rawPayload(isObject(vector["input"]) ? vector["input"] : {}, numberOr(vector["now_ms"], 0));
+  const input = isObject(vector["input"]) ? vector["input"] : {};
+  const nowMs = numberOr(vector["now_ms"], 0);
+  const raw = rawPayload(input, nowMs);
+  const response = own(input, "response");
   const verdict = checkPayload(raw);
-  const decision = decide(raw, numberOr(vector["attempt"], 1), numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
-    numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS));
-  return { name: vector["name"], valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
+  const decision = decide(raw, {
+    attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
+    maxDelayMs: numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS),
+  });
+  const reading = isObject(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
+  return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
            parsed: verdict.parsed, decision: decisionJson(decision) };
 }
 
@@ -90,7 +112,7 @@ function failures(vector: Json): string[] {
 function main(argv: readonly string[]): number {
   const [mode, path] = argv;
   if (argv.length !== 2 || (mode !== "check" && mode !== "emit") || path === undefined) {
-    process.stdout.write("usage: node dist/conformance.js check|emit VECTORS.json\n");
+    process.stdout.write("usage: node dist/cjs/conformance.js check|emit VECTORS.json\n");
     return 2;
   }
   let vectors: Json[];

@@ -4,17 +4,19 @@
 
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
-  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
-  REGISTRY_NAME,
-} from "./contract";
-import type { Action, Parsed, Reason } from "./contract";
-import type { ErrorPayload } from "./payload";
-import { recoveryEntry } from "./recovery";
-import type { RecoveryEntry } from "./recovery";
-import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict";
-import type { Json, Problem } from "./verdict";
-import { headerDelayMs, mcpPayload, readJson, toJson } from "./wire";
-import type { Headers } from "./wire";
+  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
+  REGISTRY_NAME, RESPONSE,
+} from "./contract.js";
+import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { ErrorPayload } from "./payload.js";
+import { recoveryEntry } from "./recovery.js";
+import type { RecoveryEntry } from "./recovery.js";
+import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
+import type { Json, Problem } from "./verdict.js";
+import type { Source } from "./reading.js";
+import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import type { Headers } from "./wire.js";
 
 const W = wireNames(FIELDS);
 
@@ -109,11 +111,22 @@ function decision(payload: Json, action: Action, reason: Reason, delayMs: number
   };
 }
 
-/** The action the registry prescribes for a raw JSON payload, as received (any value). */
-export function decide(
-  payload: unknown, attempt = 1, maxAttempts: number = DEFAULT_MAX_ATTEMPTS, maxDelayMs: number = DEFAULT_MAX_DELAY_MS,
-  jitter = false,
-): Decision {
+/** How `decide` counts attempts and bounds the wait; every field is optional. */
+export interface DecideOptions {
+  /** This attempt's number, from 1 (default 1). */
+  readonly attempt?: number;
+  /** At this attempt a retry escalates and a pause stops (default DEFAULT_MAX_ATTEMPTS). */
+  readonly maxAttempts?: number;
+  /** A longer wait escalates instead (default DEFAULT_MAX_DELAY_MS). */
+  readonly maxDelayMs?: number;
+  /** Draw the backoff (only the backoff) uniformly below its value (default false). */
+  readonly jitter?: boolean;
+}
+
+/** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
+ * value as received (any value). */
+export function decide(payload: unknown, options: DecideOptions = {}): Decision {
+  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
     return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -185,7 +198,7 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code: string, correlationId: string, fields: Json = {}): Json {
+export function newError(code: Code, correlationId: string, fields: Json = {}): ErrorPayload {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
@@ -195,13 +208,13 @@ export function newError(code: string, correlationId: string, fields: Json = {})
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
-  const problems = payloadProblems(payload);
-  if (problems.length > 0) throw new PayloadError(problems);
-  return payload;
+  return validatePayload(payload);
 }
 
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
-export function toMcpResult(payload: Json): { content: { type: "text"; text: string }[]; structuredContent: Json; isError: true } {
+export function toMcpResult(
+  payload: ErrorPayload | Json,
+): { content: { type: "text"; text: string }[]; structuredContent: Json; isError: true } {
   return { content: [{ type: "text", text: toJson(payload) }], structuredContent: { ...payload }, isError: true };
 }
 
@@ -228,7 +241,8 @@ function delayOf(payload: Json, entry: RecoveryEntry | undefined): number | null
  * whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
  * retryable, for clients that never read the body; with problem = true an RFC 9457
  * application/problem+json body with the payload fields as extension members. */
-export function toHttp(payload: Json, problem = false): HttpResponse {
+export function toHttp(given: ErrorPayload | Json, problem = false): HttpResponse {
+  const payload: Json = { ...given };
   const code = own(payload, w("code"));
   const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
   const status = entry !== undefined ? entry.httpStatus : 500;
@@ -249,30 +263,209 @@ export function toHttp(payload: Json, problem = false): HttpResponse {
     ...(typeof message === "string" ? [["detail", message] as [string, unknown]] : []),
   ];
   const body: Json = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-  return { status, headers, body: toJson(body) };
+  return { status, headers, body: toJson(apiShape(payload, body, headers)) };
 }
 
-/** The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly: a body
- * that is not JSON comes back as its text. When the payload is retryable and has no
- * retry_after_ms, the `retry-after-ms` header, else `Retry-After` (delta-seconds or an
- * IMF-fixdate, relative to nowMs), supplies it. */
-export function fromHttp(status: number, headers: Headers, body: string, nowMs: number = Date.now()): unknown {
-  void status; // the body says what failed; the status adds nothing the payload does not carry
-  const [ok, parsed] = readJson(typeof body === "string" ? body : String(body));
-  if (!ok) return body;
-  const value = ENVELOPE !== null && isObject(parsed) && Object.prototype.hasOwnProperty.call(parsed, ENVELOPE) ? parsed[ENVELOPE] : parsed;
+/** What the API itself sends: a code that shares its wire code with others goes out as that wire
+ * code, with the headers its `when` conditions test; the code and the correlation id also go in
+ * the header where the API's response puts them first. */
+function apiShape(payload: Json, body: Json, headers: Record<string, string>): Json {
+  const code = own(payload, w("code"));
+  if (typeof code !== "string") return body;
+  const sent = WIRE_CODE.get(code) ?? code;
+  if (sent !== code) {
+    const inner: Json = { ...(ENVELOPE !== null ? (body[ENVELOPE] as Json) : body) };
+    put(inner, w("code"), sent);
+    if (ENVELOPE !== null) {
+      body = { ...body };
+      put(body, ENVELOPE, inner);
+    } else {
+      body = inner;
+    }
+    for (const [name, conditions] of RESPONSE.variants[sent] ?? []) {
+      if (name !== code) continue;
+      for (const condition of conditions) {
+        if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
+          headers[condition.at.name] = condition.equals;
+        }
+      }
+    }
+  }
+  const facts: [readonly Source[], unknown][] = [[RESPONSE.code, sent], [RESPONSE.correlation_id, own(payload, w("correlation_id"))]];
+  for (const [sources, value] of facts) {
+    const head = sources[0];
+    if (head !== undefined && head.in === "header" && typeof value === "string") headers[head.name] = value;
+  }
+  return body;
+}
+
+/** What `readHttp` found in a response. `payload` is what `fromHttp` returns (judge it with
+ * checkPayload or decide); `code`, `correlationId` and `delayMs` are what the registry's response
+ * sources yield (null: nothing usable); `document` is the whole parsed body (JSON, or XML as nested
+ * objects), null when unreadable: the API's own fields, kept for the caller. */
+export interface HttpReading {
+  readonly error: boolean;
+  readonly payload: unknown;
+  readonly code: string | null;
+  readonly correlationId: string | null;
+  readonly delayMs: number | null;
+  readonly document: unknown;
+}
+
+const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
+const WIRE_NAMES: readonly string[] = FIELDS.map((spec) => spec.wire);
+
+function startsWithTag(text: string): boolean {
+  let i = 0;
+  while (i < text.length && " \t\r\n".includes(text.charAt(i))) i++;
+  return text.charAt(i) === "<";
+}
+
+/** Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where the
+ * registry says each fact is; facts the response does not carry come from the registry row of the
+ * code it carries (an unknown code: from the status). Never throws on what a server sends.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `body`: a string or bytes
+ * (Uint8Array, ArrayBuffer; anything else is empty); `nowMs` is the clock of HTTP-dates. */
+export function readHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): HttpReading {
+  const codeStatus = typeof status === "number" && Number.isInteger(status) ? status : 0;
+  const tooLarge = bodyTooLarge(body);
+  const [ok, decoded] = asText(body);
+  const text = decoded.startsWith("\ufeff") ? decoded.slice(1) : decoded;
+  // An xml registry reads a body that starts with "<" as XML, any other as JSON (what toHttp writes).
+  const xml = RESPONSE.format === "xml" && startsWithTag(text);
+  const [parsed, document] = ok && !tooLarge ? (xml ? readXml(text) : readJson(text)) : [false, null];
+  const found = parsed ? document : null;
+  const code = first(RESPONSE.code, found, headers, codeText, codeStatus);
+  const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
+  const delay = delayMs(found, headers, nowMs);
+  const error = isError(codeStatus, found, headers);
+  let payload: unknown = null;
+  if (error) {
+    // A body that cannot be read, or an XML one without a code, is returned as its text, unless a
+    // header carries the code.
+    payload = code !== null || (parsed && !xml)
+      ? payloadOf(codeStatus, headers, found, code, correlationId, delay, xml, nowMs)
+      : text;
+  }
+  return { error, payload, code, correlationId, delayMs: delay, document: found ?? null };
+}
+
+function payloadOf(
+  status: number, headers: Headers, document: unknown, code: string | null, correlationId: string | null,
+  delay: number | null, xml: boolean, nowMs: number,
+): unknown {
+  let value = document;
+  if (ENVELOPE !== null && !xml && isObject(value) && Object.prototype.hasOwnProperty.call(value, ENVELOPE)) {
+    value = value[ENVELOPE];
+  }
+  if ((isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
+    return asSent(status, headers, document, value, delayMs(document, headers, nowMs, RESPONSE.own_retry_after));
+  }
+  const name = registryCode(code, status, document, headers);
+  const entry = recoveryEntry(name);
+  const payload: [string, unknown][] = [[w("code"), entry !== undefined ? name : code]];
+  let retryable: boolean;
+  let scope: string;
+  if (entry !== undefined) {
+    retryable = entry.retryable;
+    scope = entry.scope;
+    payload.push([w("category"), entry.category]);
+  } else {
+    retryable = RESPONSE.retryable_statuses.includes(status);
+    scope = RESPONSE.service_statuses.includes(status) ? "service" : "request";
+    payload.push([w("category"), ""]);
+  }
+  payload.push([w("retryable"), retryable], [w("scope"), scope], [w("correlation_id"), correlationId ?? ""]);
+  const resource = first(RESPONSE.resource_id, document, headers, codeText);
+  if (resource !== null || scope === "resource") payload.push([w("resource_id"), resource ?? ""]);
+  const message = first(RESPONSE.message, document, headers, messageText);
+  if (message !== null) payload.push([w("message"), message]);
+  if (retryable && delay !== null) payload.push([w("retry_after_ms"), delay]);
+  return Object.fromEntries(payload);
+}
+
+/** Set an own data property, whatever its name (`__proto__` included). */
+function put(target: Json, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function kept(key: string): boolean {
+  return !(PROBLEM_MEMBERS as readonly string[]).includes(key) || WIRE_NAMES.includes(key);
+}
+
+/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
+ * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+ * delay when it is retryable and states none. */
+function asSent(status: number, headers: Headers, document: unknown, value: unknown, delay: number | null): unknown {
   if (!isObject(value)) return value;
-  const entries = Object.entries(value).filter(([key]) => !(PROBLEM_MEMBERS as readonly string[]).includes(key));
-  const has = (key: string): boolean => entries.some(([k]) => k === key);
-  if (Object.prototype.hasOwnProperty.call(value, "detail") && !has(w("message")) && has(w("code"))) {
-    entries.push([w("message"), value["detail"]]);
+  const payload: Json = Object.fromEntries(Object.entries(value).filter(([key]) => kept(key)));
+  const present = (key: string): boolean => Object.prototype.hasOwnProperty.call(payload, key);
+  if (Object.prototype.hasOwnProperty.call(value, "detail") && !kept("detail") && !present(w("message")) && present(w("code"))) {
+    put(payload, w("message"), value["detail"]);
   }
-  const retryable = entries.find(([k]) => k === w("retryable"));
-  if (!has(w("retry_after_ms")) && retryable !== undefined && retryable[1] === true) {
-    const delay = headerDelayMs(headers, nowMs);
-    if (delay !== null) entries.push([w("retry_after_ms"), delay]);
+  const code = own(payload, w("code"));
+  if (typeof code === "string") {
+    const fits = (name: string): boolean => {
+      const entry = recoveryEntry(name);
+      return entry !== undefined && entry.category === own(payload, w("category"))
+        && Object.prototype.hasOwnProperty.call(entry.actions, String(own(payload, w("scope"))));
+    };
+    put(payload, w("code"), registryCode(code, status, document, headers, fits));
   }
-  return Object.fromEntries(entries);
+  if (!present(w("retry_after_ms")) && own(payload, w("retryable")) === true && delay !== null) {
+    put(payload, w("retry_after_ms"), delay);
+  }
+  return payload;
+}
+
+/** What `readResponse` needs of a fetch `Response` (any fetch: the platform's, undici's, a polyfill). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: { getReader(): BodyReader } | null;
+}
+
+/** A reader of a fetch body stream. */
+export interface BodyReader {
+  read(): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+export async function readResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<HttpReading> {
+  return readHttp(response.status, response.headers, await boundedBody(response.body), nowMs);
+}
+
+async function boundedBody(body: FetchResponse["body"]): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= MAX_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done || value === undefined) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size > MAX_BODY_BYTES) await reader.cancel().catch(() => undefined);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
+ * sent, or the one built from a real API's response; a body that cannot be read comes back as its
+ * text, and a response that is not an error as null. Judge it with checkPayload or decide.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `nowMs` is the clock of
+ * HTTP-dates. */
+export function fromHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): unknown {
+  return readHttp(status, headers, body, nowMs).payload;
 }
 
 /** Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third of
@@ -302,4 +495,60 @@ function levenshtein(a: string, b: string, budget: number): number {
     previous = current;
   }
   return previous[y.length] ?? 0;
+}
+
+/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
+ * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
+ * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+export class ErrorPayloadError extends Error {
+  readonly payload: ErrorPayload | Json;
+  readonly code: Code | string;
+  readonly retryable: boolean;
+  readonly correlationId: string;
+
+  constructor(payload: ErrorPayload | Json, options?: { readonly cause?: unknown }) {
+    const data: Json = { ...payload };
+    const message = own(data, w("message"));
+    const code = own(data, w("code"));
+    super(`${String(code)}${typeof message === "string" ? `: ${message}` : ""}`);
+    if (options !== undefined && Object.prototype.hasOwnProperty.call(options, "cause")) {
+      Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
+    }
+    this.name = "ErrorPayloadError";
+    this.payload = payload;
+    this.code = String(code);
+    this.retryable = own(data, w("retryable")) === true;
+    this.correlationId = String(own(data, w("correlation_id")) ?? "");
+  }
+
+  /** Whether the code is this registry's (narrows `code` and `payload`). */
+  isKnown(): this is ErrorPayloadError & { readonly code: Code; readonly payload: ErrorPayload } {
+    return recoveryEntry(this.code) !== undefined;
+  }
+
+  decide(options: DecideOptions = {}): Decision {
+    return decide(this.payload, options);
+  }
+
+  toHttp(problem = false): HttpResponse {
+    return toHttp(this.payload, problem);
+  }
+
+  toMcpResult(): ReturnType<typeof toMcpResult> {
+    return toMcpResult(this.payload);
+  }
+
+  /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+   * no payload object. */
+  static async fromResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<ErrorPayloadError | null> {
+    const payload = (await readResponse(response, nowMs)).payload;
+    return isObject(payload) ? new ErrorPayloadError(payload) : null;
+  }
+
+  /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
+   * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+  static fromHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): ErrorPayloadError | null {
+    const payload = readHttp(status, headers, body, nowMs).payload;
+    return isObject(payload) ? new ErrorPayloadError(payload) : null;
+  }
 }

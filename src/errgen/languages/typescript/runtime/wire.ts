@@ -1,12 +1,20 @@
-// Reading and writing the wire, for any input: JSON text with a depth limit, HTTP headers with the
-// one Retry-After grammar of docs/conformance.md, and MCP tool results. Nothing here throws on what
-// a server sends; limits come from the contract's data (contract.ts).
+// Reading and writing the wire, for any input: JSON text with depth and number-length limits, HTTP
+// headers with the one Retry-After grammar of docs/conformance.md, and MCP tool results. Nothing
+// here throws on what a server sends; limits come from the contract's data (contract.ts).
 
-import { MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH } from "./contract";
-import { isObject, own } from "./verdict";
+import {
+  MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, MAX_HEADER_CHARS, MAX_HEADERS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS,
+} from "./contract.js";
+import { isObject, own } from "./verdict.js";
 
-/** Headers as a plain object or as [name, value] pairs in order. */
-export type Headers = Readonly<Record<string, string>> | readonly (readonly [string, string])[];
+/** Headers as a plain object, as [name, value] pairs in order, anything iterable over pairs (a
+ * `Map`, fetch's `Headers`), or anything with fetch's `forEach` (its `Headers` typed without the
+ * DOM's iterable lib). */
+export type Headers =
+  | Readonly<Record<string, string>>
+  | readonly (readonly [string, string])[]
+  | Iterable<readonly [string, string]>
+  | { forEach(callback: (value: string, name: string) => void): void };
 
 /** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
 export function tooDeep(text: string, limit: number = MAX_JSON_DEPTH): boolean {
@@ -28,15 +36,105 @@ export function tooDeep(text: string, limit: number = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+
+function numberChar(ch: number): boolean {
+  return (ch >= 0x30 && ch <= 0x39) || ch === 0x2d || ch === 0x2b || ch === 0x2e || ch === 0x65 || ch === 0x45;
+}
+
+/** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
+ * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
+ * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. */
+function longNumbersOutOfRange(text: string): string {
+  let kept = "";
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++;
+      else if (ch === 0x22) inString = false;
+      continue;
+    }
+    if (ch === 0x22) {
+      inString = true;
+      continue;
+    }
+    if (!numberChar(ch)) continue;
+    let end = i;
+    while (end < text.length && numberChar(text.charCodeAt(end))) end++;
+    const run = text.slice(i, end);
+    if (run.length > MAX_NUMBER_CHARS && NUMBER.test(run)) {
+      kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
+      from = end;
+    }
+    i = end - 1;
+  }
+  return from === 0 ? text : kept + text.slice(from);
+}
+
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
- * [false, null]. */
+ * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
 export function readJson(text: string): readonly [boolean, unknown] {
   if (tooDeep(text)) return [false, null];
   try {
-    return [true, JSON.parse(text) as unknown];
+    return [true, JSON.parse(longNumbersOutOfRange(text)) as unknown];
   } catch {
     return [false, null];
   }
+}
+
+type Decoder = { decode(bytes: Uint8Array): string };
+type DecoderClass = new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => Decoder;
+
+function decoder(fatal: boolean): Decoder | null {
+  // TextDecoder is in every runtime this SDK targets (Node 11+, browsers, Deno, Bun, workers); it is
+  // looked up, not declared, so the package needs neither the DOM lib nor @types/node.
+  const make = (globalThis as unknown as { TextDecoder?: DecoderClass }).TextDecoder;
+  return make === undefined ? null : new make("utf-8", { fatal, ignoreBOM: true });
+}
+
+function bytesOf(body: unknown): Uint8Array | null {
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return null;
+}
+
+/** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
+ * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
+export function asText(body: unknown): readonly [boolean, string] {
+  if (typeof body === "string") return [true, body];
+  const bytes = bytesOf(body);
+  if (bytes === null) return [true, ""];
+  try {
+    return [true, decoder(true)?.decode(bytes) ?? ""];
+  } catch {
+    return [false, decoder(false)?.decode(bytes) ?? ""];
+  }
+}
+
+/** The UTF-8 length of `text` (a lone surrogate counts 3 bytes), stopping once past `limit`. */
+function utf8LengthPast(text: string, limit: number): boolean {
+  let bytes = 0;
+  for (let i = 0; i < text.length && bytes <= limit; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch < 0x80) bytes += 1;
+    else if (ch < 0x800) bytes += 2;
+    else if (ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length
+             && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes > limit;
+}
+
+/** Whether a body is longer than MAX_BODY_BYTES in UTF-8 (checked before it is decoded). */
+export function bodyTooLarge(body: unknown): boolean {
+  if (typeof body === "string") return body.length > MAX_BODY_BYTES || utf8LengthPast(body, MAX_BODY_BYTES);
+  const bytes = bytesOf(body);
+  return bytes !== null && bytes.byteLength > MAX_BODY_BYTES;
 }
 
 /** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
@@ -60,13 +158,41 @@ export function toJson(value: unknown): string {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** The first value of header `name` (ASCII case-insensitive); null when absent or not text. */
+function isIterable(x: unknown): x is Iterable<unknown> {
+  return typeof x === "object" && x !== null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+}
+
+/** The (name, value) pairs of any headers value: an array or iterable of pairs (fetch's Headers,
+ * a Map), else a plain object's own entries. */
+function pairsOf(headers: unknown): Iterable<unknown> {
+  if (isIterable(headers) && typeof headers !== "string") return headers;
+  const forEach = isObject(headers) ? (headers as { forEach?: unknown }).forEach : undefined;
+  if (typeof forEach === "function") {
+    const pairs: [unknown, unknown][] = [];
+    // forEach cannot stop early: past the limit nothing more is kept.
+    (forEach as (callback: (value: unknown, name: unknown) => void) => void).call(headers, (value, name) => {
+      if (pairs.length <= MAX_HEADERS) pairs.push([name, value]);
+    });
+    return pairs;
+  }
+  return isObject(headers) ? Object.entries(headers) : [];
+}
+
+/** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
+ * when absent, not text, or longer than MAX_HEADER_CHARS. */
 export function header(headers: unknown, name: string): string | null {
-  const pairs: unknown[] = Array.isArray(headers) ? headers : isObject(headers) ? Object.entries(headers) : [];
-  for (const pair of pairs) {
-    if (!Array.isArray(pair) || pair.length !== 2) continue;
-    const [key, value] = pair as [unknown, unknown];
-    if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) return typeof value === "string" ? value : null;
+  let count = 0;
+  try {
+    for (const pair of pairsOf(headers)) {
+      if (count++ >= MAX_HEADERS) return null;
+      if (!Array.isArray(pair) || pair.length !== 2) continue;
+      const [key, value] = pair as [unknown, unknown];
+      if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
+        return typeof value === "string" && value.length <= MAX_HEADER_CHARS ? value : null;
+      }
+    }
+  } catch {
+    return null; // an iterator that throws: no headers
   }
   return null;
 }
@@ -77,11 +203,11 @@ const IMF_FIXDATE = new RegExp(
   `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (${MONTHS.join("|")}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`,
 );
 
-function trimOws(text: string): string {
+export function trimOws(text: string): string {
   return text.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
-function saturated(digits: string, factor: number): number {
+export function saturated(digits: string, factor: number): number {
   const significant = digits.replace(/^0+/, "") || "0";
   if (significant.length > 16) return MAX_DELAY_VALUE_MS;
   return Math.min(Number(significant) * factor, MAX_DELAY_VALUE_MS);

@@ -6,6 +6,7 @@ use crate::json::read_json;
 use crate::payload::ErrorPayload;
 
 /// A `tools/call` result: `isError`, the payload as compact JSON text and as `structuredContent`.
+#[must_use]
 pub fn to_mcp_result(payload: &ErrorPayload) -> Value {
     let structured = payload.to_value();
     let text = structured.to_string();

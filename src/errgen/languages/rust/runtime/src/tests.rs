@@ -340,3 +340,270 @@ fn did_you_mean_picks_near_misses_in_order() {
     assert_eq!(did_you_mean("ab", &["xy", "ac"], 3), ["ac"]);
     assert_eq!(did_you_mean("日本語", &["日本人"], 3), ["日本人"]);
 }
+
+#[test]
+fn flat_xml_reads_exactly_the_documented_grammar() {
+    use crate::reading::read_xml;
+    let read = |text: &str| read_xml(text);
+    assert_eq!(
+        read("<?xml version=\"1.0\"?>\n<Error><Code>NoSuchKey</Code><Message>a &amp; b &#x41;&#66;</Message><RequestId/></Error>"),
+        Some(json!({"Error": {"Code": "NoSuchKey", "Message": "a & b AB", "RequestId": ""}}))
+    );
+    assert_eq!(read("<a x=\"1\" y='2' >t</a >"), Some(json!({"a": "t"})));
+    assert_eq!(
+        read("<a><b>1</b><b>2</b></a>"),
+        Some(json!({"a": {"b": "1"}}))
+    );
+    // An element with children drops its text, undecoded.
+    assert_eq!(read("<a>&bad;<b>1</b></a>"), Some(json!({"a": {"b": "1"}})));
+    assert_eq!(read("<a>x<!-- c -->y</a>"), Some(json!({"a": "xy"})));
+    assert_eq!(read("<!-- c --><a/>\n"), Some(json!({"a": ""})));
+    let deepest = format!("{}{}", "<a>".repeat(16), "</a>".repeat(16));
+    assert!(read(&deepest).is_some());
+    let too_deep = format!("{}{}", "<a>".repeat(17), "</a>".repeat(17));
+    for refused in [
+        "<!DOCTYPE a><a/>",
+        "<!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><a>&x;</a>",
+        "<a><![CDATA[x]]></a>",
+        "<a>&foo;</a>",
+        "<a>&#0;</a>",
+        "<a>&#xD800;</a>",
+        "<a>&#x110000;</a>",
+        "<a>&#12345678;</a>",
+        "<a>&#X41;</a>",
+        "<a></b>",
+        "<a>",
+        "<a/><b/>",
+        "<a/>x",
+        "<a x=1/>",
+        "<ax=\"1\"/>",
+        "<a x=\"<\"/>",
+        "<a/ >",
+        "<!-->a",
+        "< a/>",
+        "",
+        too_deep.as_str(),
+    ] {
+        assert_eq!(read(refused), None, "{refused}");
+    }
+}
+
+#[test]
+fn a_response_that_is_not_an_error_has_no_payload() {
+    let mut parts = response(&[("retry-after-ms", "250")], &json!({}));
+    parts.status = 200;
+    let reading = read_http(&parts, 0);
+    assert!(!reading.error);
+    assert_eq!(reading.payload, None);
+    assert_eq!(reading.document, Some(json!({})));
+    assert_eq!(reading.delay(), Some(std::time::Duration::from_millis(250)));
+    assert_eq!(from_http(&parts, 0), Value::Null);
+}
+
+#[test]
+fn a_body_past_the_limit_or_not_utf8_is_unreadable_text() {
+    let limit = usize::try_from(policy::MAX_BODY_BYTES).unwrap();
+    let body = retryable_unknown().to_string();
+    let mut parts = response(&[], &json!(null));
+    parts.body = format!("{}{body}", " ".repeat(limit - body.len())).into_bytes();
+    assert!(read_http(&parts, 0).document.is_some());
+    parts.body.insert(0, b' ');
+    let reading = read_http(&parts, 0);
+    assert_eq!(reading.document, None);
+    assert!(matches!(reading.payload, Some(Value::String(_))));
+    parts.body = b"{\"a\": \"\xff\"}".to_vec();
+    assert_eq!(read_http(&parts, 0).document, None);
+    parts.body = "\u{feff}[1]".as_bytes().to_vec();
+    assert_eq!(read_http(&parts, 0).document, Some(json!([1])));
+}
+
+#[test]
+fn a_number_longer_than_the_limit_is_out_of_range_but_the_document_reads() {
+    let long = "1".repeat(usize::try_from(policy::MAX_NUMBER_CHARS).unwrap() + 1);
+    let mut raw = retryable_unknown();
+    let mut parts = response(&[], &raw);
+    parts.body = format!("{{\"n\": {long}, \"m\": -{long}, \"f\": 0.{long}}}").into_bytes();
+    let document = read_http(&parts, 0).document.expect("still JSON");
+    for key in ["n", "m", "f"] {
+        let n = document[key].as_f64().unwrap();
+        assert!(n.abs() == f64::MAX, "{key}: {n}");
+    }
+    // Not a number by JSON's grammar: the text stays unreadable, whatever its length.
+    parts.body = format!("[{long}-1]").into_bytes();
+    assert_eq!(read_http(&parts, 0).document, None);
+    // Out of range is no valid delay: the payload escalates as invalid (a large number that is
+    // in range would be a delay past the maximum instead).
+    raw[wire::RETRY_AFTER_MS] = json!(1);
+    let text = raw.to_string();
+    let text = text.replacen(
+        &format!("\"{}\":1", wire::RETRY_AFTER_MS),
+        &format!("\"{}\":{long}", wire::RETRY_AFTER_MS),
+        1,
+    );
+    parts.body = text.into_bytes();
+    let payload = from_http(&parts, 0);
+    assert_eq!(payload[wire::RETRY_AFTER_MS].as_f64(), Some(f64::MAX));
+    let decision = decide_value(&payload, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(decision.reason, Reason::InvalidPayload);
+}
+
+/// 1 MB of hostile input: each decided in under a second, nothing panics. The second holds for
+/// an optimised build (`cargo test --release`, as errgen's tests run this one); an unoptimised
+/// serde_json is about ten times slower, so a debug run only checks that nothing spins.
+#[test]
+fn hostile_megabytes_are_decided_quickly() {
+    let budget_ms = if cfg!(debug_assertions) { 10_000 } else { 1000 };
+    let size = usize::try_from(policy::MAX_BODY_BYTES).unwrap() - 16;
+    let megabyte_headers: Vec<(String, String)> = (0..100_000)
+        .map(|i| (format!("x-h-{i}"), "1".to_owned()))
+        .chain([("retry-after-ms".to_owned(), "7".to_owned())])
+        .collect();
+    let bodies: Vec<(&str, Vec<u8>)> = vec![
+        ("deep arrays", "[".repeat(size).into_bytes()),
+        ("deep objects", "{\"a\":".repeat(size / 5).into_bytes()),
+        ("a number", "1".repeat(size).into_bytes()),
+        (
+            "a number in an object",
+            format!("{{\"code\":{}}}", "9".repeat(size - 9)).into_bytes(),
+        ),
+        (
+            "a string of digits",
+            format!("\"{}\"", "1".repeat(size - 2)).into_bytes(),
+        ),
+        ("deep xml", "<a>".repeat(size / 3).into_bytes()),
+        (
+            "an open comment",
+            format!("<!--{}", "-".repeat(size - 4)).into_bytes(),
+        ),
+        (
+            "many entities",
+            format!("<a>{}</a>", "&amp;".repeat(size / 5 - 2)).into_bytes(),
+        ),
+        (
+            "escapes",
+            format!("\"{}\"", "\\ud800".repeat(size / 6 - 1)).into_bytes(),
+        ),
+        ("twice the limit", " ".repeat(2 * size).into_bytes()),
+    ];
+    for (name, body) in bodies {
+        for headers in [Vec::new(), megabyte_headers.clone()] {
+            let parts = HttpParts {
+                status: 429,
+                headers,
+                body: body.clone(),
+            };
+            let start = std::time::Instant::now();
+            let reading = read_http(&parts, 0);
+            let raw = reading.payload.clone().unwrap_or(Value::Null);
+            let _ = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+            let _ = crate::reading::read_xml(std::str::from_utf8(&body).unwrap());
+            let took = start.elapsed();
+            assert!(took.as_millis() < budget_ms, "{name}: {took:?}");
+            assert!(reading.error, "{name}");
+            if parts.headers.len() > 100 {
+                assert_eq!(
+                    reading.delay_ms, None,
+                    "{name}: the 100,001st header is never read"
+                );
+            }
+        }
+    }
+    let long_value = vec![("retry-after-ms".to_owned(), "1".repeat(1 << 20))];
+    let parts = HttpParts {
+        status: 429,
+        headers: long_value,
+        body: Vec::new(),
+    };
+    assert_eq!(read_http(&parts, 0).delay_ms, None);
+}
+
+#[test]
+fn serde_deserialization_applies_the_contract() {
+    let entry = first();
+    let valid = payload_for(entry, &entry.scope);
+    let payload: ErrorPayload = serde_json::from_value(valid.clone()).unwrap();
+    assert_eq!(payload.to_value(), valid);
+    let mut galaxy = valid.clone();
+    galaxy[wire::SCOPE] = json!("galaxy");
+    let err = serde_json::from_value::<ErrorPayload>(galaxy).unwrap_err();
+    assert!(err.to_string().contains(wire::SCOPE), "{err}");
+    let mut missing = valid.clone();
+    missing
+        .as_object_mut()
+        .unwrap()
+        .remove(wire::CORRELATION_ID);
+    assert!(serde_json::from_value::<ErrorPayload>(missing).is_err());
+    let mut final_delay = valid;
+    final_delay[wire::RETRYABLE] = json!(false);
+    final_delay[wire::RETRY_AFTER_MS] = json!(5);
+    assert!(serde_json::from_value::<ErrorPayload>(final_delay).is_err());
+    // A newer server's code is kept, as `parse_value` keeps it.
+    let newer: ErrorPayload = serde_json::from_str(&retryable_unknown().to_string()).unwrap();
+    assert!(!newer.is_known());
+}
+
+#[test]
+fn an_error_response_is_a_rust_error_carrying_its_payload() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-7", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-7".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = Some(1500);
+        }
+    })
+    .unwrap();
+    let reading = read_http(&to_http(&payload, false), 0);
+    let err = reading.check().unwrap_err();
+    assert_eq!(err.payload(), Some(&payload));
+    assert_eq!(err.code(), Some(&entry.code));
+    assert_eq!(err.is_retryable(), entry.retryable);
+    assert_eq!(err.decide(1, 5), payload.decide(1, 5));
+    if entry.retryable {
+        assert_eq!(
+            payload.retry_after(),
+            Some(std::time::Duration::from_millis(1500))
+        );
+    }
+    let boxed: Box<dyn std::error::Error> = Box::new(err);
+    assert!(boxed.to_string().contains("c-7"));
+    let mut junk = response(&[], &json!(null));
+    junk.body = b"<html>Bad Gateway</html>".to_vec();
+    let err = read_http(&junk, 0).check().unwrap_err();
+    assert!(matches!(err, ResponseError::Invalid { .. }));
+    assert!(std::error::Error::source(&err).is_some());
+    assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    junk.status = 200;
+    junk.body = b"{}".to_vec();
+    assert_eq!(read_http(&junk, 0).check(), Ok(()));
+    let decision = decide_value(&retryable_unknown(), 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(
+        decision.delay(),
+        decision.delay_ms.map(std::time::Duration::from_millis)
+    );
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn an_http_crate_response_reads_back_as_its_error() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-3", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-3".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = Some(1500);
+        }
+    })
+    .unwrap();
+    let mut response = to_http_response(&payload, true);
+    let reading = read_http_response(&response, 0);
+    assert_eq!(reading.check().unwrap_err().payload(), Some(&payload));
+    assert_eq!(from_http_response(&response, 0), payload.to_value());
+    // A header value that is not text is skipped, not read with replacement characters.
+    let opaque = ::http::HeaderValue::from_bytes(b"\xff").unwrap();
+    response.headers_mut().insert("retry-after-ms", opaque);
+    response.headers_mut().remove("retry-after");
+    assert_eq!(read_http_response(&response, 0).delay_ms, None);
+}

@@ -41,6 +41,7 @@ impl std::error::Error for PayloadError {}
 
 /// Every reason the strict contract rejects `raw` (empty: valid), as `errgen validate` and the
 /// JSON Schema see it. Registry checks run only on a well-formed envelope.
+#[must_use]
 pub fn problems(raw: &Value) -> Vec<Problem> {
     let mut found = envelope_problems(raw);
     let Some(object) = raw.as_object() else {
@@ -167,6 +168,7 @@ fn delay_without_retry(object: &Map<String, Value>) -> bool {
 
 /// The tolerant verdict: `Invalid` on envelope problems, `Unknown` for a newer server's code or
 /// category, else `Known` (contradictions with the registry show in `problems` and `decide`).
+#[must_use]
 pub fn verdict(raw: &Value) -> Verdict {
     match raw.as_object() {
         Some(object) if envelope_problems(raw).is_empty() && !delay_without_retry(object) => {
@@ -184,6 +186,11 @@ pub fn verdict(raw: &Value) -> Verdict {
 
 /// Tolerant parsing of a raw payload (a client): an unknown code or category is kept (see
 /// [`ErrorPayload::is_known`]), never an error; a payload that breaks the envelope is.
+///
+/// # Errors
+///
+/// [`PayloadError`] with the envelope's problems (not an object, a missing field, a wrong type,
+/// a delay on a payload that is not retryable).
 pub fn parse_value(raw: &Value) -> Result<ErrorPayload, PayloadError> {
     let found = envelope_problems(raw);
     if !found.is_empty() {
@@ -203,6 +210,10 @@ pub fn parse_value(raw: &Value) -> Result<ErrorPayload, PayloadError> {
 
 /// Tolerant parsing of bytes: JSON text (at most `policy::MAX_JSON_DEPTH` deep), then
 /// [`parse_value`]. Never panics, whatever the bytes.
+///
+/// # Errors
+///
+/// [`PayloadError`] when the bytes are not JSON (`not-an-object`), or as [`parse_value`].
 pub fn parse(bytes: &[u8]) -> Result<ErrorPayload, PayloadError> {
     match read_json(bytes) {
         Some(raw) => parse_value(&raw),
@@ -220,6 +231,10 @@ pub fn parse(bytes: &[u8]) -> Result<ErrorPayload, PayloadError> {
 
 /// Strict validation (a service, before sending): unknown codes, contradictions with the
 /// registry and extra fields are all errors.
+///
+/// # Errors
+///
+/// [`PayloadError`] listing every problem the strict contract finds.
 pub fn validate(raw: &Value) -> Result<ErrorPayload, PayloadError> {
     let found = problems(raw);
     if !found.is_empty() {

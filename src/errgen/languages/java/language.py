@@ -1,0 +1,22 @@
+"""The java language: its package settings, leftovers, template filters and conformance runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from errgen.languages.base import Language, RunnerCommand
+
+
+def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
+    from errgen.languages.java import target  # loaded only to run: it imports the renderer
+
+    return target.conformance_command(sdk_dir, vectors, mode)
+
+
+LANGUAGE = Language(
+    name="java",
+    settings={"group": lambda n: "com.example", "artifact": lambda n: f"{n.kebab}-errors",
+              "package": lambda n: f"com.example.{n.flat}errors"},
+    runner=runner,
+    leftovers={"pom.xml": ("target/",)},
+)

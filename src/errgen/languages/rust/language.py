@@ -1,0 +1,21 @@
+"""The rust language: its package settings, leftovers, template filters and conformance runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from errgen.languages.base import Language, RunnerCommand
+
+
+def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
+    from errgen.languages.rust import target  # loaded only to run: it imports the renderer
+
+    return target.conformance_command(sdk_dir, vectors, mode)
+
+
+LANGUAGE = Language(
+    name="rust",
+    settings={"crate": lambda n: f"{n.kebab}-errors"},
+    runner=runner,
+    leftovers={"Cargo.toml": ("target/", "Cargo.lock")},
+)

@@ -1,0 +1,138 @@
+"use strict";
+// The conformance runner of docs/conformance.md, compiled with the package:
+//   node dist/cjs/conformance.js check VECTORS.json   compare with `expected`; exit 0, or 1 on a failure
+//   node dist/cjs/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
+// Exit 2 when the vectors file cannot be read.
+Object.defineProperty(exports, "__esModule", { value: true });
+const contract_js_1 = require("./contract.js");
+const runtime_js_1 = require("./runtime.js");
+const verdict_js_1 = require("./verdict.js");
+const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision"];
+function numberOr(value, fallback) {
+    return typeof value === "number" ? value : fallback;
+}
+function headerPairs(given) {
+    return Array.isArray(given) ? given.map((pair) => [String(pair[0]), String(pair[1])]) : [];
+}
+/** A `response` input (responses.json): status, header pairs, body text after `body_pad` spaces. */
+function responseReading(given, nowMs) {
+    const body = " ".repeat(numberOr(given["body_pad"], 0)) + String(given["body"]);
+    return (0, runtime_js_1.readHttp)(numberOr(given["status"], 0), headerPairs(given["headers"]), body, nowMs);
+}
+function readingJson(reading) {
+    return { error: reading.error, code: reading.code, correlation_id: reading.correlationId, delay_ms: reading.delayMs };
+}
+function rawPayload(input, nowMs) {
+    if (Object.prototype.hasOwnProperty.call(input, "payload"))
+        return input["payload"];
+    const http = (0, verdict_js_1.own)(input, "http");
+    if ((0, verdict_js_1.isObject)(http)) {
+        const headers = headerPairs(http["headers"]);
+        return (0, runtime_js_1.fromHttp)(numberOr(http["status"], 0), headers, String(http["body"]), nowMs);
+    }
+    if (Object.prototype.hasOwnProperty.call(input, "mcp"))
+        return (0, runtime_js_1.fromMcpResult)(input["mcp"]);
+    const response = (0, verdict_js_1.own)(input, "response");
+    if ((0, verdict_js_1.isObject)(response))
+        return responseReading(response, nowMs).payload;
+    throw new Error("input holds none of payload, http, mcp, response");
+}
+function decisionJson(d) {
+    return {
+        action: d.action, reason: d.reason, code: d.code, delay_ms: d.delayMs, correlation_id: d.correlationId,
+        resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched: { ...d.searched },
+    };
+}
+function outputs(vector) {
+    const input = (0, verdict_js_1.isObject)(vector["input"]) ? vector["input"] : {};
+    const nowMs = numberOr(vector["now_ms"], 0);
+    const raw = rawPayload(input, nowMs);
+    const response = (0, verdict_js_1.own)(input, "response");
+    const verdict = (0, runtime_js_1.checkPayload)(raw);
+    const decision = (0, runtime_js_1.decide)(raw, {
+        attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], contract_js_1.DEFAULT_MAX_ATTEMPTS),
+        maxDelayMs: numberOr(vector["max_delay_ms"], contract_js_1.DEFAULT_MAX_DELAY_MS),
+    });
+    const reading = (0, verdict_js_1.isObject)(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
+    return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
+        parsed: verdict.parsed, decision: decisionJson(decision) };
+}
+/** The emit line of one vector; a vector the runner cannot read says why instead. */
+function emitted(vector) {
+    try {
+        return outputs(vector);
+    }
+    catch (error) {
+        return { name: vector["name"] ?? null, error: String(error) };
+    }
+}
+/** Equal as JSON data: key order is ignored, true is not 1. */
+function same(a, b) {
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+    }
+    if ((0, verdict_js_1.isObject)(a) || (0, verdict_js_1.isObject)(b)) {
+        if (!(0, verdict_js_1.isObject)(a) || !(0, verdict_js_1.isObject)(b))
+            return false;
+        const keys = Object.keys(a);
+        return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
+    }
+    return a === b;
+}
+function failures(vector) {
+    const name = String(vector["name"] ?? "?");
+    let got;
+    try {
+        got = outputs(vector);
+    }
+    catch (error) {
+        return [`FAIL ${name}: raised ${String(error)}`];
+    }
+    const expected = (0, verdict_js_1.isObject)(vector["expected"]) ? vector["expected"] : {};
+    const found = [];
+    for (const key of OUTPUTS) {
+        if (!Object.prototype.hasOwnProperty.call(expected, key))
+            continue;
+        let want = expected[key];
+        if (key === "problems" && Array.isArray(want))
+            want = [...new Set(want)].sort();
+        if (!same(want, got[key]))
+            found.push(`FAIL ${name}: ${key}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got[key])}`);
+    }
+    return found;
+}
+function main(argv) {
+    const [mode, path] = argv;
+    if (argv.length !== 2 || (mode !== "check" && mode !== "emit") || path === undefined) {
+        process.stdout.write("usage: node dist/cjs/conformance.js check|emit VECTORS.json\n");
+        return 2;
+    }
+    let vectors;
+    try {
+        const document = JSON.parse(require("fs").readFileSync(path, "utf8"));
+        const list = (0, verdict_js_1.isObject)(document) ? document["vectors"] : undefined;
+        if (!Array.isArray(list) || !list.every(verdict_js_1.isObject))
+            throw new Error("`vectors` must be a list of objects");
+        vectors = list;
+    }
+    catch (error) {
+        process.stdout.write(`cannot read ${path}: ${String(error)}\n`);
+        return 2;
+    }
+    if (mode === "emit") {
+        for (const vector of vectors)
+            process.stdout.write(JSON.stringify(emitted(vector)) + "\n");
+        return 0;
+    }
+    let failed = 0;
+    for (const vector of vectors) {
+        const lines = failures(vector);
+        if (lines.length > 0)
+            failed++;
+        for (const line of lines)
+            process.stdout.write(line + "\n");
+    }
+    process.stdout.write(`${vectors.length - failed} passed, ${failed} failed\n`);
+    return failed > 0 ? 1 : 0;
+}
+process.exitCode = main(process.argv.slice(2));

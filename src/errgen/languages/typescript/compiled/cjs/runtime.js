@@ -1,0 +1,460 @@
+"use strict";
+// Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
+// newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
+// behaves the same way (docs/conformance.md); no function here throws on what a server sends.
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ErrorPayloadError = exports.PayloadError = void 0;
+exports.payloadProblems = payloadProblems;
+exports.isErrorPayload = isErrorPayload;
+exports.backoffMs = backoffMs;
+exports.checkPayload = checkPayload;
+exports.decide = decide;
+exports.validatePayload = validatePayload;
+exports.assertErrorPayload = assertErrorPayload;
+exports.parsePayload = parsePayload;
+exports.newError = newError;
+exports.toMcpResult = toMcpResult;
+exports.fromMcpResult = fromMcpResult;
+exports.toHttp = toHttp;
+exports.readHttp = readHttp;
+exports.readResponse = readResponse;
+exports.fromHttp = fromHttp;
+exports.didYouMean = didYouMean;
+const contract_js_1 = require("./contract.js");
+const recovery_js_1 = require("./recovery.js");
+const verdict_js_1 = require("./verdict.js");
+const reading_js_1 = require("./reading.js");
+const wire_js_1 = require("./wire.js");
+const W = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
+function w(name) {
+    return W[name] ?? name;
+}
+/** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
+class PayloadError extends Error {
+    constructor(problems) {
+        super(problems.map((p) => p[1]).join("; "));
+        this.name = "PayloadError";
+        this.problems = problems;
+    }
+}
+exports.PayloadError = PayloadError;
+const lookup = (code) => (0, recovery_js_1.recoveryEntry)(code);
+/** Every reason the strict contract rejects `payload` (empty: valid). */
+function payloadProblems(payload) {
+    return (0, verdict_js_1.strictProblems)(contract_js_1.FIELDS, contract_js_1.CATEGORIES, lookup, payload);
+}
+/** True when `x` is a payload of this contract: exactly what the JSON Schema accepts. */
+function isErrorPayload(x) {
+    return payloadProblems(x).length === 0;
+}
+/** The wait when neither payload nor registry gives one: base * 2^(attempt-1), capped; with
+ * jitter, a uniform draw below that ("full jitter"). */
+function backoffMs(attempt, jitter = false) {
+    const exponent = Math.min(Math.max(attempt - 1, 0), contract_js_1.BACKOFF_MAX_EXPONENT);
+    const delay = Math.min(contract_js_1.BACKOFF_BASE_MS * 2 ** exponent, contract_js_1.BACKOFF_MAX_MS);
+    return jitter ? Math.floor(Math.random() * delay) : delay;
+}
+function delayOnFinal(payload) {
+    return (0, verdict_js_1.own)(payload, w("retryable")) === false && Object.prototype.hasOwnProperty.call(payload, w("retry_after_ms"));
+}
+function unknown(payload) {
+    return (0, recovery_js_1.recoveryEntry)(String((0, verdict_js_1.own)(payload, w("code")))) === undefined
+        || !contract_js_1.CATEGORIES.includes((0, verdict_js_1.own)(payload, w("category")));
+}
+/** Both verdicts at once: strict problems, and known / unknown / invalid. */
+function checkPayload(payload) {
+    const problems = payloadProblems(payload);
+    const parsed = !(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0 || delayOnFinal(payload)
+        ? "invalid" : unknown(payload) ? "unknown" : "known";
+    return { valid: problems.length === 0, problems, parsed };
+}
+function strings(value) {
+    return Array.isArray(value) ? value.filter((item) => typeof item === "string") : [];
+}
+function decision(payload, action, reason, delayMs = null) {
+    const resourceId = (0, verdict_js_1.own)(payload, w("resource_id"));
+    const searched = (0, verdict_js_1.own)(payload, w("searched"));
+    return {
+        action, reason, delayMs,
+        code: String((0, verdict_js_1.own)(payload, w("code"))),
+        correlationId: String((0, verdict_js_1.own)(payload, w("correlation_id"))),
+        resourceId: typeof resourceId === "string" ? resourceId : null,
+        didYouMean: strings((0, verdict_js_1.own)(payload, w("did_you_mean"))),
+        accepted: strings((0, verdict_js_1.own)(payload, w("accepted"))),
+        searched: (0, verdict_js_1.isObject)(searched) ? { ...searched } : {},
+    };
+}
+/** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
+ * value as received (any value). */
+function decide(payload, options = {}) {
+    const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+    if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
+        const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
+        return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+            resourceId: null, didYouMean: [], accepted: [], searched: {} };
+    }
+    if (delayOnFinal(payload))
+        return decision(payload, "escalate", "invalid-payload");
+    const entry = (0, recovery_js_1.recoveryEntry)(String((0, verdict_js_1.own)(payload, w("code"))));
+    const scope = String((0, verdict_js_1.own)(payload, w("scope")));
+    let action;
+    let reason;
+    let registryDelay = null;
+    if (entry === undefined || unknown(payload)) {
+        action = contract_js_1.FALLBACK_ACTIONS[`${scope}/${String((0, verdict_js_1.own)(payload, w("retryable")))}`] ?? "escalate";
+        reason = "unknown-code";
+    }
+    else if ((0, verdict_js_1.registryProblems)(contract_js_1.FIELDS, contract_js_1.CATEGORIES, lookup, payload).length > 0) {
+        return decision(payload, "escalate", "contradicts-registry");
+    }
+    else {
+        action = entry.actions[scope] ?? "escalate";
+        reason = "registry";
+        registryDelay = entry.retryAfterMs;
+    }
+    const exhausted = contract_js_1.EXHAUSTED[action];
+    if (exhausted === undefined)
+        return decision(payload, action, reason);
+    if (attempt >= maxAttempts)
+        return decision(payload, exhausted, "attempts-exhausted");
+    const given = (0, verdict_js_1.own)(payload, w("retry_after_ms"));
+    const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt, jitter);
+    if (delay > maxDelayMs)
+        return decision(payload, "escalate", "delay-exceeds-max");
+    return decision(payload, action, reason, delay);
+}
+/** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
+function validatePayload(payload) {
+    const problems = payloadProblems(payload);
+    if (problems.length > 0)
+        throw new PayloadError(problems);
+    return payload;
+}
+/** Strict, as an assertion: after it returns, TypeScript knows `payload` is an ErrorPayload. */
+function assertErrorPayload(payload) {
+    validatePayload(payload);
+}
+/** Tolerant (a client): a code from a newer server comes back as { known: false, ... }, never as
+ * a failure. Throws PayloadError for an invalid payload, and for a known code that contradicts the
+ * registry (`checkPayload` reports that case as known without throwing). */
+function parsePayload(payload) {
+    const verdict = checkPayload(payload);
+    if (verdict.parsed === "invalid" || !(0, verdict_js_1.isObject)(payload))
+        throw new PayloadError(verdict.problems);
+    if (verdict.parsed === "unknown") {
+        return { known: false, code: String((0, verdict_js_1.own)(payload, w("code"))), category: String((0, verdict_js_1.own)(payload, w("category"))),
+            retryable: (0, verdict_js_1.own)(payload, w("retryable")) === true, scope: String((0, verdict_js_1.own)(payload, w("scope"))),
+            correlationId: String((0, verdict_js_1.own)(payload, w("correlation_id"))), raw: { ...payload } };
+    }
+    return { known: true, payload: validatePayload(payload) };
+}
+/** A payload for `code` with category, retryable and default scope filled from the table, so a
+ * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
+ * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
+ * anything the contract rejects. */
+function newError(code, correlationId, fields = {}) {
+    const entry = (0, recovery_js_1.recoveryEntry)(code);
+    if (entry === undefined) {
+        throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${contract_js_1.REGISTRY_NAME}`, w("code")]]);
+    }
+    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+    const payload = Object.fromEntries([
+        [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
+        [w("correlation_id"), correlationId], ...given,
+    ]);
+    return validatePayload(payload);
+}
+/** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
+function toMcpResult(payload) {
+    return { content: [{ type: "text", text: (0, wire_js_1.toJson)(payload) }], structuredContent: { ...payload }, isError: true };
+}
+/** The raw payload of an MCP tools/call result (structuredContent, else the first text item's
+ * JSON), or null when it carries none; judge it with checkPayload or decide. */
+function fromMcpResult(result) {
+    return (0, wire_js_1.mcpPayload)(result);
+}
+function delayOf(payload, entry) {
+    const given = (0, verdict_js_1.own)(payload, w("retry_after_ms"));
+    if (typeof given === "number" && Number.isInteger(given) && given >= 0)
+        return Math.min(given, contract_js_1.MAX_DELAY_VALUE_MS);
+    if (given === undefined && entry !== undefined && (0, verdict_js_1.own)(payload, w("retryable")) === true)
+        return entry.retryAfterMs;
+    return null;
+}
+/** Status from the code's httpStatus (500 for a code this SDK does not know); Retry-After in
+ * whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
+ * retryable, for clients that never read the body; with problem = true an RFC 9457
+ * application/problem+json body with the payload fields as extension members. */
+function toHttp(given, problem = false) {
+    const payload = { ...given };
+    const code = (0, verdict_js_1.own)(payload, w("code"));
+    const entry = typeof code === "string" ? (0, recovery_js_1.recoveryEntry)(code) : undefined;
+    const status = entry !== undefined ? entry.httpStatus : 500;
+    const headers = {
+        "Content-Type": problem ? "application/problem+json" : "application/json",
+        "x-should-retry": (0, verdict_js_1.own)(payload, w("retryable")) === true ? "true" : "false",
+    };
+    const delay = delayOf(payload, entry);
+    if (delay !== null) {
+        headers["Retry-After"] = String(Math.ceil(delay / 1000));
+        headers["retry-after-ms"] = String(delay);
+    }
+    const data = contract_js_1.ENVELOPE !== null ? Object.fromEntries([[contract_js_1.ENVELOPE, { ...payload }]]) : { ...payload };
+    const message = (0, verdict_js_1.own)(payload, w("message"));
+    const members = [
+        ["type", entry !== undefined ? entry.typeUri : contract_js_1.PROBLEM_BASE + (typeof code === "string" ? code : "")],
+        ["title", entry !== undefined ? entry.description : String(code)], ["status", status],
+        ...(typeof message === "string" ? [["detail", message]] : []),
+    ];
+    const body = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
+    return { status, headers, body: (0, wire_js_1.toJson)(apiShape(payload, body, headers)) };
+}
+/** What the API itself sends: a code that shares its wire code with others goes out as that wire
+ * code, with the headers its `when` conditions test; the code and the correlation id also go in
+ * the header where the API's response puts them first. */
+function apiShape(payload, body, headers) {
+    const code = (0, verdict_js_1.own)(payload, w("code"));
+    if (typeof code !== "string")
+        return body;
+    const sent = reading_js_1.WIRE_CODE.get(code) ?? code;
+    if (sent !== code) {
+        const inner = { ...(contract_js_1.ENVELOPE !== null ? body[contract_js_1.ENVELOPE] : body) };
+        put(inner, w("code"), sent);
+        if (contract_js_1.ENVELOPE !== null) {
+            body = { ...body };
+            put(body, contract_js_1.ENVELOPE, inner);
+        }
+        else {
+            body = inner;
+        }
+        for (const [name, conditions] of contract_js_1.RESPONSE.variants[sent] ?? []) {
+            if (name !== code)
+                continue;
+            for (const condition of conditions) {
+                if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
+                    headers[condition.at.name] = condition.equals;
+                }
+            }
+        }
+    }
+    const facts = [[contract_js_1.RESPONSE.code, sent], [contract_js_1.RESPONSE.correlation_id, (0, verdict_js_1.own)(payload, w("correlation_id"))]];
+    for (const [sources, value] of facts) {
+        const head = sources[0];
+        if (head !== undefined && head.in === "header" && typeof value === "string")
+            headers[head.name] = value;
+    }
+    return body;
+}
+const REQUIRED = contract_js_1.FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
+const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
+function startsWithTag(text) {
+    let i = 0;
+    while (i < text.length && " \t\r\n".includes(text.charAt(i)))
+        i++;
+    return text.charAt(i) === "<";
+}
+/** Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where the
+ * registry says each fact is; facts the response does not carry come from the registry row of the
+ * code it carries (an unknown code: from the status). Never throws on what a server sends.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `body`: a string or bytes
+ * (Uint8Array, ArrayBuffer; anything else is empty); `nowMs` is the clock of HTTP-dates. */
+function readHttp(status, headers, body, nowMs = Date.now()) {
+    const codeStatus = typeof status === "number" && Number.isInteger(status) ? status : 0;
+    const tooLarge = (0, wire_js_1.bodyTooLarge)(body);
+    const [ok, decoded] = (0, wire_js_1.asText)(body);
+    const text = decoded.startsWith("\ufeff") ? decoded.slice(1) : decoded;
+    // An xml registry reads a body that starts with "<" as XML, any other as JSON (what toHttp writes).
+    const xml = contract_js_1.RESPONSE.format === "xml" && startsWithTag(text);
+    const [parsed, document] = ok && !tooLarge ? (xml ? (0, reading_js_1.readXml)(text) : (0, wire_js_1.readJson)(text)) : [false, null];
+    const found = parsed ? document : null;
+    const code = (0, reading_js_1.first)(contract_js_1.RESPONSE.code, found, headers, reading_js_1.codeText, codeStatus);
+    const correlationId = (0, reading_js_1.first)(contract_js_1.RESPONSE.correlation_id, found, headers, reading_js_1.codeText);
+    const delay = (0, reading_js_1.delayMs)(found, headers, nowMs);
+    const error = (0, reading_js_1.isError)(codeStatus, found, headers);
+    let payload = null;
+    if (error) {
+        // A body that cannot be read, or an XML one without a code, is returned as its text, unless a
+        // header carries the code.
+        payload = code !== null || (parsed && !xml)
+            ? payloadOf(codeStatus, headers, found, code, correlationId, delay, xml, nowMs)
+            : text;
+    }
+    return { error, payload, code, correlationId, delayMs: delay, document: found ?? null };
+}
+function payloadOf(status, headers, document, code, correlationId, delay, xml, nowMs) {
+    let value = document;
+    if (contract_js_1.ENVELOPE !== null && !xml && (0, verdict_js_1.isObject)(value) && Object.prototype.hasOwnProperty.call(value, contract_js_1.ENVELOPE)) {
+        value = value[contract_js_1.ENVELOPE];
+    }
+    if (((0, verdict_js_1.isObject)(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
+        return asSent(status, headers, document, value, (0, reading_js_1.delayMs)(document, headers, nowMs, contract_js_1.RESPONSE.own_retry_after));
+    }
+    const name = (0, reading_js_1.registryCode)(code, status, document, headers);
+    const entry = (0, recovery_js_1.recoveryEntry)(name);
+    const payload = [[w("code"), entry !== undefined ? name : code]];
+    let retryable;
+    let scope;
+    if (entry !== undefined) {
+        retryable = entry.retryable;
+        scope = entry.scope;
+        payload.push([w("category"), entry.category]);
+    }
+    else {
+        retryable = contract_js_1.RESPONSE.retryable_statuses.includes(status);
+        scope = contract_js_1.RESPONSE.service_statuses.includes(status) ? "service" : "request";
+        payload.push([w("category"), ""]);
+    }
+    payload.push([w("retryable"), retryable], [w("scope"), scope], [w("correlation_id"), correlationId ?? ""]);
+    const resource = (0, reading_js_1.first)(contract_js_1.RESPONSE.resource_id, document, headers, reading_js_1.codeText);
+    if (resource !== null || scope === "resource")
+        payload.push([w("resource_id"), resource ?? ""]);
+    const message = (0, reading_js_1.first)(contract_js_1.RESPONSE.message, document, headers, reading_js_1.messageText);
+    if (message !== null)
+        payload.push([w("message"), message]);
+    if (retryable && delay !== null)
+        payload.push([w("retry_after_ms"), delay]);
+    return Object.fromEntries(payload);
+}
+/** Set an own data property, whatever its name (`__proto__` included). */
+function put(target, key, value) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function kept(key) {
+    return !contract_js_1.PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+}
+/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
+ * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+ * delay when it is retryable and states none. */
+function asSent(status, headers, document, value, delay) {
+    if (!(0, verdict_js_1.isObject)(value))
+        return value;
+    const payload = Object.fromEntries(Object.entries(value).filter(([key]) => kept(key)));
+    const present = (key) => Object.prototype.hasOwnProperty.call(payload, key);
+    if (Object.prototype.hasOwnProperty.call(value, "detail") && !kept("detail") && !present(w("message")) && present(w("code"))) {
+        put(payload, w("message"), value["detail"]);
+    }
+    const code = (0, verdict_js_1.own)(payload, w("code"));
+    if (typeof code === "string") {
+        const fits = (name) => {
+            const entry = (0, recovery_js_1.recoveryEntry)(name);
+            return entry !== undefined && entry.category === (0, verdict_js_1.own)(payload, w("category"))
+                && Object.prototype.hasOwnProperty.call(entry.actions, String((0, verdict_js_1.own)(payload, w("scope"))));
+        };
+        put(payload, w("code"), (0, reading_js_1.registryCode)(code, status, document, headers, fits));
+    }
+    if (!present(w("retry_after_ms")) && (0, verdict_js_1.own)(payload, w("retryable")) === true && delay !== null) {
+        put(payload, w("retry_after_ms"), delay);
+    }
+    return payload;
+}
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+async function readResponse(response, nowMs = Date.now()) {
+    return readHttp(response.status, response.headers, await boundedBody(response.body), nowMs);
+}
+async function boundedBody(body) {
+    if (body === null)
+        return new Uint8Array(0);
+    const reader = body.getReader();
+    const chunks = [];
+    let size = 0;
+    while (size <= contract_js_1.MAX_BODY_BYTES) {
+        const { done, value } = await reader.read();
+        if (done || value === undefined)
+            break;
+        chunks.push(value);
+        size += value.byteLength;
+    }
+    if (size > contract_js_1.MAX_BODY_BYTES)
+        await reader.cancel().catch(() => undefined);
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.byteLength;
+    }
+    return bytes;
+}
+/** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
+ * sent, or the one built from a real API's response; a body that cannot be read comes back as its
+ * text, and a response that is not an error as null. Judge it with checkPayload or decide.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `nowMs` is the clock of
+ * HTTP-dates. */
+function fromHttp(status, headers, body, nowMs = Date.now()) {
+    return readHttp(status, headers, body, nowMs).payload;
+}
+/** Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third of
+ * the length). Pass only the values this caller may read (its own tenants, say), never a global
+ * list: a suggestion drawn from everything leaks the existence of what the caller cannot see. */
+function didYouMean(value, allowed, limit = contract_js_1.DID_YOU_MEAN_LIMIT) {
+    const budget = Math.max(1, Math.floor(Array.from(value).length / 3));
+    const scored = [];
+    allowed.forEach((candidate, index) => {
+        const distance = levenshtein(value, candidate, budget);
+        if (distance <= budget && candidate !== value)
+            scored.push([distance, index, candidate]);
+    });
+    scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return scored.slice(0, limit).map((s) => s[2]);
+}
+function levenshtein(a, b, budget) {
+    const x = Array.from(a);
+    const y = Array.from(b);
+    if (Math.abs(x.length - y.length) > budget)
+        return budget + 1;
+    let previous = Array.from({ length: y.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= x.length; i++) {
+        const current = [i];
+        for (let j = 1; j <= y.length; j++) {
+            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1)));
+        }
+        previous = current;
+    }
+    return previous[y.length] ?? 0;
+}
+/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
+ * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
+ * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+class ErrorPayloadError extends Error {
+    constructor(payload, options) {
+        const data = { ...payload };
+        const message = (0, verdict_js_1.own)(data, w("message"));
+        const code = (0, verdict_js_1.own)(data, w("code"));
+        super(`${String(code)}${typeof message === "string" ? `: ${message}` : ""}`);
+        if (options !== undefined && Object.prototype.hasOwnProperty.call(options, "cause")) {
+            Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
+        }
+        this.name = "ErrorPayloadError";
+        this.payload = payload;
+        this.code = String(code);
+        this.retryable = (0, verdict_js_1.own)(data, w("retryable")) === true;
+        this.correlationId = String((0, verdict_js_1.own)(data, w("correlation_id")) ?? "");
+    }
+    /** Whether the code is this registry's (narrows `code` and `payload`). */
+    isKnown() {
+        return (0, recovery_js_1.recoveryEntry)(this.code) !== undefined;
+    }
+    decide(options = {}) {
+        return decide(this.payload, options);
+    }
+    toHttp(problem = false) {
+        return toHttp(this.payload, problem);
+    }
+    toMcpResult() {
+        return toMcpResult(this.payload);
+    }
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+     * no payload object. */
+    static async fromResponse(response, nowMs = Date.now()) {
+        const payload = (await readResponse(response, nowMs)).payload;
+        return (0, verdict_js_1.isObject)(payload) ? new ErrorPayloadError(payload) : null;
+    }
+    /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
+     * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+    static fromHttp(status, headers, body, nowMs = Date.now()) {
+        const payload = readHttp(status, headers, body, nowMs).payload;
+        return (0, verdict_js_1.isObject)(payload) ? new ErrorPayloadError(payload) : null;
+    }
+}
+exports.ErrorPayloadError = ErrorPayloadError;

@@ -1,0 +1,284 @@
+"use strict";
+// Reading and writing the wire, for any input: JSON text with depth and number-length limits, HTTP
+// headers with the one Retry-After grammar of docs/conformance.md, and MCP tool results. Nothing
+// here throws on what a server sends; limits come from the contract's data (contract.ts).
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.tooDeep = tooDeep;
+exports.readJson = readJson;
+exports.asText = asText;
+exports.bodyTooLarge = bodyTooLarge;
+exports.toJson = toJson;
+exports.header = header;
+exports.trimOws = trimOws;
+exports.saturated = saturated;
+exports.httpDateMs = httpDateMs;
+exports.headerDelayMs = headerDelayMs;
+exports.mcpPayload = mcpPayload;
+const contract_js_1 = require("./contract.js");
+const verdict_js_1 = require("./verdict.js");
+/** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
+function tooDeep(text, limit = contract_js_1.MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text.charCodeAt(i);
+        if (inString) {
+            if (ch === 0x5c)
+                i++;
+            else if (ch === 0x22)
+                inString = false;
+        }
+        else if (ch === 0x22) {
+            inString = true;
+        }
+        else if (ch === 0x5b || ch === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (ch === 0x5d || ch === 0x7d) {
+            depth--;
+        }
+    }
+    return false;
+}
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+function numberChar(ch) {
+    return (ch >= 0x30 && ch <= 0x39) || ch === 0x2d || ch === 0x2b || ch === 0x2e || ch === 0x65 || ch === 0x45;
+}
+/** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
+ * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
+ * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. */
+function longNumbersOutOfRange(text) {
+    let kept = "";
+    let from = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text.charCodeAt(i);
+        if (inString) {
+            if (ch === 0x5c)
+                i++;
+            else if (ch === 0x22)
+                inString = false;
+            continue;
+        }
+        if (ch === 0x22) {
+            inString = true;
+            continue;
+        }
+        if (!numberChar(ch))
+            continue;
+        let end = i;
+        while (end < text.length && numberChar(text.charCodeAt(end)))
+            end++;
+        const run = text.slice(i, end);
+        if (run.length > contract_js_1.MAX_NUMBER_CHARS && NUMBER.test(run)) {
+            kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
+            from = end;
+        }
+        i = end - 1;
+    }
+    return from === 0 ? text : kept + text.slice(from);
+}
+/** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
+ * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
+function readJson(text) {
+    if (tooDeep(text))
+        return [false, null];
+    try {
+        return [true, JSON.parse(longNumbersOutOfRange(text))];
+    }
+    catch {
+        return [false, null];
+    }
+}
+function decoder(fatal) {
+    // TextDecoder is in every runtime this SDK targets (Node 11+, browsers, Deno, Bun, workers); it is
+    // looked up, not declared, so the package needs neither the DOM lib nor @types/node.
+    const make = globalThis.TextDecoder;
+    return make === undefined ? null : new make("utf-8", { fatal, ignoreBOM: true });
+}
+function bytesOf(body) {
+    if (body instanceof Uint8Array)
+        return body;
+    if (body instanceof ArrayBuffer)
+        return new Uint8Array(body);
+    if (ArrayBuffer.isView(body))
+        return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    return null;
+}
+/** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
+ * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
+function asText(body) {
+    if (typeof body === "string")
+        return [true, body];
+    const bytes = bytesOf(body);
+    if (bytes === null)
+        return [true, ""];
+    try {
+        return [true, decoder(true)?.decode(bytes) ?? ""];
+    }
+    catch {
+        return [false, decoder(false)?.decode(bytes) ?? ""];
+    }
+}
+/** The UTF-8 length of `text` (a lone surrogate counts 3 bytes), stopping once past `limit`. */
+function utf8LengthPast(text, limit) {
+    let bytes = 0;
+    for (let i = 0; i < text.length && bytes <= limit; i++) {
+        const ch = text.charCodeAt(i);
+        if (ch < 0x80)
+            bytes += 1;
+        else if (ch < 0x800)
+            bytes += 2;
+        else if (ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length
+            && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+            bytes += 4;
+            i++;
+        }
+        else
+            bytes += 3;
+    }
+    return bytes > limit;
+}
+/** Whether a body is longer than MAX_BODY_BYTES in UTF-8 (checked before it is decoded). */
+function bodyTooLarge(body) {
+    if (typeof body === "string")
+        return body.length > contract_js_1.MAX_BODY_BYTES || utf8LengthPast(body, contract_js_1.MAX_BODY_BYTES);
+    const bytes = bytesOf(body);
+    return bytes !== null && bytes.byteLength > contract_js_1.MAX_BODY_BYTES;
+}
+/** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
+function toJson(value) {
+    try {
+        return JSON.stringify(value) ?? "null";
+    }
+    catch {
+        if (!(0, verdict_js_1.isObject)(value))
+            return "null";
+        const kept = [];
+        for (const [key, item] of Object.entries(value)) {
+            try {
+                JSON.stringify(item);
+                kept.push([key, item]);
+            }
+            catch {
+                // left out: not representable as JSON
+            }
+        }
+        return JSON.stringify(Object.fromEntries(kept));
+    }
+}
+const ASCII = /^[\x00-\x7f]*$/;
+function isIterable(x) {
+    return typeof x === "object" && x !== null && typeof x[Symbol.iterator] === "function";
+}
+/** The (name, value) pairs of any headers value: an array or iterable of pairs (fetch's Headers,
+ * a Map), else a plain object's own entries. */
+function pairsOf(headers) {
+    if (isIterable(headers) && typeof headers !== "string")
+        return headers;
+    const forEach = (0, verdict_js_1.isObject)(headers) ? headers.forEach : undefined;
+    if (typeof forEach === "function") {
+        const pairs = [];
+        // forEach cannot stop early: past the limit nothing more is kept.
+        forEach.call(headers, (value, name) => {
+            if (pairs.length <= contract_js_1.MAX_HEADERS)
+                pairs.push([name, value]);
+        });
+        return pairs;
+    }
+    return (0, verdict_js_1.isObject)(headers) ? Object.entries(headers) : [];
+}
+/** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
+ * when absent, not text, or longer than MAX_HEADER_CHARS. */
+function header(headers, name) {
+    let count = 0;
+    try {
+        for (const pair of pairsOf(headers)) {
+            if (count++ >= contract_js_1.MAX_HEADERS)
+                return null;
+            if (!Array.isArray(pair) || pair.length !== 2)
+                continue;
+            const [key, value] = pair;
+            if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
+                return typeof value === "string" && value.length <= contract_js_1.MAX_HEADER_CHARS ? value : null;
+            }
+        }
+    }
+    catch {
+        return null; // an iterator that throws: no headers
+    }
+    return null;
+}
+const DIGITS = /^[0-9]+$/;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (${MONTHS.join("|")}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`);
+function trimOws(text) {
+    return text.replace(/^[ \t]+|[ \t]+$/g, "");
+}
+function saturated(digits, factor) {
+    const significant = digits.replace(/^0+/, "") || "0";
+    if (significant.length > 16)
+        return contract_js_1.MAX_DELAY_VALUE_MS;
+    return Math.min(Number(significant) * factor, contract_js_1.MAX_DELAY_VALUE_MS);
+}
+/** Days since 1970-01-01 in the proleptic Gregorian calendar (any year 0000-9999). */
+function daysFromCivil(year, month, day) {
+    const y = month <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yearOfEra = y - era * 400;
+    const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+    const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+    return era * 146097 + dayOfEra - 719468;
+}
+function monthDays(year, month) {
+    if (month === 2)
+        return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+    return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+/** Milliseconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or null. */
+function httpDateMs(text) {
+    const match = IMF_FIXDATE.exec(text);
+    if (match === null)
+        return null;
+    const [d, monthName, y, h, mi, s] = match.slice(1);
+    const month = MONTHS.indexOf(monthName ?? "") + 1;
+    const [day, year, hour, minute, second] = [d, y, h, mi, s].map(Number);
+    if (!(day >= 1 && day <= monthDays(year, month) && hour <= 23 && minute <= 59 && second <= 60))
+        return null;
+    return (daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second) * 1000;
+}
+/** The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or an
+ * IMF-fixdate (relative to nowMs); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS. */
+function headerDelayMs(headers, nowMs) {
+    const millis = trimOws(header(headers, "retry-after-ms") ?? "");
+    if (DIGITS.test(millis))
+        return saturated(millis, 1);
+    const value = trimOws(header(headers, "retry-after") ?? "");
+    if (DIGITS.test(value))
+        return saturated(value, 1000);
+    const when = httpDateMs(value);
+    return when === null ? null : Math.min(Math.max(0, when - nowMs), contract_js_1.MAX_DELAY_VALUE_MS);
+}
+/** The raw payload of an MCP tool result: an object `structuredContent`, else the first text
+ * item's JSON; null when there is none. */
+function mcpPayload(result) {
+    if (!(0, verdict_js_1.isObject)(result))
+        return null;
+    const structured = (0, verdict_js_1.own)(result, "structuredContent");
+    if ((0, verdict_js_1.isObject)(structured))
+        return structured;
+    const content = (0, verdict_js_1.own)(result, "content");
+    if (!Array.isArray(content))
+        return null;
+    for (const item of content) {
+        if ((0, verdict_js_1.isObject)(item) && (0, verdict_js_1.own)(item, "type") === "text") {
+            const text = (0, verdict_js_1.own)(item, "text");
+            if (typeof text !== "string")
+                continue;
+            const [ok, value] = readJson(text);
+            return ok ? value : null;
+        }
+    }
+    return null;
+}

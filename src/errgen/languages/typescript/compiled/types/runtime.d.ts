@@ -1,0 +1,175 @@
+import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { ErrorPayload } from "./payload.js";
+import type { Json, Problem } from "./verdict.js";
+import type { Headers } from "./wire.js";
+/** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
+export declare class PayloadError extends Error {
+    readonly problems: readonly Problem[];
+    constructor(problems: readonly Problem[]);
+}
+export type Searched = {
+    readonly [parameter: string]: string | number | boolean;
+};
+/** What to do about one error, and which rule decided (`reason`). */
+export interface Decision {
+    readonly action: Action;
+    readonly reason: Reason;
+    readonly code: string | null;
+    readonly delayMs: number | null;
+    readonly correlationId: string | null;
+    readonly resourceId: string | null;
+    readonly didYouMean: readonly string[];
+    readonly accepted: readonly string[];
+    readonly searched: Searched;
+}
+/** The strict problems of a raw payload (none: valid) and its tolerant reading. */
+export interface Verdict {
+    readonly valid: boolean;
+    readonly problems: readonly Problem[];
+    readonly parsed: Parsed;
+}
+/** Every reason the strict contract rejects `payload` (empty: valid). */
+export declare function payloadProblems(payload: unknown): Problem[];
+/** True when `x` is a payload of this contract: exactly what the JSON Schema accepts. */
+export declare function isErrorPayload(x: unknown): x is ErrorPayload;
+/** The wait when neither payload nor registry gives one: base * 2^(attempt-1), capped; with
+ * jitter, a uniform draw below that ("full jitter"). */
+export declare function backoffMs(attempt: number, jitter?: boolean): number;
+/** Both verdicts at once: strict problems, and known / unknown / invalid. */
+export declare function checkPayload(payload: unknown): Verdict;
+/** How `decide` counts attempts and bounds the wait; every field is optional. */
+export interface DecideOptions {
+    /** This attempt's number, from 1 (default 1). */
+    readonly attempt?: number;
+    /** At this attempt a retry escalates and a pause stops (default DEFAULT_MAX_ATTEMPTS). */
+    readonly maxAttempts?: number;
+    /** A longer wait escalates instead (default DEFAULT_MAX_DELAY_MS). */
+    readonly maxDelayMs?: number;
+    /** Draw the backoff (only the backoff) uniformly below its value (default false). */
+    readonly jitter?: boolean;
+}
+/** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
+ * value as received (any value). */
+export declare function decide(payload: unknown, options?: DecideOptions): Decision;
+/** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
+export declare function validatePayload(payload: unknown): ErrorPayload;
+/** Strict, as an assertion: after it returns, TypeScript knows `payload` is an ErrorPayload. */
+export declare function assertErrorPayload(payload: unknown): asserts payload is ErrorPayload;
+/** A well-formed payload whose code (or category) this SDK does not know: a newer server. */
+export interface UnknownErrorPayload {
+    readonly known: false;
+    readonly code: string;
+    readonly category: string;
+    readonly retryable: boolean;
+    readonly scope: string;
+    readonly correlationId: string;
+    readonly raw: Json;
+}
+/** Tolerant (a client): a code from a newer server comes back as { known: false, ... }, never as
+ * a failure. Throws PayloadError for an invalid payload, and for a known code that contradicts the
+ * registry (`checkPayload` reports that case as known without throwing). */
+export declare function parsePayload(payload: unknown): {
+    readonly known: true;
+    readonly payload: ErrorPayload;
+} | UnknownErrorPayload;
+/** A payload for `code` with category, retryable and default scope filled from the table, so a
+ * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
+ * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
+ * anything the contract rejects. */
+export declare function newError(code: Code, correlationId: string, fields?: Json): ErrorPayload;
+/** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
+export declare function toMcpResult(payload: ErrorPayload | Json): {
+    content: {
+        type: "text";
+        text: string;
+    }[];
+    structuredContent: Json;
+    isError: true;
+};
+/** The raw payload of an MCP tools/call result (structuredContent, else the first text item's
+ * JSON), or null when it carries none; judge it with checkPayload or decide. */
+export declare function fromMcpResult(result: unknown): unknown;
+export interface HttpResponse {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+}
+/** Status from the code's httpStatus (500 for a code this SDK does not know); Retry-After in
+ * whole seconds, rounded up, and retry-after-ms when there is a delay; x-should-retry from
+ * retryable, for clients that never read the body; with problem = true an RFC 9457
+ * application/problem+json body with the payload fields as extension members. */
+export declare function toHttp(given: ErrorPayload | Json, problem?: boolean): HttpResponse;
+/** What `readHttp` found in a response. `payload` is what `fromHttp` returns (judge it with
+ * checkPayload or decide); `code`, `correlationId` and `delayMs` are what the registry's response
+ * sources yield (null: nothing usable); `document` is the whole parsed body (JSON, or XML as nested
+ * objects), null when unreadable: the API's own fields, kept for the caller. */
+export interface HttpReading {
+    readonly error: boolean;
+    readonly payload: unknown;
+    readonly code: string | null;
+    readonly correlationId: string | null;
+    readonly delayMs: number | null;
+    readonly document: unknown;
+}
+/** Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where the
+ * registry says each fact is; facts the response does not carry come from the registry row of the
+ * code it carries (an unknown code: from the status). Never throws on what a server sends.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `body`: a string or bytes
+ * (Uint8Array, ArrayBuffer; anything else is empty); `nowMs` is the clock of HTTP-dates. */
+export declare function readHttp(status: number, headers: Headers, body: unknown, nowMs?: number): HttpReading;
+/** What `readResponse` needs of a fetch `Response` (any fetch: the platform's, undici's, a polyfill). */
+export interface FetchResponse {
+    readonly status: number;
+    readonly headers: Headers;
+    readonly body: {
+        getReader(): BodyReader;
+    } | null;
+}
+/** A reader of a fetch body stream. */
+export interface BodyReader {
+    read(): Promise<{
+        readonly done: boolean;
+        readonly value?: Uint8Array | undefined;
+    }>;
+    cancel(): Promise<void>;
+}
+/** Read a fetch `Response` as `readHttp` does. Its body is read up to MAX_BODY_BYTES + 1 bytes and
+ * no further (a longer body is unreadable, and the rest is never downloaded). A failure of the
+ * connection itself rejects, as the fetch would. */
+export declare function readResponse(response: FetchResponse, nowMs?: number): Promise<HttpReading>;
+/** The raw payload of an HTTP error response, read tolerantly (`readHttp`): errgen's payload as
+ * sent, or the one built from a real API's response; a body that cannot be read comes back as its
+ * text, and a response that is not an error as null. Judge it with checkPayload or decide.
+ * `headers`: a plain object, [name, value] pairs, or fetch's `Headers`; `nowMs` is the clock of
+ * HTTP-dates. */
+export declare function fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): unknown;
+/** Near misses of `value` among `allowed`, closest first (Levenshtein distance, at most a third of
+ * the length). Pass only the values this caller may read (its own tenants, say), never a global
+ * list: a suggestion drawn from everything leaks the existence of what the caller cannot see. */
+export declare function didYouMean(value: string, allowed: readonly string[], limit?: number): string[];
+/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
+ * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
+ * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+export declare class ErrorPayloadError extends Error {
+    readonly payload: ErrorPayload | Json;
+    readonly code: Code | string;
+    readonly retryable: boolean;
+    readonly correlationId: string;
+    constructor(payload: ErrorPayload | Json, options?: {
+        readonly cause?: unknown;
+    });
+    /** Whether the code is this registry's (narrows `code` and `payload`). */
+    isKnown(): this is ErrorPayloadError & {
+        readonly code: Code;
+        readonly payload: ErrorPayload;
+    };
+    decide(options?: DecideOptions): Decision;
+    toHttp(problem?: boolean): HttpResponse;
+    toMcpResult(): ReturnType<typeof toMcpResult>;
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
+     * no payload object. */
+    static fromResponse(response: FetchResponse, nowMs?: number): Promise<ErrorPayloadError | null>;
+    /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
+     * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+    static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
+}

@@ -1,0 +1,31 @@
+/** Headers as a plain object, as [name, value] pairs in order, anything iterable over pairs (a
+ * `Map`, fetch's `Headers`), or anything with fetch's `forEach` (its `Headers` typed without the
+ * DOM's iterable lib). */
+export type Headers = Readonly<Record<string, string>> | readonly (readonly [string, string])[] | Iterable<readonly [string, string]> | {
+    forEach(callback: (value: string, name: string) => void): void;
+};
+/** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
+export declare function tooDeep(text: string, limit?: number): boolean;
+/** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
+ * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
+export declare function readJson(text: string): readonly [boolean, unknown];
+/** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
+ * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
+export declare function asText(body: unknown): readonly [boolean, string];
+/** Whether a body is longer than MAX_BODY_BYTES in UTF-8 (checked before it is decoded). */
+export declare function bodyTooLarge(body: unknown): boolean;
+/** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
+export declare function toJson(value: unknown): string;
+/** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
+ * when absent, not text, or longer than MAX_HEADER_CHARS. */
+export declare function header(headers: unknown, name: string): string | null;
+export declare function trimOws(text: string): string;
+export declare function saturated(digits: string, factor: number): number;
+/** Milliseconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or null. */
+export declare function httpDateMs(text: string): number | null;
+/** The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or an
+ * IMF-fixdate (relative to nowMs); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS. */
+export declare function headerDelayMs(headers: unknown, nowMs: number): number | null;
+/** The raw payload of an MCP tool result: an object `structuredContent`, else the first text
+ * item's JSON; null when there is none. */
+export declare function mcpPayload(result: unknown): unknown;

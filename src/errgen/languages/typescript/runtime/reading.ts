@@ -1,0 +1,324 @@
+// Reading a real API's error response (docs/conformance.md, "Reading a real response"): where the
+// registry's `wire.response` says each fact is (RESPONSE, data from the contract view), in a JSON or
+// flat-XML body or a header. Nothing here throws on what a server sends; limits come from
+// contract.ts.
+
+import { MAX_DELAY_VALUE_MS, MAX_XML_DEPTH, RESPONSE } from "./contract.js";
+import { has, isObject } from "./verdict.js";
+import { header, httpDateMs, saturated, trimOws } from "./wire.js";
+
+/** Where one fact is: a header, a path into the body (a key, an index, or -1 for `[*]`), or the
+ * status (codes only). */
+export type Source =
+  | { readonly in: "header"; readonly name: string }
+  | { readonly in: "body"; readonly path: readonly (string | number)[] }
+  | { readonly in: "status" };
+
+export type Condition =
+  | { readonly status: readonly number[] }
+  | { readonly at: Source; readonly equals: unknown }
+  | { readonly at: Source; readonly non_empty: true };
+
+export type DelayUnit = "ms" | "seconds" | "http" | "epoch_seconds" | "duration";
+
+/** The view's `response` (docs/conformance.md): the same plain data in every SDK. */
+export interface ResponseSpec {
+  readonly format: "json" | "xml";
+  readonly error_when: readonly Condition[];
+  readonly code: readonly Source[];
+  readonly message: readonly Source[];
+  readonly correlation_id: readonly Source[];
+  readonly resource_id: readonly Source[];
+  readonly retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
+  readonly own_retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
+  readonly variants: { readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[] };
+  readonly retryable_statuses: readonly number[];
+  readonly service_statuses: readonly number[];
+}
+
+/** What a value at a source yields: something usable, or null. */
+type Accept<T> = (value: unknown) => T | null;
+
+const ANY = -1; // the `[*]` step
+
+// ---- values ---------------------------------------------------------------------------------------
+
+/** A JSON number's value when it is an integer of magnitude at most 2^53 - 1 (1.0 counts). */
+function whole(value: unknown): number | null {
+  return typeof value === "number" && Number.isInteger(value) && Math.abs(value) <= MAX_DELAY_VALUE_MS ? value + 0 : null;
+}
+
+/** A code or request id: a non-empty string, or a whole JSON number as its decimal text. */
+export function codeText(value: unknown): string | null {
+  if (typeof value === "string") return value === "" ? null : value;
+  const n = whole(value);
+  return n === null ? null : String(n);
+}
+
+export function messageText(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+// ---- sources --------------------------------------------------------------------------------------
+
+function walk<T>(value: unknown, path: readonly (string | number)[], start: number, accept: Accept<T>): T | null {
+  for (let at = start; at < path.length; at++) {
+    const step = path[at];
+    if (typeof step === "string") {
+      if (!isObject(value) || !has(value, step)) return null;
+      value = value[step];
+    } else if (step === ANY) {
+      if (!Array.isArray(value)) return null;
+      for (const item of value as unknown[]) {
+        const found = walk(item, path, at + 1, accept);
+        if (found !== null) return found;
+      }
+      return null;
+    } else {
+      if (!Array.isArray(value) || step === undefined || step >= value.length) return null;
+      value = (value as unknown[])[step];
+    }
+  }
+  return accept(value);
+}
+
+/** What `accept` makes of the value at `source`; null when nothing usable is there. */
+export function readSource<T>(source: Source, document: unknown, headers: unknown, accept: Accept<T>, status = 0): T | null {
+  if (source.in === "status") return accept(String(status));
+  if (source.in === "header") {
+    const value = trimOws(header(headers, source.name) ?? "");
+    return value === "" ? null : accept(value);
+  }
+  return walk(document, source.path, 0, accept);
+}
+
+export function first<T>(sources: readonly Source[], document: unknown, headers: unknown, accept: Accept<T>, status = 0): T | null {
+  for (const source of sources) {
+    const found = readSource(source, document, headers, accept, status);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// ---- conditions -----------------------------------------------------------------------------------
+
+/** Equal as JSON: numbers by value (1 == 1.0), otherwise the same type and the same value. */
+function equal(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  }
+  if (isObject(a) || isObject(b)) {
+    if (!isObject(a) || !isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => has(b, k) && equal(a[k], b[k]));
+  }
+  return a === b;
+}
+
+function nonEmpty(value: unknown): true | null {
+  if (typeof value === "string" || Array.isArray(value)) return value.length > 0 ? true : null;
+  return isObject(value) && Object.keys(value).length > 0 ? true : null;
+}
+
+export function holds(condition: Condition, status: number, document: unknown, headers: unknown): boolean {
+  if ("status" in condition) return condition.status.includes(status);
+  const accept: Accept<true> = "equals" in condition
+    ? (value) => (equal(value, condition.equals) ? true : null)
+    : nonEmpty;
+  return readSource(condition.at, document, headers, accept, status) !== null;
+}
+
+function allHold(conditions: readonly Condition[], status: number, document: unknown, headers: unknown): boolean {
+  return conditions.every((c) => holds(c, status, document, headers));
+}
+
+/** Any status >= 300, or a 1xx/2xx that an `error_when` condition marks. */
+export function isError(status: number, document: unknown, headers: unknown): boolean {
+  return status >= 300 || RESPONSE.error_when.some((c) => holds(c, status, document, headers));
+}
+
+/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
+ * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
+ * when any does. Any other code is itself. */
+export function registryCode(
+  code: string, status: number, document: unknown, headers: unknown, fits: (name: string) => boolean = () => true,
+): string {
+  const all = has(RESPONSE.variants, code) ? RESPONSE.variants[code] : undefined;
+  if (all === undefined || all.length === 0) return code;
+  const fitting = all.filter(([name]) => fits(name));
+  const rows = fitting.length > 0 ? fitting : all;
+  for (const [name, conditions] of rows) {
+    if (allHold(conditions, status, document, headers)) return name;
+  }
+  return rows[0]?.[0] ?? code;
+}
+
+/** The wire code each registry code is sent as, when several codes share one. */
+export const WIRE_CODE: ReadonlyMap<string, string> = new Map(
+  Object.entries(RESPONSE.variants).flatMap(([wire, rows]) => rows.map(([name]) => [name, wire] as [string, string])),
+);
+
+// ---- delays ---------------------------------------------------------------------------------------
+
+const DIGITS = /^[0-9]+$/;
+const DURATION = /^(?:[0-9]+(?:\.[0-9]{1,9})?(?:h|ms|m|s))+$/;
+const DURATION_PART = /([0-9]+)(?:\.([0-9]{1,9}))?(h|ms|m|s)/g;
+const UNIT_MS: { readonly [unit: string]: number } = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+
+/** ASCII digits, or a whole JSON number >= 0 (not one out of range), times `factor`, saturated. */
+function scaled(value: unknown, factor: number): number | null {
+  if (typeof value === "string") return DIGITS.test(value) ? saturated(value, factor) : null;
+  if (typeof value !== "number" || value < 0 || !Number.isInteger(value)) return null;
+  if (value > MAX_DELAY_VALUE_MS) return MAX_DELAY_VALUE_MS;
+  return Math.min(value * factor, MAX_DELAY_VALUE_MS) + 0;
+}
+
+/** `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms. */
+export function durationMs(text: string): number | null {
+  if (!DURATION.test(text)) return null;
+  let total = 0;
+  for (const [, digits, fraction, unit] of text.matchAll(DURATION_PART)) {
+    const factor = UNIT_MS[unit ?? ""] ?? 1;
+    let part = saturated(digits ?? "0", factor);
+    if (fraction !== undefined) part += Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+    total = Math.min(total + part, MAX_DELAY_VALUE_MS);
+  }
+  return total;
+}
+
+function untilMs(when: number | null, nowMs: number): number | null {
+  return when === null ? null : Math.min(Math.max(0, when - nowMs), MAX_DELAY_VALUE_MS);
+}
+
+/** How a delay source's value becomes milliseconds, by its unit. */
+export function delayReader(unit: DelayUnit, nowMs: number): Accept<number> {
+  return (value) => {
+    switch (unit) {
+      case "ms":
+        return scaled(value, 1);
+      case "seconds":
+        return scaled(value, 1000);
+      case "epoch_seconds":
+        return untilMs(scaled(value, 1000), nowMs);
+      case "duration":
+        return typeof value === "string" ? durationMs(value) : null;
+      default: { // "http": delta-seconds or an HTTP-date
+        const seconds = scaled(value, 1000);
+        if (seconds !== null || typeof value !== "string") return seconds;
+        return untilMs(httpDateMs(value), nowMs);
+      }
+    }
+  };
+}
+
+export function delayMs(
+  document: unknown, headers: unknown, nowMs: number, entries: ResponseSpec["retry_after"] = RESPONSE.retry_after,
+): number | null {
+  for (const entry of entries) {
+    const found = readSource(entry.at, document, headers, delayReader(entry.unit, nowMs));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// ---- flat XML -------------------------------------------------------------------------------------
+
+// A name: any characters but white space and / > = < " ' & ! ?
+const NAME = `[^ \\t\\r\\n/>=<"'&!?]+`;
+const ATTRIBUTE = `[ \\t\\r\\n]+${NAME}[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"<]*"|'[^'<]*')`;
+// One token of a document: misc (comment, processing instruction), an end tag, a start tag (its
+// attributes ignored), or text.
+const TOKEN = new RegExp(
+  `(<!--[\\s\\S]*?-->|<\\?[\\s\\S]*?\\?>)|</(${NAME})[ \\t\\r\\n]*>|<(${NAME})(?:${ATTRIBUTE})*[ \\t\\r\\n]*(/?)>|([^<]+)`, "y",
+);
+const BAD_AMPERSAND = /&(?!(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)/;
+const NAMED: { readonly [name: string]: string } = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+const SPACE_ONLY = /^[ \t\r\n]*$/;
+
+class Unreadable extends Error {}
+
+/** The character of one entity's name (between `&` and `;`), already known to be well formed. */
+function character(name: string): string {
+  if (has(NAMED, name)) return NAMED[name] ?? "";
+  const point = name.charAt(1) === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+  if (point === 0 || (point >= 0xd800 && point <= 0xdfff) || point > 0x10ffff) throw new Unreadable();
+  return String.fromCodePoint(point);
+}
+
+function decode(text: string): string {
+  if (!text.includes("&")) return text;
+  if (BAD_AMPERSAND.test(text)) throw new Unreadable(); // an entity other than the predefined ones: never expanded
+  // Every & now starts a well-formed entity: cut at each (a loop, not a replace callback per entity).
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf("&"); at !== -1; at = text.indexOf("&", from)) {
+    const end = text.indexOf(";", at);
+    parts.push(text.slice(from, at), character(text.slice(at + 1, end)));
+    from = end + 1;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+/** An element being read: its name, its children so far (the first of a name wins), its text. */
+class Open {
+  readonly children = new Map<string, unknown>();
+  readonly texts: string[] = [];
+  constructor(readonly name: string) {}
+
+  value(): unknown {
+    // fromEntries defines own properties, so a child named __proto__ stays data.
+    return this.children.size > 0 ? Object.fromEntries(this.children) : decode(this.texts.join(""));
+  }
+}
+
+/** One token at a time, with a stack as deep as the elements (at most MAX_XML_DEPTH). */
+function parse(text: string): [string, unknown] {
+  const stack: Open[] = [];
+  let root: [string, unknown] | null = null;
+  let at = 0;
+  while (at < text.length) {
+    TOKEN.lastIndex = at;
+    const token = TOKEN.exec(text);
+    if (token === null) throw new Unreadable(); // <!DOCTYPE, <![CDATA[, a stray < ...
+    const [, misc, closing, opening, empty, chars] = token;
+    at = TOKEN.lastIndex;
+    if (misc !== undefined) continue;
+    if (chars !== undefined) {
+      const top = stack[stack.length - 1];
+      if (top !== undefined) top.texts.push(chars);
+      else if (!SPACE_ONLY.test(chars)) throw new Unreadable(); // text outside the root element
+      continue;
+    }
+    let done: [string, unknown];
+    if (opening !== undefined) {
+      if (root !== null || stack.length >= MAX_XML_DEPTH) throw new Unreadable(); // a second root, or too deep
+      const element = new Open(opening);
+      if (empty !== "/") {
+        stack.push(element);
+        continue;
+      }
+      done = [opening, element.value()];
+    } else {
+      const top = stack.pop();
+      if (top === undefined || top.name !== closing) throw new Unreadable();
+      done = [top.name, top.value()];
+    }
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) root = done;
+    else if (!parent.children.has(done[0])) parent.children.set(done[0], done[1]);
+  }
+  if (root === null || stack.length > 0) throw new Unreadable();
+  return root;
+}
+
+/** [true, {root: value}] for one XML element (docs/conformance.md, "Flat XML"); [false, null] for
+ * anything else, and for any DOCTYPE, CDATA or entity declaration (no XXE). */
+export function readXml(text: string): readonly [boolean, unknown] {
+  try {
+    const [name, value] = parse(text);
+    return [true, Object.fromEntries([[name, value]])];
+  } catch {
+    return [false, null];
+  }
+}
