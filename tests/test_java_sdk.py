@@ -400,3 +400,295 @@ def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
     done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", _classpath(out), "-d", str(source.parent), str(source)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# Real APIs (issue 25): every examples/apis registry, compiled in one javac run ---------------------
+
+APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
+RESPONSES = FIXTURES / "responses"
+DRIVER = """
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Drives the runners of several SDKs in one JVM: MODE PACKAGE FILE, repeated. */
+public class Driver {
+  public static void main(String[] args) throws Exception {
+    for (int i = 0; i < args.length; i += 3) {
+      String mode = args[i];
+      Class<?> runner = Class.forName(args[i + 1] + ".ConformanceRunner");
+      Class<?> json = Class.forName(args[i + 1] + ".Json");
+      Class<?> node = Class.forName("com.fasterxml.jackson.databind.JsonNode");
+      Method write = json.getMethod("write", Object.class);
+      System.out.println("== " + args[i + 1] + " " + mode);
+      @SuppressWarnings("unchecked")
+      List<Object> vectors = (List<Object>) runner.getMethod("vectors", Path.class).invoke(null, Path.of(args[i + 2]));
+      int failed = 0;
+      for (Object vector : vectors) {
+        if (mode.equals("emit")) {
+          System.out.println(write.invoke(null, runner.getMethod("emitted", node).invoke(null, vector)));
+        } else {
+          @SuppressWarnings("unchecked")
+          List<String> failures = (List<String>) runner.getMethod("failures", node).invoke(null, vector);
+          failures.forEach(System.out::println);
+          failed += failures.isEmpty() ? 0 : 1;
+        }
+      }
+      if (mode.equals("check")) {
+        System.out.println((vectors.size() - failed) + " passed, " + failed + " failed");
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def apis(tmp_path_factory: Any) -> dict[str, Any]:
+    """The 14 registries built for java, python and the vectors; all 14 Java SDKs compiled by one
+    `javac -Xlint:all -Werror` run (each SDK is its own package), with a driver that runs their
+    runners in one JVM."""
+    from errgen.registry.lint import lint_path
+
+    javac = _need("javac")
+    root = tmp_path_factory.mktemp("java-apis")
+    outs: dict[str, Path] = {}
+    for path in APIS:
+        result = lint_path(path)
+        assert result.registry is not None, [d.text() for d in result.diagnostics]
+        build(result.registry, root / path.stem, ["java", "python", "conformance"])
+        outs[path.stem] = root / path.stem
+    first = next(iter(outs.values())) / "java"
+    done = _mvn(first, "dependency:build-classpath", f"-Dmdep.outputFile={root / 'classpath.txt'}",
+                "-Dmdep.includeScope=compile")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    classes = root / "classes"
+    classes.mkdir()
+    (root / "Driver.java").write_text(DRIVER, encoding="utf-8")
+    sources = [str(p) for out in outs.values() for p in sorted((out / "java" / "src" / "main").rglob("*.java"))]
+    classpath = (root / "classpath.txt").read_text().strip()
+    done = subprocess.run([javac, "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
+                           *sources, str(root / "Driver.java")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-6000:]
+    for out in outs.values():
+        resources = out / "java" / "src" / "main" / "resources"
+        shutil.copytree(resources, classes, dirs_exist_ok=True)
+    packages = {api: target._package_of(out / "java") for api, out in outs.items()}
+    return {"outs": outs, "packages": packages, "classpath": f"{classes}:{classpath}"}
+
+
+def _drive(apis: dict[str, Any], jobs: list[tuple[str, str, Path]]) -> dict[tuple[str, str], list[str]]:
+    """Each job's output lines (mode, package, file), from one JVM run."""
+    argv = [_need("java"), *QUICK_JVM, "-cp", apis["classpath"], "Driver"]
+    for mode, package, file in jobs:
+        argv += [mode, package, str(file)]
+    done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    sections: dict[tuple[str, str], list[str]] = {}
+    current: list[str] = []
+    for line in _lines(done.stdout):
+        if line.startswith("== "):
+            _, package, mode = line.split(" ")
+            current = sections.setdefault((package, mode), [])
+        else:
+            current.append(line)
+    return sections
+
+
+@pytest.mark.slow  # javac and the JVM
+def test_every_api_sdk_passes_its_vectors_and_responses(apis: dict[str, Any]) -> None:
+    for name in ("vectors", "responses"):
+        jobs = [("check", apis["packages"][api], out / "conformance" / f"{name}.json") for api, out in apis["outs"].items()]
+        for (package, _), lines in _drive(apis, jobs).items():
+            assert lines[-1].endswith(" passed, 0 failed") and not lines[-1].startswith("0 "), (package, name, lines[-20:])
+
+
+DECIDE_JAVA = """
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** For each fixture (package, status, headers, body, now): the decision on fromHttp's payload. */
+public class Decide {
+  public static void main(String[] args) throws Exception {
+    JsonNode rows = new ObjectMapper().readTree(new java.io.File(args[0]));
+    for (JsonNode row : rows) {
+      Class<?> errors = Class.forName(row.get("package").asText() + ".Errors");
+      List<Map.Entry<String, String>> headers = new ArrayList<>();
+      row.get("headers").properties().forEach(e -> headers.add(new SimpleImmutableEntry<>(e.getKey(), e.getValue().asText())));
+      Object raw = errors.getMethod("fromHttp", int.class, List.class, String.class, long.class)
+          .invoke(null, row.get("status").asInt(), headers, row.get("body").asText(), row.get("now").asLong());
+      Object decision = errors.getMethod("decide", JsonNode.class, long.class).invoke(null, raw, 1L);
+      Object map = decision.getClass().getMethod("toMap").invoke(decision);
+      System.out.println(Class.forName(row.get("package").asText() + ".Json").getMethod("write", Object.class).invoke(null, map));
+    }
+  }
+}
+"""
+
+
+@pytest.mark.slow  # javac and the JVM
+def test_the_java_sdk_decides_each_real_response_as_a_careful_client_would(apis: dict[str, Any], tmp_path: Path) -> None:
+    """As the Python test in test_api_catalog.py: the code is known, the action is the registry's, a
+    rate limit waits at least what the response says, and the request id is the API's own."""
+    import email.utils
+
+    rows, fixtures = [], []
+    for api in apis["outs"]:
+        for path in sorted((RESPONSES / api).glob("*.json")):
+            row = json.loads(path.read_text(encoding="utf-8"))
+            date = row["headers"].get("date")  # an epoch reset is read against the response's own clock
+            now = int(email.utils.parsedate_to_datetime(date).timestamp() * 1000) if date else 0
+            rows.append({"package": apis["packages"][api], "status": row["status"], "headers": row["headers"],
+                         "body": row["body"], "now": now})
+            fixtures.append((f"{api}/{path.stem}", row))
+    (tmp_path / "rows.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "Decide.java").write_text(DECIDE_JAVA, encoding="utf-8")
+    classpath = apis["classpath"]
+    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(tmp_path), str(tmp_path / "Decide.java")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{tmp_path}:{classpath}", "Decide", str(tmp_path / "rows.json")],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    decisions = [json.loads(line) for line in _lines(done.stdout)]
+    assert len(decisions) == len(fixtures) > 14 * 4
+    failures = []
+    for (name, row), d in zip(fixtures, decisions):
+        wanted = [row["code"], row["action"], row["correlation_id"]]
+        got = [d["code"], d["action"], d["correlation_id"] or None]
+        if got != wanted or (row["min_delay_ms"] is not None and (d["delay_ms"] or 0) < row["min_delay_ms"]):
+            failures.append(f"{name}: got {got} delay {d['delay_ms']}, want {wanted} delay >= {row['min_delay_ms']}")
+    assert failures == []
+
+
+def junk_responses(vectors: list[dict[str, Any]], count: int, seed: int = 25) -> list[dict[str, Any]]:
+    """Deterministic mutations of an API's response vectors: cut, spliced and wrapped bodies, XML
+    turned inside out, odd statuses and delay headers, byte-order marks and entities."""
+    import random
+
+    rng = random.Random(seed)
+    pieces = ["<", ">", "</", "/>", "<!--x-->", "<?p?>", "&amp;", "&#65;", "&#x1F600;", "&#0;", "&bogus;", "<![CDATA[x]]>",
+              "<!DOCTYPE a>", '"', "'", "{", "}", "[", "]", ",", ":", "1e400", "-0", "32601.0", "null", "\ufeff", " ", "\n",
+              "9" * 70, '"code"', "<Code>X</Code>", "<a b='1'>", "\u2028"]
+    out = []
+    responses = [v for v in vectors if "response" in v["input"]]
+    for i in range(count):
+        base = rng.choice(responses)
+        given = dict(base["input"]["response"])
+        body = given["body"]
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randint(0, len(body))
+            shape = rng.random()
+            if shape < 0.4:
+                body = body[:at] + rng.choice(pieces) + body[at:]
+            elif shape < 0.6:
+                body = body[:at]
+            elif shape < 0.7:
+                body = body[at:]
+            elif shape < 0.8:
+                body = '{"error": ' + body + "}"
+        given["body"] = body
+        given.pop("body_pad", None)
+        headers = [list(h) for h in given.get("headers", [])]
+        for _ in range(rng.randint(0, 2)):
+            headers.append([rng.choice(["Retry-After", "retry-after-ms", "x-request-id", "X-Amz-Request-Id", "x-ratelimit-reset"]),
+                            rng.choice(RETRY_AFTER + ["1.5s", "6m0s", "20ms", "1h", "1767225700", "abc"])])
+        rng.shuffle(headers)
+        given["headers"] = headers
+        given["status"] = rng.choice([given["status"], 200, 400, 404, 429, 500, 503, 299, 300])
+        out.append({"name": f"junk-response-{i}", "input": {"response": given},
+                    "now_ms": rng.choice([0, 1_767_225_600_000])})
+    return out
+
+
+@pytest.mark.slow  # javac and the JVM
+def test_java_reads_responses_exactly_as_python_does(apis: dict[str, Any]) -> None:
+    """Byte for byte with Python's runner, on every API's response vectors and 150 mutations of them."""
+    from errgen.languages.python import target as python
+
+    jobs, expected = [], {}
+    for api, out in apis["outs"].items():
+        vectors = json.loads((out / "conformance" / "responses.json").read_text(encoding="utf-8"))["vectors"]
+        inputs = out / "junk-responses.json"
+        inputs.write_text(json.dumps({"vectors": vectors + junk_responses(vectors, 150)}, ensure_ascii=False), encoding="utf-8")
+        jobs.append(("emit", apis["packages"][api], inputs))
+        expected[apis["packages"][api]] = _emit(python, out / "python", inputs)
+    for (package, _), lines in _drive(apis, jobs).items():
+        assert len(lines) == len(expected[package]) > 150
+        assert [json.loads(x) for x in lines] == [json.loads(x) for x in expected[package]], package
+        assert lines == expected[package], package
+
+
+PROBE_LARGE = """
+import {package}.*;
+
+public class ProbeLarge {{
+  public static void main(String[] args) {{
+    Code last = Code.{last};
+    if (Code.values().length != {count} + 1 || Code.fromWire("{last_wire}") != last
+        || Code.valueOf("{last}") != last || last.ordinal() != {count} - 1 || !last.name().equals("{last}")
+        || Code.fromWire("nope") != Code.UNKNOWN_TO_SDK_VERSION || Code.values()[{count}] != Code.UNKNOWN_TO_SDK_VERSION
+        || RecoveryTable.entry(last).isEmpty() || Code.values()[0].compareTo(last) >= 0) {{
+      throw new AssertionError("wrong Code table");
+    }}
+    System.out.print("ok");
+  }}
+}}
+"""
+
+
+@pytest.mark.slow  # javac on 20,000 constants
+def test_a_registry_of_20000_codes_compiles_and_keeps_codes_surface(tmp_path: Path) -> None:
+    """Issue 26 item 7: past ENUM_LIMIT codes `Code` is a class with an enum's surface (a Java enum
+    stops compiling at about 3,400 constants), laid out as google-java-format lays it out."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        from bench.synth import registry_text
+    finally:
+        sys.path.remove(str(ROOT))
+    count = 20_000
+    registry = lint_text(registry_text(count)).registry
+    assert registry is not None
+    build(registry, tmp_path, ["java"])
+    src = next((tmp_path / "java" / "src" / "main" / "java").rglob("Code.java")).parent
+    assert len(list(src.glob("CodePart*.java"))) == -(-count // target.PART_SIZE)
+    if GJF_JAR.exists():
+        sources = [str(src / "Code.java"), str(src / "CodePart0.java")]
+        done = subprocess.run([_need("java"), *QUICK_JVM, *GJF_OPENS, "-jar", str(GJF_JAR), "--dry-run", "--set-exit-if-changed", *sources],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
+    package = target._package_of(tmp_path / "java")
+    jackson = [str(p) for p in sorted((Path.home() / ".m2/repository/com/fasterxml/jackson/core").rglob("*.jar"))
+               if "-sources" not in p.name and "-javadoc" not in p.name]
+    if not jackson:
+        pytest.skip("needs Jackson in ~/.m2 (any other Java test downloads it)")
+    classes = tmp_path / "classes"
+    probe = tmp_path / "ProbeLarge.java"
+    probe.write_text(PROBE_LARGE.format(package=package, count=count, last=f"CODE_{count - 1:06d}", last_wire=f"CODE_{count - 1:06d}"),
+                     encoding="utf-8")
+    classpath = ":".join(jackson)
+    done = subprocess.run([_need("javac"), "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
+                           *map(str, sorted(src.glob("*.java"))), str(probe)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    shutil.copytree(tmp_path / "java" / "src" / "main" / "resources", classes, dirs_exist_ok=True)
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{classes}:{classpath}", "ProbeLarge"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "ok", done.stdout + done.stderr
+
+
+def test_the_jar_is_a_library_with_a_module_name() -> None:
+    """Issue 26: the jar's Main-Class was the conformance runner, and it had no JPMS name."""
+    files = target.render(_load(REGISTRY))
+    pom = files["java/pom.xml"]
+    assert "<mainClass>" not in pom and "Main-Class" not in pom
+    [runner] = [text for path, text in files.items() if path.endswith("/ConformanceRunner.java")]
+    package = runner.split("package ", 1)[1].split(";", 1)[0]
+    assert f"<Automatic-Module-Name>{package}</Automatic-Module-Name>" in pom

@@ -63,6 +63,75 @@ def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]]
     return names
 
 
+def exception_names(categories: Iterable[tuple[str, Iterable[str]]], taken: Iterable[str]) -> dict[str, str]:
+    """An UpperCamel `...Exception` class name per category (wire value, words), in order; a name
+    already taken (a runtime class, an earlier category) gets the first free number before
+    `Exception`."""
+    used = set(taken)
+    names: dict[str, str] = {}
+    for wire, category_words in categories:
+        camel = "".join(w[:1].upper() + w[1:].lower() for w in constant_name(wire, category_words).split("_") if w)
+        base, n = camel, 1
+        while f"{camel}Exception" in used:
+            n += 1
+            camel = f"{base}{n}"
+        used.add(f"{camel}Exception")
+        names[wire] = f"{camel}Exception"
+    return names
+
+
+def wrapped_assignment(head: str, value: str, indent: int) -> list[str]:
+    """`head value` on one line, else broken after `=` (+4), as google-java-format does."""
+    line = head + value
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    return [head.rstrip(), " " * (indent + 4) + value]
+
+
+def switch_rule_lines(constant: str, expression: str, indent: int) -> list[str]:
+    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long."""
+    pad = " " * indent
+    line = f"{pad}case {constant} -> {expression};"
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    return [f"{pad}case {constant} ->", f"{pad}    {expression};"]
+
+
+def code_field_lines(name: str, ordinal: int, wire: str) -> list[str]:
+    """`  Code NAME = Code.of(ORDINAL, "NAME", "wire");` (a constant of a large registry's `Code`),
+    as google-java-format lays it out: one line, else broken after `=`, else one argument a line."""
+    arguments = [str(ordinal), string_literal(name), string_literal(wire)]
+    line = f"  Code {name} = Code.of({', '.join(arguments)});"
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    second = f"      Code.of({', '.join(arguments)});"
+    if len(second) <= COLUMN_LIMIT:
+        return [f"  Code {name} =", second]
+    arguments[2] = string_literal(wire, unbreakable=True)
+    return [f"  Code {name} =", "      Code.of(", f"          {arguments[0]},", f"          {arguments[1]},",
+            f"          {arguments[2]});"]
+
+
+def wrapped(head: str, items: list[str], tail: str, indent: int, continued: str = "") -> list[str]:
+    """`head` + items joined by ", " + `tail` as google-java-format lays out a declaration's
+    supertypes (`continued`: `implements ` on its own line) or an initialiser's call: one line when
+    it fits, else broken after `=`, else one item a line."""
+    line = head + ", ".join(items) + tail
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    pad = " " * indent
+    if continued:
+        first, rest = head[: -len(continued.strip()) - 1].rstrip(), continued
+        return [first, pad + rest + items[0] + ","] + [pad + " " * 8 + i + "," for i in items[1:-1]] + [
+            pad + " " * 8 + items[-1] + tail]
+    left, call = head.split(" = ")
+    second = pad + " " * 4 + call + ", ".join(items) + tail
+    if len(second) <= COLUMN_LIMIT:
+        return [left + " =", second]
+    return [left + " =", pad + " " * 4 + call] + [pad + " " * 8 + i + "," for i in items[:-1]] + [
+        pad + " " * 8 + items[-1] + tail]
+
+
 def string_literal(value: str, unbreakable: bool = False) -> str:
     """A Java string literal holding exactly `value`, in ASCII. Control characters are octal
     escapes and everything outside ASCII is a `\\uXXXX` escape of its UTF-16 units; a backslash is

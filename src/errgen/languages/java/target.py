@@ -29,11 +29,18 @@ SUMMARY = "java/: Maven project <group>:<name>-errors (enums, records, RecoveryT
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 RUNTIME_PACKAGE = "package errgen.runtime;"
 RUNNER = "ConformanceRunner"
+# The runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
+READS_RESPONSES = True
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
 VERSIONS = {
     "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
     "jar": "3.4.2", "dependency": "3.8.1",
 }
+# Past this many codes `Code` is a class with an enum's surface (code_class_sources): javac refuses
+# an enum of about 3,400 constants (its static initialiser passes 64 KiB) and a class file's
+# constant pool cannot hold 20,000 enum constants at all.
+ENUM_LIMIT = 2_500
+PART_SIZE = 2_000
 ENUMS = {
     "Code": "Every error code of the registry.",
     "Category": "The categories of failure; one recovery policy each.",
@@ -62,10 +69,14 @@ def _render(v: ContractView) -> dict[str, str]:
         "State": v.states, "Reason": v.reasons, "Verdict": v.parsed, "ProblemId": PROBLEMS,
     }
     for name, values in vocabularies.items():
-        files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
+        if name == "Code" and len(values) > ENUM_LIMIT:
+            files.update(code_class_sources(v, package, src, values))
+        else:
+            files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
             files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
+    files.update(category_exception_sources(v, package, src))
     files[f"java/src/main/resources/{naming.package_path(package)}/contract.json"] = contract_json(v)
     return files
 
@@ -77,6 +88,49 @@ def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
                            summary=ENUMS[name], constants=constants)
+
+
+def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
+    """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
+    factory `ErrorPayloadException.of` uses to pick one."""
+    runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
+    taken = runtime_classes | set(ENUMS) | {"CodeClass", "CategoryExceptions"}
+    names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
+    constants = naming.constant_names(v.category_names, _view_words(v))
+    files = {}
+    rules = []
+    for category in v.category_names:
+        name = names[category]
+        files[f"{src}/{name}.java"] = render_template(
+            NAME, "CategoryException.java.jinja", header=v.header, package=package, name=name,
+            category=naming.wrapped_assignment("  public static final Category CATEGORY = ", f"Category.{constants[category]};", 2))
+        rules += naming.switch_rule_lines(constants[category], f"new {name}(payload, cause)", 6)
+    files[f"{src}/CategoryExceptions.java"] = render_template(
+        NAME, "CategoryExceptions.java.jinja", header=v.header, package=package, rules=rules)
+    return files
+
+
+def code_class_sources(v: ContractView, package: str, src: str, values: tuple[str, ...]) -> dict[str, str]:
+    """`Code` for a registry past ENUM_LIMIT codes: a class with an enum's surface, its constants
+    declared PART_SIZE at a time in `CodePartN` interfaces that `Code` implements (a class file
+    holds about 3,400 enum constants; each part's initialiser stays far below the JVM's limits)."""
+    names = naming.constant_names(values, _view_words(v))
+    parts = [values[i:i + PART_SIZE] for i in range(0, len(values), PART_SIZE)]
+    files = {}
+    for number, part in enumerate(parts):
+        start = number * PART_SIZE
+        constants = [line for offset, wire in enumerate(part)
+                     for line in naming.code_field_lines(names[wire], start + offset, wire)]
+        files[f"{src}/CodePart{number}.java"] = render_template(
+            NAME, "CodePart.java.jinja", header=v.header, package=package, name=f"CodePart{number}",
+            first=start, last=start + len(part) - 1, constants=constants)
+    supertypes = ["Wire", "Comparable<Code>", *(f"CodePart{n}" for n in range(len(parts)))]
+    firsts = [f"CodePart{n}.{names[part[0]]}" for n, part in enumerate(parts)]
+    files[f"{src}/Code.java"] = render_template(
+        NAME, "CodeClass.java.jinja", header=v.header, package=package, count=len(values),
+        declaration=naming.wrapped("public final class Code implements ", supertypes, " {", 0, "    implements "),
+        firsts=naming.wrapped("    static final List<Object> PARTS = List.of(", firsts, ");", 4))
+    return files
 
 
 def code_snippets(v: ContractView) -> dict[str, str]:
@@ -113,7 +167,8 @@ def pom(v: ContractView, package: str) -> str:
 def contract_json(v: ContractView) -> str:
     """Everything the runtime reads: policy, fields with wire names, categories, the table, the
     recovery rule for codes the SDK does not know, what a timed action becomes when attempts run
-    out, and the RFC 9457 members `from_http` drops."""
+    out, the RFC 9457 members `from_http` drops, and where a real response carries each fact
+    (the view's `response`, read by `Errors.readHttp`)."""
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
@@ -136,6 +191,7 @@ def contract_json(v: ContractView) -> str:
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
         "problem_members": list(PROBLEM_MEMBERS),
+        "response": v.response,
     }
     return json_lines(data, depth=2) + "\n"
 

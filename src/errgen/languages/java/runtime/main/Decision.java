@@ -1,9 +1,11 @@
 package errgen.runtime;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What to do about one error, from {@link Errors#decide}.
@@ -34,6 +36,21 @@ public record Decision(
     didYouMean = List.copyOf(didYouMean);
     accepted = List.copyOf(accepted);
     searched = Collections.unmodifiableMap(new LinkedHashMap<>(searched));
+  }
+
+  /** How long to wait before a retry or after a pause, when the action waits. */
+  public Optional<Duration> delay() {
+    return delayMs == null ? Optional.empty() : Optional.of(Duration.ofMillis(delayMs));
+  }
+
+  /** The id to quote on an escalation, when the payload gave one. */
+  public Optional<String> correlation() {
+    return Optional.ofNullable(correlationId);
+  }
+
+  /** The resource to skip, when the payload names one. */
+  public Optional<String> resource() {
+    return Optional.ofNullable(resourceId);
   }
 
   /** The decision with the wire names every errgen SDK prints. */
