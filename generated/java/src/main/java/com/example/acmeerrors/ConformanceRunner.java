@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import java.util.TreeSet;
  * vector's input, one compact JSON line each, to compare with any other errgen SDK.
  */
 public final class ConformanceRunner {
-  private static final List<String> OUTCOMES = List.of("valid", "problems", "parsed", "decision");
+  private static final List<String> OUTCOMES =
+      List.of("reading", "valid", "problems", "parsed", "decision");
   // The vectors file itself may nest payloads deeper than the SDK accepts from a body.
   private static final ObjectMapper FILE_READER =
       JsonMapper.builder(
@@ -99,6 +101,16 @@ public final class ConformanceRunner {
             number(vector, "max_delay_ms", policy.defaultMaxDelayMs()));
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("name", vector.get("name").asText());
+    JsonNode input = vector.has("input") ? vector.get("input") : vector;
+    if (input.has("response")) {
+      HttpReading reading = response(input.get("response"), number(vector, "now_ms", 0));
+      Map<String, Object> read = new LinkedHashMap<>();
+      read.put("error", reading.error());
+      read.put("code", reading.code());
+      read.put("correlation_id", reading.correlationId());
+      read.put("delay_ms", reading.delayMs());
+      out.put("reading", read);
+    }
     out.put("valid", problems.isEmpty());
     out.put("problems", new ArrayList<>(ids));
     out.put("parsed", Errors.parse(raw).verdict().wire());
@@ -166,24 +178,43 @@ public final class ConformanceRunner {
   private static JsonNode raw(JsonNode vector) {
     JsonNode input = vector.has("input") ? vector.get("input") : vector;
     if (input.has("http")) {
-      JsonNode http = input.get("http");
-      List<Map.Entry<String, String>> headers = new ArrayList<>();
-      JsonNode pairs = http.get("headers");
-      if (pairs != null) {
-        pairs.forEach(
-            h -> headers.add(new SimpleImmutableEntry<>(h.get(0).asText(), h.get(1).asText())));
-      }
-      int status = http.has("status") ? http.get("status").asInt() : 0;
-      long now = number(vector, "now_ms", 0);
-      JsonNode body = http.get("body");
-      return body == null || body.isTextual()
-          ? Errors.fromHttp(status, headers, body == null ? "" : body.textValue(), now)
-          : Errors.fromHttp(status, headers, body, now);
+      return http(input.get("http"), number(vector, "now_ms", 0)).payload();
+    }
+    if (input.has("response")) {
+      return response(input.get("response"), number(vector, "now_ms", 0)).payload();
     }
     if (input.has("mcp")) {
       return Errors.fromMcpResult(input.get("mcp"));
     }
     return input.get("payload");
+  }
+
+  /** An {@code http} input: status, header pairs and body (anything but text is empty). */
+  private static HttpReading http(JsonNode http, long now) {
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    JsonNode pairs = http.get("headers");
+    if (pairs != null) {
+      pairs.forEach(
+          h -> headers.add(new SimpleImmutableEntry<>(h.get(0).asText(), h.get(1).asText())));
+    }
+    JsonNode status = http.get("status");
+    // A status that is not an integer counts as 0, as in every SDK.
+    int code = status != null && status.isInt() ? status.intValue() : 0;
+    JsonNode body = http.get("body");
+    return Reading.read(
+        code, headers, body != null && body.isTextual() ? body.textValue() : null, now);
+  }
+
+  /** A {@code response} input (responses.json): as {@code http}, after {@code body_pad} spaces. */
+  private static HttpReading response(JsonNode given, long now) {
+    JsonNode pad = given.get("body_pad");
+    JsonNode body = given.get("body");
+    if (pad == null || body == null || !body.isTextual()) {
+      return http(given, now);
+    }
+    ObjectNode padded = given.deepCopy();
+    padded.put("body", " ".repeat(pad.asInt()) + body.textValue());
+    return http(padded, now);
   }
 
   private static long number(JsonNode vector, String key, long fallback) {

@@ -37,6 +37,8 @@ final class Contract {
   // The timed actions (retry, pause) and what each becomes when the attempts run out.
   final Map<Action, Action> exhausted;
   final List<String> problemMembers;
+  // Where a real response carries each fact (docs/conformance.md, "Reading a real response").
+  final JsonNode response;
 
   private Contract(JsonNode data) {
     registry = data.get("registry").asText();
@@ -83,6 +85,7 @@ final class Contract {
     List<String> members = new ArrayList<>();
     data.get("problem_members").forEach(m -> members.add(m.asText()));
     problemMembers = List.copyOf(members);
+    response = data.get("response");
   }
 
   private static Contract load() {

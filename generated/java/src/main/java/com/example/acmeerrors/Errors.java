@@ -3,10 +3,9 @@ package com.example.acmeerrors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigInteger;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpResponse;
-import java.time.LocalDate;
-import java.time.YearMonth;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Acting on errors: {@code decide} for callers, strict and tolerant parsing, HTTP and MCP in and
@@ -25,13 +22,6 @@ import java.util.regex.Pattern;
  */
 public final class Errors {
   private static final Contract C = Contract.INSTANCE;
-  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
-  private static final Pattern IMF_FIXDATE =
-      Pattern.compile(
-          "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2})"
-              + " (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([0-9]{4})"
-              + " ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT");
-  private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
   private static final Random JITTER = new Random();
 
   private Errors() {}
@@ -213,6 +203,59 @@ public final class Errors {
 
   // HTTP.
 
+  /**
+   * What the API itself sends: a code that shares its wire code with others goes out as that wire
+   * code, with the headers its {@code when} conditions test; the code and the request id also go in
+   * the header where the API's responses carry them first.
+   */
+  private static void apiShape(
+      ErrorPayload payload, ObjectNode fields, List<Map.Entry<String, String>> headers) {
+    String code = payload.code();
+    if (code == null) {
+      return;
+    }
+    String sent = Reading.WIRE_CODE.getOrDefault(code, code);
+    JsonNode response = C.response;
+    if (!sent.equals(code)) {
+      fields.put(C.wire("code"), sent);
+      for (JsonNode row : response.get("variants").get(sent)) {
+        if (!row.get(0).asText().equals(code)) {
+          continue;
+        }
+        for (JsonNode condition : row.get(1)) {
+          JsonNode at = condition.get("at");
+          JsonNode wanted = condition.get("equals");
+          if (at != null
+              && at.get("in").asText().equals("header")
+              && wanted != null
+              && wanted.isTextual()) {
+            putHeader(headers, at.get("name").asText(), wanted.textValue());
+          }
+        }
+      }
+    }
+    String[][] facts = {{"code", sent}, {"correlation_id", payload.correlationId()}};
+    for (String[] fact : facts) {
+      JsonNode sources = response.get(fact[0]);
+      JsonNode first = sources.isEmpty() ? null : sources.get(0);
+      if (first != null && first.get("in").asText().equals("header") && fact[1] != null) {
+        putHeader(headers, first.get("name").asText(), fact[1]);
+      }
+    }
+  }
+
+  // A header set once: a later value replaces an earlier one of the same name, in its place.
+  private static void putHeader(
+      List<Map.Entry<String, String>> headers, String name, String value) {
+    for (int i = 0; i < headers.size(); i++) {
+      if (headers.get(i).getKey().equals(name)) {
+        headers.set(i, header(name, value));
+        return;
+      }
+    }
+    headers.add(header(name, value));
+  }
+
   /** An HTTP response for a payload: status, delay headers and a JSON body. */
   public static HttpMessage toHttp(ErrorPayload payload) {
     return toHttp(payload, false);
@@ -241,6 +284,7 @@ public final class Errors {
       headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
       headers.add(header("retry-after-ms", Long.toString(ms)));
     }
+    apiShape(payload, fields, headers);
     ObjectNode body = Json.NODES.objectNode();
     if (problem) {
       body.put("type", entry != null ? entry.typeUri() : C.policy.problemBase() + payload.code());
@@ -258,138 +302,109 @@ public final class Errors {
     return new HttpMessage(status, headers, Json.write(body));
   }
 
-  /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */
-  public static JsonNode fromHttp(HttpResponse<?> response) {
-    Object body = response.body();
-    JsonNode value =
-        body instanceof byte[] bytes
-            ? Json.readOrText(bytes)
-            : Json.readOrText(body == null ? "" : body.toString());
-    return fromHttpValue(
-        value,
-        name -> response.headers().firstValue(name).orElse(null),
-        System.currentTimeMillis());
+  /**
+   * What a response from {@code java.net.http} (String or byte[] body) says, read where the
+   * registry's {@code wire.response} puts each fact; see {@link #readHttp(int, List, String,
+   * long)}.
+   */
+  public static HttpReading readHttp(HttpResponse<?> response) {
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    response
+        .headers()
+        .map()
+        .forEach((name, values) -> values.forEach(v -> headers.add(header(name, v))));
+    return Reading.read(
+        response.statusCode(), headers, bodyOf(response.body()), System.currentTimeMillis());
   }
 
-  /** The raw payload of a plain HTTP response, now. */
-  public static JsonNode fromHttp(HttpMessage response) {
-    return fromHttp(
+  // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
+  // is past it is never read: the body is then unreadable); anything else as its text.
+  private static Object bodyOf(Object body) {
+    if (body instanceof InputStream in) {
+      try {
+        return in.readNBytes(C.policy.maxBodyBytes() + 1);
+      } catch (IOException e) {
+        return "";
+      }
+    }
+    return body instanceof byte[] || body == null ? body : body.toString();
+  }
+
+  /** What a plain HTTP response says, now. */
+  public static HttpReading readHttp(HttpMessage response) {
+    return readHttp(
         response.status(), response.headers(), response.body(), System.currentTimeMillis());
   }
 
   /**
-   * The raw payload of an HTTP error response (plain JSON or problem+json), read tolerantly. When
-   * the body has no delay and is retryable, a {@code retry-after-ms} header, else {@code
-   * Retry-After} (seconds or an HTTP-date, against {@code nowMs}), gives it.
+   * What an HTTP response says (docs/conformance.md, "Reading a real response"): whether it is an
+   * error, the code, request id and delay where the registry's {@code wire.response} puts them (in
+   * a JSON or flat-XML body, a header or the status), the whole parsed body, and the payload:
+   * errgen's own as sent, or one built from the code read and its registry row. Never throws on
+   * what a server sends; bodies, headers, numbers and nesting are bounded by the policy.
+   */
+  public static HttpReading readHttp(
+      int status, List<Map.Entry<String, String>> headers, String body, long nowMs) {
+    return Reading.read(status, headers, body, nowMs);
+  }
+
+  /** As above, for a body of UTF-8 bytes (invalid UTF-8 is unreadable). */
+  public static HttpReading readHttp(
+      int status, List<Map.Entry<String, String>> headers, byte[] body, long nowMs) {
+    return Reading.read(status, headers, body, nowMs);
+  }
+
+  /**
+   * Throws the error an HTTP response from {@code java.net.http} carries, as the exception of its
+   * category (catch {@link ErrorPayloadException} for all); returns normally when the response is
+   * no error.
+   *
+   * @throws ErrorPayloadException the category's subclass, when the response is an error
+   * @throws InvalidPayloadException when it is an error whose payload the contract cannot read
+   */
+  public static void throwIfError(HttpResponse<?> response) {
+    HttpReading reading = readHttp(response);
+    if (!reading.error()) {
+      return;
+    }
+    Parsed parsed = parse(reading.payload());
+    if (!parsed.ok()) {
+      throw new InvalidPayloadException(parsed.problems());
+    }
+    throw ErrorPayloadException.of(parsed.payload());
+  }
+
+  /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */
+  public static JsonNode fromHttp(HttpResponse<?> response) {
+    return readHttp(response).payload();
+  }
+
+  /** The raw payload of a plain HTTP response, now. */
+  public static JsonNode fromHttp(HttpMessage response) {
+    return readHttp(response).payload();
+  }
+
+  /**
+   * The raw payload of an HTTP response (plain JSON, problem+json or the API's own shape), read
+   * tolerantly: {@link #readHttp}'s payload; JSON null when the response is no error. When the
+   * payload is retryable and states no delay, the response's ({@code retry-after-ms}, else {@code
+   * Retry-After} in seconds or an HTTP-date, against {@code nowMs}) gives it.
    */
   public static JsonNode fromHttp(
       int status, List<Map.Entry<String, String>> headers, String body, long nowMs) {
-    HttpMessage message = new HttpMessage(status, headers, body);
-    return fromHttpValue(Json.readOrText(body), message::header, nowMs);
+    return readHttp(status, headers, body, nowMs).payload();
   }
 
   /** As above, for a body of UTF-8 bytes (invalid UTF-8 is not JSON). */
   public static JsonNode fromHttp(
       int status, List<Map.Entry<String, String>> headers, byte[] body, long nowMs) {
-    HttpMessage message = new HttpMessage(status, headers, "");
-    return fromHttpValue(Json.readOrText(body), message::header, nowMs);
+    return readHttp(status, headers, body, nowMs).payload();
   }
 
-  /** As above, for a body already decoded. */
+  /** As above, for a body already decoded (read as its JSON text). */
   public static JsonNode fromHttp(
       int status, List<Map.Entry<String, String>> headers, JsonNode body, long nowMs) {
-    HttpMessage message = new HttpMessage(status, headers, "");
-    return fromHttpValue(orNull(body), message::header, nowMs);
-  }
-
-  private static JsonNode fromHttpValue(JsonNode value, UnaryOperator<String> header, long nowMs) {
-    if (C.envelope != null && value.isObject() && value.has(C.envelope)) {
-      value = value.get(C.envelope);
-    }
-    if (!value.isObject()) {
-      return value;
-    }
-    ObjectNode payload = Json.NODES.objectNode();
-    value
-        .properties()
-        .forEach(
-            e -> {
-              if (!C.problemMembers.contains(e.getKey())) {
-                payload.set(e.getKey(), e.getValue());
-              }
-            });
-    String message = C.wire("message");
-    if (value.has("detail") && !payload.has(message) && payload.has(C.wire("code"))) {
-      payload.set(message, value.get("detail"));
-    }
-    JsonNode retryable = payload.get(C.wire("retryable"));
-    if (!payload.has(C.wire("retry_after_ms"))
-        && retryable != null
-        && retryable.isBoolean()
-        && retryable.booleanValue()) {
-      Long delay = headerDelayMs(header, nowMs);
-      if (delay != null) {
-        payload.put(C.wire("retry_after_ms"), delay);
-      }
-    }
-    return payload;
-  }
-
-  /** The delay the headers ask for, in milliseconds, or null; see docs/conformance.md. */
-  static Long headerDelayMs(UnaryOperator<String> header, long nowMs) {
-    String ms = strip(header.apply("retry-after-ms"));
-    if (ms != null && DIGITS.matcher(ms).matches()) {
-      return saturated(new BigInteger(ms));
-    }
-    String after = strip(header.apply("retry-after"));
-    if (after == null) {
-      return null;
-    }
-    if (DIGITS.matcher(after).matches()) {
-      return saturated(new BigInteger(after).multiply(BigInteger.valueOf(1000)));
-    }
-    Matcher m = IMF_FIXDATE.matcher(after);
-    if (!m.matches()) {
-      return null;
-    }
-    int day = Integer.parseInt(m.group(1));
-    int month = MONTHS.indexOf(m.group(2)) / 3 + 1;
-    int year = Integer.parseInt(m.group(3));
-    int hour = Integer.parseInt(m.group(4));
-    int minute = Integer.parseInt(m.group(5));
-    int second = Integer.parseInt(m.group(6));
-    // Any year 0000-9999 of the proleptic Gregorian calendar; a leap second (60) counts.
-    if (day < 1
-        || day > YearMonth.of(year, month).lengthOfMonth()
-        || hour > 23
-        || minute > 59
-        || second > 60) {
-      return null;
-    }
-    long dateMs =
-        (LocalDate.of(year, month, day).toEpochDay() * 86400 + hour * 3600 + minute * 60 + second)
-            * 1000;
-    return saturated(BigInteger.valueOf(Math.max(0, dateMs - nowMs)));
-  }
-
-  private static long saturated(BigInteger ms) {
-    return ms.min(BigInteger.valueOf(C.policy.maxDelayValueMs())).longValue();
-  }
-
-  /** Trims optional whitespace (spaces and tabs), as HTTP does around a field value. */
-  private static String strip(String s) {
-    if (s == null) {
-      return null;
-    }
-    int start = 0;
-    int end = s.length();
-    while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
-      start++;
-    }
-    while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) {
-      end--;
-    }
-    return s.substring(start, end);
+    return readHttp(status, headers, Json.write(orNull(body)), nowMs).payload();
   }
 
   private static Map.Entry<String, String> header(String name, String value) {

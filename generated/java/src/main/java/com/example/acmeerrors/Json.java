@@ -2,13 +2,15 @@
 package com.example.acmeerrors;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -30,29 +32,84 @@ import java.util.Optional;
 public final class Json {
   static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private static final ObjectMapper READER =
-      JsonMapper.builder(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder()
-                          .maxNestingDepth(Contract.INSTANCE.policy.maxJsonDepth())
-                          .maxNumberLength(Integer.MAX_VALUE)
-                          .maxStringLength(Integer.MAX_VALUE)
-                          .build())
+  private static final Policy LIMITS = Contract.INSTANCE.policy;
+  // Every parse is bounded by the policy: no text, string, name or number longer than a body, no
+  // nesting past maxJsonDepth. A number longer than maxNumberChars is then read as text but never
+  // converted (no quadratic big-number parsing): it is out of range, like 1e400.
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(LIMITS.maxJsonDepth())
+                  .maxNumberLength(LIMITS.maxBodyBytes())
+                  .maxStringLength(LIMITS.maxBodyBytes())
+                  .maxNameLength(LIMITS.maxBodyBytes())
                   .build())
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
   private Json() {}
 
   /** The JSON value of a text, or empty when the text is not exactly one (bounded) JSON value. */
   public static Optional<JsonNode> read(String text) {
-    try {
-      JsonNode node = READER.readTree(text);
-      return node == null || node.isMissingNode() ? Optional.empty() : Optional.of(node);
-    } catch (Exception e) {
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      if (parser.nextToken() == null) {
+        return Optional.empty();
+      }
+      JsonNode value = value(parser);
+      return parser.nextToken() == null ? Optional.of(value) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  // The parser's current value as a tree; nesting is bounded by the factory's constraints.
+  private static JsonNode value(JsonParser parser) throws IOException {
+    switch (parser.currentToken()) {
+      case START_OBJECT -> {
+        ObjectNode object = NODES.objectNode();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          parser.nextToken();
+          object.set(name, value(parser));
+        }
+        return object;
+      }
+      case START_ARRAY -> {
+        ArrayNode array = NODES.arrayNode();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          array.add(value(parser));
+        }
+        return array;
+      }
+      case VALUE_STRING -> {
+        return NODES.textNode(parser.getText());
+      }
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+        return number(parser);
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return NODES.booleanNode(parser.getBooleanValue());
+      }
+      case VALUE_NULL -> {
+        return NODES.nullNode();
+      }
+      default -> throw new IOException("not JSON: " + parser.currentToken());
+    }
+  }
+
+  private static JsonNode number(JsonParser parser) throws IOException {
+    if (parser.getTextLength() > LIMITS.maxNumberChars()) {
+      boolean negative = parser.getTextCharacters()[parser.getTextOffset()] == '-';
+      return NODES.numberNode(negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
+    }
+    if (parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
+      return NODES.numberNode(parser.getDoubleValue());
+    }
+    return switch (parser.getNumberType()) {
+      case INT -> NODES.numberNode(parser.getIntValue());
+      case LONG -> NODES.numberNode(parser.getLongValue());
+      default -> NODES.numberNode(parser.getBigIntegerValue());
+    };
   }
 
   /** As {@link #read(String)}, for bytes: invalid UTF-8 is not JSON. */
@@ -71,7 +128,7 @@ public final class Json {
         .orElseGet(() -> TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8)));
   }
 
-  private static Optional<String> utf8(byte[] bytes) {
+  static Optional<String> utf8(byte[] bytes) {
     try {
       return Optional.of(
           StandardCharsets.UTF_8

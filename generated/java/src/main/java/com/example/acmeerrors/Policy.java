@@ -16,6 +16,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param didYouMeanLimit the most suggestions {@link Errors#didYouMean} returns
  * @param maxDelayValueMs every delay saturates here (2^53 - 1)
  * @param maxJsonDepth nesting deeper than this is not JSON to this SDK
+ * @param maxBodyBytes a response body longer than this (UTF-8) is unreadable
+ * @param maxNumberChars a JSON number with a longer text is out of range (never converted)
+ * @param maxHeaders only this many headers are looked at
+ * @param maxHeaderChars a longer header value counts as absent
+ * @param maxXmlDepth XML elements nested deeper than this are unreadable
  * @param problemBase the prefix of each code's RFC 9457 type URI
  */
 public record Policy(
@@ -29,6 +34,11 @@ public record Policy(
     int didYouMeanLimit,
     long maxDelayValueMs,
     int maxJsonDepth,
+    int maxBodyBytes,
+    int maxNumberChars,
+    int maxHeaders,
+    int maxHeaderChars,
+    int maxXmlDepth,
     String problemBase) {
 
   static Policy of(JsonNode p) {
@@ -43,6 +53,11 @@ public record Policy(
         p.get("did_you_mean_limit").asInt(),
         p.get("max_delay_value_ms").asLong(),
         p.get("max_json_depth").asInt(),
+        p.get("max_body_bytes").asInt(),
+        p.get("max_number_chars").asInt(),
+        p.get("max_headers").asInt(),
+        p.get("max_header_chars").asInt(),
+        p.get("max_xml_depth").asInt(),
         p.get("problem_base").asText());
   }
 }

@@ -12,13 +12,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,7 +71,8 @@ class SdkTest {
       assertEquals(entry.retryable(), p.retryable());
       assertEquals(List.of(), Errors.validate(p.toJson()));
       assertSame(Verdict.KNOWN, Errors.parse(p.toString()).verdict());
-      Decision d = Errors.decide(p, 1, 5);
+      // No limit on the delay: a registry may ask for longer than the default maximum.
+      Decision d = Errors.decide(p, 1, 5, Long.MAX_VALUE);
       assertEquals(Reason.REGISTRY, d.reason());
       assertEquals(entry.actions().get(entry.scope()), d.action());
     }
@@ -108,6 +113,50 @@ class SdkTest {
   }
 
   @Test
+  void eachCategoryHasItsExceptionAndAResponseThrowsIt() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      ErrorPayload p = payload(entry);
+      ErrorPayloadException e = ErrorPayloadException.of(p);
+      assertTrue(e.getClass() != ErrorPayloadException.class, entry.code());
+      assertEquals(entry.knownCode(), e.code());
+      assertEquals(entry.retryable(), e.isRetryable());
+      assertEquals(p.knownCategory(), e.category());
+      HttpMessage out = Errors.toHttp(p);
+      if (!sentAsItself(entry)) {
+        continue;
+      }
+      HttpResponse<String> response = new FakeResponse<>(out.status(), headerMap(out), out.body());
+      ErrorPayloadException thrown =
+          assertThrows(ErrorPayloadException.class, () -> Errors.throwIfError(response));
+      assertSame(e.getClass(), thrown.getClass());
+      assertEquals(entry.knownCode(), thrown.code());
+    }
+    Errors.throwIfError(new FakeResponse<>(200, Map.of(), "{}"));
+    // A registry may read the code from the status itself: then even "[1]" is its error.
+    HttpResponse<String> junk = new FakeResponse<>(500, Map.of(), "[1]");
+    Class<? extends RuntimeException> expected =
+        Errors.parse(Errors.readHttp(junk).payload()).ok()
+            ? ErrorPayloadException.class
+            : InvalidPayloadException.class;
+    assertThrows(expected, () -> Errors.throwIfError(junk));
+  }
+
+  @Test
+  void anInputStreamBodyIsReadNoFurtherThanTheLimit() {
+    int limit = RecoveryTable.policy().maxBodyBytes();
+    HttpMessage out = Errors.toHttp(payload(FIRST));
+    byte[] body = out.body().getBytes(StandardCharsets.UTF_8);
+    HttpReading small =
+        Errors.readHttp(
+            new FakeResponse<>(out.status(), headerMap(out), new ByteArrayInputStream(body)));
+    assertEquals(FIRST.code(), small.payload().get(wire("code")).asText());
+    ByteArrayInputStream endless = new ByteArrayInputStream(new byte[limit * 3]);
+    HttpReading large = Errors.readHttp(new FakeResponse<>(500, Map.of(), endless));
+    assertNull(large.document());
+    assertEquals(limit * 2 - 1, endless.available());
+  }
+
+  @Test
   void jacksonReadsAndWritesTheWireNames() throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     ErrorPayload p = payload(FIRST);
@@ -120,6 +169,9 @@ class SdkTest {
   void httpRoundTrip() {
     for (boolean problem : new boolean[] {false, true}) {
       for (RecoveryEntry entry : RecoveryTable.entries()) {
+        if (!sentAsItself(entry)) {
+          continue;
+        }
         ErrorPayload p = payload(entry);
         HttpMessage out = Errors.toHttp(p, problem);
         assertEquals(entry.httpStatus(), out.status());
@@ -147,10 +199,13 @@ class SdkTest {
     ObjectNode withoutDelay = p.toJson();
     withoutDelay.remove(wire("retry_after_ms"));
     HttpResponse<String> response =
-        new FakeResponse(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
+        new FakeResponse<>(503, Map.of("Retry-After", List.of(" 7 ")), withoutDelay.toString());
     JsonNode raw = Errors.fromHttp(response);
     assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
     assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
+    assertEquals(Optional.of(Duration.ofSeconds(7)), Errors.decide(raw, 1, 5).delay());
+    assertEquals(Optional.of("c-2"), Errors.decide(raw, 1, 5).correlation());
+    assertEquals(Optional.empty(), Errors.decide(raw, 5, 5).delay());
   }
 
   @Test
@@ -218,18 +273,95 @@ class SdkTest {
   }
 
   private static Long delay(String name, String value) {
-    return Errors.headerDelayMs(n -> n.equalsIgnoreCase(name) ? value : null, 1000);
+    List<Map.Entry<String, String>> headers = List.of(Map.entry(name, value));
+    return Reading.delayMs(null, headers, 1000, Contract.INSTANCE.response.get("own_retry_after"));
   }
 
-  private record FakeResponse(int statusCode, Map<String, List<String>> headerMap, String body)
-      implements HttpResponse<String> {
+  @Test
+  void hostileResponsesAreDecidedWithinTheLimits() {
+    Policy policy = RecoveryTable.policy();
+    int size = policy.maxBodyBytes();
+    List<String> bodies =
+        List.of(
+            "[".repeat(size / 2) + "]".repeat(size / 2),
+            "{\"a\":".repeat(size / 5),
+            "1".repeat(size),
+            "-" + "1".repeat(size - 1),
+            "{\"n\":" + "1".repeat(size - 6) + "}",
+            "\"" + "7".repeat(size - 2) + "\"",
+            "<a>".repeat(size / 3),
+            "<a " + "b='1' ".repeat(size / 7) + "/>",
+            "1".repeat(size + 1));
+    for (String body : bodies) {
+      long start = System.nanoTime();
+      HttpReading reading = Errors.readHttp(500, List.of(), body, 0);
+      Errors.decide(reading.payload(), 1, 5);
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(ms < 1000, body.substring(0, 8) + "... took " + ms + " ms");
+      assertTrue(reading.error());
+    }
+    List<Map.Entry<String, String>> many = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      many.add(Map.entry("x-" + i, "v"));
+    }
+    many.add(Map.entry("retry-after-ms", "5"));
+    assertNull(Reading.header(many, "retry-after-ms"));
+    String longValue = "1".repeat(policy.maxHeaderChars() + 1);
+    assertNull(Reading.header(List.of(Map.entry("Retry-After-Ms", longValue)), "retry-after-ms"));
+    assertEquals("5", Reading.header(List.of(Map.entry("Retry-After-Ms", "5")), "retry-after-ms"));
+  }
+
+  @Test
+  void aLongNumberIsOutOfRangeButTheDocumentReads() {
+    String digits = "1".repeat(RecoveryTable.policy().maxNumberChars() + 1);
+    JsonNode document = Json.read("{\"n\":" + digits + ",\"m\":-" + digits + "}").orElseThrow();
+    assertEquals(Double.POSITIVE_INFINITY, document.get("n").doubleValue());
+    assertEquals(Double.NEGATIVE_INFINITY, document.get("m").doubleValue());
+    String fits = "1".repeat(RecoveryTable.policy().maxNumberChars());
+    assertEquals(fits, Json.read(fits).orElseThrow().bigIntegerValue().toString());
+  }
+
+  /**
+   * Whether toHttp's response reads back as this code: a code sent as a wire code it shares is told
+   * apart only by the header conditions toHttp writes (a body condition, such as OpenAI's {@code
+   * error.type}, is the API's to send).
+   */
+  private static boolean sentAsItself(RecoveryEntry entry) {
+    String wire = Reading.WIRE_CODE.getOrDefault(entry.code(), entry.code());
+    JsonNode rows = Contract.INSTANCE.response.get("variants").get(wire);
+    if (rows == null) {
+      return true;
+    }
+    for (JsonNode row : rows) {
+      if (row.get(0).asText().equals(entry.code())) {
+        for (JsonNode condition : row.get(1)) {
+          JsonNode at = condition.get("at");
+          JsonNode equals = condition.get("equals");
+          boolean header = at != null && at.get("in").asText().equals("header");
+          if (!header || equals == null || !equals.isTextual()) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  private static Map<String, List<String>> headerMap(HttpMessage message) {
+    Map<String, List<String>> headers = new HashMap<>();
+    message.headers().forEach(h -> headers.put(h.getKey(), List.of(h.getValue())));
+    return headers;
+  }
+
+  private record FakeResponse<T>(int statusCode, Map<String, List<String>> headerMap, T body)
+      implements HttpResponse<T> {
     @Override
     public HttpRequest request() {
       return HttpRequest.newBuilder(URI.create("http://localhost/")).build();
     }
 
     @Override
-    public Optional<HttpResponse<String>> previousResponse() {
+    public Optional<HttpResponse<T>> previousResponse() {
       return Optional.empty();
     }
 
