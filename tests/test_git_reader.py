@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_errgen
-from errgen import compose as composing
-from errgen.compose import GitTree, compose, expand
-from errgen.lint import lint_document
-from errgen.load import load_text
+from errgen.registry import compose as composing
+from errgen.registry.compose import GitTree, compose, expand
+from errgen.registry.lint import lint_document
+from errgen.registry.load import load_text
 
 EXAMPLE = ROOT / "examples" / "multi-team"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
@@ -86,7 +86,7 @@ def test_the_example_composes_the_same_at_the_ref_as_in_the_working_tree(history
         codes, fragments, diagnostics = composed(tree, "teams/*.yaml")
     finally:
         tree.close()
-    from errgen.lint import lint_path
+    from errgen.registry.lint import lint_path
 
     here = lint_path(EXAMPLE / "errors.yaml")
     assert codes == [(c.name, c.description) for c in here.registry.codes]

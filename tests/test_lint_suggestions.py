@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from errgen.lint.base import Nearest
+from errgen.registry.lint.base import Nearest
 from test_lint_hostile import with_codes
 
 
@@ -29,7 +29,7 @@ def test_unknown_category_messages_do_not_depend_on_the_hash_seed(tmp_path) -> N
     categories = "".join(f"  cat_{c}: {{retryable: false, action: fix, description: x}}\n" for c in "qwertyuiop")
     path = tmp_path / "r.yaml"
     path.write_text(with_codes(3, category="zzz_{i}", categories=categories), encoding="utf-8")
-    script = "import sys; from errgen.lint import lint_path; from pathlib import Path; print([d.message for d in lint_path(Path(sys.argv[1])).diagnostics])"
+    script = "import sys; from errgen.registry.lint import lint_path; from pathlib import Path; print([d.message for d in lint_path(Path(sys.argv[1])).diagnostics])"
     seen = set()
     for seed in ("1", "2", "3", "4"):
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONHASHSEED": seed}

@@ -50,6 +50,6 @@ def test_completion_offers_target_names() -> None:
         done = subprocess.run([sys.executable, "-m", "errgen"], env=env, capture_output=True, text=True, check=True)
         return [item.split(",", 1)[1] for item in done.stdout.split()]
 
-    assert complete("errgen build --target ") == ["conformance", "docs", "go", "java", "python", "recovery", "rust", "schema", "typescript"]
+    assert complete("errgen build --target ") == ["conformance", "docs", "go", "java", "python", "recovery", "rust", "schema", "site", "typescript"]
     assert complete("errgen build --target py") == ["python"]
     assert complete("errgen conformance --target ") == ["go", "java", "python", "rust", "typescript"]
