@@ -262,3 +262,20 @@ def test_every_command_says_where_settings_came_from_with_v(project: Path, args:
     (project / "errgen.toml").write_text('registry = "contract/errors.yaml"\n')
     done = errgen(*args[:1], "-v", *args[1:], cwd=project)
     assert "settings from errgen.toml" in done.stderr, (args, done.stderr)
+
+
+def test_a_missing_dependency_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """black missing from the environment (an install gone wrong): a sentence, not a traceback."""
+    script = ("import sys\n"
+              "class Block:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'black' or name.startswith('black.'):\n"
+              "            raise ModuleNotFoundError(\"No module named 'black'\", name='black')\n"
+              "sys.meta_path.insert(0, Block())\n"
+              "sys.argv = ['errgen', 'build', '--out', sys.argv[1]]\n"
+              "from errgen.cli import run\n"
+              "run()\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "ERRGEN_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "'black' is missing" in done.stderr

@@ -600,6 +600,10 @@ def run() -> NoReturn:
     except LanguageError as exc:  # a language folder's declaration is wrong: errgen cannot run
         print(f"errgen: {exc}", file=sys.stderr)
         code = 2
+    except ModuleNotFoundError as exc:  # a dependency errgen installs with itself is missing
+        print(f"errgen: the package {exc.name!r} is missing; reinstall errgen (python3 -m pip install errgen) "
+              "in the environment that runs it", file=sys.stderr)
+        code = 2
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             code = exc.code or 0
