@@ -151,13 +151,18 @@ def decide(
     if attempt >= max_attempts:
         return _decision(payload, Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED)
     given = payload.get(_W["retry_after_ms"])
+    named = given is not None or registry_delay is not None
     delay = (
         int(given)
         if given is not None
-        else registry_delay if registry_delay is not None else backoff_ms(attempt, jitter)
+        else registry_delay if registry_delay is not None else backoff_ms(attempt)
     )
+    # The bound is on the delay the rule asks for, so escalating never depends on a random
+    # draw; jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if delay > max_delay_ms:
         return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
+    if jitter and not named:
+        delay = int(random.random() * delay)
     return _decision(payload, action, reason, delay)
 
 

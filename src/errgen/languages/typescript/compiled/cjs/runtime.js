@@ -118,10 +118,13 @@ function decide(payload, options = {}) {
     if (attempt >= maxAttempts)
         return decision(payload, exhausted, "attempts-exhausted");
     const given = (0, verdict_js_1.own)(payload, w("retry_after_ms"));
-    const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt, jitter);
+    const named = typeof given === "number" || typeof registryDelay === "number";
+    const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt);
+    // The bound is on the delay the rule asks for, so escalating never depends on a random draw;
+    // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if (delay > maxDelayMs)
         return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, delay);
+    return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 function validatePayload(payload) {
