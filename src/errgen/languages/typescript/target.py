@@ -111,3 +111,9 @@ def unions(contract: ContractView) -> list[dict[str, Any]]:
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:
     """`node dist/cjs/conformance.js`: the runner ships compiled, so only node is needed."""
     return ["node", str(sdk_dir / "dist" / "cjs" / "conformance.js"), mode, str(vectors)], sdk_dir, "node"
+
+
+def code_snippets(contract: ContractView) -> dict[str, str]:
+    """For the site's code pages: each code as a caller branches on it with this SDK (a literal
+    of the `Code` union)."""
+    return {code: f"if (payload.code === {naming.string_literal(code)}) {{\n  // ...\n}}" for code in contract.code_names}
