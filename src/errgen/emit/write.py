@@ -59,6 +59,10 @@ Hashes = dict[str, str]
 _ALWAYS_IGNORED = ("__pycache__/", f"/{CACHE}", f"/{CACHE}.tmp", f"/{STAGING}/", f"/{COMMIT}/")
 
 
+# The longest file or folder name the common file systems hold (ext4, APFS, NTFS: 255).
+NAME_MAX = 255
+
+
 class WriteError(Exception):
     """errgen could not write, or refused to (exit 2). Unless the message says the build was
     interrupted, nothing was changed."""
@@ -370,7 +374,11 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
 
 def _destination(root: Path, rel: str, out: Path, data: bytes, problems: list[str]) -> str | None:
     """How a planned file meets the disk: 'same' bytes, 'new', 'exists' (to overwrite), or None
-    with a problem noted (a folder where the file goes, or a file where a folder must be)."""
+    with a problem noted (a folder where the file goes, or a file where a folder must be, or a
+    name no file system holds: staging is flat, so only the move into place would find out)."""
+    if any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in PurePosixPath(rel).parts):
+        problems.append(f"{show(out / rel)}: File name too long (a folder or file name over {NAME_MAX} bytes)")
+        return None
     try:
         path = inside(root, rel, out)
     except WriteError as exc:
