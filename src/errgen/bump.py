@@ -25,7 +25,7 @@ from errgen import semver
 from errgen.diagnostics import Loc
 from errgen.diff import diff
 from errgen.diff.checks import RENAME_RULES, expected_since
-from errgen.diff.changes import Change
+from errgen.diff.changes import RULE_SPECS, Change
 from errgen.registry.model import HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
 
@@ -117,6 +117,9 @@ def changelog_line(change: Change) -> str:
         return f"{change.code} was renamed to {change.detail}"
     if change.rule == "code-removed":
         return f"{change.code} was removed"
+    keyword = RULE_SPECS[change.rule].keyword if change.rule in RULE_SPECS else ""
+    if keyword and not re.search(rf"\b{re.escape(keyword)}\b", change.message, re.IGNORECASE):
+        return f"{keyword}: {change.message}"  # the word that announces a registry-level break
     return change.message
 
 
