@@ -698,6 +698,16 @@ def test_every_api_module_is_gofmt_and_vet_clean(api_workspace: Path) -> None:
 
 
 @needs_go
+@pytest.mark.slow  # one go test over 14 modules
+def test_every_api_module_passes_its_own_go_tests(api_workspace: Path) -> None:
+    """Each SDK's generated tests hold for every real API's registry, not only errgen's own
+    (a status-coded registry reads an HTML 502 as code 502, say)."""
+    packages = [f"{_module_path(api_workspace / p.stem / 'go')}/..." for p in APIS]
+    done = _go("test", *packages, cwd=api_workspace, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+@needs_go
 def test_every_api_module_decides_its_real_responses_as_python_does(api_workspace: Path) -> None:
     """Same code, action and correlation id as tests/test_api_catalog.py expects of the Python SDK,
     and a rate limit waits at least what the response says."""
