@@ -362,17 +362,7 @@ def test_module_passes_hand_written_http_and_mcp_vectors(tmp_path_factory: pytes
     assert done.returncode == 2 and "conformance:" in done.stderr
 
 
-@needs_go
-def test_the_documented_example_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
-    _, _, out = built("default", tmp_path_factory)
-    docs = (ROOT / "docs" / "sdk-go.md").read_text(encoding="utf-8")
-    program = docs.split("```go\n", 1)[1].split("```", 1)[0]
-    example = out / "go" / "cmd" / "docexample"
-    example.mkdir(exist_ok=True)
-    (example / "main.go").write_text(program, encoding="utf-8")
-    done = _go("run", "./cmd/docexample", cwd=out / "go")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"{n} pause registry 2s req-42" for n in range(1, 5)] + ["5 stop attempts-exhausted 0s req-42"]
+# docs/sdk-go.md is built, vetted and run by tests/test_go_docs.py.
 
 
 # Number texts the JSON Schema and the Go reader must judge alike (2.0 is integral, 2^53 is not in

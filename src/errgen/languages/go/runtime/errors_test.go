@@ -126,8 +126,13 @@ func TestResponseError(t *testing.T) {
 	if !errors.As(err, &p) || !errors.Is(err, e.Code) || p.CorrelationID != "c-resp" {
 		t.Errorf("got %v", err)
 	}
-	if err := ResponseError(respond(200, http.Header{}, `{"ok":true}`)); err != nil {
+	ok := respond(200, http.Header{}, `{"ok":true}`)
+	if err := ResponseError(ok); err != nil {
 		t.Errorf("a 200 carries no error: %v", err)
+	}
+	// The caller still reads a success's whole body (read and put back when error_when needs it).
+	if rest, err := io.ReadAll(ok.Body); err != nil || string(rest) != `{"ok":true}` {
+		t.Errorf("the success's body after ResponseError: %q, %v", rest, err)
 	}
 	// An HTML 502 names no code in its body: it is a *PayloadError, unless the registry reads
 	// the code from the status (GitHub REST, Shopify), where it is the payload of code "502".
