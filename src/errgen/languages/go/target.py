@@ -113,9 +113,9 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "module_literal": lit(module),
         "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
-        "registry_comment": naming.comment(f"{view.name} {view.version}"),
+        # No version in any file but go.mod's path (majors only): a release is a git tag.
+        "registry_comment": naming.comment(view.name),
         "registry_name": lit(view.name),
-        "registry_version": lit(view.version),
         "policy": view.policy,
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),

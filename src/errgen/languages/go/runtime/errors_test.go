@@ -143,3 +143,21 @@ func TestResponseError(t *testing.T) {
 		t.Errorf("an HTML 502 is a *PayloadError, or code 502 read from the status: %v", err)
 	}
 }
+
+// A message names the registry, never its version: no file of the module names the version, so
+// a release changes none of them (the version is the git tag; see ModuleVersion).
+func TestUnknownCodeMessageNamesTheRegistryOnly(t *testing.T) {
+	_, err := NewError(Code("NOT_A_CODE_OF_THIS_REGISTRY"), "c")
+	var perr *PayloadError
+	if !errors.As(err, &perr) || len(perr.Problems) != 1 {
+		t.Fatalf("got %v", err)
+	}
+	want := fmt.Sprintf("code %q is not in registry %s", "NOT_A_CODE_OF_THIS_REGISTRY", RegistryName)
+	if got := perr.Problems[0].Message; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// Inside this module's own tests the build records no version of it.
+	if v, ok := ModuleVersion(); ok {
+		t.Errorf("ModuleVersion inside the module's own test: %q", v)
+	}
+}
