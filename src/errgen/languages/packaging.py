@@ -15,7 +15,7 @@ _SPDX_ID = re.compile(r"[A-Za-z0-9.+-]+")
 def license_notice(view: ContractView) -> str | None:
     """The LICENSE file's text: the licence the registry declares (SPDX) and where its text is;
     None when the registry declares none (then no package ships a LICENSE file)."""
-    spdx = about(view).license
+    spdx = view.about.license
     if not spdx:
         return None
     page = f"https://spdx.org/licenses/{spdx}.html" if _SPDX_ID.fullmatch(spdx) and not spdx.startswith("LicenseRef-") \
@@ -31,15 +31,3 @@ def example_code(view: ContractView) -> CodeRow | None:
     current = [c for c in view.codes if not c.deprecated_since] or list(view.codes)
     return next((c for c in current if c.retryable and c.scope != "resource"), current[0] if current else None)
 
-
-# TEMPORARY until the lead's view.about lands in main: the same fields, read with getattr.
-from types import SimpleNamespace as _Stub  # noqa: E402
-
-
-def about(view: ContractView) -> object:
-    found = getattr(view, "about", None)
-    if found is not None:
-        return found
-    return _Stub(description=f"Error contract of {view.name}: codes, payload model, recovery table and runtime.",
-                 license="Apache-2.0", repository="https://github.com/acme/errors", homepage=None,
-                 keywords=("errors", "error-codes", view.name))

@@ -19,7 +19,7 @@ from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.registry.model import Registry
 from errgen.languages.go import naming
-from errgen.languages.packaging import about, example_code, license_notice
+from errgen.languages.packaging import example_code, license_notice
 from errgen.emit.render import render as render_template
 
 NAME = "go"
@@ -118,7 +118,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "module": module,
         "module_literal": lit(module),
         "import_line": import_line(module, package),
-        "about": about(view),
+        "about": view.about,
         "example": example_arguments(view, package, codes),
         "registry_name_text": view.name,
         "internal_literal": lit(f"{module}/internal/conformance"),

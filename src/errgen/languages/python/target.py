@@ -15,7 +15,7 @@ from typing import Any
 
 from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.languages.packaging import about, example_code, license_notice
+from errgen.languages.packaging import example_code, license_notice
 from errgen.registry.model import Registry
 from errgen.languages.python import naming
 from errgen.emit.render import render as render_template
@@ -41,7 +41,7 @@ def render(registry: Registry) -> dict[str, str]:
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,
-        "about": about(contract),
+        "about": contract.about,
         "example": example_arguments(contract),
     }
     base = f"python/{package}"
