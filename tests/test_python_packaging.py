@@ -158,7 +158,7 @@ def build_and_check(registry_text: str, tmp: Path) -> tuple[Path, Path]:
     done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(tmp / "out" / "python")],
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    artifacts = sorted(dist.iterdir())
+    artifacts = sorted(dist.iterdir(), key=lambda p: p.suffix)
     assert [p.suffix for p in artifacts] == [".gz", ".whl"], artifacts
     checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, artifacts)],
                              capture_output=True, text=True, timeout=300)
