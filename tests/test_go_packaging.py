@@ -50,7 +50,7 @@ def test_readme_licence_and_package_docs_come_from_the_registry() -> None:
     assert "go get acmeerrors/v2\n" in readme and "acmeerrors.CodeRateLimited" in readme
     assert about.license in readme and about.repository in readme
     assert "names no host" in readme  # the default path cannot be fetched: the README says what to do
-    assert files["go/LICENSE"].startswith(f"SPDX-License-Identifier: {about.license}\n")
+    assert f"\nSPDX-License-Identifier: {about.license}\n" in files["go/LICENSE"]
     doc = files["go/doc.go"]
     assert "\n// Package acmeerrors is the error contract of registry acme:" in doc
     assert "acmeerrors.NewError(acmeerrors.CodeRateLimited" in doc and "\n// # Versions\n" in doc

@@ -65,7 +65,7 @@ def test_metadata_comes_from_the_registrys_about_exactly() -> None:
     assert not any(c.startswith("License ::") for c in project["classifiers"])  # PEP 639: the expression says it
     build = tomllib.loads(files["python/pyproject.toml"])["build-system"]
     assert build["requires"] == ["setuptools>=77"]  # the first setuptools that reads a PEP 639 expression
-    assert files["python/LICENSE"].startswith(f"SPDX-License-Identifier: {about.license}\n")
+    assert f"\nSPDX-License-Identifier: {about.license}\n" in files["python/LICENSE"]
     readme = files["python/README.md"]
     assert "python -m pip install acme-errors" in readme and "Code.RATE_LIMITED" in readme
     assert about.license in readme and about.repository in readme

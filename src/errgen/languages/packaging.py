@@ -20,7 +20,7 @@ def license_notice(view: ContractView) -> str | None:
         return None
     page = f"https://spdx.org/licenses/{spdx}.html" if _SPDX_ID.fullmatch(spdx) and not spdx.startswith("LicenseRef-") \
         else "https://spdx.org/licenses/"
-    return (f"SPDX-License-Identifier: {spdx}\n\n"
+    return (f"{view.header}\n\nSPDX-License-Identifier: {spdx}\n\n"
             f"This package is the error contract of the {view.name} registry, generated from it by errgen.\n"
             f"It is licensed under {spdx}; the licence text: {page}\n")
 

@@ -121,6 +121,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "about": view.about,
         "example": example_arguments(view, package, codes),
         "registry_name_text": view.name,
+        "readme_header": view.header,
         "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
         # No version in any file but go.mod's path (majors only): a release is a git tag.
