@@ -103,6 +103,20 @@ def test_the_readme_example_runs_with_a_real_code(tmp_path: Path) -> None:
     assert done.stdout.split()[:3] == ["RATE_LIMITED", "pause", "2000"]
 
 
+@pytest.mark.slow
+def test_the_readme_example_type_checks_strictly(tmp_path: Path) -> None:
+    files = python_target.render(load_registry())
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    example = re.findall(r"^```python\n(.*?)^```", files["python/README.md"], re.S | re.M)[0]
+    (tmp_path / "example.py").write_text(example, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "example.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "MYPYPATH": str(tmp_path / "python")})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 # ---- the version lives in pyproject.toml only ---------------------------------------------------
 
 
