@@ -81,6 +81,16 @@ def test_a_registry_without_a_licence_says_so_and_ships_no_licence_file() -> Non
     assert "No licence is declared" in files["python/README.md"]
 
 
+@pytest.mark.parametrize(("spdx", "page"), [("MIT", "https://spdx.org/licenses/MIT.html"),
+                                           ("MIT OR Apache-2.0", "https://spdx.org/licenses/"),
+                                           ("LicenseRef-Acme", "https://spdx.org/licenses/")])
+def test_a_licence_expression_is_written_as_declared(spdx: str, page: str) -> None:
+    text = REGISTRY.read_text(encoding="utf-8").replace("\nlicense: Apache-2.0\n", f"\nlicense: {spdx}\n", 1)
+    files = render_text(text)
+    assert pyproject(files)["license"] == spdx
+    assert f"\nSPDX-License-Identifier: {spdx}\n" in files["python/LICENSE"] and files["python/LICENSE"].endswith(f"{page}\n")
+
+
 def test_metadata_text_is_data_in_toml() -> None:
     hostile = 'a "quoted" \\ back\tslash\x7f del\nand a line ' + "\u2028 日本"
     assert tomllib.loads(f"x = {naming.toml_string(hostile)}")["x"] == hostile
