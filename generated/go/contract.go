@@ -6,8 +6,8 @@ package acmeerrors
 // RegistryName is the name of the registry this package was generated from.
 const RegistryName = "acme"
 
-// RegistryVersion is the version of the registry this package was generated from.
-const RegistryVersion = "2.1.0"
+// modulePath is this module's path: ModuleVersion finds its version in the build by it.
+const modulePath = "acmeerrors/v2"
 
 // DefaultMaxAttempts is the attempt budget Decide's callers pass unless they have their own.
 const DefaultMaxAttempts = 5

@@ -11,7 +11,8 @@ from typing import Any, Mapping, Optional, Tuple
 from ._verdict import Spec
 
 REGISTRY_NAME = "acme"
-REGISTRY_VERSION = "2.1.0"
+# The distribution pip installs; its metadata holds the version (see _metadata.py).
+DISTRIBUTION = "acme-errors"
 PROBLEM_BASE = "https://errors.acme.dev/"
 # The body key an HTTP payload is nested under, or None: the payload is the body.
 ENVELOPE: Optional[str] = None
