@@ -78,7 +78,9 @@ public final class Retrier {
 
   /**
    * One attempt: a call that returns a value or throws (an {@link ErrorPayloadException} to be
-   * decided on, or an exception of type {@code X} that goes to the caller).
+   * decided on, or an exception that goes to the caller). {@code InterruptedException} is declared
+   * apart so that {@code X} is the call's own checked exception: {@code IOException} for {@code
+   * HttpClient.send}, not {@code Exception}.
    *
    * @param <T> what the call returns
    * @param <X> the checked exception it may throw
@@ -90,8 +92,9 @@ public final class Retrier {
      *
      * @return its result
      * @throws X when it fails other than with an error payload
+     * @throws InterruptedException when interrupted
      */
-    T call() throws X;
+    T call() throws X, InterruptedException;
   }
 
   private static final Retrier DEFAULTS =

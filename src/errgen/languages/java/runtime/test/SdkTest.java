@@ -113,6 +113,8 @@ class SdkTest {
             });
     assertSame(p, e.payload());
     assertTrue(e.getMessage().startsWith(FIRST.code()));
+    assertEquals(Errors.toHttp(p), e.toHttp());
+    assertEquals(Errors.toHttp(p, true), e.toHttp(true));
   }
 
   @Test
