@@ -34,7 +34,7 @@ READS_RESPONSES = True
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
 VERSIONS = {
     "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
-    "jar": "3.4.2", "dependency": "3.8.1",
+    "jar": "3.4.2", "dependency": "3.8.1", "source": "3.4.0", "javadoc": "3.12.0",
 }
 # Past this many codes `Code` is a class with an enum's surface (code_class_sources): javac refuses
 # an enum of about 3,400 constants (its static initialiser passes 64 KiB) and a class file's
@@ -172,7 +172,6 @@ def contract_json(v: ContractView) -> str:
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
-        "version": v.version,
         "policy": dataclasses.asdict(v.policy),
         "envelope": v.envelope,
         "fields": [
