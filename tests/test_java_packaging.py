@@ -6,6 +6,7 @@ the javadoc jar (javadoc's checks on, no warnings) for the default registry and 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -66,14 +67,48 @@ def test_the_readme_shows_install_and_an_example_with_the_registrys_names_and_no
     assert v.version not in readme  # the version lives in pom.xml only
 
 
-def test_a_registry_without_a_licence_says_so_in_the_pom_and_ships_no_licence_file() -> None:
+def test_the_pom_carries_the_registrys_metadata_exactly() -> None:
     files = target.render(_default())
-    about = getattr(view(_default()), "about", None)
-    if about is not None and getattr(about, "license", None):
-        pytest.skip("the default registry declares a licence")
-    assert "<licenses>" not in files["java/pom.xml"]
-    assert "No licence declared" in files["java/pom.xml"]
-    assert "java/LICENSE" not in files
+    pom = files["java/pom.xml"]
+    for line in [
+        "<name>acme-errors</name>",
+        "<description>The acme platform's error codes, with typed payloads and recovery decisions for its clients.</description>",
+        "<url>https://errors.acme.dev/</url>",
+        "<licenses>\n    <license>\n      <name>Apache-2.0</name>\n      <url>https://spdx.org/licenses/Apache-2.0.html</url>\n"
+        "      <distribution>repo</distribution>",
+        "<developer>\n      <name>The maintainers of the acme error registry</name>\n      <url>https://errors.acme.dev/</url>",
+        "<scm>\n    <url>https://github.com/acme/errors</url>\n    <connection>scm:git:https://github.com/acme/errors.git</connection>\n"
+        "    <developerConnection>scm:git:https://github.com/acme/errors.git</developerConnection>",
+    ]:
+        assert line in pom, line
+    assert pom.count("2.1.0") == 1  # the version, once, in <version>
+    assert files["java/LICENSE"].startswith("This package, the Java SDK of the error registry acme, is licensed under Apache-2.0\n")
+    assert "https://spdx.org/licenses/Apache-2.0.html" in files["java/LICENSE"]
+    readme = files["java/README.md"]
+    assert "Apache-2.0; see `LICENSE`." in readme and "- Repository: <https://github.com/acme/errors>" in readme
+
+
+def test_a_registry_without_a_licence_says_so_in_the_pom_and_ships_no_licence_file() -> None:
+    registry = _default()
+    registry = dataclasses.replace(registry, about=dataclasses.replace(registry.about, license=None, repository=None, homepage=None))
+    files = target.render(registry)
+    pom = files["java/pom.xml"]
+    assert "<licenses>" not in pom and "No licence declared" in pom
+    assert "<scm>" not in pom and "<url>" not in pom
+    assert "java/LICENSE" not in files and "## Licence" not in files["java/README.md"]
+
+
+def test_a_release_changes_only_the_pom() -> None:
+    """PACKAGING item 2: a minor bump with its history entry changes pom.xml and nothing else."""
+    text = REGISTRY.read_text(encoding="utf-8")
+    old = target.render(_default())
+    bumped = text.replace("version: 2.1.0", "version: 2.2.0", 1)
+    assert bumped != text
+    result = lint_text(bumped)
+    if result.registry is None:  # a history entry for 2.2.0 is needed
+        pytest.skip("the bumped registry needs a history entry: " + "; ".join(d.text() for d in result.diagnostics)[:300])
+    new = target.render(result.registry)
+    assert sorted(path for path in old.keys() | new.keys() if old.get(path) != new.get(path)) == ["java/pom.xml"]
 
 
 def test_registry_text_in_the_pom_is_xml_text() -> None:

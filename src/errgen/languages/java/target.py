@@ -157,28 +157,11 @@ def runtime_source(path: Path, package: str, header: str) -> str:
     return f"// {header}\npackage {package};\n" + text[len(RUNTIME_PACKAGE) + 1:]
 
 
-@dataclasses.dataclass(frozen=True)
-class About:
-    """The registry's package metadata as the pom and README use it (the view's `about`)."""
-
-    description: str
-    license: str | None
-    repository: str | None
-    homepage: str | None
-
-
-def about(v: ContractView) -> About:
-    # getattr: the view's `about` is newer than this target; a view without it has no metadata.
-    given = getattr(v, "about", None)
-    description = getattr(given, "description", None) or f"Error contract of {v.name}: codes, payload, recovery table and runtime."
-    return About(description, getattr(given, "license", None), getattr(given, "repository", None), getattr(given, "homepage", None))
-
-
 def pom(v: ContractView, package: str) -> str:
     """The pom: coordinates, the metadata a repository such as Maven Central asks for (name,
     description, url, licences, developers, scm), and the build. Registry text is XML text here."""
     p = v.packages[NAME]
-    meta = about(v)
+    meta = v.about
     return render_template(
         NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
         group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
@@ -216,7 +199,7 @@ def scm_connection(repository: str | None) -> str:
 
 def license_notice(v: ContractView) -> str | None:
     """java/LICENSE: which licence the registry declares (None: no licence declared, no file)."""
-    meta = about(v)
+    meta = v.about
     if not meta.license:
         return None
     url = spdx_url(meta.license)
@@ -229,7 +212,7 @@ def readme(v: ContractView, package: str) -> str:
     """java/README.md: what the package is, how to install it, and a short example that compiles,
     with this registry's names. No version: it lives in pom.xml only."""
     p = v.packages[NAME]
-    meta = about(v)
+    meta = v.about
     names = naming.constant_names(v.code_names, _view_words(v))
     shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0])
     fields = ', b -> b.resourceId("order_1")' if shown.scope == "resource" else ""
