@@ -28,9 +28,9 @@ public final class RecoveryTable {
   }
 
   /**
-   * This SDK's version (the registry's), from its jar's manifest: it lives in the package
-   * metadata only, so a release changes the pom and nothing else. Empty when the classes are not
-   * loaded from the jar.
+   * This SDK's version (the registry's), from its jar's manifest: it lives in the package metadata
+   * only, so a release changes the pom and nothing else. Empty when the classes are not loaded from
+   * the jar.
    */
   public static Optional<String> version() {
     return Optional.ofNullable(RecoveryTable.class.getPackage().getImplementationVersion());
