@@ -204,7 +204,8 @@ def license_notice(v: ContractView) -> str | None:
         return None
     url = spdx_url(meta.license)
     where = f"\nIts text: {url}\n" if url else "\n"
-    return (f"This package, the Java SDK of the error registry {v.name}, is licensed under {meta.license}\n"
+    return (f"{v.header}\n\n"
+            f"This package, the Java SDK of the error registry {v.name}, is licensed under {meta.license}\n"
             f"(an SPDX licence expression), as the registry declares.{where}")
 
 
@@ -217,7 +218,7 @@ def readme(v: ContractView, package: str) -> str:
     shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0])
     fields = ', b -> b.resourceId("order_1")' if shown.scope == "resource" else ""
     return render_template(
-        NAME, "README.md.jinja", registry=md(v.name), description=md(meta.description), group=p["group"],
+        NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
         artifact=p["artifact"], package=package, code=names[shown.code], fields=fields,
         license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
     )
