@@ -373,23 +373,6 @@ def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> No
     assert not (tmp_path / "out" / "java").exists()
 
 
-@pytest.mark.parametrize("built", ["default"], indirect=True)
-@pytest.mark.slow  # Maven and the JVM
-def test_the_documented_example_compiles(built: tuple[Registry, Path]) -> None:
-    """docs/sdk-java.md's example compiles as it stands (its own imports, nothing added), and the
-    page says how another project depends on the SDK."""
-    _, out = built
-    doc = (ROOT / "docs" / "sdk-java.md").read_text(encoding="utf-8")
-    assert "mvn -q install" in doc and "<artifactId>acme-errors</artifactId>" in doc
-    example = doc.split("```java\n", 1)[1].split("```", 1)[0]
-    source = out / "doc" / "Example.java"
-    source.parent.mkdir(exist_ok=True)
-    source.write_text(example, encoding="utf-8")
-    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", _classpath(out), "-d", str(source.parent), str(source)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
-
-
 # Real APIs (issue 25): every examples/apis registry, compiled in one javac run ---------------------
 
 APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))

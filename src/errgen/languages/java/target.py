@@ -22,6 +22,7 @@ from errgen.registry.model import Registry
 from errgen.languages.java import naming
 from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
+from errgen.render_text import md_inline as md
 
 NAME = "java"
 LABEL = "Java"
@@ -34,7 +35,7 @@ READS_RESPONSES = True
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
 VERSIONS = {
     "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
-    "jar": "3.4.2", "dependency": "3.8.1",
+    "jar": "3.4.2", "dependency": "3.8.1", "source": "3.4.0", "javadoc": "3.12.0",
 }
 # Past this many codes `Code` is a class with an enum's surface (code_class_sources): javac refuses
 # an enum of about 3,400 constants (its static initialiser passes 64 KiB) and a class file's
@@ -63,7 +64,9 @@ def render(registry: Registry) -> dict[str, str]:
 def _render(v: ContractView) -> dict[str, str]:
     package = naming.package_name(v.packages[NAME]["package"])
     src = f"java/src/main/java/{naming.package_path(package)}"
-    files = {"java/pom.xml": pom(v, package)}
+    files = {"java/pom.xml": pom(v, package), "java/README.md": readme(v, package)}
+    if (notice := license_notice(v)) is not None:
+        files["java/LICENSE"] = notice
     vocabularies = {
         "Code": v.code_names, "Category": v.category_names, "Scope": v.scopes, "Action": v.actions,
         "State": v.states, "Reason": v.reasons, "Verdict": v.parsed, "ProblemId": PROBLEMS,
@@ -155,12 +158,69 @@ def runtime_source(path: Path, package: str, header: str) -> str:
 
 
 def pom(v: ContractView, package: str) -> str:
+    """The pom: coordinates, the metadata a repository such as Maven Central asks for (name,
+    description, url, licences, developers, scm), and the build. Registry text is XML text here."""
     p = v.packages[NAME]
+    meta = v.about
     return render_template(
         NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
         group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
-        version=naming.coordinate("version", v.version), versions=VERSIONS,
-        description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
+        version=naming.coordinate("version", v.version), versions=VERSIONS, registry=xml_text(v.name),
+        description=xml_text(meta.description), url=xml_text(meta.homepage or meta.repository or ""),
+        license=xml_text(meta.license or ""), license_url=xml_text(spdx_url(meta.license)),
+        repository=xml_text(meta.repository or ""), scm=xml_text(scm_connection(meta.repository)),
+    )
+
+
+def xml_text(value: str) -> str:
+    """`value` as XML 1.0 character data on one line: markup escaped, and each character XML
+    cannot hold (a C0 control, a lone surrogate, U+FFFE, U+FFFF) shown as U+FFFD."""
+    return escape("".join(map(_xml_char, " ".join(value.split()))))
+
+
+def _xml_char(c: str) -> str:
+    allowed = c >= " " and not "\ud800" <= c <= "\udfff" and c not in "\ufffe\uffff"
+    return c if allowed else "\ufffd"
+
+
+def spdx_url(license: str | None) -> str:
+    """The licence's page on spdx.org, for a single SPDX id ("" for an expression or none)."""
+    if not license or not all(c.isalnum() or c in ".-+" for c in license):
+        return ""
+    return f"https://spdx.org/licenses/{license}.html"
+
+
+def scm_connection(repository: str | None) -> str:
+    """Maven's scm connection for a git repository URL ("" without one)."""
+    if not repository:
+        return ""
+    return "scm:git:" + (repository if repository.endswith(".git") else repository.rstrip("/") + ".git")
+
+
+def license_notice(v: ContractView) -> str | None:
+    """java/LICENSE: which licence the registry declares (None: no licence declared, no file)."""
+    meta = v.about
+    if not meta.license:
+        return None
+    url = spdx_url(meta.license)
+    where = f"\nIts text: {url}\n" if url else "\n"
+    return (f"{v.header}\n\n"
+            f"This package, the Java SDK of the error registry {v.name}, is licensed under {meta.license}\n"
+            f"(an SPDX licence expression), as the registry declares.{where}")
+
+
+def readme(v: ContractView, package: str) -> str:
+    """java/README.md: what the package is, how to install it, and a short example that compiles,
+    with this registry's names. No version: it lives in pom.xml only."""
+    p = v.packages[NAME]
+    meta = v.about
+    names = naming.constant_names(v.code_names, _view_words(v))
+    shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0])
+    fields = ', b -> b.resourceId("order_1")' if shown.scope == "resource" else ""
+    return render_template(
+        NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
+        artifact=p["artifact"], package=package, code=names[shown.code], fields=fields,
+        license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
     )
 
 
@@ -172,7 +232,6 @@ def contract_json(v: ContractView) -> str:
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
-        "version": v.version,
         "policy": dataclasses.asdict(v.policy),
         "envelope": v.envelope,
         "fields": [
