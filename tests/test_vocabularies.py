@@ -88,3 +88,19 @@ def test_the_view_holds_every_vocabulary_once() -> None:
     assert {x.name for x in v.vocabularies if x.open} == {"Code", "Category", "Scope", "Action", "State"}
     # The payload's enum fields take their values from the vocabularies.
     assert v.field_map["scope"].values == v.scopes and v.field_map["state"].values == v.states
+
+
+def test_the_json_tables_hold_each_code_as_the_view_serialises_it(registry) -> None:  # type: ignore[no-untyped-def]
+    """One serialisation of a code (CodeRow.as_dict) for every JSON table: recovery.json and the
+    Python and Java SDKs' tables (the Python table was positional, Java's had no `since`)."""
+    from errgen.emit.targets import recovery
+
+    rows = [row.as_dict() for row in view(registry).codes]
+    assert {"since", "type_uri", "deprecated"} <= set(rows[0])
+    python = by_name()["python"].target().render(registry)
+    table = next(json.loads(text) for path, text in python.items() if path.endswith("/_table.json"))
+    assert table["rows"] == rows
+    java = by_name()["java"].target().render(registry)
+    contract = next(json.loads(text) for path, text in java.items() if path.endswith("/contract.json"))
+    assert contract["codes"] == rows
+    assert json.loads(recovery.render(registry)["recovery.json"])["codes"] == rows

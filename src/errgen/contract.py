@@ -170,12 +170,14 @@ class CodeRow:
         return "_".join(self.words) or self.code
 
     def as_dict(self) -> dict[str, Any]:
+        """The row as plain data: the one serialisation of a code that JSON tables hold (recovery.json,
+        the Python and Java SDKs' tables), so no target writes its own."""
         return {
             "code": self.code, "category": self.category, "retryable": self.retryable, "scope": self.scope,
             "scopes": list(self.scopes), "actions": dict(self.actions), "retry_after_ms": self.retry_after_ms,
             "http_status": self.http_status, "hints": list(self.hints),
             "deprecated": {"since": self.deprecated_since, "replaced_by": self.replaced_by} if self.deprecated_since else None,
-            "description": self.description,
+            "description": self.description, "since": self.since, "type_uri": self.type_uri,
         }
 
 

@@ -175,13 +175,7 @@ def contract_json(v: ContractView) -> str:
             for f in v.fields
         ],
         "categories": [{"name": c.name, "retryable": c.retryable, "action": c.action} for c in v.categories],
-        "codes": [
-            {"code": c.code, "category": c.category, "retryable": c.retryable, "scope": c.scope, "scopes": list(c.scopes),
-             "actions": dict(c.actions), "retry_after_ms": c.retry_after_ms, "http_status": c.http_status,
-             "hints": list(c.hints), "description": c.description, "type_uri": c.type_uri,
-             "deprecated_since": c.deprecated_since, "replaced_by": c.replaced_by}
-            for c in v.codes
-        ],
+        "codes": [c.as_dict() for c in v.codes],
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
         "problem_members": list(PROBLEM_MEMBERS),
