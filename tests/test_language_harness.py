@@ -160,7 +160,16 @@ def test_the_junk_reaches_every_rule(junk: tuple[Path, dict[str, bytes]]) -> Non
     assert len({p for line in lines for p in line["problems"]}) >= 8
 
 
-@pytest.mark.parametrize("name", [n for n in LANGUAGES if n != "python"])
+# Drift the harness found and the language's owners have yet to fix: each entry fails the run as
+# soon as it is fixed (strict xfail), so it is removed then.
+KNOWN_DRIFT = {
+    "typescript": "searched echoes an integral JSON number without its fraction (2.0 -> 2, -0.0 -> 0) where Python keeps it",
+    "rust": "searched echoes the JSON number -0 as -0.0 where Python prints 0",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DRIFT[n])] if n in KNOWN_DRIFT else [])
+                                  for n in LANGUAGES if n != "python"])
 def test_emit_prints_exactly_what_python_prints_on_junk(name: str, junk: tuple[Path, dict[str, bytes]]) -> None:
     out, python = junk
     for kind, path in (("vectors", out / "junk.json"), ("responses", out / "junk-responses.json")):
