@@ -16,6 +16,9 @@ from typing import Any, Callable, Mapping
 
 # (argv, working folder, the tool it needs): how `errgen conformance` runs a built SDK's runner.
 RunnerCommand = tuple[list[str], Path, str]
+# sdk_dir -> the commands that check a built SDK as strictly as its language's tools can (strict
+# compiler, formatter, linter), each run in sdk_dir and each to exit 0 (tests/test_language_harness.py).
+StrictChecks = Callable[[Path], list[list[str]]]
 
 
 class LanguageError(Exception):
@@ -46,6 +49,7 @@ class Language:
     runner:    (sdk_dir, vectors, mode) -> (argv, cwd, tool): the SDK's conformance runner
     leftovers: manifest file name -> what building that package leaves beside it (OUT/.gitignore)
     filters:   jinja filters its templates use, beside the shared ones (errgen.emit.render)
+    strict:    the strict checks of a built SDK (the test harness fails a language without them)
     """
 
     name: str
@@ -53,6 +57,7 @@ class Language:
     runner: Callable[[Path, Path, str], RunnerCommand]
     leftovers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    strict: StrictChecks | None = None
 
     def target(self) -> ModuleType:
         """The target module (NAME, SUMMARY, render(registry) -> files): languages/<name>/target.py."""

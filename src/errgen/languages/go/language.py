@@ -13,8 +13,14 @@ def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
     return target.conformance_command(sdk_dir, vectors, mode)
 
 
+def strict(sdk_dir: Path) -> list[list[str]]:
+    """gofmt (lists nothing), go vet."""
+    return [["sh", "-c", 'test -z "$(gofmt -l .)" || { gofmt -l .; exit 1; }'], ["go", "vet", "./..."]]
+
+
 LANGUAGE = Language(
     name="go",
     settings={"module": lambda n: f"{n.flat}errors", "package": lambda n: f"{n.flat}errors"},
     runner=runner,
+    strict=strict,
 )

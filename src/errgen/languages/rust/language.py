@@ -13,9 +13,17 @@ def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
     return target.conformance_command(sdk_dir, vectors, mode)
 
 
+def strict(sdk_dir: Path) -> list[list[str]]:
+    """cargo fmt --check; clippy with warnings as errors, and the pedantic lints a public API wants."""
+    return [["cargo", "fmt", "--check"],
+            ["cargo", "clippy", "--quiet", "--all-targets", "--all-features", "--", "-D", "warnings",
+             "-W", "clippy::must_use_candidate", "-W", "clippy::missing_errors_doc"]]
+
+
 LANGUAGE = Language(
     name="rust",
     settings={"crate": lambda n: f"{n.kebab}-errors"},
     runner=runner,
     leftovers={"Cargo.toml": ("target/", "Cargo.lock")},
+    strict=strict,
 )
