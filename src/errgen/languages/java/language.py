@@ -5,7 +5,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.java import naming
+from errgen.languages.base import Language, RunnerCommand, SettingCheck, raising
 
 
 def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
@@ -23,6 +24,10 @@ def strict(sdk_dir: Path) -> list[list[str]]:
     return [["sh", "-c", f"{compile_} -o || {compile_}"]]
 
 
+def identifier(kind: str, name: str, words: tuple[str, ...]) -> str:
+    return naming.constant_name(name, words or None)
+
+
 LANGUAGE = Language(
     name="java",
     settings={"group": lambda n: "com.example", "artifact": lambda n: f"{n.kebab}-errors",
@@ -30,4 +35,8 @@ LANGUAGE = Language(
     runner=runner,
     leftovers={"pom.xml": ("target/",)},
     strict=strict,
+    checks={"group": SettingCheck(raising(lambda v: naming.coordinate("group", v)), naming.COORDINATE),
+            "artifact": SettingCheck(raising(lambda v: naming.coordinate("artifact", v)), naming.COORDINATE),
+            "package": SettingCheck(raising(naming.package_name), naming.PACKAGE_NAME)},
+    identifier=identifier,
 )

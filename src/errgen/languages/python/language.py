@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.base import Language, RunnerCommand, SettingCheck
 from errgen.languages.python import naming
 
 
@@ -21,6 +21,10 @@ def strict(sdk_dir: Path) -> list[list[str]]:
     return [[sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(sdk_dir / ".mypy_cache"), *packages]]
 
 
+def identifier(kind: str, name: str, words: tuple[str, ...]) -> str:
+    return naming.constant("_".join(words) or name)
+
+
 LANGUAGE = Language(
     name="python",
     settings={"package": lambda n: f"{n.snake}_errors", "distribution": lambda n: f"{n.kebab}-errors"},
@@ -29,4 +33,7 @@ LANGUAGE = Language(
     filters={"py_str": naming.string_literal, "py_tuple": naming.string_tuple, "py_assign": naming.assignment,
              "toml_str": naming.toml_string, "summary": naming.summary},
     strict=strict,
+    checks={"package": SettingCheck(naming.package_problem, naming.PACKAGE_NAME),
+            "distribution": SettingCheck(naming.distribution_problem, naming.DISTRIBUTION_NAME)},
+    identifier=identifier,
 )

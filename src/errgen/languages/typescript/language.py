@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.base import Language, RunnerCommand, SettingCheck
 from errgen.languages.typescript import naming
 
 
@@ -26,4 +26,5 @@ LANGUAGE = Language(
     leftovers={"package.json": ("node_modules/", "package-lock.json", "build/")},  # dist/ is generated: the package runs from it
     filters={"ts_str": naming.string_literal},
     strict=strict,
+    checks={"package": SettingCheck(naming.npm_name_problem, naming.NPM_NAME)},
 )
