@@ -273,6 +273,13 @@ fn spec() -> &'static Spec {
     SPEC.get_or_init(|| serde_json::from_str(RESPONSE_SPEC).unwrap_or_default())
 }
 
+/// Whether the registry reads a code from the status line (GitHub REST, Shopify): then every
+/// error response has a code, even one whose body cannot be read.
+#[cfg(test)]
+pub(crate) fn code_from_status() -> bool {
+    spec().code.iter().any(|source| matches!(source, Source::Status))
+}
+
 /// The wire code a registry code is sent as when several codes share one, and its conditions.
 pub(crate) fn wire_code(code: &str) -> Option<(&'static str, Vec<(&'static str, &'static str)>)> {
     spec().variants.iter().find_map(|(sent, rows)| {

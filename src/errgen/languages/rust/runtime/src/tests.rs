@@ -2,6 +2,7 @@
 
 use serde_json::{json, Value};
 
+use crate::reading::code_from_status;
 use crate::*;
 
 fn first() -> &'static CodeEntry {
@@ -30,6 +31,29 @@ fn response(headers: &[(&str, &str)], body: &Value) -> HttpParts {
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
         body: body.to_string().into_bytes(),
+    }
+}
+
+/// An error response whose body holds no payload (not JSON, past the limit, or JSON without a
+/// code) comes back as its body (the text, or the JSON as read), unless the registry reads the
+/// code from the status (GitHub REST, Shopify): then the payload is the one built from the
+/// status's registry row, as for any response of that API.
+fn assert_payload_without_code(parts: &HttpParts, as_read: &Value) {
+    let reading = read_http(parts, 0);
+    assert!(reading.error);
+    let payload = reading.payload.expect("an error response has a payload");
+    if code_from_status() {
+        assert_eq!(reading.code, Some(parts.status.to_string()));
+        let built = parse_value(&payload).expect("built from the status");
+        assert_eq!(built.correlation_id, "");
+        assert_eq!(
+            from_http(parts, 0),
+            payload,
+            "from_http is read_http's payload"
+        );
+    } else {
+        assert_eq!(reading.code, None);
+        assert_eq!(&payload, as_read);
     }
 }
 
@@ -285,9 +309,9 @@ fn http_headers_give_a_delay_only_in_their_exact_forms() {
 fn http_bodies_that_are_not_json_stay_strings() {
     let mut parts = response(&[], &json!(null));
     parts.body = b"<html>Bad Gateway</html>".to_vec();
-    assert_eq!(from_http(&parts, 0), json!("<html>Bad Gateway</html>"));
+    assert_payload_without_code(&parts, &json!("<html>Bad Gateway</html>"));
     parts.body = b"[1]".to_vec();
-    assert_eq!(from_http(&parts, 0), json!([1]));
+    assert_payload_without_code(&parts, &json!([1]));
 }
 
 #[test]
@@ -411,9 +435,11 @@ fn a_body_past_the_limit_or_not_utf8_is_unreadable_text() {
     parts.body.insert(0, b' ');
     let reading = read_http(&parts, 0);
     assert_eq!(reading.document, None);
-    assert!(matches!(reading.payload, Some(Value::String(_))));
+    let text = String::from_utf8(parts.body.clone()).unwrap();
+    assert_payload_without_code(&parts, &Value::String(text));
     parts.body = b"{\"a\": \"\xff\"}".to_vec();
     assert_eq!(read_http(&parts, 0).document, None);
+    assert_payload_without_code(&parts, &json!("{\"a\": \"\u{fffd}\"}"));
     parts.body = "\u{feff}[1]".as_bytes().to_vec();
     assert_eq!(read_http(&parts, 0).document, Some(json!([1])));
 }
@@ -572,9 +598,17 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
     let mut junk = response(&[], &json!(null));
     junk.body = b"<html>Bad Gateway</html>".to_vec();
     let err = read_http(&junk, 0).check().unwrap_err();
-    assert!(matches!(err, ResponseError::Invalid { .. }));
-    assert!(std::error::Error::source(&err).is_some());
-    assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    if code_from_status() {
+        // The status is the code: the error is that code's, decided by the registry.
+        let status = junk.status.to_string();
+        let payload = err.payload().expect("built from the status");
+        assert_eq!(err.decide(1, 5), payload.decide(1, 5));
+        assert!(recovery_entry(&status).is_none() || err.code().is_some_and(Code::is_known));
+    } else {
+        assert!(matches!(err, ResponseError::Invalid { .. }));
+        assert!(std::error::Error::source(&err).is_some());
+        assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    }
     junk.status = 200;
     junk.body = b"{}".to_vec();
     assert_eq!(read_http(&junk, 0).check(), Ok(()));
