@@ -199,7 +199,8 @@ def jitter_vectors(contract: ContractView, expected: Callable[..., dict[str, Any
         ("backoff/draw-0", backoff, 4, 60_000, 0.0),
         ("backoff/draw-0.5", backoff, 4, 60_000, 0.5),
         ("backoff/draw-0.3", backoff, 3, 60_000, 0.3),
-        ("backoff/draw-below-1", backoff, 4, 60_000, 0.9999999999999999),
+        # 1 - 2**-12: exact in binary and in 12 digits, so every JSON reader reads the same double.
+        ("backoff/draw-near-1", backoff, 4, 60_000, 0.999755859375),
         ("backoff/capped", backoff, 40, 60_000, 0.25),
         ("backoff/bound-equal", backoff, 3, 2000, 0.75),
         ("payload-delay-not-drawn", {**backoff, w["retry_after_ms"]: 1234}, 2, 60_000, 0.5),
