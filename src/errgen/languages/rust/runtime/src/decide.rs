@@ -56,6 +56,7 @@ pub fn decide_with_max_delay(
 
 /// The decision for a raw payload as received (any JSON value): an invalid payload escalates,
 /// an unknown code follows the registry's rule on its own `retryable` and `scope`.
+#[must_use]
 pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: u64) -> Decision {
     decide_drawn(raw, attempt, max_attempts, max_delay_ms, None)
 }
@@ -63,6 +64,7 @@ pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: 
 /// [`decide_value`] with full jitter: `draw` gives a number in `[0, 1)` ([`random_draw`], or
 /// your own generator) and a backoff becomes `(draw() * backoff) as u64`. The bound is checked
 /// first, on the backoff itself, and a delay the payload or the registry names is never drawn.
+#[must_use]
 pub fn decide_value_with_jitter(
     raw: &Value,
     attempt: u32,
