@@ -153,14 +153,14 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
     now_ms = vector.get("now_ms", 0)
     raw = raw_payload(vector["input"], now_ms)
     verdict = check_payload(raw)
-    draw = vector.get("jitter_draw")
+    draw: Optional[float] = vector.get("jitter_draw")
     decision = decide(
         raw,
         vector.get("attempt", 1),
         vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
         vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
         jitter=draw is not None,
-        draw=lambda: float(draw),
+        draw=lambda: float(draw or 0),
     )
     reading = (
         {"reading": reading_json(response_reading(vector["input"]["response"], now_ms))}
