@@ -20,17 +20,16 @@ HOSTILE = 'Line "one"\\ \u2028two \u202eevil <b>&amp; \U0001f600'
 
 
 def render(contract: ContractView, vector_head: dict[str, Any], expected: Callable[..., dict[str, Any]],
-           decision: Callable[..., dict[str, Any]], to_json: Callable[..., str]) -> str:
-    """The file, one vector a line. `expected` and `decision` are vectors.py's (the reading side)."""
-    lines = ["    " + to_json(v) for v in vectors(contract, expected, decision)]
+           to_json: Callable[..., str]) -> str:
+    """The file, one vector a line. `expected` is vectors.py's verdicts and decision of a raw payload."""
+    lines = ["    " + to_json(v) for v in vectors(contract, expected)]
     head = to_json(vector_head, indent=2)[:-2]
     if not lines:
         return f'{head},\n  "vectors": []\n}}\n'
     return f'{head},\n  "vectors": [\n' + ",\n".join(lines) + "\n  ]\n}\n"
 
 
-def vectors(contract: ContractView, expected: Callable[..., dict[str, Any]],
-            decision: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def vectors(contract: ContractView, expected: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
     if contract.codes and contract.categories:
         yield from new_error_vectors(contract)
         yield from to_http_vectors(contract)

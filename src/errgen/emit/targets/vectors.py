@@ -66,7 +66,7 @@ def render(registry: Registry) -> dict[str, str]:
     # Python, and was most of a large registry's build). Joined once: no copy of the whole text.
     lines = ["    " + to_json(vector(contract, case)) for case in cases(contract)]
     responses = {_responses.PATH: _responses.render(contract, head, expected, to_json),
-                 _writing.PATH: _writing.render(contract, head, expected, decision, to_json)}
+                 _writing.PATH: _writing.render(contract, head, expected, to_json)}
     if not lines:
         return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n', **responses}
     lines[0] = f'{header},\n  "vectors": [\n{lines[0]}'
