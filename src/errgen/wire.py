@@ -21,6 +21,8 @@ UNITS = ("http", "seconds", "ms", "epoch_seconds", "duration")
 ANY = -1
 MAX_PATH_STEPS = 16
 MAX_KEY_LENGTH = 64
+# The largest `[N]`: writing a response pads an array up to it (docs/conformance.md).
+MAX_INDEX = 64
 # An HTTP field name (RFC 9110 token).
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 # A key: no dot, bracket, space or control character.
@@ -57,7 +59,10 @@ def parse_path(text: str) -> list[Any]:
             steps.append(key)
         elif position > 0 or not indexes:
             raise SourceError("a path has no empty keys (two dots, or a dot at an end)")
-        steps.extend(ANY if i == "*" else int(i) for i in _INDEX.findall(indexes))
+        for index in _INDEX.findall(indexes):
+            if index != "*" and int(index) > MAX_INDEX:
+                raise SourceError(f"a path index is at most {MAX_INDEX}; [{index}] is not")
+            steps.append(ANY if index == "*" else int(index))
     if len(steps) > MAX_PATH_STEPS:
         raise SourceError(f"a path has at most {MAX_PATH_STEPS} steps; this one has {len(steps)}")
     return steps

@@ -58,7 +58,7 @@ def render(registry: Registry) -> dict[str, str]:
     head = {
         # The command, never the `docs-url` setting: output depends on the registry alone.
         "$comment": f"{contract.header} The format and every rule: {manual.command('conformance')}.",
-        "registry": contract.name, "version": contract.version,
+        "registry": contract.name,
         "policy": policy(contract),
     }
     header = to_json(head, indent=2)[:-2]  # without the closing "\n}"
@@ -457,10 +457,9 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
         yield Case(f"http/not-json/{label}", http(502, value), value)
     depth = limit - (2 if env else 1)  # the arrays that fit below the payload object (and envelope)
     deep = with_member('"extra":' + "[" * depth + "]" * depth)
-    nested: Any = []
-    for _ in range(depth - 1):
-        nested = [nested]
-    yield Case("http/deepest-allowed", http(502, deep), {**bare, "extra": nested})
+    yield Case("http/deepest-allowed", http(502, deep), bare)  # read, and the extra member dropped
+    api_members = with_member('"param":"amount","ok":false,"doc_url":"https://example.com/x"')
+    yield Case("http/api-members-dropped", http(402, api_members), bare)
     for label, value in (("string", '"busy"'), ("number", "5"), ("null", "null"), ("array", "[]"), ("true", "true")):
         yield Case(f"http/not-an-object/{label}", http(503, value), json.loads(value))
     yield Case("http/whitespace-around", http(429, " \n\t" + text + "\r\n "), bare)

@@ -19,6 +19,7 @@ from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.registry.model import Registry
 from errgen.languages.go import naming
+from errgen.languages.packaging import example_code, license_notice
 from errgen.emit.render import render as render_template
 
 NAME = "go"
@@ -34,12 +35,17 @@ _TAG_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
 
 
 def render(registry: Registry) -> dict[str, str]:
+    view = contract.view(registry)
     try:
-        context = data_context(contract.view(registry))
+        context = data_context(view)
     except naming.NamingError as exc:
         raise BuildError(f"target go: {exc}") from exc
     files = {f"go/{name}": render_template(NAME, f"{name}.jinja", **context) for name in DATA_FILES}
     files["go/go.mod"] = render_template(NAME, "go.mod.jinja", **context)
+    files["go/README.md"] = render_template(NAME, "README.md.jinja", **context)
+    notice = license_notice(view)
+    if notice is not None:
+        files["go/LICENSE"] = notice
     files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
     files["go/conformance_hook.go"] = render_template(NAME, "conformance_hook.go.jinja", **context)
     files["go/internal/conformance/conformance.go"] = render_template(NAME, "internal_conformance.go.jinja", **context)
@@ -111,11 +117,16 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "package": package,
         "module": module,
         "module_literal": lit(module),
+        "import_line": import_line(module, package),
+        "about": view.about,
+        "example": example_arguments(view, package, codes),
+        "registry_name_text": view.name,
+        "readme_header": view.header,
         "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
-        "registry_comment": naming.comment(f"{view.name} {view.version}"),
+        # No version in any file but go.mod's path (majors only): a release is a git tag.
+        "registry_comment": naming.comment(view.name),
         "registry_name": lit(view.name),
-        "registry_version": lit(view.version),
         "policy": view.policy,
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),
@@ -137,6 +148,22 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "unknown_actions": unknown_actions(view, scopes, actions),
         "rows": [table_row(row, codes, categories, scopes, actions) for row in view.codes],
     }
+
+
+def import_line(module: str, package: str) -> str:
+    """The import of the module, named when its package name is not the path's last element."""
+    elements = module.split("/")
+    last = elements[-2] if len(elements) > 1 and re.fullmatch(r"v[0-9]+", elements[-1]) else elements[-1]
+    return naming.string_literal(module) if last == package else f"{package} {naming.string_literal(module)}"
+
+
+def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -> str | None:
+    """NewError's arguments in the README's and package docs' example: a real code's constant."""
+    row = example_code(view)
+    if row is None:
+        return None
+    extra = f', {package}.WithResourceID("item_1")' if row.scope == "resource" else ""
+    return f'{package}.{codes[row.code]}, "req-1"{extra}'
 
 
 def field_spec(f: FieldSpec) -> str:

@@ -19,5 +19,6 @@ LANGUAGE = Language(
     settings={"package": lambda n: f"{n.snake}_errors", "distribution": lambda n: f"{n.kebab}-errors"},
     runner=runner,
     leftovers={"pyproject.toml": ("build/", "dist/", "*.egg-info/")},
-    filters={"py_str": naming.string_literal, "py_tuple": naming.string_tuple, "py_assign": naming.assignment},
+    filters={"py_str": naming.string_literal, "py_tuple": naming.string_tuple, "py_assign": naming.assignment,
+             "toml_str": naming.toml_string, "summary": naming.summary},
 )

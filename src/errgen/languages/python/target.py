@@ -15,6 +15,7 @@ from typing import Any
 
 from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
+from errgen.languages.packaging import example_code, license_notice
 from errgen.registry.model import Registry
 from errgen.languages.python import naming
 from errgen.emit.render import render as render_template
@@ -40,6 +41,8 @@ def render(registry: Registry) -> dict[str, str]:
         "version": naming.version(contract.version),
         "enums": enums(contract),
         "problem_members": PROBLEM_MEMBERS,
+        "about": contract.about,
+        "example": example_arguments(contract),
     }
     base = f"python/{package}"
     files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in FORMATTED}
@@ -52,7 +55,21 @@ def render(registry: Registry) -> dict[str, str]:
     files[f"{base}/py.typed"] = ""
     files[f"{base}/_table.json"] = render_template(NAME, "_table.json.jinja", **context)
     files["python/pyproject.toml"] = render_template(NAME, "pyproject.toml.jinja", **context)
+    files["python/README.md"] = render_template(NAME, "README.md.jinja", **context)
+    notice = license_notice(contract)
+    if notice is not None:
+        files["python/LICENSE"] = notice
     return files
+
+
+def example_arguments(contract: ContractView) -> str | None:
+    """`new_error`'s arguments in the README's example, with the code's real member name."""
+    row = example_code(contract)
+    if row is None:
+        return None
+    member = dict((wire, name) for name, wire in code_members(contract))[row.code]
+    extra = ', resource_id="item_1"' if row.scope == "resource" else ""
+    return f'Code.{member}, "req-1"{extra}'
 
 
 def code_members(contract: ContractView) -> list[tuple[str, str]]:

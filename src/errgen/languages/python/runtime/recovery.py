@@ -8,7 +8,8 @@ from importlib.resources import files
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple
 
-from ._contract import HINT_FIELDS, REGISTRY_NAME, REGISTRY_VERSION
+from ._contract import HINT_FIELDS, REGISTRY_NAME
+from ._metadata import package_version
 from .enums import Action, Category, Code, Hint, Scope
 
 __all__ = [
@@ -92,6 +93,8 @@ def _load() -> Mapping[Code, RecoveryEntry]:
 
 
 RECOVERY_TABLE: Mapping[Code, RecoveryEntry] = _load()
+# This copy's version, from its metadata (see _metadata.package_version).
+REGISTRY_VERSION: str = package_version()
 
 _BY_WIRE: dict[str, RecoveryEntry] = {code.value: entry for code, entry in RECOVERY_TABLE.items()}
 
