@@ -12,6 +12,7 @@ use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
 /// read as the largest finite `f64` of its sign, the marker of a number out of range (other SDKs
 /// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
 /// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
+/// The integer `-0` is read as `0`, as the other SDKs read it (serde_json would read `-0.0`).
 #[must_use]
 pub fn read_json(bytes: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(bytes).ok()?;
@@ -63,6 +64,9 @@ fn scan(text: &str) -> Option<Option<String>> {
                         "1.7976931348623157e308"
                     };
                     repairs.push((start, i, marker));
+                } else if token == "-0" {
+                    // An integer, as every SDK reads it: zero (serde_json reads the float -0.0).
+                    repairs.push((start, i, "0"));
                 }
             }
             _ => i += 1,
