@@ -164,7 +164,6 @@ def test_the_junk_reaches_every_rule(junk: tuple[Path, dict[str, bytes]]) -> Non
 # soon as it is fixed (strict xfail), so it is removed then.
 KNOWN_DRIFT = {
     "typescript": "searched echoes an integral JSON number without its fraction (2.0 -> 2, -0.0 -> 0) where Python keeps it",
-    "rust": "searched echoes the JSON number -0 as -0.0 where Python prints 0",
 }
 
 
