@@ -10,11 +10,10 @@ export declare class PayloadError extends Error {
 export type Searched = {
     readonly [parameter: string]: string | number | boolean;
 };
-/** What to do about one error, and which rule decided (`reason`). */
-export interface Decision {
+/** What every decision says, whatever its code. */
+export interface DecisionFacts {
     readonly action: Action;
     readonly reason: Reason;
-    readonly code: string | null;
     readonly delayMs: number | null;
     readonly correlationId: string | null;
     readonly resourceId: string | null;
@@ -22,6 +21,23 @@ export interface Decision {
     readonly accepted: readonly string[];
     readonly searched: Searched;
 }
+/** A decision about a code of this registry: `code` is a `Code`. */
+export interface KnownCodeDecision extends DecisionFacts {
+    readonly known: true;
+    readonly code: Code;
+}
+/** A decision about a code this SDK does not know (a newer server's, kept as its text), or about
+ * no code at all (`null`: the payload was not well-formed). */
+export interface OtherCodeDecision extends DecisionFacts {
+    readonly known: false;
+    readonly code: string | null;
+}
+/** What to do about one error, and which rule decided (`reason`). Test `known` to narrow `code` to
+ * the `Code` union: `if (d.known && d.code === "RATE_LIMITED")` (a misspelt code does not compile
+ * there), or a `switch (d.code)` under `if (d.known)` that checks every code. */
+export type Decision = KnownCodeDecision | OtherCodeDecision;
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+export declare function isKnownCode(code: string): code is Code;
 /** The strict problems of a raw payload (none: valid) and its tolerant reading. */
 export interface Verdict {
     readonly valid: boolean;
