@@ -7,7 +7,7 @@ export interface AbortSignalLike {
     removeEventListener(type: "abort", listener: () => void): void;
 }
 /** Waits `ms` milliseconds; rejects when `signal` aborts first. Tests pass their own. */
-export type Sleeper = (ms: number, signal: AbortSignalLike | undefined) => Promise<void>;
+export type Sleeper = (ms: number, signal?: AbortSignalLike) => Promise<void>;
 /** How `retry` bounds its loop; every field is optional. */
 export interface RetryOptions {
     /** Calls at most (default DEFAULT_MAX_ATTEMPTS, the registry's). */
