@@ -32,7 +32,8 @@ TYPESCRIPT = "5.9.3"
 def _context(contract: ContractView) -> dict[str, Any]:
     context: dict[str, Any] = {"view": contract, "header": contract.header, "typescript": TYPESCRIPT, "unions": unions(contract),
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
-                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
+                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields},
+                               "q": {f.name: naming.string_literal(f.wire) for f in contract.fields}}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     return context

@@ -8,7 +8,7 @@ import {
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Code, Parsed, Reason } from "./contract.js";
-import type { ErrorPayload } from "./payload.js";
+import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
@@ -224,7 +224,7 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code: Code, correlationId: string, fields: Json = {}): ErrorPayload {
+export function newError<C extends Code>(code: C, correlationId: string, fields: NewErrorFields<C> = {}): PayloadOf<C> {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
@@ -234,7 +234,8 @@ export function newError(code: Code, correlationId: string, fields: Json = {}): 
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
-  return validatePayload(payload);
+  // The entry is the code's own, so the payload validated is that code's variant.
+  return validatePayload(payload) as PayloadOf<C>;
 }
 
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */

@@ -171,6 +171,7 @@ function newError(code, correlationId, fields = {}) {
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */

@@ -1,5 +1,5 @@
 import type { Action, Code, Parsed, Reason } from "./contract.js";
-import type { ErrorPayload } from "./payload.js";
+import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import type { Json, Problem } from "./verdict.js";
 import type { Headers } from "./wire.js";
 /** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
@@ -92,7 +92,7 @@ export declare function parsePayload(payload: unknown): {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export declare function newError(code: Code, correlationId: string, fields?: Json): ErrorPayload;
+export declare function newError<C extends Code>(code: C, correlationId: string, fields?: NewErrorFields<C>): PayloadOf<C>;
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
 export declare function toMcpResult(payload: ErrorPayload | Json): {
     content: {
