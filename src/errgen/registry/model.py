@@ -164,6 +164,18 @@ class HistoryEntry:
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class About:
+    """What package registries (PyPI, npm, crates.io, Maven Central) show of the SDKs. Not part of
+    the contract: no SDK behaves differently and `diff` does not compare it."""
+
+    description: str = ""
+    license: str | None = None  # an SPDX licence expression
+    repository: str | None = None
+    homepage: str | None = None
+    keywords: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Registry:
     name: str
@@ -175,6 +187,7 @@ class Registry:
     # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
     targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     wire: Wire = field(default_factory=Wire)
+    about: About = field(default_factory=About, compare=False)
     # errgen.registry.compose.Fragment for each fragment file of a folder registry: who owns which codes.
     # Not part of the contract: a composed registry builds exactly as its single-file equivalent.
     fragments: tuple[Any, ...] = field(default=(), compare=False, repr=False)

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from errgen.registry import structure
+from errgen.registry.lint import package
 from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
 from errgen.wire import FORMATS, UNITS
@@ -36,6 +37,9 @@ _REFINED: dict[str, dict[str, Any]] = {
     "errgen": {"const": 1},
     "format": {"enum": list(FORMATS)},
     "wire_code": {"pattern": f"^{WIRE_VALUE.pattern}$", "maxLength": MAX_CODE_LENGTH},
+    "repository": {"pattern": f"^{package.URL.pattern}$"},
+    "homepage": {"pattern": f"^{package.URL.pattern}$"},
+    "keywords": {"maxItems": package.MAX_KEYWORDS, "uniqueItems": True, "items": {"pattern": f"^{package.KEYWORD.pattern}$"}},
 }
 
 

@@ -57,7 +57,7 @@ def render(registry: Registry) -> dict[str, str]:
     head = {
         # The command, never the `docs-url` setting: output depends on the registry alone.
         "$comment": f"{contract.header} The format and every rule: {manual.command('conformance')}.",
-        "registry": contract.name, "version": contract.version,
+        "registry": contract.name,
         "policy": policy(contract),
     }
     header = to_json(head, indent=2)[:-2]  # without the closing "\n}"

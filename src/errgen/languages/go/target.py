@@ -113,7 +113,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "module_literal": lit(module),
         "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
-        "registry_comment": naming.comment(f"{view.name} {view.version}"),
+        "registry_comment": naming.comment(view.name),
         "registry_name": lit(view.name),
         "registry_version": lit(view.version),
         "policy": view.policy,
