@@ -224,12 +224,13 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError<C extends Code>(code: C, correlationId: string, fields: NewErrorFields<C> = {}): PayloadOf<C> {
+export function newError<C extends Code>(code: C, correlationId: string, fields?: NewErrorFields<C>): PayloadOf<C> {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
   }
-  const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const entries: [string, unknown][] = Object.entries(fields ?? {});
+  const given = entries.filter(([, value]) => value !== undefined && value !== null);
   const payload: Json = Object.fromEntries([
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,

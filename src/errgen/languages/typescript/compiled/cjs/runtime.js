@@ -161,12 +161,13 @@ function parsePayload(payload) {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-function newError(code, correlationId, fields = {}) {
+function newError(code, correlationId, fields) {
     const entry = (0, recovery_js_1.recoveryEntry)(code);
     if (entry === undefined) {
         throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${contract_js_1.REGISTRY_NAME}`, w("code")]]);
     }
-    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+    const entries = Object.entries(fields ?? {});
+    const given = entries.filter(([, value]) => value !== undefined && value !== null);
     const payload = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,

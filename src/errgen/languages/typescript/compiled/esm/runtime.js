@@ -140,12 +140,13 @@ export function parsePayload(payload) {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code, correlationId, fields = {}) {
+export function newError(code, correlationId, fields) {
     const entry = recoveryEntry(code);
     if (entry === undefined) {
         throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
     }
-    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+    const entries = Object.entries(fields ?? {});
+    const given = entries.filter(([, value]) => value !== undefined && value !== null);
     const payload = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
