@@ -94,7 +94,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     """The crate's runner, `cargo run --example conformance -- check|emit VECTORS`, run in the
     crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
     (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
-    never needs that feature. Builds never go into the SDK folder but to `build_folders`."""
+    never needs that feature. Builds go where `build_folders` says."""
     build_dir, target_dir = build_folders(sdk_dir)
     argv = ["cargo", "run", "--quiet", "--target-dir", str(target_dir),
             "--config", f"build.build-dir={json.dumps(str(build_dir), ensure_ascii=False)}",

@@ -643,9 +643,8 @@ impl Facts<'_> {
     }
 }
 
-/// Whether a body member stays in the payload: only the contract's own fields (their wire names).
-/// An API's other members (and RFC 9457's) never make a client-side reading invalid; they stay
-/// in the reading's `document`.
+/// Whether a body member stays in the payload: only the contract's own fields (an API's other
+/// members, and RFC 9457's, stay in the reading's document).
 fn kept(key: &str) -> bool {
     FIELDS.iter().any(|f| f.wire == key)
 }
