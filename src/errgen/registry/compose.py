@@ -301,9 +301,11 @@ class _Blobs:
 
 
 class ComposedDocument(Document):
-    def __init__(self, header: Document, root: Map, diagnostics: list[Diagnostic], fragments: tuple[Fragment, ...]) -> None:
+    def __init__(self, header: Document, root: Map, diagnostics: list[Diagnostic], fragments: tuple[Fragment, ...],
+                 texts: tuple[str, ...] = ()) -> None:
         super().__init__(header.path, root, diagnostics, header.text)
         self.fragments = fragments
+        self.sources = header.sources + texts
 
 
 def in_folder(header: str) -> str:
@@ -325,6 +327,7 @@ def compose(header: Document, source: Source) -> Document:
     diagnostics = list(header.diagnostics)
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
+    texts: list[str] = []
     for pattern, loc in zip(include, include.locs):
         for name, real in _matches(pattern, loc, source, header.path, diagnostics):
             if real == header.path[len(folder):]:
@@ -333,7 +336,8 @@ def compose(header: Document, source: Source) -> Document:
             fragment = _load(source, real, shown, diagnostics)
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))
-    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments))
+                texts.append(fragment.text)
+    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments), tuple(texts))
 
 
 def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: list[Diagnostic]) -> list[tuple[str, str]]:

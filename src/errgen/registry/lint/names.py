@@ -127,11 +127,11 @@ def _rough_key(kind: str, name: str, identifier: str | None) -> str:
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
+        keys = [_rough_key(kind, item.name, item.identifier) for item in items]
         rough: dict[str, int] = {}
-        for item in items:
-            key = _rough_key(kind, item.name, item.identifier)
+        for key in keys:
             rough[key] = rough.get(key, 0) + 1
-        suspects = [item for item in items if rough[_rough_key(kind, item.name, item.identifier)] > 1]
+        suspects = [item for item, key in zip(items, keys) if rough[key] > 1]
         owners: dict[tuple[str, str], tuple[str, Loc]] = {}
         taken: set[tuple[str, str]] | None = None
         for item in suspects:
