@@ -40,6 +40,7 @@ _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
 _SCALAR = yaml.ScalarEvent
 _MAP_END = yaml.MappingEndEvent
+_new_dict, _new_list = dict.__new__, list.__new__
 _SEQ_END = yaml.SequenceEndEvent
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
@@ -199,10 +200,12 @@ class _Builder:
         # a load) and a plain or quoted scalar value takes `_plain`'s short path.
         path, make, nxt = self.path_of_locs, tuple.__new__, self.next
         mark = start.start_mark
-        out = Map(make(Loc, (mark.line + 1, mark.column + 1, path)))
+        out = _new_dict(Map)  # without Map.__init__'s frame: a registry holds one per code
+        out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
+        out.key_locs = key_locs = {}
+        out.locs = locs = {}
         if start.tag not in (None, "!", _MAP):
             self._bad_tag(start)
-        key_locs, locs = out.key_locs, out.locs
         while True:
             key_event = nxt()
             kind = type(key_event)
@@ -243,10 +246,12 @@ class _Builder:
     def sequence(self, start: Any) -> Seq:
         path, make, nxt = self.path_of_locs, tuple.__new__, self.next
         mark = start.start_mark
-        out = Seq(make(Loc, (mark.line + 1, mark.column + 1, path)))
+        out = _new_list(Seq)
+        out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
+        out.locs = locs = []
         if start.tag not in (None, "!", _SEQ):
             self._bad_tag(start)
-        locs, append = out.locs, out.append
+        append = out.append
         while True:
             event = nxt()
             kind = type(event)
