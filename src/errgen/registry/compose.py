@@ -150,6 +150,7 @@ class GitTree:
     def __init__(self, rev: str, folder: str, cwd: Path | None = None) -> None:
         self.rev, self.folder, self.cwd = rev, folder.strip("/"), cwd
         self._tree: dict[str, dict[str, tuple[str, str]]] | None = None  # folder -> name -> (kind, object)
+        self._entries: dict[str, tuple[str, str]] = {}  # path below the folder -> (mode, object id)
 
     def _git(self, *args: str) -> bytes:
         return subprocess.run(["git", *args], cwd=self.cwd, capture_output=True, check=True).stdout
@@ -162,7 +163,10 @@ class GitTree:
             for line in filter(None, listed.split("\0")):
                 meta, _, path = line.partition("\t")
                 mode, kind, obj = meta.split(" ")
-                if not path.startswith(prefix) or kind != "blob":
+                if not path.startswith(prefix):
+                    continue
+                self._entries[path[len(prefix):]] = (mode, obj)
+                if kind != "blob":
                     continue  # a submodule is no file
                 parts = path[len(prefix):].split("/")
                 for depth in range(len(parts) - 1):
@@ -214,7 +218,8 @@ class GitTree:
         was 96 s for 5,000 fragments. A link (mode 120000) is refused, never followed, as the
         working tree's reader refuses it."""
         if self._blobs is None:
-            self._blobs = _Blobs(self.rev, self.folder, self.cwd)
+            self._folders()  # the one listing, shared with the blob reader
+            self._blobs = _Blobs(self._entries, self.cwd)
         return self._blobs.read(name)
 
     def close(self) -> None:
@@ -224,23 +229,16 @@ class GitTree:
 
 
 class _Blobs:
-    """The blobs below `folder` at `rev`, by path relative to the folder: one `git ls-tree -r`
-    for their modes and ids, one `git cat-file --batch` for their bytes. A read asks for the
+    """The blobs of a tree's listing, by path relative to its folder (modes and ids from the
+    tree's one `git ls-tree -r`), read through one `git cat-file --batch`. A read asks for the
     file and, in the same request, for the files after it in its folder with its extension
     (compose reads a pattern's matches in that order): one round trip per batch, not per file."""
 
     BATCH = 512  # requests written before reading the answers: well inside a pipe's buffer, so git never waits on us
 
-    def __init__(self, rev: str, folder: str, cwd: Path | None) -> None:
+    def __init__(self, entries: dict[str, tuple[str, str]], cwd: Path | None) -> None:
         self.cwd = cwd
-        prefix = f"{folder}/" if folder else ""
-        listed = subprocess.run(["git", "ls-tree", "-r", "-z", rev, "--", prefix or "."], cwd=cwd, capture_output=True, check=True).stdout
-        self.entries: dict[str, tuple[str, str]] = {}  # name -> (mode, object id)
-        for line in listed.decode("utf-8", "replace").split("\0"):
-            meta, _, path = line.partition("\t")
-            if path.startswith(prefix) and meta.count(" ") == 2:
-                mode, _, obj = meta.split(" ")
-                self.entries[path[len(prefix):]] = (mode, obj)
+        self.entries = entries  # name -> (mode, object id)
         self.names = sorted(self.entries)
         self.fetched: dict[str, bytes] = {}
         self.process: subprocess.Popen[bytes] | None = None
