@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.registry.load import Document, Map, Seq, decode, load_text
+from errgen.registry.load import Document, Map, Seq, decode, load_text, restamped
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 
@@ -326,6 +326,9 @@ def compose(header: Document, source: Source) -> Document:
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
     texts: list[str] = []
+    _LAST.clear()
+    _LAST.update(_THIS)
+    _THIS.clear()
     for pattern, loc in zip(include, include.locs):
         for name, real in _matches(pattern, loc, source, header.path, diagnostics):
             if real == header.path[len(folder):]:
@@ -361,9 +364,18 @@ def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: l
     return found
 
 
+# The fragments the last composition loaded, by (name below the folder, bytes), and those of
+# the one under way: `diff --against` and `bump` compose the registry at a ref and in the working
+# tree, and most fragments read the same in both. Two compositions' worth, never more.
+_LAST: dict[tuple[str, bytes], Document] = {}
+_THIS: dict[tuple[str, bytes], Document] = {}
+
+
 def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) -> Document | None:
     try:
-        doc = load_text(decode(source.read(name), shown), shown, stamp=True)
+        data = source.read(name)
+        known = _LAST.get((name, data))
+        doc = restamped(known, shown) if known is not None else load_text(decode(data, shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
         return None
@@ -371,6 +383,8 @@ def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) 
         diagnostics.append(diag("file-unreadable", f"cannot read fragment {shown}: {exc}", shown, Loc(1, 1)))
         return None
     diagnostics.extend(doc.diagnostics)
+    if not doc.diagnostics:
+        _THIS[(name, data)] = doc
     return doc
 
 
