@@ -66,3 +66,47 @@ def test_a_fragment_loading_found_problems_in_is_parsed_again(tmp_path: Path) ->
     second = compose(load_path(header, "HEAD:errors.yaml"), WorkTree(tmp_path))
     assert [d.path for d in first.diagnostics if d.rule == "duplicate-key"] == ["teams/a.yaml"]
     assert [d.path for d in second.diagnostics if d.rule == "duplicate-key"] == ["HEAD:teams/a.yaml"]
+
+
+def test_a_git_tree_tells_a_fragment_it_holds_by_its_object_id(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from errgen.registry.compose import GitTree
+
+    text = "owner: '@org/a'\ncodes:\n" + code("ALPHA")
+    folder(tmp_path, {"a.yaml": text})
+    os.symlink("a.yaml", tmp_path / "teams" / "link.yaml")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["commit", "-qm", "one"], cwd=tmp_path, check=True)
+    tree = GitTree("HEAD", "", tmp_path)
+    try:
+        assert tree.holds("teams/a.yaml", text.encode())
+        assert not tree.holds("teams/a.yaml", text.encode() + b"\n")
+        assert not tree.holds("teams/link.yaml", b"a.yaml")  # a link is never a file it holds: read() refuses it
+        assert not tree.holds("teams/none.yaml", b"")
+        assert tree._blobs is None  # nothing was read from git to answer
+    finally:
+        tree.close()
+
+
+def test_diff_at_a_ref_names_the_ref_for_a_fragment_that_did_not_change(tmp_path: Path) -> None:
+    """The header's category turns retryable: the codes of the unchanged fragment change meaning,
+    and their place in OLD is the fragment at the ref, though it was copied from the working tree's."""
+    import json
+    import subprocess
+
+    from conftest import run_errgen
+
+    header = folder(tmp_path, {"a.yaml": "owner: '@org/a'\ncodes:\n" + code("ALPHA")})
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["commit", "-qm", "one"], cwd=tmp_path, check=True)
+    header.write_text(header.read_text().replace("validation: {retryable: false, action: fix,", "validation: {retryable: true,"))
+    done = run_errgen("diff", "--against", "HEAD", "--registry", "errors.yaml", "--format", "json", cwd=tmp_path)
+    report = json.loads(done.stdout)
+    olds = {c["old"]["path"] for c in report["changes"] if c["code"] == "ALPHA" and c.get("old")}
+    assert olds == {"HEAD:teams/a.yaml"}, report["changes"]

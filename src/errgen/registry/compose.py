@@ -10,6 +10,7 @@ names the fragment it came from; the contract, and so every build output, is the
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import subprocess
 from dataclasses import dataclass, field
@@ -48,6 +49,10 @@ class Source(Protocol):
         ...
 
     def read(self, name: str) -> bytes: ...
+
+    def holds(self, name: str, data: bytes) -> bool:
+        """True when `name` is a file whose bytes are `data` (False when unsure: it is read)."""
+        ...
 
 
 @dataclass
@@ -141,6 +146,9 @@ class WorkTree:
         with os.fdopen(fd, "rb") as handle:
             return handle.read()
 
+    def holds(self, name: str, data: bytes) -> bool:
+        return self.read(name) == data
+
 
 class GitTree:
     """The files below `folder` (relative to the repository root) at revision `rev`."""
@@ -221,6 +229,18 @@ class GitTree:
             self._folders()  # the one listing, shared with the blob reader
             self._blobs = _Blobs(self._entries, self.cwd)
         return self._blobs.read(name)
+
+    def holds(self, name: str, data: bytes) -> bool:
+        """By the object id the listing names, without reading the blob: git's id of a file is
+        the hash of its bytes (SHA-1, or SHA-256 in a repository of that format)."""
+        self._folders()
+        mode, obj = self._entries.get(name, ("", ""))
+        if not mode.startswith("100") or len(obj) not in (40, 64):
+            return False  # no regular file: read() says why
+        digest = hashlib.sha1() if len(obj) == 40 else hashlib.sha256()
+        digest.update(b"blob %d\0" % len(data))
+        digest.update(data)
+        return digest.hexdigest() == obj
 
     def close(self) -> None:
         if self._blobs is not None:
@@ -364,18 +384,21 @@ def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: l
     return found
 
 
-# The fragments the last composition loaded, by (name below the folder, bytes), and those of
+# The fragments the last composition loaded, by name below the folder (with their bytes), and those of
 # the one under way: `diff --against` and `bump` compose the registry at a ref and in the working
 # tree, and most fragments read the same in both. Two compositions' worth, never more.
-_LAST: dict[tuple[str, bytes], Document] = {}
-_THIS: dict[tuple[str, bytes], Document] = {}
+_LAST: dict[str, tuple[bytes, Document]] = {}
+_THIS: dict[str, tuple[bytes, Document]] = {}
 
 
 def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) -> Document | None:
     try:
-        data = source.read(name)
-        known = _LAST.get((name, data))
-        doc = restamped(known, shown) if known is not None else load_text(decode(data, shown), shown, stamp=True)
+        data, known = _LAST.get(name, (b"", None))
+        if known is not None and source.holds(name, data):  # at a ref: not even read from git
+            doc = restamped(known, shown)
+        else:
+            data = source.read(name)
+            doc = load_text(decode(data, shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
         return None
@@ -384,7 +407,7 @@ def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) 
         return None
     diagnostics.extend(doc.diagnostics)
     if not doc.diagnostics:
-        _THIS[(name, data)] = doc
+        _THIS[name] = (data, doc)
     return doc
 
 
