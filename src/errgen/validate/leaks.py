@@ -326,6 +326,11 @@ class LeakScanner:
         it, can be a leak: one pass rules out a whole registry's prose."""
         return bool(_possible(text))
 
+    def may_mask(self, text: str) -> bool:
+        """False when no secret pattern's needle is in the text: redact would return every part
+        of it unchanged (one pass over many messages joined)."""
+        return bool(_possible(text, _SECRET_TABLES))
+
     def redact(self, text: str) -> str:
         """The text with every secret in it masked: for anything errgen prints from a payload or
         a registry (values, keys, codes, categories), not only the spans it reports. Unlike
