@@ -139,19 +139,28 @@ def restamped(doc: Document, display: str) -> Document:
 
 
 def _restamp(value: Any, path: str) -> Any:
-    make = tuple.__new__
     if type(value) is Map:
-        out = _new_dict(Map)
-        out.loc = make(Loc, (value.loc[0], value.loc[1], path))
-        out.key_locs = {k: make(Loc, (at[0], at[1], path)) for k, at in value.key_locs.items()}
-        out.locs = {k: make(Loc, (at[0], at[1], path)) for k, at in value.locs.items()}
-        for key, item in value.items():
-            out[key] = _restamp(item, path) if type(item) is Map or type(item) is Seq else item
-        return out
+        return _restamp_map(value, path)
+    return _restamp_seq(value, path) if type(value) is Seq else value
+
+
+def _restamp_map(value: Map, path: str) -> Map:
+    make = tuple.__new__
+    out = _new_dict(Map)
+    out.loc = make(Loc, (value.loc[0], value.loc[1], path))
+    out.key_locs = {k: make(Loc, (at[0], at[1], path)) for k, at in value.key_locs.items()}
+    out.locs = {k: make(Loc, (at[0], at[1], path)) for k, at in value.locs.items()}
+    for key, item in value.items():
+        out[key] = _restamp(item, path)
+    return out
+
+
+def _restamp_seq(value: Seq, path: str) -> Seq:
+    make = tuple.__new__
     out = _new_list(Seq)
     out.loc = make(Loc, (value.loc[0], value.loc[1], path))
     out.locs = [make(Loc, (at[0], at[1], path)) for at in value.locs]
-    out.extend(_restamp(item, path) if type(item) is Map or type(item) is Seq else item for item in value)
+    out.extend(_restamp(item, path) for item in value)
     return out
 
 
@@ -228,8 +237,9 @@ class _Builder:
         mark = start.start_mark
         out = _new_dict(Map)  # without Map.__init__'s frame: a registry holds one per code
         out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
-        out.key_locs = key_locs = {}
-        out.locs = locs = {}
+        key_locs: dict[str, Loc] = {}
+        locs: dict[str, Loc] = {}
+        out.key_locs, out.locs = key_locs, locs
         if start.tag not in (None, "!", _MAP):
             self._bad_tag(start)
         while True:
@@ -274,7 +284,8 @@ class _Builder:
         mark = start.start_mark
         out = _new_list(Seq)
         out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
-        out.locs = locs = []
+        locs: list[Loc] = []
+        out.locs = locs
         if start.tag not in (None, "!", _SEQ):
             self._bad_tag(start)
         append = out.append

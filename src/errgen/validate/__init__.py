@@ -59,11 +59,11 @@ class Validator:
             body = record.value  # leaks are looked for in all of it, the envelope's siblings too
             record.value = self._unenveloped(record.value)
             found = self._findings(record, body)
-        found = list(found)
+        listed = list(found)
         # Most records' messages hold no secret's needle: found in one pass over them all joined,
         # rather than one per message (a payload of 40,000 unknown keys is 40,000 messages).
-        redact = self.scanner.redact if self.scanner.may_mask("\n".join(m for _, _, m, _ in found)) else str
-        for rule, severity, message, line in found:
+        redact = self.scanner.redact if self.scanner.may_mask("\n".join(m for _, _, m, _ in listed)) else str
+        for rule, severity, message, line in listed:
             yield PayloadFinding(rule, severity, redact(message), name, line, record.index)
 
     def _unenveloped(self, value: Any) -> Any:
