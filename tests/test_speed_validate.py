@@ -12,9 +12,9 @@ import pytest
 
 from conftest import REGISTRY
 from errgen.registry.lint import lint_path
-import errgen.validate.leaks as leaks
+import errgen.leaks as leaks
 from errgen.validate import Validator
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 
 def findings(tmp_path: Path, payload: dict, monkeypatch: pytest.MonkeyPatch) -> tuple[list, int]:

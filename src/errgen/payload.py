@@ -94,7 +94,7 @@ def schema(contract: ContractView) -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
         "title": f"{contract.name} error payload",
-        "description": f"One error payload of the {contract.name} error contract, version {contract.version}.",
+        "description": f"One error payload of the {contract.name} error contract.",
         "type": "object",
         "required": [w[name] for name in contract.required],
         "additionalProperties": False,
@@ -121,7 +121,7 @@ def body_schema(contract: ContractView) -> dict[str, Any] | None:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
         "title": f"{contract.name} error response body",
-        "description": f"The HTTP body of an error response of the {contract.name} error contract, version {contract.version}: "
+        "description": f"The HTTP body of an error response of the {contract.name} error contract: "
                        f"the error payload under {contract.envelope!r}.",
         "type": "object",
         "required": [contract.envelope],

@@ -11,6 +11,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal, Mapping
 
+from errgen import identifiers
 from errgen.diagnostics import Loc
 
 SCOPES = ("request", "resource", "service")
@@ -18,6 +19,9 @@ ACTIONS = ("retry", "pause", "skip", "fix", "stop", "escalate")
 CHOOSABLE_ACTIONS = ("fix", "escalate")
 HINTS = ("searched", "did_you_mean", "accepted", "state", "safe_to_replay")
 STATES = ("unchanged", "changed", "unknown")
+# The payload's fields, in wire order (errgen.contract.fields gives each its type and doc).
+FIELD_NAMES = ("code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
+               *HINTS)
 
 Scope = Literal["request", "resource", "service"]
 Action = Literal["retry", "pause", "skip", "fix", "stop", "escalate"]
@@ -99,6 +103,12 @@ class Wire:
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
         return (self.case, tuple(sorted(self.rename.items())), self.envelope)
 
+    def name_of(self, field_name: str) -> str:
+        """A payload field's name on the wire: renamed, else in the registry's case."""
+        if field_name in self.rename:
+            return self.rename[field_name]
+        return identifiers.camel(field_name) if self.case == "camel" else field_name
+
 
 @dataclass(frozen=True, slots=True)
 class Deprecation:
@@ -175,6 +185,18 @@ class HistoryEntry:
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class About:
+    """What package registries (PyPI, npm, crates.io, Maven Central) show of the SDKs. Not part of
+    the contract: no SDK behaves differently and `diff` does not compare it."""
+
+    description: str = ""
+    license: str | None = None  # an SPDX licence expression
+    repository: str | None = None
+    homepage: str | None = None
+    keywords: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Registry:
     name: str
@@ -186,6 +208,7 @@ class Registry:
     # Per-language package settings as written (`targets:`); errgen.contract resolves the defaults.
     targets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     wire: Wire = field(default_factory=Wire)
+    about: About = field(default_factory=About, compare=False)
     # errgen.registry.compose.Fragment for each fragment file of a folder registry: who owns which codes.
     # Not part of the contract: a composed registry builds exactly as its single-file equivalent.
     fragments: tuple[Any, ...] = field(default=(), compare=False, repr=False)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from errgen.diagnostics import Diagnostic, Loc, diag
 from errgen.languages import all_languages
 from errgen.registry.load import Document, Map, Seq
-from errgen.registry.model import AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
+from errgen.registry.model import About, AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
 
 FORMAT_VERSION = 1
 
@@ -125,6 +125,12 @@ REGISTRY = Fields(
         "name": (STR, True),
         "version": (STR, True),
         "problem_base": (STR, False),
+        # Package metadata (errgen.registry.model.About), checked by errgen.registry.lint.package.
+        "description": (STR, False),
+        "license": (STR, False),
+        "repository": (STR, False),
+        "homepage": (STR, False),
+        "keywords": (ListOf(STR), False),
         "wire": (WIRE, False),
         # A folder registry: fragment files (globs relative to this file), see errgen.registry.compose.
         "include": (ListOf(STR), False),
@@ -272,6 +278,8 @@ def _registry(top: dict[str, Any], path: str) -> Registry:
         problem_base=top.get("problem_base"),
         targets=_targets(top.get("targets")),
         wire=_wire(top.get("wire")),
+        about=About(top.get("description", ""), top.get("license"), top.get("repository"), top.get("homepage"),
+                    tuple(k for k, _ in top.get("keywords", ()))),
         path=path,
         locs=top["__locs__"],
     )

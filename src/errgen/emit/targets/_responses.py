@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import calendar
 
-from errgen.contract import MAX_DELAY_VALUE_MS, PROBLEM_MEMBERS, CodeRow, ContractView
+from errgen.contract import MAX_DELAY_VALUE_MS, CodeRow, ContractView
 from errgen.wire import ANY
 
 PATH = "conformance/responses.json"
@@ -243,8 +243,8 @@ def generic_http_case_holds(contract: ContractView, http: dict[str, Any], raw: A
 
 
 def _unread(contract: ContractView, document: Any) -> Any:
-    """What `read_http` returns for a body holding no code: the body's value as read, less the
-    RFC 9457 members that are no payload field's wire name."""
+    """What `read_http` returns for a body holding no code: the body's value as read, with only
+    the payload fields' wire names kept (docs/conformance.md, from_http step 4)."""
     if contract.response["format"] == "xml":
         return body_text(contract, document)
     env = contract.envelope
@@ -252,7 +252,7 @@ def _unread(contract: ContractView, document: Any) -> Any:
     if not isinstance(value, dict):
         return value
     names = {f.wire for f in contract.fields}
-    return {k: v for k, v in value.items() if k not in PROBLEM_MEMBERS or k in names}
+    return {k: v for k, v in value.items() if k in names}
 
 
 def _code_text(value: Any) -> str | None:

@@ -14,6 +14,6 @@ SUMMARY = "recovery.json, recovery.md: what a caller should do for each code"
 def render(registry: Registry) -> dict[str, str]:
     contract = view(registry)
     rows = [row.as_dict() for row in contract.codes]
-    document = {"$comment": contract.header, "registry": contract.name, "version": contract.version, "codes": rows}
+    document = {"$comment": contract.header, "registry": contract.name, "codes": rows}
     markdown = render_template(NAME, "recovery.md.jinja", view=contract, rows=rows, header=contract.header)
     return {"recovery.json": json_lines(document, depth=2) + "\n", "recovery.md": markdown}

@@ -4,7 +4,7 @@ make of them, in the format docs/conformance.md specifies.
 Expectations are computed here from the contract view, never by running generated code: each HTTP
 or MCP case states the raw payload its input must yield (by construction), and `expected` applies
 the documented verdicts and decision to it. The strict problems come from
-`errgen.validate.verdicts`, so `errgen validate` and every SDK are held to one verdict.
+`errgen.verdicts`, so `errgen validate` and every SDK are held to one verdict.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from errgen.contract import ContractView, CodeRow, view
 from errgen.emit.targets import _responses
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
-from errgen.validate.verdicts import envelope_problems, problem_ids
+from errgen.verdicts import envelope_problems, problem_ids
 
 NAME = "conformance"
 SUMMARY = "conformance/vectors.json: inputs and the verdicts and decision each must produce, for every SDK"
@@ -57,7 +57,7 @@ def render(registry: Registry) -> dict[str, str]:
     head = {
         # The command, never the `docs-url` setting: output depends on the registry alone.
         "$comment": f"{contract.header} The format and every rule: {manual.command('conformance')}.",
-        "registry": contract.name, "version": contract.version,
+        "registry": contract.name,
         "policy": policy(contract),
     }
     header = to_json(head, indent=2)[:-2]  # without the closing "\n}"
@@ -455,10 +455,9 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
         yield Case(f"http/not-json/{label}", http(502, value), value)
     depth = limit - (2 if env else 1)  # the arrays that fit below the payload object (and envelope)
     deep = with_member('"extra":' + "[" * depth + "]" * depth)
-    nested: Any = []
-    for _ in range(depth - 1):
-        nested = [nested]
-    yield Case("http/deepest-allowed", http(502, deep), {**bare, "extra": nested})
+    yield Case("http/deepest-allowed", http(502, deep), bare)  # read, and the extra member dropped
+    api_members = with_member('"param":"amount","ok":false,"doc_url":"https://example.com/x"')
+    yield Case("http/api-members-dropped", http(402, api_members), bare)
     for label, value in (("string", '"busy"'), ("number", "5"), ("null", "null"), ("array", "[]"), ("true", "true")):
         yield Case(f"http/not-an-object/{label}", http(503, value), json.loads(value))
     yield Case("http/whitespace-around", http(429, " \n\t" + text + "\r\n "), bare)

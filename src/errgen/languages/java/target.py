@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from errgen.contract import PROBLEM_MEMBERS, PROBLEMS, ContractView, view
+from errgen.contract import PROBLEM_MEMBERS, ContractView, Vocabulary, view
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
 from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
+from errgen.render_text import md_inline as md
 
 NAME = "java"
 LABEL = "Java"
@@ -34,23 +35,20 @@ READS_RESPONSES = True
 # Pinned so a build of the same registry is the same project; each is served by Maven Central.
 VERSIONS = {
     "jackson": "2.21.3", "junit": "5.14.4", "compiler": "3.14.0", "surefire": "3.5.4", "resources": "3.3.1",
-    "jar": "3.4.2", "dependency": "3.8.1",
+    "jar": "3.4.2", "dependency": "3.8.1", "source": "3.4.0", "javadoc": "3.12.0",
 }
 # Past this many codes `Code` is a class with an enum's surface (code_class_sources): javac refuses
 # an enum of about 3,400 constants (its static initialiser passes 64 KiB) and a class file's
 # constant pool cannot hold 20,000 enum constants at all.
 ENUM_LIMIT = 2_500
 PART_SIZE = 2_000
-ENUMS = {
-    "Code": "Every error code of the registry.",
-    "Category": "The categories of failure; one recovery policy each.",
-    "Scope": "What failed: the request, one resource, or the whole service.",
-    "Action": "What a caller does about an error.",
-    "State": "Whether anything was read or written before the failure.",
-    "Reason": "Which rule took a decision.",
-    "Verdict": "The tolerant verdict on a payload.",
-    "ProblemId": "Why the strict contract rejects a payload.",
-}
+# The vocabularies whose Java name differs from the view's: the runtime has its own `Parsed`
+# (the tolerant reading) and `Problem` (an id with its message).
+TYPE_NAMES = {"Parsed": "Verdict", "Problem": "ProblemId"}
+
+
+def type_name(name: str) -> str:
+    return TYPE_NAMES.get(name, name)
 
 
 def render(registry: Registry) -> dict[str, str]:
@@ -63,16 +61,14 @@ def render(registry: Registry) -> dict[str, str]:
 def _render(v: ContractView) -> dict[str, str]:
     package = naming.package_name(v.packages[NAME]["package"])
     src = f"java/src/main/java/{naming.package_path(package)}"
-    files = {"java/pom.xml": pom(v, package)}
-    vocabularies = {
-        "Code": v.code_names, "Category": v.category_names, "Scope": v.scopes, "Action": v.actions,
-        "State": v.states, "Reason": v.reasons, "Verdict": v.parsed, "ProblemId": PROBLEMS,
-    }
-    for name, values in vocabularies.items():
-        if name == "Code" and len(values) > ENUM_LIMIT:
-            files.update(code_class_sources(v, package, src, values))
+    files = {"java/pom.xml": pom(v, package), "java/README.md": readme(v, package)}
+    if (notice := license_notice(v)) is not None:
+        files["java/LICENSE"] = notice
+    for vocabulary in v.vocabularies:
+        if vocabulary.name == "Code" and len(vocabulary.values) > ENUM_LIMIT:
+            files.update(code_class_sources(v, package, src, vocabulary.values))
         else:
-            files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
+            files[f"{src}/{type_name(vocabulary.name)}.java"] = enum_source(v, package, vocabulary)
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
             files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
@@ -81,20 +77,21 @@ def _render(v: ContractView) -> dict[str, str]:
     return files
 
 
-def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...]) -> str:
+def enum_source(v: ContractView, package: str, vocabulary: Vocabulary) -> str:
+    name, values = type_name(vocabulary.name), vocabulary.values
     names = naming.constant_names(values, _view_words(v))
     constants = [line for wire in values for line in naming.enum_constant_lines(names[wire], wire, last=False)]
     constants.append("  /** A value this version of the SDK does not know; the payload keeps its string. */")
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
-                           summary=ENUMS[name], constants=constants)
+                           summary=vocabulary.doc, constants=constants)
 
 
 def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
     """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
     factory `ErrorPayloadException.of` uses to pick one."""
     runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
-    taken = runtime_classes | set(ENUMS) | {"CodeClass", "CategoryExceptions"}
+    taken = runtime_classes | {type_name(vocabulary.name) for vocabulary in v.vocabularies} | {"CodeClass", "CategoryExceptions"}
     names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
     constants = naming.constant_names(v.category_names, _view_words(v))
     files = {}
@@ -155,12 +152,69 @@ def runtime_source(path: Path, package: str, header: str) -> str:
 
 
 def pom(v: ContractView, package: str) -> str:
+    """The pom: coordinates, the metadata a repository such as Maven Central asks for (name,
+    description, url, licences, developers, scm), and the build. Registry text is XML text here."""
     p = v.packages[NAME]
+    meta = v.about
     return render_template(
         NAME, "pom.xml.jinja", header=escape(v.header.replace("--", "- -")), package=package,
         group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
-        version=naming.coordinate("version", v.version), versions=VERSIONS,
-        description=escape(f"Error contract of {v.name}: codes, payload, recovery table and runtime."),
+        version=naming.coordinate("version", v.version), versions=VERSIONS, registry=xml_text(v.name),
+        description=xml_text(meta.description), url=xml_text(meta.homepage or meta.repository or ""),
+        license=xml_text(meta.license or ""), license_url=xml_text(spdx_url(meta.license)),
+        repository=xml_text(meta.repository or ""), scm=xml_text(scm_connection(meta.repository)),
+    )
+
+
+def xml_text(value: str) -> str:
+    """`value` as XML 1.0 character data on one line: markup escaped, and each character XML
+    cannot hold (a C0 control, a lone surrogate, U+FFFE, U+FFFF) shown as U+FFFD."""
+    return escape("".join(map(_xml_char, " ".join(value.split()))))
+
+
+def _xml_char(c: str) -> str:
+    allowed = c >= " " and not "\ud800" <= c <= "\udfff" and c not in "\ufffe\uffff"
+    return c if allowed else "\ufffd"
+
+
+def spdx_url(license: str | None) -> str:
+    """The licence's page on spdx.org, for a single SPDX id ("" for an expression or none)."""
+    if not license or not all(c.isalnum() or c in ".-+" for c in license):
+        return ""
+    return f"https://spdx.org/licenses/{license}.html"
+
+
+def scm_connection(repository: str | None) -> str:
+    """Maven's scm connection for a git repository URL ("" without one)."""
+    if not repository:
+        return ""
+    return "scm:git:" + (repository if repository.endswith(".git") else repository.rstrip("/") + ".git")
+
+
+def license_notice(v: ContractView) -> str | None:
+    """java/LICENSE: which licence the registry declares (None: no licence declared, no file)."""
+    meta = v.about
+    if not meta.license:
+        return None
+    url = spdx_url(meta.license)
+    where = f"\nIts text: {url}\n" if url else "\n"
+    return (f"{v.header}\n\n"
+            f"This package, the Java SDK of the error registry {v.name}, is licensed under {meta.license}\n"
+            f"(an SPDX licence expression), as the registry declares.{where}")
+
+
+def readme(v: ContractView, package: str) -> str:
+    """java/README.md: what the package is, how to install it, and a short example that compiles,
+    with this registry's names. No version: it lives in pom.xml only."""
+    p = v.packages[NAME]
+    meta = v.about
+    names = naming.constant_names(v.code_names, _view_words(v))
+    shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0])
+    fields = ', b -> b.resourceId("order_1")' if shown.scope == "resource" else ""
+    return render_template(
+        NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
+        artifact=p["artifact"], package=package, code=names[shown.code], fields=fields,
+        license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
     )
 
 
@@ -172,7 +226,6 @@ def contract_json(v: ContractView) -> str:
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
-        "version": v.version,
         "policy": dataclasses.asdict(v.policy),
         "envelope": v.envelope,
         "fields": [
@@ -181,13 +234,7 @@ def contract_json(v: ContractView) -> str:
             for f in v.fields
         ],
         "categories": [{"name": c.name, "retryable": c.retryable, "action": c.action} for c in v.categories],
-        "codes": [
-            {"code": c.code, "category": c.category, "retryable": c.retryable, "scope": c.scope, "scopes": list(c.scopes),
-             "actions": dict(c.actions), "retry_after_ms": c.retry_after_ms, "http_status": c.http_status,
-             "hints": list(c.hints), "description": c.description, "type_uri": c.type_uri,
-             "deprecated_since": c.deprecated_since, "replaced_by": c.replaced_by}
-            for c in v.codes
-        ],
+        "codes": [c.as_dict() for c in v.codes],
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
         "problem_members": list(PROBLEM_MEMBERS),

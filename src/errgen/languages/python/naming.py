@@ -92,6 +92,17 @@ def string_literal(value: str) -> str:
     return literal
 
 
+def toml_string(value: str) -> str:
+    """A TOML basic string meaning exactly `value`: JSON's escapes are TOML's too, but for DEL,
+    which TOML wants escaped."""
+    return _quoted(value).replace("\x7f", "\\u007f")
+
+
+def summary(value: str) -> str:
+    """One line for a package's summary (core metadata's Summary holds no line break)."""
+    return " ".join(value.split())
+
+
 LINE_LENGTH = 100  # black's line length for the generated package
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from errgen.diagnostics import Diagnostic, has_errors, sort_key
 from errgen.registry.lint.base import RULES, Context
-from errgen.registry.lint import categories, codes, fragments, history, names, prose, targets, text, wire  # noqa: F401  (registers the rules)
+from errgen.registry.lint import categories, codes, fragments, history, names, package, prose, targets, text, wire  # noqa: F401  (registers the rules)
 from errgen.registry.load import Document, load_path, load_text
 from errgen.registry.model import Registry
 from errgen.registry import compose, structure
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 
 class LintResult:

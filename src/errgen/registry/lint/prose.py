@@ -7,7 +7,7 @@ import re
 from typing import Iterator
 
 from errgen.registry.lint.base import Context, Finding, rule
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 INTERPOLATED = re.compile(
     # Every alternative starts with one of these (a word of lowercase letters or digits, or a

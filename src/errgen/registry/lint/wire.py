@@ -9,7 +9,7 @@ from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, rule
 from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import Condition
-from errgen.wire import FORMATS, UNITS, SourceError, parse_source
+from errgen.registry.sources import FORMATS, UNITS, SourceError, parse_source
 
 
 @rule("wire-format")
@@ -34,7 +34,7 @@ def _source_problem(text: str) -> str | None:
 
 @rule("wire-source")
 def wire_source(ctx: Context) -> Iterator[Finding]:
-    """A `wire.response` source is `body:PATH` (keys, `[N]`, `[*]`; at most 16 steps), `header:NAME` (an HTTP header name) or, for `code` only, `status`."""
+    """A `wire.response` source is `body:PATH` (keys, `[N]` with N at most 64, `[*]`; at most 16 steps), `header:NAME` (an HTTP header name) or, for `code` only, `status`."""
     wire = ctx.registry.wire
     response = wire.response
     if response is None:

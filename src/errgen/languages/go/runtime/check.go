@@ -247,7 +247,7 @@ func strictProblems(raw any) []Problem {
 	}
 	e, ok := entries[Code(obj.vals[wCode].(string))]
 	if !ok {
-		return append(found, Problem{ProblemUnknownCode, fmt.Sprintf("code %q is not in registry %s %s", obj.vals[wCode], RegistryName, RegistryVersion)})
+		return append(found, Problem{ProblemUnknownCode, fmt.Sprintf("code %q is not in registry %s", obj.vals[wCode], RegistryName)})
 	}
 	return append(found, registryProblems(obj, e)...)
 }

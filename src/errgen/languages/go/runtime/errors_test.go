@@ -126,8 +126,13 @@ func TestResponseError(t *testing.T) {
 	if !errors.As(err, &p) || !errors.Is(err, e.Code) || p.CorrelationID != "c-resp" {
 		t.Errorf("got %v", err)
 	}
-	if err := ResponseError(respond(200, http.Header{}, `{"ok":true}`)); err != nil {
+	ok := respond(200, http.Header{}, `{"ok":true}`)
+	if err := ResponseError(ok); err != nil {
 		t.Errorf("a 200 carries no error: %v", err)
+	}
+	// The caller still reads a success's whole body (read and put back when error_when needs it).
+	if rest, err := io.ReadAll(ok.Body); err != nil || string(rest) != `{"ok":true}` {
+		t.Errorf("the success's body after ResponseError: %q, %v", rest, err)
 	}
 	// An HTML 502 names no code in its body: it is a *PayloadError, unless the registry reads
 	// the code from the status (GitHub REST, Shopify), where it is the payload of code "502".
@@ -136,5 +141,23 @@ func TestResponseError(t *testing.T) {
 	err = ResponseError(respond(502, http.Header{}, "<html>bad gateway</html>"))
 	if !errors.As(err, &invalid) && !(errors.As(err, &byStatus) && byStatus.ErrorCode() == "502") {
 		t.Errorf("an HTML 502 is a *PayloadError, or code 502 read from the status: %v", err)
+	}
+}
+
+// A message names the registry, never its version: no file of the module names the version, so
+// a release changes none of them (the version is the git tag; see ModuleVersion).
+func TestUnknownCodeMessageNamesTheRegistryOnly(t *testing.T) {
+	_, err := NewError(Code("NOT_A_CODE_OF_THIS_REGISTRY"), "c")
+	var perr *PayloadError
+	if !errors.As(err, &perr) || len(perr.Problems) != 1 {
+		t.Fatalf("got %v", err)
+	}
+	want := fmt.Sprintf("code %q is not in registry %s", "NOT_A_CODE_OF_THIS_REGISTRY", RegistryName)
+	if got := perr.Problems[0].Message; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// Inside this module's own tests the build records no version of it.
+	if v, ok := ModuleVersion(); ok {
+		t.Errorf("ModuleVersion inside the module's own test: %q", v)
 	}
 }

@@ -25,29 +25,45 @@ func FromResponse(resp *http.Response) (Raw, error) {
 // one byte past the contract's body limit (a longer body is unreadable, so its payload is the
 // text read, not the whole body); closing resp.Body is left to the caller.
 func ReadResponse(resp *http.Response) (Reading, error) {
-	if resp == nil {
-		return Reading{}, errors.New("no response")
-	}
-	var body []byte
-	if resp.Body != nil {
-		var err error
-		if body, err = io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1)); err != nil {
-			return Reading{}, err
-		}
+	body, err := readBody(resp)
+	if err != nil {
+		return Reading{}, err
 	}
 	return ReadHTTP(resp.StatusCode, resp.Header, body, time.Now()), nil
+}
+
+// readBody reads at most one byte past the contract's body limit.
+func readBody(resp *http.Response) ([]byte, error) {
+	if resp == nil {
+		return nil, errors.New("no response")
+	}
+	if resp.Body == nil {
+		return nil, nil
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
 }
 
 // ResponseError is the error a response carries, for a client's `if err := ...; err != nil`:
 // nil when the response is no error (see Reading.IsError), the *ErrorPayload it carries (read
 // tolerantly: a code from a newer server is kept), else a *PayloadError saying why the body is
 // no payload (an HTML 502 page, say). An error reading the body is returned as is.
+//
+// When it returns nil, resp.Body still reads the whole body: a success below 300 is not read
+// at all unless the registry's error_when says errors can come with it (Slack's `ok: false`),
+// and then what was read is put back in front of the rest.
 func ResponseError(resp *http.Response) error {
-	reading, err := ReadResponse(resp)
+	if resp != nil && resp.StatusCode < 300 && len(response.errorWhen) == 0 {
+		return nil
+	}
+	body, err := readBody(resp)
 	if err != nil {
 		return err
 	}
+	reading := ReadHTTP(resp.StatusCode, resp.Header, body, time.Now())
 	if !reading.IsError {
+		if resp.Body != nil {
+			resp.Body = replayed{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+		}
 		return nil
 	}
 	p, err := reading.Payload.Parse()
@@ -55,6 +71,13 @@ func ResponseError(resp *http.Response) error {
 		return err
 	}
 	return p
+}
+
+// replayed is a body whose first bytes were read already: they come again, then the rest, and
+// Close closes the original.
+type replayed struct {
+	io.Reader
+	io.Closer
 }
 
 // FromHTTP is the payload ReadHTTP reads: errgen's payload as sent, or the one built from a real

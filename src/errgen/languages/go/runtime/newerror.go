@@ -52,7 +52,7 @@ func WithSafeToReplay(safe bool) ErrorOption {
 func NewError(code Code, correlationID string, opts ...ErrorOption) (*ErrorPayload, error) {
 	e, ok := entries[code]
 	if !ok {
-		return nil, &PayloadError{[]Problem{{ProblemUnknownCode, fmt.Sprintf("code %q is not in registry %s %s", code, RegistryName, RegistryVersion)}}}
+		return nil, &PayloadError{[]Problem{{ProblemUnknownCode, fmt.Sprintf("code %q is not in registry %s", code, RegistryName)}}}
 	}
 	p := &ErrorPayload{Code: e.Code, Category: e.Category, Retryable: e.Retryable, Scope: e.Scope, CorrelationID: correlationID}
 	for _, opt := range opts {

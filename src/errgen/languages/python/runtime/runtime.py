@@ -15,7 +15,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple, Union
 
-from . import _reading, _validate, _wire
+from . import _reading, _validate, _wire, _writing
 from ._contract import (
     BACKOFF_BASE_MS,
     BACKOFF_MAX_EXPONENT,
@@ -29,7 +29,6 @@ from ._contract import (
     FIELDS,
     MAX_DELAY_VALUE_MS,
     PROBLEM_BASE,
-    PROBLEM_MEMBERS,
     REGISTRY_NAME,
     RESPONSE,
 )
@@ -354,18 +353,29 @@ def _http(payload: Mapping[str, Any], problem: bool) -> HttpResponse:
         if isinstance(message, str):
             members["detail"] = message
         body = {**members, **body}
-    return HttpResponse(status, headers, _wire.to_json(_api_shape(payload, body, headers)))
+    shaped = _api_shape(payload, body, headers)
+    if RESPONSE["format"] == "xml":
+        headers["Content-Type"] = "application/xml"
+        return HttpResponse(status, headers, _writing.to_xml(shaped))
+    return HttpResponse(status, headers, _wire.to_json(shaped))
 
 
-def _api_shape(
-    payload: Mapping[str, Any], body: dict[str, Any], headers: dict[str, str]
-) -> dict[str, Any]:
-    """What the API itself sends: a code that shares its wire code with others goes out as that
-    wire code, with the headers its `when` conditions test; the code and the correlation id also
-    go in the header where the API's response puts them first."""
+def _api_shape(payload: Mapping[str, Any], body: dict[str, Any], headers: dict[str, str]) -> Any:
+    """What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code
+    that shares its wire code with others goes out as that wire code; each fact also sits where
+    the registry reads it first, in the body and in a header, and every `equals` condition holds.
+    An XML API's body holds those writes alone."""
     code = payload.get(_W["code"])
-    if not isinstance(code, str):
-        return body
+    sent = _reading.WIRE_CODE.get(code, code) if isinstance(code, str) else code
+    if sent != code:
+        inner = dict(body[ENVELOPE]) if ENVELOPE else body
+        inner[_W["code"]] = sent
+        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
+    rows = RESPONSE["variants"].get(sent, ()) if isinstance(sent, str) else ()
+    variant = [c for name, cs in rows if name == code for c in cs]
+    facts = {fact: payload.get(_W[fact]) for fact in ("message", "correlation_id", "resource_id")}
+    todo = _writing.writes({**facts, "code": sent}, variant)
+    return _writing.apply({} if RESPONSE["format"] == "xml" else body, headers, todo)
     sent = _reading.WIRE_CODE.get(code, code)
     if sent != code:
         inner = dict(body[ENVELOPE]) if ENVELOPE else body
@@ -476,14 +486,16 @@ def _payload(
 
 
 def _kept(key: str) -> bool:
-    return key not in PROBLEM_MEMBERS or key in _WIRE_NAMES
+    """Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+    client-side reading invalid; they stay in the reading's document."""
+    return key in _WIRE_NAMES
 
 
 def _as_sent(
     status: int, headers: Headers, document: object, value: object, delay: Optional[int]
 ) -> object:
-    """A payload the body carries itself (errgen's shape): RFC 9457 members that are not the
-    payload's own wire names dropped, `detail` as the message, a variant code resolved, and the
+    """A payload the body carries itself (errgen's shape): members that are not the payload's own
+    wire names dropped, `detail` as the message, a variant code resolved, and the
     response's delay when it is retryable and states none."""
     if not isinstance(value, dict):
         return value

@@ -8,7 +8,7 @@ import {
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Code, Parsed, Reason } from "./contract.js";
-import type { ErrorPayload } from "./payload.js";
+import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
@@ -36,17 +36,39 @@ export class PayloadError extends Error {
 
 export type Searched = { readonly [parameter: string]: string | number | boolean };
 
-/** What to do about one error, and which rule decided (`reason`). */
-export interface Decision {
+/** What every decision says, whatever its code. */
+export interface DecisionFacts {
   readonly action: Action;
   readonly reason: Reason;
-  readonly code: string | null;
   readonly delayMs: number | null;
   readonly correlationId: string | null;
   readonly resourceId: string | null;
   readonly didYouMean: readonly string[];
   readonly accepted: readonly string[];
   readonly searched: Searched;
+}
+
+/** A decision about a code of this registry: `code` is a `Code`. */
+export interface KnownCodeDecision extends DecisionFacts {
+  readonly known: true;
+  readonly code: Code;
+}
+
+/** A decision about a code this SDK does not know (a newer server's, kept as its text), or about
+ * no code at all (`null`: the payload was not well-formed). */
+export interface OtherCodeDecision extends DecisionFacts {
+  readonly known: false;
+  readonly code: string | null;
+}
+
+/** What to do about one error, and which rule decided (`reason`). Test `known` to narrow `code` to
+ * the `Code` union: `if (d.known && d.code === "RATE_LIMITED")` (a misspelt code does not compile
+ * there), or a `switch (d.code)` under `if (d.known)` that checks every code. */
+export type Decision = KnownCodeDecision | OtherCodeDecision;
+
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+export function isKnownCode(code: string): code is Code {
+  return recoveryEntry(code) !== undefined;
 }
 
 /** The strict problems of a raw payload (none: valid) and its tolerant reading. */
@@ -100,15 +122,16 @@ function strings(value: unknown): string[] {
 function decision(payload: Json, action: Action, reason: Reason, delayMs: number | null = null): Decision {
   const resourceId = own(payload, w("resource_id"));
   const searched = own(payload, w("searched"));
-  return {
+  const code = String(own(payload, w("code")));
+  const facts: DecisionFacts = {
     action, reason, delayMs,
-    code: String(own(payload, w("code"))),
     correlationId: String(own(payload, w("correlation_id"))),
     resourceId: typeof resourceId === "string" ? resourceId : null,
     didYouMean: strings(own(payload, w("did_you_mean"))),
     accepted: strings(own(payload, w("accepted"))),
     searched: isObject(searched) ? { ...(searched as Searched) } : {},
   };
+  return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 
 /** How `decide` counts attempts and bounds the wait; every field is optional. */
@@ -129,7 +152,7 @@ export function decide(payload: unknown, options: DecideOptions = {}): Decision 
   const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
-    return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+    return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
              resourceId: null, didYouMean: [], accepted: [], searched: {} };
   }
   if (delayOnFinal(payload)) return decision(payload, "escalate", "invalid-payload");
@@ -201,17 +224,19 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code: Code, correlationId: string, fields: Json = {}): ErrorPayload {
+export function newError<C extends Code>(code: C, correlationId: string, fields?: NewErrorFields<C>): PayloadOf<C> {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
   }
-  const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const entries: [string, unknown][] = Object.entries(fields ?? {});
+  const given = entries.filter(([, value]) => value !== undefined && value !== null);
   const payload: Json = Object.fromEntries([
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
-  return validatePayload(payload);
+  // The entry is the code's own, so the payload validated is that code's variant.
+  return validatePayload(payload) as PayloadOf<C>;
 }
 
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */

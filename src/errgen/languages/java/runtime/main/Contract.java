@@ -23,7 +23,6 @@ final class Contract {
   static final Contract INSTANCE = load();
 
   final String registry;
-  final String version;
   final Policy policy;
   final String envelope;
   final List<FieldSpec> fields;
@@ -41,7 +40,6 @@ final class Contract {
 
   private Contract(JsonNode data) {
     registry = data.get("registry").asText();
-    version = data.get("version").asText();
     policy = Policy.of(data.get("policy"));
     envelope = data.get("envelope").isNull() ? null : data.get("envelope").asText();
     List<FieldSpec> specs = new ArrayList<>();

@@ -5,17 +5,22 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An error payload with a well-formed envelope. {@code code} and {@code category} are kept as the
- * wire says them, so a payload from a newer server survives; {@link #knownCode()} gives the enum.
- * Optional fields are null when absent. With Jackson it reads and writes the registry's wire names.
+ * wire says them, so a payload from a newer server survives; {@link #knownCode()} gives the enum. A
+ * field the payload may leave out is a null component (so the record says exactly what was on the
+ * wire: an absent list is not an empty one) and has an {@code Optional} accessor named after it
+ * ({@link #optionalMessage()}, ..., {@link #retryAfter()} as a {@link Duration}). With Jackson it
+ * reads and writes the registry's wire names.
  *
  * @param code the error code, as on the wire
  * @param category the class of failure, as on the wire
@@ -67,6 +72,51 @@ public record ErrorPayload(
   /** The category as this SDK's enum; {@link Category#UNKNOWN_TO_SDK_VERSION} if unknown. */
   public Category knownCategory() {
     return Category.fromWire(category);
+  }
+
+  /** How long the server asks to wait before retrying, when it says. */
+  public Optional<Duration> retryAfter() {
+    return Optional.ofNullable(retryAfterMs).map(Duration::ofMillis);
+  }
+
+  /** {@link #retryAfterMs()}, when present. */
+  public Optional<Long> optionalRetryAfterMs() {
+    return Optional.ofNullable(retryAfterMs);
+  }
+
+  /** {@link #resourceId()}, when present. */
+  public Optional<String> optionalResourceId() {
+    return Optional.ofNullable(resourceId);
+  }
+
+  /** {@link #message()}, when present. */
+  public Optional<String> optionalMessage() {
+    return Optional.ofNullable(message);
+  }
+
+  /** {@link #searched()}, when present. */
+  public Optional<Map<String, Object>> optionalSearched() {
+    return Optional.ofNullable(searched);
+  }
+
+  /** {@link #didYouMean()}, when present. */
+  public Optional<List<String>> optionalDidYouMean() {
+    return Optional.ofNullable(didYouMean);
+  }
+
+  /** {@link #accepted()}, when present. */
+  public Optional<List<String>> optionalAccepted() {
+    return Optional.ofNullable(accepted);
+  }
+
+  /** {@link #state()}, when present. */
+  public Optional<State> optionalState() {
+    return Optional.ofNullable(state);
+  }
+
+  /** {@link #safeToReplay()}, when present. */
+  public Optional<Boolean> optionalSafeToReplay() {
+    return Optional.ofNullable(safeToReplay);
   }
 
   /**

@@ -54,6 +54,16 @@ public class ErrorPayloadException extends RuntimeException {
     return Errors.decide(payload.toJson(), attempt);
   }
 
+  /** The HTTP response a service sends for this error; see {@link Errors#toHttp(ErrorPayload)}. */
+  public HttpMessage toHttp() {
+    return Errors.toHttp(payload);
+  }
+
+  /** As {@link #toHttp()}; with {@code problem} an RFC 9457 problem+json body. */
+  public HttpMessage toHttp(boolean problem) {
+    return Errors.toHttp(payload, problem);
+  }
+
   /** The payload to send (as HTTP or MCP) or to act on with {@link Errors#decide}. */
   public ErrorPayload payload() {
     return payload;

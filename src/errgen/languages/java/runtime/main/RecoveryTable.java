@@ -27,9 +27,13 @@ public final class RecoveryTable {
     return Contract.INSTANCE.registry;
   }
 
-  /** The registry's version, which is this SDK's version. */
-  public static String version() {
-    return Contract.INSTANCE.version;
+  /**
+   * This SDK's version (the registry's), from its jar's manifest: it lives in the package metadata
+   * only, so a release changes the pom and nothing else. Empty when the classes are not loaded from
+   * the jar.
+   */
+  public static Optional<String> version() {
+    return Optional.ofNullable(RecoveryTable.class.getPackage().getImplementationVersion());
   }
 
   /** The policy every errgen SDK shares. */

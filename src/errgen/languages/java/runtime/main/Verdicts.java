@@ -74,8 +74,7 @@ final class Verdicts {
     if (entry == null) {
       problems.add(
           new Problem(
-              ProblemId.UNKNOWN_CODE,
-              "code " + quote(code) + " is not in registry " + C.registry + " " + C.version));
+              ProblemId.UNKNOWN_CODE, "code " + quote(code) + " is not in registry " + C.registry));
       return problems;
     }
     if (!entry.category().equals(category)) {

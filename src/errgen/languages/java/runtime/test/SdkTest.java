@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -26,6 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +113,8 @@ class SdkTest {
             });
     assertSame(p, e.payload());
     assertTrue(e.getMessage().startsWith(FIRST.code()));
+    assertEquals(Errors.toHttp(p), e.toHttp());
+    assertEquals(Errors.toHttp(p, true), e.toHttp(true));
   }
 
   @Test
@@ -138,6 +144,210 @@ class SdkTest {
             ? ErrorPayloadException.class
             : InvalidPayloadException.class;
     assertThrows(expected, () -> Errors.throwIfError(junk));
+  }
+
+  @Test
+  void optionalAccessorsSayWhatTheWireSaid() {
+    ErrorPayload bare =
+        new ErrorPayload(
+            "X", "y", true, null, Scope.REQUEST, null, "c-1", null, null, null, null, null, null);
+    assertEquals(Optional.empty(), bare.retryAfter());
+    assertEquals(Optional.empty(), bare.optionalRetryAfterMs());
+    assertEquals(Optional.empty(), bare.optionalResourceId());
+    assertEquals(Optional.empty(), bare.optionalMessage());
+    assertEquals(Optional.empty(), bare.optionalSearched());
+    assertEquals(Optional.empty(), bare.optionalDidYouMean());
+    assertEquals(Optional.empty(), bare.optionalAccepted());
+    assertEquals(Optional.empty(), bare.optionalState());
+    assertEquals(Optional.empty(), bare.optionalSafeToReplay());
+    ErrorPayload full =
+        new ErrorPayload(
+            "X",
+            "y",
+            true,
+            1500L,
+            Scope.RESOURCE,
+            "r-1",
+            "c-1",
+            "m",
+            Map.of("q", 1),
+            List.of(),
+            List.of("a"),
+            State.values()[0],
+            false);
+    assertEquals(Optional.of(Duration.ofMillis(1500)), full.retryAfter());
+    assertEquals(Optional.of(1500L), full.optionalRetryAfterMs());
+    assertEquals(Optional.of("r-1"), full.optionalResourceId());
+    assertEquals(Optional.of("m"), full.optionalMessage());
+    assertEquals(Optional.of(Map.of("q", 1)), full.optionalSearched());
+    assertEquals(Optional.of(List.of()), full.optionalDidYouMean());
+    assertEquals(Optional.of(List.of("a")), full.optionalAccepted());
+    assertEquals(Optional.of(State.values()[0]), full.optionalState());
+    assertEquals(Optional.of(false), full.optionalSafeToReplay());
+    // The wire is unchanged: an absent field stays absent, an empty list stays an empty list.
+    assertEquals(List.of("code", "category", "retryable", "scope", "correlation_id"), names(bare));
+    assertEquals(Contract.INSTANCE.fields.size(), names(full).size());
+    assertTrue(full.toJson().get(wire("did_you_mean")).isEmpty());
+  }
+
+  private static List<String> names(ErrorPayload p) {
+    List<String> out = new ArrayList<>();
+    p.toJson().fieldNames().forEachRemaining(out::add);
+    List<String> plain = new ArrayList<>();
+    for (FieldSpec f : Contract.INSTANCE.fields) {
+      if (out.contains(f.wire())) {
+        plain.add(f.name());
+      }
+    }
+    assertEquals(out.size(), plain.size());
+    return plain;
+  }
+
+  /** A code whose decision waits and retries (or pauses) at its default scope, if any. */
+  private static Optional<RecoveryEntry> waiting(boolean waits) {
+    return RecoveryTable.entries().stream()
+        .filter(e -> Contract.INSTANCE.exhausted.containsKey(e.actions().get(e.scope())) == waits)
+        .findFirst();
+  }
+
+  @Test
+  void theRetrierWaitsAsDecideSaysThenReturns() throws Exception {
+    Optional<RecoveryEntry> entry = waiting(true);
+    assumeTrue(entry.isPresent(), "no code waits");
+    ErrorPayloadException error = ErrorPayloadException.of(payload(entry.get()));
+    List<Duration> slept = new ArrayList<>();
+    // No limit on the delay: a registry may ask for longer than the default maximum.
+    Retrier retrier =
+        Retrier.withDefaults()
+            .maxAttempts(3)
+            .maxDelay(Duration.ofMillis(Long.MAX_VALUE))
+            .jitter(new Random(7))
+            .sleeper(slept::add);
+    AtomicInteger calls = new AtomicInteger();
+    String ok =
+        retrier.call(
+            () -> {
+              if (calls.incrementAndGet() < 3) {
+                throw error;
+              }
+              return "ok";
+            });
+    assertEquals("ok", ok);
+    assertEquals(3, calls.get());
+    Random same = new Random(7);
+    List<Duration> expected = new ArrayList<>();
+    for (long attempt = 1; attempt <= 2; attempt++) {
+      expected.add(
+          Errors.decide(error.payload().toJson(), attempt, 3, Long.MAX_VALUE, same)
+              .delay()
+              .orElseThrow());
+    }
+    assertEquals(expected, slept);
+
+    calls.set(0);
+    slept.clear();
+    ErrorPayloadException last =
+        assertThrows(
+            ErrorPayloadException.class,
+            () ->
+                retrier.call(
+                    () -> {
+                      calls.incrementAndGet();
+                      throw error;
+                    }));
+    assertSame(error, last);
+    assertEquals(3, calls.get());
+    assertEquals(2, slept.size());
+  }
+
+  @Test
+  void theRetrierGivesUpAtOnceOnWhatItMustNotRetry() {
+    List<Duration> slept = new ArrayList<>();
+    Retrier retrier = Retrier.withDefaults().sleeper(slept::add);
+    AtomicInteger calls = new AtomicInteger();
+    waiting(false)
+        .ifPresent(
+            entry -> {
+              ErrorPayloadException error = ErrorPayloadException.of(payload(entry));
+              assertSame(
+                  error,
+                  assertThrows(
+                      ErrorPayloadException.class,
+                      () ->
+                          retrier.call(
+                              () -> {
+                                calls.incrementAndGet();
+                                throw error;
+                              })));
+            });
+    IOException io = new IOException("connection reset");
+    assertSame(
+        io,
+        assertThrows(
+            IOException.class,
+            () ->
+                retrier.call(
+                    () -> {
+                      calls.incrementAndGet();
+                      throw io;
+                    })));
+    assertEquals(waiting(false).isPresent() ? 2 : 1, calls.get());
+    assertEquals(List.of(), slept);
+    assertThrows(IllegalArgumentException.class, () -> retrier.maxAttempts(0));
+  }
+
+  @Test
+  void anInterruptedWaitStopsTheRetrier() {
+    Optional<RecoveryEntry> entry = waiting(true);
+    assumeTrue(entry.isPresent(), "no code waits");
+    ErrorPayloadException error = ErrorPayloadException.of(payload(entry.get()));
+    Retrier retrier =
+        Retrier.withDefaults()
+            .maxDelay(Duration.ofMillis(Long.MAX_VALUE))
+            .sleeper(
+                d -> {
+                  throw new InterruptedException();
+                });
+    assertThrows(
+        InterruptedException.class,
+        () ->
+            retrier.call(
+                () -> {
+                  throw error;
+                }));
+  }
+
+  @Test
+  void theAsyncRetrierWaitsWithoutBlockingThenCompletes() throws Exception {
+    Optional<RecoveryEntry> entry = waiting(true);
+    assumeTrue(entry.isPresent(), "no code waits");
+    ErrorPayloadException error = ErrorPayloadException.of(payload(entry.get()));
+    List<Duration> slept = new ArrayList<>();
+    Retrier retrier =
+        Retrier.withDefaults()
+            .maxAttempts(3)
+            .maxDelay(Duration.ofMillis(Long.MAX_VALUE))
+            .sleeper(slept::add);
+    AtomicInteger calls = new AtomicInteger();
+    CompletableFuture<String> ok =
+        retrier.callAsync(
+            () ->
+                calls.incrementAndGet() < 3
+                    ? CompletableFuture.failedFuture(error)
+                    : CompletableFuture.supplyAsync(() -> "ok"));
+    assertEquals("ok", ok.get());
+    assertEquals(3, calls.get());
+    assertEquals(2, slept.size());
+    CompletableFuture<String> failed =
+        retrier.callAsync(
+            () ->
+                CompletableFuture.supplyAsync(
+                    () -> {
+                      throw error;
+                    }));
+    ExecutionException thrown = assertThrows(ExecutionException.class, failed::get);
+    assertSame(error, thrown.getCause());
+    assertEquals(4, slept.size());
   }
 
   @Test

@@ -4,6 +4,7 @@
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.ErrorPayloadError = exports.PayloadError = void 0;
+exports.isKnownCode = isKnownCode;
 exports.payloadProblems = payloadProblems;
 exports.isErrorPayload = isErrorPayload;
 exports.backoffMs = backoffMs;
@@ -38,6 +39,10 @@ class PayloadError extends Error {
     }
 }
 exports.PayloadError = PayloadError;
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+function isKnownCode(code) {
+    return (0, recovery_js_1.recoveryEntry)(code) !== undefined;
+}
 const lookup = (code) => (0, recovery_js_1.recoveryEntry)(code);
 /** Every reason the strict contract rejects `payload` (empty: valid). */
 function payloadProblems(payload) {
@@ -74,15 +79,16 @@ function strings(value) {
 function decision(payload, action, reason, delayMs = null) {
     const resourceId = (0, verdict_js_1.own)(payload, w("resource_id"));
     const searched = (0, verdict_js_1.own)(payload, w("searched"));
-    return {
+    const code = String((0, verdict_js_1.own)(payload, w("code")));
+    const facts = {
         action, reason, delayMs,
-        code: String((0, verdict_js_1.own)(payload, w("code"))),
         correlationId: String((0, verdict_js_1.own)(payload, w("correlation_id"))),
         resourceId: typeof resourceId === "string" ? resourceId : null,
         didYouMean: strings((0, verdict_js_1.own)(payload, w("did_you_mean"))),
         accepted: strings((0, verdict_js_1.own)(payload, w("accepted"))),
         searched: (0, verdict_js_1.isObject)(searched) ? { ...searched } : {},
     };
+    return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
@@ -90,7 +96,7 @@ function decide(payload, options = {}) {
     const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false } = options;
     if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
         const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
-        return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+        return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
             resourceId: null, didYouMean: [], accepted: [], searched: {} };
     }
     if (delayOnFinal(payload))
@@ -155,16 +161,18 @@ function parsePayload(payload) {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-function newError(code, correlationId, fields = {}) {
+function newError(code, correlationId, fields) {
     const entry = (0, recovery_js_1.recoveryEntry)(code);
     if (entry === undefined) {
         throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${contract_js_1.REGISTRY_NAME}`, w("code")]]);
     }
-    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+    const entries = Object.entries(fields ?? {});
+    const given = entries.filter(([, value]) => value !== undefined && value !== null);
     const payload = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */

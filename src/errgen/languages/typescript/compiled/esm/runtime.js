@@ -18,6 +18,10 @@ export class PayloadError extends Error {
         this.problems = problems;
     }
 }
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+export function isKnownCode(code) {
+    return recoveryEntry(code) !== undefined;
+}
 const lookup = (code) => recoveryEntry(code);
 /** Every reason the strict contract rejects `payload` (empty: valid). */
 export function payloadProblems(payload) {
@@ -54,15 +58,16 @@ function strings(value) {
 function decision(payload, action, reason, delayMs = null) {
     const resourceId = own(payload, w("resource_id"));
     const searched = own(payload, w("searched"));
-    return {
+    const code = String(own(payload, w("code")));
+    const facts = {
         action, reason, delayMs,
-        code: String(own(payload, w("code"))),
         correlationId: String(own(payload, w("correlation_id"))),
         resourceId: typeof resourceId === "string" ? resourceId : null,
         didYouMean: strings(own(payload, w("did_you_mean"))),
         accepted: strings(own(payload, w("accepted"))),
         searched: isObject(searched) ? { ...searched } : {},
     };
+    return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
@@ -70,7 +75,7 @@ export function decide(payload, options = {}) {
     const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
     if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
         const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
-        return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+        return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
             resourceId: null, didYouMean: [], accepted: [], searched: {} };
     }
     if (delayOnFinal(payload))
@@ -135,16 +140,18 @@ export function parsePayload(payload) {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code, correlationId, fields = {}) {
+export function newError(code, correlationId, fields) {
     const entry = recoveryEntry(code);
     if (entry === undefined) {
         throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
     }
-    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+    const entries = Object.entries(fields ?? {});
+    const given = entries.filter(([, value]) => value !== undefined && value !== null);
     const payload = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */

@@ -1,0 +1,40 @@
+"""Issue 26, Java: what a Java user touches, checked on the rendered sources (fast; the generated
+SdkTest exercises the same API under Maven in test_java_sdk.py and test_java_api_sdks.py)."""
+
+from __future__ import annotations
+
+from conftest import REGISTRY
+from errgen.contract import view
+from errgen.languages.java import target
+from errgen.registry.lint import lint_path
+
+
+def _files() -> dict[str, str]:
+    registry = lint_path(REGISTRY).registry
+    assert registry is not None
+    return target.render(registry)
+
+
+def _source(files: dict[str, str], name: str) -> str:
+    [text] = [text for path, text in files.items() if path.endswith(f"/main/java/com/example/acmeerrors/{name}.java")]
+    return text
+
+
+def test_every_field_a_payload_may_leave_out_has_an_optional_accessor() -> None:
+    registry = lint_path(REGISTRY).registry
+    assert registry is not None
+    payload = _source(_files(), "ErrorPayload")
+    optional = [f.name for f in view(registry).fields if not f.required]
+    assert optional  # retry_after_ms, resource_id, message, the hints
+    for name in optional:
+        camel = "".join(word.capitalize() for word in name.split("_"))
+        assert f"> optional{camel}() {{\n    return Optional.ofNullable(" in payload, name
+    assert "public Optional<Duration> retryAfter() {" in payload
+
+
+def test_the_retrier_takes_a_replaceable_sleeper_and_the_registry_limits() -> None:
+    retrier = _source(_files(), "Retrier")
+    assert "public interface Sleeper {" in retrier and "public Retrier sleeper(Sleeper sleeper)" in retrier
+    assert "C.policy.defaultMaxAttempts(), C.policy.defaultMaxDelayMs()" in retrier
+    assert "Errors.decide(error.payload().toJson(), attempt, maxAttempts, maxDelayMs, jitter)" in retrier
+    assert "public <T> CompletableFuture<T> callAsync(" in retrier
