@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows, figures = [], []
     for n_codes in args.codes or ([100] if args.quick else [100, 5_000, 20_000]):
-        registry, out = prepare(n_codes)
+        registry, out = prepare(n_codes, "compile")  # its own folders: the runtime bench may be running
         for lang in args.langs:
             load = os.getloadavg()[0]
             if shutil.which({"python": sys.executable, "typescript": "node", "go": "go", "rust": "cargo", "java": "javac"}[lang]) is None:

@@ -114,10 +114,11 @@ def _stamp(registry_text: str) -> str:
     return digest.hexdigest()
 
 
-def prepare(n_codes: int) -> tuple[Any, Path]:
-    """The synthetic registry of n_codes and every SDK built from it (rebuilt when stale)."""
+def prepare(n_codes: int, prefix: str = "rt") -> tuple[Any, Path]:
+    """The synthetic registry of n_codes and every SDK built from it into OUT/<prefix>-<n_codes>
+    (rebuilt when stale)."""
     reg_path = synth.write(OUT, n_codes)
-    out = OUT / f"rt-{n_codes}"
+    out = OUT / f"{prefix}-{n_codes}"
     stamp = _stamp(reg_path.read_text(encoding="utf-8"))
     registry = lint_path(reg_path).registry
     if not (out / ".stamp").exists() or (out / ".stamp").read_text() != stamp:
