@@ -153,6 +153,7 @@ def java_row(out: Path, registry: Any) -> list[dict[str, Any]]:
     return [{"step": "javac --release 17 (every source)", "measure": m, "size": f"{_kb(jar.stat().st_size)} jar ({n_classes} classes)"}]
 
 
+HEADERS = ["lang", "codes", "step", "wall (s)", "CPU (s)", "max RSS (MB)", "artefact", "load avg"]
 ROWS = {"python": python_row, "typescript": typescript_row, "go": go_row, "rust": rust_row, "java": java_row}
 
 
@@ -180,11 +181,11 @@ def main(argv: list[str] | None = None) -> None:
                 figures.append({"lang": lang, "codes": n_codes, "step": step["step"], "seconds": None if note else round(seconds, 3),
                                 "cpu_seconds": round(m.cpu_seconds, 3) if m and not note else None, "size": step["size"], "failed": note,
                                 "load": round(load, 1)})
-            print(f"{lang} at {n_codes:,} codes: done", file=sys.stderr, flush=True)
-    print(table(["lang", "codes", "step", "wall (s)", "CPU (s)", "max RSS (MB)", "artefact", "load avg"], rows))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+            print(table(HEADERS, [r for r in rows if r[:2] == [lang, n_codes]]), file=sys.stderr, flush=True)
+            if args.json:  # after every language, so an interrupted run keeps what it measured
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    print(table(HEADERS, rows))
 
 
 if __name__ == "__main__":
