@@ -136,7 +136,8 @@ def test_a_language_folder_is_listed_built_and_run_by_conformance(tmp_path: Path
     ran = errgen(src, "conformance", "--out", str(out), "--target", "toy", cwd=tmp_path)
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert ran.stdout.splitlines() == [f"toy: {len(vectors)} passed, 0 failed"]
+    writing = json.loads((out / "conformance" / "writing.json").read_text(encoding="utf-8"))["vectors"]
+    assert ran.stdout.splitlines() == [f"toy: {len(vectors)} passed, 0 failed", f"toy writing: {len(writing)} passed, 0 failed"]
 
 
 def test_the_toy_runner_fails_when_the_enums_lack_a_code(tmp_path: Path) -> None:

@@ -406,6 +406,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
+	apiShape(obj, header)
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
@@ -431,6 +432,37 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		out = problem
 	}
 	return status, header, encodeJSON(out, false)
+}
+
+// apiShape makes obj what the API itself sends: a code that shares its wire code with others
+// goes out as that wire code, with the headers its `when` conditions test; the code and the
+// correlation id also go in the header where the API's response carries them first.
+func apiShape(obj *object, header http.Header) {
+	code, ok := obj.vals[wCode].(string)
+	if !ok {
+		return
+	}
+	sent := code
+	for wire, rows := range response.variants {
+		for _, row := range rows {
+			if row.code != code {
+				continue
+			}
+			sent = wire
+			for _, c := range row.when {
+				if want, ok := c.want.(string); ok && c.equals && !c.isStatus && c.at.in == "header" {
+					header.Set(c.at.name, want)
+				}
+			}
+		}
+	}
+	obj.set(wCode, sent)
+	if len(response.code) > 0 && response.code[0].in == "header" {
+		header.Set(response.code[0].name, sent)
+	}
+	if id, ok := obj.vals[wCorrelationID].(string); ok && len(response.correlationID) > 0 && response.correlationID[0].in == "header" {
+		header.Set(response.correlationID[0].name, id)
+	}
 }
 
 // payloadDelay is the delay a response announces: the payload's, when it is a non-negative

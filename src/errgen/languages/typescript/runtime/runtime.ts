@@ -121,12 +121,14 @@ export interface DecideOptions {
   readonly maxDelayMs?: number;
   /** Draw the backoff (only the backoff) uniformly below its value (default false). */
   readonly jitter?: boolean;
+  /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
+  readonly draw?: () => number;
 }
 
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 export function decide(payload: unknown, options: DecideOptions = {}): Decision {
-  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
     return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -157,7 +159,7 @@ export function decide(payload: unknown, options: DecideOptions = {}): Decision 
   // The bound is on the delay the rule asks for, so escalating never depends on a random draw;
   // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
   if (delay > maxDelayMs) return decision(payload, "escalate", "delay-exceeds-max");
-  return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+  return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */

@@ -87,7 +87,7 @@ function decision(payload, action, reason, delayMs = null) {
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 function decide(payload, options = {}) {
-    const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+    const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
     if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
         const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -124,7 +124,7 @@ function decide(payload, options = {}) {
     // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if (delay > maxDelayMs)
         return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+    return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 function validatePayload(payload) {

@@ -67,7 +67,7 @@ function decision(payload, action, reason, delayMs = null) {
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 export function decide(payload, options = {}) {
-    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
     if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
         const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -104,7 +104,7 @@ export function decide(payload, options = {}) {
     // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if (delay > maxDelayMs)
         return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+    return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 export function validatePayload(payload) {
