@@ -234,10 +234,11 @@ func hasAll(obj *object, keys []string) bool {
 	return true
 }
 
-// kept: RFC 9457 members are dropped around the payload, unless one is a payload field's name.
-func kept(key string) bool { return !problemMembers[key] || specByWire[key] != nil }
+// kept: only the contract's own fields. An API's other members (and RFC 9457's) never make a
+// client-side reading invalid; they stay in the reading's Document.
+func kept(key string) bool { return specByWire[key] != nil }
 
-// asSent is a payload the body carries itself (errgen's shape): RFC 9457 members that are not the
+// asSent is a payload the body carries itself (errgen's shape): members that are not the
 // payload's own wire names dropped, detail as the message, a variant code resolved, and the
 // response's delay when it is retryable and states none.
 func asSent(status int, headers []headerPair, document, value any, delay int64, hasDelay bool) any {
@@ -369,7 +370,11 @@ func AsProblem() HTTPOption { return func(o *httpOptions) { o.problem = true } }
 
 // ToHTTP is the response for p: the code's HTTP status (500 for a code this SDK does not know),
 // Content-Type, and Retry-After (whole seconds, rounded up) with retry-after-ms when the payload,
-// or for a retryable payload the registry, names a delay.
+// or for a retryable payload the registry, names a delay. A registry for an existing API makes it
+// write that API's own shape (docs/conformance.md, "Writing in the API's own shape"): a code that
+// shares its wire code with others goes out as that wire code, each fact also sits where the API
+// carries it first in the body and in a header, every `equals` condition holds, and an XML API
+// gets an XML body of those writes alone.
 func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header, body []byte) {
 	var o httpOptions
 	for _, opt := range opts {
@@ -385,6 +390,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 	var code Code
 	if s, ok := obj.vals[wCode].(string); ok {
 		code = Code(s)
+		obj.set(wCode, sentCode(s))
 	}
 	e, known := entries[code]
 	status = http.StatusInternalServerError
@@ -406,7 +412,6 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
-	apiShape(obj, header)
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
@@ -431,38 +436,12 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		}
 		out = problem
 	}
+	out = apiShape(string(code), obj, out, header)
+	if response.format == "xml" {
+		header.Set("Content-Type", "application/xml")
+		return status, header, toXML(out)
+	}
 	return status, header, encodeJSON(out, false)
-}
-
-// apiShape makes obj what the API itself sends: a code that shares its wire code with others
-// goes out as that wire code, with the headers its `when` conditions test; the code and the
-// correlation id also go in the header where the API's response carries them first.
-func apiShape(obj *object, header http.Header) {
-	code, ok := obj.vals[wCode].(string)
-	if !ok {
-		return
-	}
-	sent := code
-	for wire, rows := range response.variants {
-		for _, row := range rows {
-			if row.code != code {
-				continue
-			}
-			sent = wire
-			for _, c := range row.when {
-				if want, ok := c.want.(string); ok && c.equals && !c.isStatus && c.at.in == "header" {
-					header.Set(c.at.name, want)
-				}
-			}
-		}
-	}
-	obj.set(wCode, sent)
-	if len(response.code) > 0 && response.code[0].in == "header" {
-		header.Set(response.code[0].name, sent)
-	}
-	if id, ok := obj.vals[wCorrelationID].(string); ok && len(response.correlationID) > 0 && response.correlationID[0].in == "header" {
-		header.Set(response.correlationID[0].name, id)
-	}
 }
 
 // payloadDelay is the delay a response announces: the payload's, when it is a non-negative
