@@ -72,10 +72,11 @@ def test_jitter_vectors_pin_the_bound_before_the_draw(out: Path) -> None:
 
 @pytest.fixture(scope="module")
 def checked(out: Path) -> str:
-    """One `errgen conformance` run of every installed language (the binaries build once)."""
+    """One `errgen conformance` run of every installed language (the binaries build once). Its
+    exit status also covers vectors.json and responses.json, which other tests judge."""
     targets = [arg for name in installed() for arg in ("--target", name)]
     done = errgen("conformance", "--out", str(out), *targets)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode in (0, 1), done.stdout + done.stderr
     return done.stdout
 
 
@@ -85,7 +86,7 @@ def test_every_language_runs_every_writing_vector(language: str, out: Path, chec
     them, would not print this line."""
     if not shutil.which(TOOLS[language]):
         pytest.skip(f"needs {TOOLS[language]}")
-    assert f"{language} writing: {len(writing(out))} passed, 0 failed" in checked.splitlines()
+    assert f"{language} writing: {len(writing(out))} passed, 0 failed" in checked.splitlines(), checked
 
 
 def emit(out: Path, language: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from errgen.contract import CodeRow, ContractView
+from errgen.wire import ANY
 
 PATH = "conformance/writing.json"
 
@@ -45,7 +46,7 @@ def _w(contract: ContractView) -> dict[str, str]:
 
 def built(contract: ContractView, row: CodeRow, correlation_id: str, scope: str | None, fields: dict[str, Any]) -> dict[str, Any] | None:
     """The wire payload `new_error` returns, or None when it must refuse (the strict verdict)."""
-    from errgen.validate.verdicts import problem_ids
+    from errgen.verdicts import problem_ids
 
     w = _w(contract)
     payload: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable,
@@ -132,7 +133,8 @@ def to_http_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
 
 
 def http(contract: ContractView, payload: dict[str, Any], problem: bool) -> dict[str, Any]:
-    """`to_http` as docs/conformance.md ("Writing") says; headers by lower-case name, sorted."""
+    """`to_http` as docs/conformance.md ("Writing", "Writing in the API's own shape") says; headers
+    by lower-case name, sorted; a JSON body parsed, an XML body as its text."""
     w = _w(contract)
     row = contract.code_map.get(payload[w["code"]])
     status = row.http_status if row is not None else 500
@@ -144,9 +146,8 @@ def http(contract: ContractView, payload: dict[str, Any], problem: bool) -> dict
     if delay is not None:
         headers["retry-after"] = str(-(-delay // 1000))
         headers["retry-after-ms"] = str(delay)
-    sent = api_shape(contract, payload, headers)
     env = contract.envelope
-    body: dict[str, Any] = {env: sent} if env else dict(sent)
+    body: dict[str, Any] = {env: dict(payload)} if env else dict(payload)
     if problem:
         code, message = payload[w["code"]], payload.get(w["message"])
         members: dict[str, Any] = {"type": row.type_uri if row is not None else contract.policy.problem_base + code,
@@ -154,27 +155,84 @@ def http(contract: ContractView, payload: dict[str, Any], problem: bool) -> dict
         if isinstance(message, str):
             members["detail"] = message
         body = {**members, **body}
-    return {"status": status, "headers": sorted([k, v] for k, v in headers.items()), "body": body}
+    shaped = api_shape(contract, payload, body, headers)
+    if contract.response["format"] == "xml":
+        headers["content-type"] = "application/xml"
+        shaped = to_xml(shaped)
+    return {"status": status, "headers": sorted([k, v] for k, v in headers.items()), "body": shaped}
 
 
-def api_shape(contract: ContractView, payload: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
-    """The payload as the API sends it: a variant's wire code (and its header conditions), the code
-    and correlation id also in the header where the API's response carries them first."""
+def api_shape(contract: ContractView, payload: dict[str, Any], body: dict[str, Any], headers: dict[str, str]) -> Any:
+    """What the API itself sends: a variant's wire code; each fact at its first body and first
+    header source; every `equals` condition (of `error_when`, then of the code's variant) made true.
+    An XML API's document holds those writes alone."""
     w, spec = _w(contract), contract.response
     code = payload[w["code"]]
     sent = {str(name): wire for wire, rows in spec["variants"].items() for name, _ in rows}.get(code, code)
     if sent != code:
-        payload = {**payload, w["code"]: sent}
-        for name, conditions in spec["variants"][sent]:
-            for condition in conditions if name == code else ():
-                at, wanted = condition.get("at"), condition.get("equals")
-                if at is not None and at["in"] == "header" and isinstance(wanted, str):
-                    headers[at["name"].lower()] = wanted
-    for fact, value in (("code", sent), ("correlation_id", payload[w["correlation_id"]])):
-        first = spec[fact][0] if spec[fact] else None
-        if first is not None and first["in"] == "header":
-            headers[first["name"].lower()] = value
-    return payload
+        env = contract.envelope
+        inner = {**(body[env] if env else body), w["code"]: sent}
+        body = {**body, env: inner} if env else inner
+    variant = [c for name, conditions in spec["variants"].get(sent, ()) if name == code for c in conditions]
+    facts = {fact: payload.get(w[fact]) for fact in ("message", "correlation_id", "resource_id")}
+    writes: list[tuple[dict[str, Any], Any]] = []
+    for fact, value in (("code", sent), *facts.items()):
+        if isinstance(value, str):
+            for kind in ("body", "header"):
+                first = next((s for s in spec[fact] if s["in"] == kind), None)
+                if first is not None:
+                    writes.append((first, value))
+    writes += [(c["at"], c["equals"]) for c in [*spec["error_when"], *variant] if "equals" in c]
+    document: Any = {} if spec["format"] == "xml" else body
+    for source, value in writes:
+        if source["in"] == "header" and isinstance(value, str):
+            headers[source["name"].lower()] = value
+        elif source["in"] == "body":
+            document = put(document, source["path"], value)
+    return document
+
+
+def put(node: Any, path: list[Any], value: Any) -> Any:
+    """`node` with `value` at `path`: objects and arrays made on the way (an array padded with empty
+    objects, `[*]` as index 0), a value in the way replaced; a new key goes last."""
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    if isinstance(step, str):
+        obj = dict(node) if isinstance(node, dict) else {}
+        obj[step] = put(obj.get(step), rest, value)
+        return obj
+    index = 0 if step == ANY else step
+    items = list(node) if isinstance(node, list) else []
+    items += [{} for _ in range(index + 1 - len(items))]
+    items[index] = put(items[index], rest, value)
+    return items
+
+
+# Characters the flat XML reader refuses in an element name.
+_NOT_NAME = frozenset(" \t\r\n/>=<\"'&!?")
+
+
+def to_xml(document: Any) -> str:
+    """The document's first member as the root element, or "" when it has none."""
+    if not isinstance(document, dict) or not document:
+        return ""
+    name, value = next(iter(document.items()))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + "".join(_element(name, value))
+
+
+def _element(name: str, value: Any) -> list[str]:
+    if not name or any(c in _NOT_NAME for c in name):
+        return []
+    if isinstance(value, list):
+        return [part for item in value for part in _element(name, item)]
+    if isinstance(value, dict):
+        return [f"<{name}>", *(part for key, item in value.items() for part in _element(key, item)), f"</{name}>"]
+    if not isinstance(value, str):
+        return []
+    text = "".join({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\x00": "\ufffd"}.get(c) or (f"&#{ord(c)};" if ord(c) < 0x20 else c)
+                   for c in value)
+    return [f"<{name}>{text}</{name}>"]
 
 
 def mcp(payload: dict[str, Any]) -> dict[str, Any]:

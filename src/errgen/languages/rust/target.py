@@ -51,8 +51,7 @@ def _render(view: contract.ContractView) -> dict[str, str]:
         "version": naming.version(view.version),
         "rust_version": RUST_VERSION,
         "registry_name": naming.string(view.name),
-        "registry_version": naming.string(view.version),
-        "description": naming.toml_string(f"Typed errors, recovery table and runtime of the {view.name} error contract."),
+        **package_context(view),
         **data_context(view),
     }
     files = {f"rust/src/{name}": f"// {view.header}\n{text}" for name, text in runtime_sources().items()}
@@ -60,7 +59,29 @@ def _render(view: contract.ContractView) -> dict[str, str]:
     files["rust/src/payload.rs"] = render_template(NAME, "payload.rs.jinja", **context)
     files["rust/examples/conformance.rs"] = render_template(NAME, "conformance.rs.jinja", **context)
     files["rust/Cargo.toml"] = render_template(NAME, "Cargo.toml.jinja", **context)
+    files["rust/README.md"] = render_template(NAME, "README.md.jinja", **context)
+    if view.about.license:
+        files["rust/LICENSE"] = render_template(NAME, "LICENSE.jinja", **context)
     return files
+
+
+def package_context(view: contract.ContractView) -> dict[str, Any]:
+    """What crates.io shows, from the registry's `about` (lint has checked each value against
+    crates.io's rules: SPDX licence, URLs, at most five keywords)."""
+    about = view.about
+    optional = {key: naming.toml_string(value) if value else None
+                for key, value in (("license", about.license), ("repository", about.repository),
+                                   ("homepage", about.homepage))}
+    return {
+        "description": naming.toml_string(about.description),
+        **optional,
+        "keywords": ", ".join(naming.toml_string(k) for k in about.keywords),
+        # README and LICENSE are Markdown and plain text: the registry's words as written, on one line.
+        "about_description": " ".join(about.description.split()),
+        "license_text": about.license,
+        "registry_name_text": view.name,
+        "example_variant": code_variants(view)[view.codes[0].code],
+    }
 
 
 @cache
@@ -107,18 +128,22 @@ def code_snippets(view: contract.ContractView) -> dict[str, str]:
     return {code: f"if payload.code == {lib}::Code::{variant} {{\n    // ...\n}}" for code, variant in code_variants(view).items()}
 
 
+# The vocabularies whose Rust name differs from the view's; the problem ids are `&str` constants
+# of the `problem` module (the runtime reports them as strings), not an enum.
+TYPE_NAMES = {"Parsed": "Verdict", "Problem": "problem"}
+CONSTANTS = ("Problem",)
+
+
 def data_context(view: contract.ContractView) -> dict[str, Any]:
-    enum_fields = [f for f in view.fields if f.type == "enum"]
-    vocabularies = {naming.camel(f.name, ""): list(f.values) for f in enum_fields}
-    vocabularies["Action"] = list(view.actions)
-    names = {
+    enums, names = [], {}
+    for v in view.vocabularies:
+        if v.name in CONSTANTS:
+            continue
+        name = TYPE_NAMES.get(v.name, v.name)
         # Codes and categories are named after the view's words, which an `identifier:` may set.
-        "Code": code_variants(view),
-        "Category": dict(zip(view.category_names, naming.variants([c.identifier_text for c in view.categories], "Category"))),
-        **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
-        "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
-        "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
-    }
+        variants = naming.variants(list(v.spelled), name, open_enum=v.open)
+        enums.append(OpenEnum(name, v.doc, variants, v.open))
+        names[name] = dict(zip(v.values, variants))
     scope = names["Scope"]
     action = names["Action"]
 
@@ -174,22 +199,13 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         rows = [[("value", path(type_name, v)), ("wire", naming.string(v))] for v in names[type_name]]
         return naming.struct_array("Wire", rows)
 
-    enums = [
-        OpenEnum("Code", "A stable error code of the registry; branch on this, never on the message.",
-                 list(names["Code"].values()), True),
-        OpenEnum("Category", "A class of failure; one recovery policy per category.", list(names["Category"].values()), True),
-        *[OpenEnum(naming.camel(f.name, ""), _sentence(f.description), list(names[naming.camel(f.name, "")].values()), True)
-          for f in enum_fields],
-        OpenEnum("Action", "What an agent does about an error.", list(names["Action"].values()), True),
-    ]
     return {
-        "enums": enums,
-        "closed_enums": {"Reason": list(names["Reason"].values()), "Verdict": list(names["Verdict"].values())},
-        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")}
-        | {"Reason": wires("Reason"), "Verdict": wires("Verdict")},
+        "enums": [e for e in enums if e.open],
+        "closed_enums": [e for e in enums if not e.open],
+        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")},
         "timed_table": naming.struct_array("Timed", timed_rows),
         "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
-                        for p in contract.PROBLEMS],
+                        for p in view.problems],
         "problem_members": naming.array([naming.string(m) for m in contract.PROBLEM_MEMBERS], 0,
                                         "pub(crate) static PROBLEM_MEMBERS: &[&str] = ", ";"),
         "recovery_table": naming.struct_array("CodeEntry", code_rows),

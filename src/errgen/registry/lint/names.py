@@ -8,6 +8,7 @@ from typing import Iterator
 from errgen import identifiers
 from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, nearest, rule
+from errgen.registry.model import FIELD_NAMES
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
@@ -90,16 +91,11 @@ def _identifiers(kind: str, name: str, identifier: str | None) -> dict[str, str]
     """What each language that names codes and categories calls this one before any clash is
     resolved (TypeScript names none: codes stay string literals there). The targets name them
     with these same functions, so a collision here is a same identifier there, nothing else."""
-    from errgen.languages.go import naming as go  # each language's naming module
-    from errgen.languages.java import naming as java
-    from errgen.languages.python import naming as python
-    from errgen.languages.rust import naming as rust
+    from errgen.languages import all_languages  # each language names them as its declaration says
 
-    found = identifiers.words(identifier or name)
-    text = "_".join(found) or name
-    prefix = "Code" if kind == "code" else "Category"
-    return {"Python": python.constant(text), "Go": go.ident(prefix, name, found), "Rust": rust.variant(text, prefix),
-            "Java": java.constant_name(name, found or None)}
+    found = tuple(identifiers.words(identifier or name))
+    return {language.name.capitalize(): language.identifier(kind, name, found)
+            for language in all_languages() if language.identifier is not None}
 
 
 def _suggestion(kind: str, name: str, taken: set[tuple[str, str]]) -> str:
@@ -162,20 +158,18 @@ def wire_case(ctx: Context) -> Iterator[Finding]:
 @rule("wire-rename")
 def wire_rename(ctx: Context) -> Iterator[Finding]:
     """`wire.rename` maps payload fields to distinct wire names (letters, digits, `_ $ -`); `wire.envelope` is such a name too."""
-    from errgen.contract import Policy, fields
-
     wire = ctx.registry.wire
-    specs = fields(Policy(), wire) if wire.case in ("snake", "camel") else ()
-    known = [f.name for f in specs]
+    known = list(FIELD_NAMES) if wire.case in ("snake", "camel") else []
     for name, wire_name in wire.rename.items():
         if name not in known:
             yield Finding(f"wire rename {name!r} is not a payload field{nearest(name, known)}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
         elif not FIELD_NAME.fullmatch(wire_name):
             yield Finding(f"wire name {wire_name!r} for {name} must be letters, digits, _, $ or -", wire.locs.get("rename", ctx.registry.loc_of("wire")))
     seen: dict[str, str] = {}
-    for spec in specs:
-        if spec.wire in seen:
-            yield Finding(f"fields {seen[spec.wire]} and {spec.name} both go on the wire as {spec.wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
-        seen.setdefault(spec.wire, spec.name)
+    for name in known:
+        on_wire = wire.name_of(name)
+        if on_wire in seen:
+            yield Finding(f"fields {seen[on_wire]} and {name} both go on the wire as {on_wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
+        seen.setdefault(on_wire, name)
     if wire.envelope is not None and not FIELD_NAME.fullmatch(wire.envelope):
         yield Finding(f"wire envelope {wire.envelope!r} must be letters, digits, _, $ or -", wire.locs["envelope"])

@@ -503,7 +503,10 @@ func httpOutput(status int, header http.Header, body []byte) *object {
 	for i, pair := range pairs {
 		headers[i] = []any{pair[0], pair[1]}
 	}
-	parsed, _ := decodeJSON(body, -1)
+	parsed, ok := decodeJSON(body, -1)
+	if !ok {
+		parsed = string(body) // an XML API's body, compared as text
+	}
 	out := newObject()
 	out.set("status", json.Number(strconv.Itoa(status)))
 	out.set("headers", headers)

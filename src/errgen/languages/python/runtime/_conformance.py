@@ -93,9 +93,14 @@ def decision_json(decision: Decision) -> dict[str, Any]:
 
 
 def http_json(response: HttpResponse) -> dict[str, Any]:
-    """A written response as the vectors state it: header names in lower case, sorted; the body parsed."""
+    """A written response as the vectors state it: header names in lower case, sorted; a JSON body
+    parsed, any other as its text."""
     headers = sorted([name.lower(), value] for name, value in response.headers.items())
-    return {"status": response.status, "headers": headers, "body": json.loads(response.body)}
+    try:
+        body: Any = json.loads(response.body)
+    except ValueError:
+        body = response.body  # an XML API's body, compared as text
+    return {"status": response.status, "headers": headers, "body": body}
 
 
 def mcp_json(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -57,11 +57,20 @@ function decisionJson(d: Decision): Json {
   };
 }
 
+/** A JSON body parsed; any other (an XML API's) as its text. */
+function parsedOrText(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
 /** A written response as the vectors state it: header names in lower case, sorted; the body parsed. */
 function httpJson(response: HttpResponse): Json {
   const headers = Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]);
   headers.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
-  return { status: response.status, headers, body: JSON.parse(response.body) as unknown };
+  return { status: response.status, headers, body: parsedOrText(response.body) };
 }
 
 function mcpJson(result: ReturnType<typeof toMcpResult>): Json {

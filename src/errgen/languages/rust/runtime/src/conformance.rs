@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::data::{policy, Code, Scope};
 use crate::decide::{decide_value, decide_value_with_jitter};
 use crate::errors::new_error_with;
-use crate::http::{from_http, to_http, HttpParts};
+use crate::http::{from_http, to_http, to_http_problem, HttpParts};
 use crate::mcp::{from_mcp_result, to_mcp_result};
 use crate::payload::ErrorPayload;
 use crate::reading::{read_http, HttpReading};
@@ -420,8 +420,8 @@ fn written(payload: &ErrorPayload) -> Vec<(&'static str, Value)> {
         .unwrap_or_default();
     let mcp = json!({"content": content, "structuredContent": result.get("structuredContent"), "isError": result.get("isError")});
     vec![
-        ("http", http_json(&to_http(payload, false))),
-        ("http_problem", http_json(&to_http(payload, true))),
+        ("http", http_json(&to_http(payload))),
+        ("http_problem", http_json(&to_http_problem(payload))),
         ("mcp", mcp),
     ]
 }
@@ -434,7 +434,9 @@ fn http_json(response: &HttpParts) -> Value {
         .map(|(name, value)| (name.to_ascii_lowercase(), value.clone()))
         .collect();
     headers.sort();
-    let body: Value = serde_json::from_slice(&response.body).unwrap_or(Value::Null);
+    // An XML API's body is compared as text.
+    let body: Value = serde_json::from_slice(&response.body)
+        .unwrap_or_else(|_| Value::from(String::from_utf8_lossy(&response.body).into_owned()));
     json!({"status": response.status, "headers": headers, "body": body})
 }
 

@@ -46,11 +46,20 @@ function decisionJson(d) {
         resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched: { ...d.searched },
     };
 }
+/** A JSON body parsed; any other (an XML API's) as its text. */
+function parsedOrText(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return body;
+    }
+}
 /** A written response as the vectors state it: header names in lower case, sorted; the body parsed. */
 function httpJson(response) {
     const headers = Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]);
     headers.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    return { status: response.status, headers, body: JSON.parse(response.body) };
+    return { status: response.status, headers, body: parsedOrText(response.body) };
 }
 function mcpJson(result) {
     return {

@@ -25,6 +25,7 @@ const recovery_js_1 = require("./recovery.js");
 const verdict_js_1 = require("./verdict.js");
 const reading_js_1 = require("./reading.js");
 const wire_js_1 = require("./wire.js");
+const writing_js_1 = require("./writing.js");
 const W = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
 function w(name) {
     return W[name] ?? name;
@@ -210,7 +211,12 @@ function toHttp(given, problem = false) {
         ...(typeof message === "string" ? [["detail", message]] : []),
     ];
     const body = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-    return { status, headers, body: (0, wire_js_1.toJson)(apiShape(payload, body, headers)) };
+    const shaped = apiShape(payload, body, headers);
+    if (contract_js_1.RESPONSE.format === "xml") {
+        headers["Content-Type"] = "application/xml";
+        return { status, headers, body: (0, writing_js_1.toXml)(shaped) };
+    }
+    return { status, headers, body: (0, wire_js_1.toJson)(shaped) };
 }
 /** What the API itself sends: a code that shares its wire code with others goes out as that wire
  * code, with the headers its `when` conditions test; the code and the correlation id also go in
@@ -230,23 +236,13 @@ function apiShape(payload, body, headers) {
         else {
             body = inner;
         }
-        for (const [name, conditions] of contract_js_1.RESPONSE.variants[sent] ?? []) {
-            if (name !== code)
-                continue;
-            for (const condition of conditions) {
-                if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
-                    headers[condition.at.name] = condition.equals;
-                }
-            }
-        }
     }
-    const facts = [[contract_js_1.RESPONSE.code, sent], [contract_js_1.RESPONSE.correlation_id, (0, verdict_js_1.own)(payload, w("correlation_id"))]];
-    for (const [sources, value] of facts) {
-        const head = sources[0];
-        if (head !== undefined && head.in === "header" && typeof value === "string")
-            headers[head.name] = value;
-    }
-    return body;
+    const variant = (contract_js_1.RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const facts = {
+        code: sent, message: (0, verdict_js_1.own)(payload, w("message")), correlation_id: (0, verdict_js_1.own)(payload, w("correlation_id")),
+        resource_id: (0, verdict_js_1.own)(payload, w("resource_id")),
+    };
+    return (0, writing_js_1.apply)(contract_js_1.RESPONSE.format === "xml" ? {} : body, headers, (0, writing_js_1.writes)(facts, variant));
 }
 const REQUIRED = contract_js_1.FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
 const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
