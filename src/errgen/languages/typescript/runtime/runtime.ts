@@ -4,7 +4,7 @@
 
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
-  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
+  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Code, Parsed, Reason } from "./contract.js";
@@ -392,7 +392,7 @@ function put(target: Json, key: string, value: unknown): void {
 }
 
 function kept(key: string): boolean {
-  return !(PROBLEM_MEMBERS as readonly string[]).includes(key) || WIRE_NAMES.includes(key);
+  return WIRE_NAMES.includes(key);
 }
 
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's

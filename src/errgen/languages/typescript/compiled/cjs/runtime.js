@@ -319,7 +319,7 @@ function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 function kept(key) {
-    return !contract_js_1.PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+    return WIRE_NAMES.includes(key);
 }
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
  * own wire names dropped, `detail` as the message, a variant code resolved, and the response's

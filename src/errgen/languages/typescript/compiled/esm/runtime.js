@@ -1,7 +1,7 @@
 // Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
-import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS, REGISTRY_NAME, RESPONSE, } from "./contract.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
@@ -299,7 +299,7 @@ function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 function kept(key) {
-    return !PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+    return WIRE_NAMES.includes(key);
 }
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
  * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
