@@ -100,7 +100,12 @@ pub fn recovery_entry(code: &str) -> Option<&'static CodeEntry> {
     // lookups per payload (bench/runtime_bench.py at 5,000 codes).
     static INDEX: OnceLock<HashMap<&'static str, &'static CodeEntry>> = OnceLock::new();
     INDEX
-        .get_or_init(|| RECOVERY_TABLE.iter().map(|entry| (entry.wire, entry)).collect())
+        .get_or_init(|| {
+            RECOVERY_TABLE
+                .iter()
+                .map(|entry| (entry.wire, entry))
+                .collect()
+        })
         .get(code)
         .copied()
 }

@@ -378,21 +378,6 @@ def _api_shape(payload: Mapping[str, Any], body: dict[str, Any], headers: dict[s
     facts = {fact: payload.get(_W[fact]) for fact in ("message", "correlation_id", "resource_id")}
     todo = _writing.writes({**facts, "code": sent}, variant)
     return _writing.apply({} if RESPONSE["format"] == "xml" else body, headers, todo)
-    sent = _reading.WIRE_CODE.get(code, code)
-    if sent != code:
-        inner = dict(body[ENVELOPE]) if ENVELOPE else body
-        inner[_W["code"]] = sent
-        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
-        for name, conditions in RESPONSE["variants"][sent]:
-            for condition in conditions if name == code else ():
-                at, wanted = condition.get("at"), condition.get("equals")
-                if at is not None and at["in"] == "header" and isinstance(wanted, str):
-                    headers[at["name"]] = wanted
-    for fact, value in (("code", sent), ("correlation_id", payload.get(_W["correlation_id"]))):
-        first = RESPONSE[fact][0] if RESPONSE[fact] else None
-        if first is not None and first["in"] == "header" and isinstance(value, str):
-            headers[first["name"]] = value
-    return body
 
 
 @dataclass(frozen=True, slots=True)
