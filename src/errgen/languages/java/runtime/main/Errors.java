@@ -9,6 +9,7 @@ import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -203,49 +204,42 @@ public final class Errors {
   // HTTP.
 
   /**
-   * What the API itself sends: a code that shares its wire code with others goes out as that wire
-   * code, with the headers its {@code when} conditions test; the code and the request id also go in
-   * the header where the API's responses carry them first.
+   * What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
+   * shares its wire code with others goes out as that wire code; each fact also sits where the
+   * registry reads it first, in the body and in a header, and every {@code equals} condition holds.
+   * An XML API's body holds those writes alone.
    */
-  private static void apiShape(
-      ErrorPayload payload, ObjectNode fields, List<Map.Entry<String, String>> headers) {
+  private static JsonNode apiShape(
+      ErrorPayload payload, ObjectNode body, List<Map.Entry<String, String>> headers) {
     String code = payload.code();
-    if (code == null) {
-      return;
-    }
     String sent = Reading.WIRE_CODE.getOrDefault(code, code);
-    JsonNode response = C.response;
     if (!sent.equals(code)) {
-      fields.put(C.wire("code"), sent);
-      for (JsonNode row : response.get("variants").get(sent)) {
-        if (!row.get(0).asText().equals(code)) {
-          continue;
-        }
-        for (JsonNode condition : row.get(1)) {
-          JsonNode at = condition.get("at");
-          JsonNode wanted = condition.get("equals");
-          if (at != null
-              && at.get("in").asText().equals("header")
-              && wanted != null
-              && wanted.isTextual()) {
-            putHeader(headers, at.get("name").asText(), wanted.textValue());
-          }
+      (C.envelope != null ? (ObjectNode) body.get(C.envelope) : body).put(C.wire("code"), sent);
+    }
+    List<JsonNode> variant = new ArrayList<>();
+    JsonNode rows = C.response.get("variants").get(sent);
+    if (rows != null) {
+      for (JsonNode row : rows) {
+        if (row.get(0).asText().equals(code)) {
+          row.get(1).forEach(variant::add);
         }
       }
     }
-    String[][] facts = {{"code", sent}, {"correlation_id", payload.correlationId()}};
-    for (String[] fact : facts) {
-      JsonNode sources = response.get(fact[0]);
-      JsonNode first = sources.isEmpty() ? null : sources.get(0);
-      if (first != null && first.get("in").asText().equals("header") && fact[1] != null) {
-        putHeader(headers, first.get("name").asText(), fact[1]);
-      }
-    }
+    Map<String, String> facts = new HashMap<>();
+    facts.put("code", sent);
+    facts.put("message", payload.message());
+    facts.put("correlation_id", payload.correlationId());
+    facts.put("resource_id", payload.resourceId());
+    List<Writing.Write> todo = Writing.writes(facts, variant);
+    return Writing.apply(xml() ? Json.NODES.objectNode() : body, headers, todo);
+  }
+
+  private static boolean xml() {
+    return C.response.get("format").asText().equals("xml");
   }
 
   // A header set once: a later value replaces an earlier one of the same name, in its place.
-  private static void putHeader(
-      List<Map.Entry<String, String>> headers, String name, String value) {
+  static void putHeader(List<Map.Entry<String, String>> headers, String name, String value) {
     for (int i = 0; i < headers.size(); i++) {
       if (headers.get(i).getKey().equals(name)) {
         headers.set(i, header(name, value));
@@ -283,7 +277,6 @@ public final class Errors {
       headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
       headers.add(header("retry-after-ms", Long.toString(ms)));
     }
-    apiShape(payload, fields, headers);
     ObjectNode body = Json.NODES.objectNode();
     if (problem) {
       body.put("type", entry != null ? entry.typeUri() : C.policy.problemBase() + payload.code());
@@ -298,7 +291,12 @@ public final class Errors {
     } else {
       body.setAll(fields);
     }
-    return new HttpMessage(status, headers, Json.write(body));
+    JsonNode shaped = apiShape(payload, body, headers);
+    if (xml()) {
+      putHeader(headers, "Content-Type", "application/xml");
+      return new HttpMessage(status, headers, Writing.toXml(shaped));
+    }
+    return new HttpMessage(status, headers, Json.write(shaped));
   }
 
   /**
