@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from conformance_inputs import random_inputs
+from junk import junk_responses
 from conftest import FIXTURES, REGISTRY, ROOT
 from errgen.emit.build import build
 from errgen.registry.lint import lint_text
@@ -167,6 +167,7 @@ def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Regi
     assert done.returncode == 0 and done.stdout == "", f"not formatted: {done.stdout}{done.stderr}"
 
 
+@pytest.mark.parametrize("built", sorted(set(REGISTRIES) - {"default"}), indirect=True)  # default: test_language_harness.py
 @pytest.mark.slow  # Maven and the JVM
 def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:
     _, out = built
@@ -203,22 +204,6 @@ def _emit(target_module: Any, sdk: Path, inputs: Path) -> list[str]:
     done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, encoding="utf-8", timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return _lines(done.stdout)
-
-
-@pytest.mark.slow  # Maven and the JVM
-def test_emit_prints_exactly_what_python_prints(built: tuple[Registry, Path]) -> None:
-    """Byte for byte, on the vectors and on junk: mutated payloads, odd Retry-After values, unknown
-    codes, problem+json, enveloped, truncated and deep bodies, odd MCP results, odd attempts."""
-    from errgen.languages.python import target as python
-
-    registry, out = built
-    vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
-    inputs = out / "junk.json"
-    junk = junk_vectors(vectors, 300) + random_inputs(29, 300, registry)
-    inputs.write_text(json.dumps({"vectors": vectors + junk}, ensure_ascii=False), encoding="utf-8")
-    java_lines = _emit(target, out / "java", inputs)
-    assert len(java_lines) == len(vectors) + 600
-    assert java_lines == _emit(python, out / "python", inputs)
 
 
 @pytest.mark.slow  # Maven and the JVM
@@ -278,87 +263,6 @@ def test_hostile_registry_uses_its_java_coordinates() -> None:
     code = files["java/src/main/java/org/hostile/errors/Code.java"]
     assert "  CARD_DECLINED_2(\"CARD_DECLINED\")," in code and "  UNKNOWN_TO_SDK_VERSION_2(" in code
     assert all(text.isascii() for path, text in files.items() if path.endswith(".java"))
-
-
-# Junk inputs ------------------------------------------------------------------------------------------
-
-JUNK_VALUES: list[Any] = [
-    None, True, False, 0, -1, 2.0, 2.5, -0.0, 1e300, 1e-7, 9_007_199_254_740_991, 9_007_199_254_740_992,
-    12345678901234567890123, "", "x\u2028y", "\x01\x1f", "😀", "日本", [], {}, ["a"], ["a", 1], {"k": 1.5}, {"k": [1]},
-    "request", "resource", "service", "unchanged", "RATE_LIMITED", "CODE_FROM_A_NEWER_SERVER",
-]
-JUNK_KEYS = ["code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
-             "searched", "did_you_mean", "accepted", "state", "safe_to_replay", "extra", "type", "detail"]
-RETRY_AFTER = [
-    "2", " 3 ", "\t4", "-1", "+1", "1.5", "1e3", "\u0663", "99999999999999999999999", "0", "007", "", "  ",
-    "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-    "Fri, 31 Dec 9999 23:59:60 GMT", "Thu, 01 Jan 1970 00:00:01 GMT", "Mon, 29 Feb 2100 00:00:00 GMT",
-    "Tue, 29 Feb 2000 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 gmt", "Sun,  06 Nov 1994 08:49:37 GMT",
-]
-
-
-def junk_vectors(vectors: list[dict[str, Any]], count: int, seed: int = 17) -> list[dict[str, Any]]:
-    """Deterministic junk built from the vectors' own payloads, in all three input kinds."""
-    import random
-
-    rng = random.Random(seed)
-    payloads = [v["input"]["payload"] for v in vectors if isinstance(v["input"].get("payload"), dict)]
-
-    def mutate(p: dict[str, Any]) -> dict[str, Any]:
-        p = dict(p)
-        for _ in range(rng.randint(1, 3)):
-            key = rng.choice(JUNK_KEYS)
-            if rng.random() < 0.3:
-                p.pop(key, None)
-            else:
-                p[key] = rng.choice(JUNK_VALUES)
-        return p
-
-    out = []
-    for i in range(count):
-        p = mutate(rng.choice(payloads))
-        v: dict[str, Any] = {"name": f"junk-{i}", "attempt": rng.choice([0, 1, 2, 5, 40, -3]),
-                             "max_attempts": rng.choice([1, 3, 5, 100]), "max_delay_ms": rng.choice([0, 1000, 3_600_000, 10**15])}
-        kind = rng.random()
-        if kind < 0.35:
-            v["input"] = {"payload": p}
-        elif kind < 0.75:
-            body = json.dumps(p, ensure_ascii=rng.random() < 0.5)
-            shape = rng.random()
-            if shape < 0.1:
-                body += " x"
-            elif shape < 0.2:
-                body = "[" * 70 + "]" * 70
-            elif shape < 0.25:
-                body = body[:-1]
-            elif shape < 0.3:
-                body = '{"error": ' + body + "}"
-            elif shape < 0.4:
-                body = json.dumps({"type": "about:blank", "title": "t", "status": 429, "detail": "d",
-                                   **{k: x for k, x in p.items() if k != "message"}})
-            headers = [[rng.choice(["Retry-After", "retry-after", "RETRY-AFTER-MS", "retry-after-ms", "X-Other"]),
-                        rng.choice(RETRY_AFTER)] for _ in range(rng.randint(0, 3))]
-            v["input"] = {"http": {"status": rng.choice([400, 429, 503]), "headers": headers, "body": body}}
-            v["now_ms"] = rng.choice([0, 784_111_777_000, 1_767_225_600_000])
-        else:
-            text = json.dumps(p)
-            shape = rng.random()
-            mcp: Any
-            if shape < 0.3:
-                mcp = {"content": [{"type": "text", "text": text}], "isError": True}
-            elif shape < 0.5:
-                mcp = {"content": [{"type": "image"}, {"type": "text", "text": text}]}
-            elif shape < 0.6:
-                mcp = {"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": text}]}
-            elif shape < 0.7:
-                mcp = [1, 2]
-            elif shape < 0.8:
-                mcp = {"structuredContent": p, "content": "x"}
-            else:
-                mcp = {"structuredContent": [p], "content": [{"type": "text", "text": text}]}
-            v["input"] = {"mcp": mcp}
-        out.append(v)
-    return out
 
 
 def test_a_bad_java_package_stops_the_build_with_a_message(tmp_path: Path) -> None:
@@ -536,46 +440,6 @@ def test_the_java_sdk_decides_each_real_response_as_a_careful_client_would(apis:
         if got != wanted or (row["min_delay_ms"] is not None and (d["delay_ms"] or 0) < row["min_delay_ms"]):
             failures.append(f"{name}: got {got} delay {d['delay_ms']}, want {wanted} delay >= {row['min_delay_ms']}")
     assert failures == []
-
-
-def junk_responses(vectors: list[dict[str, Any]], count: int, seed: int = 25) -> list[dict[str, Any]]:
-    """Deterministic mutations of an API's response vectors: cut, spliced and wrapped bodies, XML
-    turned inside out, odd statuses and delay headers, byte-order marks and entities."""
-    import random
-
-    rng = random.Random(seed)
-    pieces = ["<", ">", "</", "/>", "<!--x-->", "<?p?>", "&amp;", "&#65;", "&#x1F600;", "&#0;", "&bogus;", "<![CDATA[x]]>",
-              "<!DOCTYPE a>", '"', "'", "{", "}", "[", "]", ",", ":", "1e400", "-0", "32601.0", "null", "\ufeff", " ", "\n",
-              "9" * 70, '"code"', "<Code>X</Code>", "<a b='1'>", "\u2028"]
-    out = []
-    responses = [v for v in vectors if "response" in v["input"]]
-    for i in range(count):
-        base = rng.choice(responses)
-        given = dict(base["input"]["response"])
-        body = given["body"]
-        for _ in range(rng.randint(1, 3)):
-            at = rng.randint(0, len(body))
-            shape = rng.random()
-            if shape < 0.4:
-                body = body[:at] + rng.choice(pieces) + body[at:]
-            elif shape < 0.6:
-                body = body[:at]
-            elif shape < 0.7:
-                body = body[at:]
-            elif shape < 0.8:
-                body = '{"error": ' + body + "}"
-        given["body"] = body
-        given.pop("body_pad", None)
-        headers = [list(h) for h in given.get("headers", [])]
-        for _ in range(rng.randint(0, 2)):
-            headers.append([rng.choice(["Retry-After", "retry-after-ms", "x-request-id", "X-Amz-Request-Id", "x-ratelimit-reset"]),
-                            rng.choice(RETRY_AFTER + ["1.5s", "6m0s", "20ms", "1h", "1767225700", "abc"])])
-        rng.shuffle(headers)
-        given["headers"] = headers
-        given["status"] = rng.choice([given["status"], 200, 400, 404, 429, 500, 503, 299, 300])
-        out.append({"name": f"junk-response-{i}", "input": {"response": given},
-                    "now_ms": rng.choice([0, 1_767_225_600_000])})
-    return out
 
 
 @pytest.mark.slow  # javac and the JVM

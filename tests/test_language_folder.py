@@ -22,18 +22,25 @@ TOY = {
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.base import Language, RunnerCommand, SettingCheck
+
+PREFIX = re.compile(r"[a-z][a-z_]*")
 
 
 def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
     return [sys.executable, str(sdk_dir / "run.py"), mode, str(vectors)], sdk_dir, "python3"
 
 
+def prefix_problem(value: str) -> str | None:
+    return None if PREFIX.fullmatch(value) else "a toy prefix is lower-case letters and underscores"
+
+
 LANGUAGE = Language(name="toy", settings={"prefix": lambda n: f"{n.snake}_toy"}, runner=runner,
-                    leftovers={"toy.lock": ("cache/",)})
+                    leftovers={"toy.lock": ("cache/",)}, checks={"prefix": SettingCheck(prefix_problem, PREFIX)})
 ''',
     "target.py": '''"""toy/: the registry's codes and categories, one a line, and the runner."""
 
@@ -137,6 +144,14 @@ def test_a_language_folder_is_listed_built_and_run_by_conformance(tmp_path: Path
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert ran.stdout.splitlines() == [f"toy: {len(vectors)} passed, 0 failed"]
+
+    # Its setting check reaches lint and the registry's JSON Schema, still with no file outside its folder.
+    registry.write_text(registry.read_text(encoding="utf-8").replace("prefix: acme_custom", "prefix: Acme-Custom"))
+    linted = errgen(src, "lint", "--registry", str(registry), cwd=tmp_path)
+    assert linted.returncode == 1 and "error[target-package]: targets.toy.prefix 'Acme-Custom': a toy prefix" in linted.stdout + linted.stderr
+    code = "from errgen.registry.registry_schema import schema; print(schema()['properties']['targets']['properties']['toy'])"
+    shown = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True, text=True, timeout=60)
+    assert "'pattern': '^[a-z][a-z_]*$'" in shown.stdout, shown.stderr
 
 
 def test_the_toy_runner_fails_when_the_enums_lack_a_code(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 
 package acmeerrors
 
-// The codes of the registry.
+// Stable error codes, in registry order; branch on these, never on message text.
 const (
 	// CodeRateLimited is RATE_LIMITED: Too many requests. Wait, then resume.
 	CodeRateLimited Code = "RATE_LIMITED"
@@ -47,7 +47,7 @@ const (
 
 var allCodes = []Code{CodeRateLimited, CodeResourceNotFound, CodeAuthExpired, CodeUpstreamTimeout, CodeValidationFailed, CodeConflict, CodeTenantUnknown, CodeOperatorNotAllowed, CodePaymentTimeout, CodeRefundWindowClosed, CodeServiceUnavailable, CodeInternalError, CodeItemMissing}
 
-// The categories of the registry.
+// Classes of failure; one recovery policy per category.
 const (
 	// CategoryRateLimit is rate_limit: The caller sent more requests than its quota allows.
 	CategoryRateLimit Category = "rate_limit"
@@ -73,7 +73,7 @@ const (
 
 var allCategories = []Category{CategoryRateLimit, CategoryValidation, CategoryAuth, CategoryUpstream, CategoryConflict, CategoryBusiness, CategoryInternal}
 
-// What failed.
+// What failed: this request, one resource, or the whole service.
 const (
 	// ScopeRequest is request.
 	ScopeRequest Scope = "request"
@@ -87,7 +87,7 @@ const (
 
 var allScopes = []Scope{ScopeRequest, ScopeResource, ScopeService}
 
-// What a caller does.
+// What a caller does about a failure.
 const (
 	// ActionRetry is retry.
 	ActionRetry Action = "retry"
@@ -124,7 +124,28 @@ const (
 
 var allStates = []State{StateUnchanged, StateChanged, StateUnknown}
 
-// Which rule a Decision came from.
+// Hint is a string of the vocabulary below. Optional payload fields that help a caller build its next call, by canonical name.
+type Hint string
+
+// Optional payload fields that help a caller build its next call, by canonical name.
+const (
+	// HintSearched is searched.
+	HintSearched Hint = "searched"
+
+	// HintDidYouMean is did_you_mean.
+	HintDidYouMean Hint = "did_you_mean"
+
+	// HintAccepted is accepted.
+	HintAccepted Hint = "accepted"
+
+	// HintState is state.
+	HintState Hint = "state"
+
+	// HintSafeToReplay is safe_to_replay.
+	HintSafeToReplay Hint = "safe_to_replay"
+)
+
+// Which rule decided a Decision.
 const (
 	// ReasonRegistry is registry.
 	ReasonRegistry Reason = "registry"
@@ -147,7 +168,7 @@ const (
 
 var allReasons = []Reason{ReasonRegistry, ReasonUnknownCode, ReasonInvalidPayload, ReasonContradictsRegistry, ReasonAttemptsExhausted, ReasonDelayExceedsMax}
 
-// The tolerant verdicts (see Raw.Parsed).
+// The tolerant reading of a raw payload: known, unknown or invalid.
 const (
 	// ParsedKnown is known.
 	ParsedKnown Parsed = "known"

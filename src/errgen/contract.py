@@ -105,6 +105,29 @@ class WireNames:
 
 
 @dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """A closed set of wire strings every SDK names as one type (an enum, a union, typed constants).
+
+    open: a reader keeps a value it does not know (a newer server's) instead of refusing it; a
+    closed vocabulary is one the SDK itself produces, so it holds every value there is.
+    words: per value, what each language names it after (errgen.identifiers); empty: the value.
+    """
+
+    name: str  # the type's name, PascalCase; a language may spell it its own way (see its target)
+    doc: str  # one sentence, short enough for one comment line in every language
+    values: tuple[str, ...]
+    open: bool
+    words: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def spelled(self) -> tuple[str, ...]:
+        """Each value as the text a language's naming module names it after."""
+        if not self.words:
+            return self.values
+        return tuple("_".join(w) or v for v, w in zip(self.values, self.words))
+
+
+@dataclass(frozen=True, slots=True)
 class CategoryRow:
     name: str  # the wire value
     retryable: bool
@@ -147,12 +170,14 @@ class CodeRow:
         return "_".join(self.words) or self.code
 
     def as_dict(self) -> dict[str, Any]:
+        """The row as plain data: the one serialisation of a code that JSON tables hold (recovery.json,
+        the Python and Java SDKs' tables), so no target writes its own."""
         return {
             "code": self.code, "category": self.category, "retryable": self.retryable, "scope": self.scope,
             "scopes": list(self.scopes), "actions": dict(self.actions), "retry_after_ms": self.retry_after_ms,
             "http_status": self.http_status, "hints": list(self.hints),
             "deprecated": {"since": self.deprecated_since, "replaced_by": self.replaced_by} if self.deprecated_since else None,
-            "description": self.description,
+            "description": self.description, "since": self.since, "type_uri": self.type_uri,
         }
 
 
@@ -162,12 +187,9 @@ class ContractView:
     version: str
     header: str
     policy: Policy
-    scopes: tuple[str, ...]
-    actions: tuple[str, ...]
+    # Every vocabulary an SDK names, in the order SDKs declare them (Code and Category first).
+    vocabularies: tuple[Vocabulary, ...]
     choosable_actions: tuple[str, ...]
-    hints: tuple[str, ...]
-    states: tuple[str, ...]
-    reasons: tuple[str, ...]
     fields: tuple[FieldSpec, ...]
     # The body key the payload is nested under on HTTP (`{"error": {...}}`), or None: top level.
     envelope: str | None
@@ -177,7 +199,6 @@ class ContractView:
     # its declaration gives (errgen.languages).
     packages: Mapping[str, Mapping[str, str]]
     # The rule for a code the SDK does not know (no chosen action): scope -> retryable -> action.
-    parsed: tuple[str, ...]
     fallback_actions: Mapping[str, Mapping[bool, str]]
     # The timed actions (they wait a delay) and what each becomes when the attempts run out.
     exhausted: Mapping[str, str]
@@ -186,6 +207,39 @@ class ContractView:
     registry: Registry = field(repr=False, compare=False)
     # What package registries show (licence, links, keywords); the description is never empty.
     about: About = field(default_factory=About, compare=False)
+
+    @cached_property
+    def vocabulary(self) -> dict[str, Vocabulary]:
+        """The vocabularies by name."""
+        return {v.name: v for v in self.vocabularies}
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        return self.vocabulary["Scope"].values
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        return self.vocabulary["Action"].values
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        return self.vocabulary["Hint"].values
+
+    @property
+    def states(self) -> tuple[str, ...]:
+        return self.vocabulary["State"].values
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return self.vocabulary["Reason"].values
+
+    @property
+    def parsed(self) -> tuple[str, ...]:
+        return self.vocabulary["Parsed"].values
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.vocabulary["Problem"].values
 
     @cached_property
     def code_map(self) -> dict[str, CodeRow]:
@@ -258,6 +312,25 @@ def fields(policy: Policy, wire: Wire = Wire()) -> tuple[FieldSpec, ...]:
           "Whether replaying the call with the same idempotency key is safe.", hint=True),
     )
     return tuple(replace(spec, wire=wire_name(spec.name, wire)) for spec in specs)
+
+
+def vocabularies(registry: Registry) -> tuple[Vocabulary, ...]:
+    """Every vocabulary of the contract: the registry's codes and categories, then the fixed ones."""
+    v = Vocabulary
+    return (
+        v("Code", "Stable error codes, in registry order; branch on these, never on message text.",
+          tuple(c.name for c in registry.codes), True, tuple(identifiers.words(c.identifier or c.name) for c in registry.codes)),
+        v("Category", "Classes of failure; one recovery policy per category.",
+          tuple(c.name for c in registry.categories), True,
+          tuple(identifiers.words(c.identifier or c.name) for c in registry.categories)),
+        v("Scope", "What failed: this request, one resource, or the whole service.", SCOPES, True),
+        v("Action", "What a caller does about a failure.", ACTIONS, True),
+        v("State", "Whether anything was read or written before the failure.", STATES, True),
+        v("Hint", "Optional payload fields that help a caller build its next call, by canonical name.", HINTS, False),
+        v("Reason", "Which rule decided a Decision.", REASONS, False),
+        v("Parsed", "The tolerant reading of a raw payload: known, unknown or invalid.", PARSED, False),
+        v("Problem", "Why the strict verdict rejects a payload.", PROBLEMS, False),
+    )
 
 
 def packages(registry: Registry) -> dict[str, dict[str, str]]:
@@ -333,12 +406,8 @@ def _derive(registry: Registry) -> ContractView:
         version=registry.version,
         header=header(registry),
         policy=policy,
-        scopes=SCOPES,
-        actions=ACTIONS,
+        vocabularies=vocabularies(registry),
         choosable_actions=CHOOSABLE_ACTIONS,
-        hints=HINTS,
-        states=STATES,
-        reasons=REASONS,
         fields=specs,
         envelope=registry.wire.envelope,
         categories=tuple(
@@ -347,7 +416,6 @@ def _derive(registry: Registry) -> ContractView:
         ),
         codes=tuple(code_row(c, policy, registry.category_map.get(c.category)) for c in registry.codes),
         packages=packages(registry),
-        parsed=PARSED,
         fallback_actions=fallback_actions(),
         exhausted=dict(EXHAUSTED),
         response=response_spec(registry, {f.name: f.wire for f in specs}),
@@ -356,5 +424,5 @@ def _derive(registry: Registry) -> ContractView:
     )
 
 
-__all__ = ["ContractView", "CodeRow", "CategoryRow", "FieldSpec", "Policy", "WireNames", "PARSED", "PROBLEMS", "REASONS",
+__all__ = ["ContractView", "CodeRow", "Vocabulary", "CategoryRow", "FieldSpec", "Policy", "WireNames", "PARSED", "PROBLEMS", "REASONS",
            "derive_action", "view"]

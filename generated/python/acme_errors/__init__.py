@@ -4,7 +4,7 @@ here instead of copying strings. `REGISTRY_NAME` and `REGISTRY_VERSION` say whic
 version from the package's metadata: pyproject.toml is the only file that names it)."""
 
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
-from .enums import Action, Category, Code, Hint, Parsed, Reason, Scope, State
+from .enums import Action, Category, Code, Hint, Parsed, Problem, Reason, Scope, State
 from .errors import APIError, error_from_response, raise_for_response
 from .models import ErrorPayload
 from .recovery import (
@@ -54,6 +54,7 @@ __all__ = [
     "Parsed",
     "Payload",
     "PayloadError",
+    "Problem",
     "RECOVERY_TABLE",
     "REGISTRY_NAME",
     "REGISTRY_VERSION",

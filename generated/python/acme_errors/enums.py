@@ -15,7 +15,7 @@ class _StrEnum(str, Enum):
 
 
 class Code(_StrEnum):
-    """Stable error codes, in registry order."""
+    """Stable error codes, in registry order; branch on these, never on message text."""
 
     RATE_LIMITED = "RATE_LIMITED"
     RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
@@ -72,7 +72,7 @@ class State(_StrEnum):
 
 
 class Hint(_StrEnum):
-    """Optional payload fields that help a caller build its next call, by their Python names."""
+    """Optional payload fields that help a caller build its next call, by canonical name."""
 
     SEARCHED = "searched"
     DID_YOU_MEAN = "did_you_mean"
@@ -93,8 +93,25 @@ class Reason(_StrEnum):
 
 
 class Parsed(_StrEnum):
-    """The tolerant reading of a raw payload."""
+    """The tolerant reading of a raw payload: known, unknown or invalid."""
 
     KNOWN = "known"
     UNKNOWN = "unknown"
     INVALID = "invalid"
+
+
+class Problem(_StrEnum):
+    """Why the strict verdict rejects a payload."""
+
+    NOT_AN_OBJECT = "not-an-object"
+    EXTRA_FIELD = "extra-field"
+    WRONG_TYPE = "wrong-type"
+    MISSING_FIELD = "missing-field"
+    RESOURCE_ID_MISSING = "resource-id-missing"
+    UNKNOWN_CATEGORY = "unknown-category"
+    UNKNOWN_CODE = "unknown-code"
+    CATEGORY_MISMATCH = "category-mismatch"
+    RETRYABLE_MISMATCH = "retryable-mismatch"
+    SCOPE_NOT_ALLOWED = "scope-not-allowed"
+    RETRY_AFTER_NOT_RETRYABLE = "retry-after-not-retryable"
+    HINT_NOT_ALLOWED = "hint-not-allowed"

@@ -64,7 +64,7 @@ pub mod wire {
     pub const SAFE_TO_REPLAY: &str = "safe_to_replay";
 }
 
-/// A stable error code of the registry; branch on this, never on the message.
+/// Stable error codes, in registry order; branch on these, never on message text.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Code {
@@ -85,7 +85,7 @@ pub enum Code {
     Unknown(String),
 }
 
-/// A class of failure; one recovery policy per category.
+/// Classes of failure; one recovery policy per category.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Category {
@@ -111,18 +111,7 @@ pub enum Scope {
     Unknown(String),
 }
 
-/// Whether anything was read or written before the failure.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum State {
-    Unchanged,
-    Changed,
-    StateUnknown,
-    /// A value this registry version does not know (a newer server's), kept exactly.
-    Unknown(String),
-}
-
-/// What an agent does about an error.
+/// What a caller does about a failure.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Action {
@@ -136,7 +125,29 @@ pub enum Action {
     Unknown(String),
 }
 
-/// Why `decide` chose its action.
+/// Whether anything was read or written before the failure.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum State {
+    Unchanged,
+    Changed,
+    StateUnknown,
+    /// A value this registry version does not know (a newer server's), kept exactly.
+    Unknown(String),
+}
+
+/// Optional payload fields that help a caller build its next call, by canonical name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Hint {
+    Searched,
+    DidYouMean,
+    Accepted,
+    State,
+    SafeToReplay,
+}
+
+/// Which rule decided a Decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Reason {
@@ -148,7 +159,7 @@ pub enum Reason {
     DelayExceedsMax,
 }
 
-/// The tolerant verdict on a raw payload (`verdict`): known, from a newer server, or invalid.
+/// The tolerant reading of a raw payload: known, unknown or invalid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Verdict {
@@ -160,8 +171,9 @@ pub enum Verdict {
 open_enum!(Code, RECOVERY_TABLE, code, wire);
 open_enum!(Category, CATEGORIES, category, wire);
 open_enum!(Scope, SCOPE_WIRES, value, wire);
-open_enum!(State, STATE_WIRES, value, wire);
 open_enum!(Action, ACTION_WIRES, value, wire);
+open_enum!(State, STATE_WIRES, value, wire);
+closed_enum!(Hint, HINT_WIRES);
 closed_enum!(Reason, REASON_WIRES);
 closed_enum!(Verdict, VERDICT_WIRES);
 
@@ -460,21 +472,6 @@ static SCOPE_WIRES: &[Wire<Scope>] = &[
     },
 ];
 
-static STATE_WIRES: &[Wire<State>] = &[
-    Wire {
-        value: State::Unchanged,
-        wire: "unchanged",
-    },
-    Wire {
-        value: State::Changed,
-        wire: "changed",
-    },
-    Wire {
-        value: State::StateUnknown,
-        wire: "unknown",
-    },
-];
-
 static ACTION_WIRES: &[Wire<Action>] = &[
     Wire {
         value: Action::Retry,
@@ -499,6 +496,44 @@ static ACTION_WIRES: &[Wire<Action>] = &[
     Wire {
         value: Action::Escalate,
         wire: "escalate",
+    },
+];
+
+static STATE_WIRES: &[Wire<State>] = &[
+    Wire {
+        value: State::Unchanged,
+        wire: "unchanged",
+    },
+    Wire {
+        value: State::Changed,
+        wire: "changed",
+    },
+    Wire {
+        value: State::StateUnknown,
+        wire: "unknown",
+    },
+];
+
+static HINT_WIRES: &[Wire<Hint>] = &[
+    Wire {
+        value: Hint::Searched,
+        wire: "searched",
+    },
+    Wire {
+        value: Hint::DidYouMean,
+        wire: "did_you_mean",
+    },
+    Wire {
+        value: Hint::Accepted,
+        wire: "accepted",
+    },
+    Wire {
+        value: Hint::State,
+        wire: "state",
+    },
+    Wire {
+        value: Hint::SafeToReplay,
+        wire: "safe_to_replay",
     },
 ];
 

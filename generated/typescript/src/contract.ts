@@ -12,7 +12,7 @@ export const PROBLEM_BASE = "https://errors.acme.dev/";
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 export const ENVELOPE: string | null = null;
 
-/** Stable error codes, in registry order. Branch on these, never on message text. */
+/** Stable error codes, in registry order; branch on these, never on message text. */
 export const CODES = ["RATE_LIMITED", "RESOURCE_NOT_FOUND", "AUTH_EXPIRED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "CONFLICT", "TENANT_UNKNOWN", "OPERATOR_NOT_ALLOWED", "PAYMENT_TIMEOUT", "REFUND_WINDOW_CLOSED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR", "ITEM_MISSING"] as const;
 export type Code = (typeof CODES)[number];
 
@@ -28,21 +28,25 @@ export type Scope = (typeof SCOPES)[number];
 export const ACTIONS = ["retry", "pause", "skip", "fix", "stop", "escalate"] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** Optional payload fields that help the caller build its next call. */
-export const HINT_FIELDS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"] as const;
-export type HintField = (typeof HINT_FIELDS)[number];
-
 /** Whether anything was read or written before the failure. */
 export const STATES = ["unchanged", "changed", "unknown"] as const;
 export type State = (typeof STATES)[number];
+
+/** Optional payload fields that help a caller build its next call, by canonical name. */
+export const HINT_FIELDS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"] as const;
+export type HintField = (typeof HINT_FIELDS)[number];
 
 /** Which rule decided a Decision. */
 export const REASONS = ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** The tolerant reading of a raw payload. */
+/** The tolerant reading of a raw payload: known, unknown or invalid. */
 export const PARSED = ["known", "unknown", "invalid"] as const;
 export type Parsed = (typeof PARSED)[number];
+
+/** Why the strict verdict rejects a payload. */
+export const PROBLEM_IDS = ["not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing", "unknown-category", "unknown-code", "category-mismatch", "retryable-mismatch", "scope-not-allowed", "retry-after-not-retryable", "hint-not-allowed"] as const;
+export type ProblemId = (typeof PROBLEM_IDS)[number];
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_MAX_DELAY_MS = 3600000;

@@ -78,11 +78,12 @@ def schema() -> dict[str, Any]:
 
 
 def _target_patterns(targets: dict[str, Any]) -> None:
-    """Each package setting's pattern, from the table lint's `target-package` checks with."""
-    from errgen.registry.lint.targets import SETTINGS
+    """Each package setting's pattern, as its language declares it for lint's `target-package`."""
+    from errgen.languages import all_languages
 
-    for (lang, key), setting in SETTINGS.items():
-        targets["properties"][lang]["properties"][key]["pattern"] = f"^{setting.pattern.pattern}$"
+    for language in all_languages():
+        for key, check in language.checks.items():
+            targets["properties"][language.name]["properties"][key]["pattern"] = f"^{check.pattern.pattern}$"
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ exports.PROBLEM_BASE = PROBLEM_BASE;
 const ENVELOPE = null;
 exports.ENVELOPE = ENVELOPE;
 
-/** Stable error codes, in registry order. Branch on these, never on message text. */
+/** Stable error codes, in registry order; branch on these, never on message text. */
 const CODES = ["RATE_LIMITED", "RESOURCE_NOT_FOUND", "AUTH_EXPIRED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "CONFLICT", "TENANT_UNKNOWN", "OPERATOR_NOT_ALLOWED", "PAYMENT_TIMEOUT", "REFUND_WINDOW_CLOSED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR", "ITEM_MISSING"];
 exports.CODES = CODES;
 
@@ -32,21 +32,25 @@ exports.SCOPES = SCOPES;
 const ACTIONS = ["retry", "pause", "skip", "fix", "stop", "escalate"];
 exports.ACTIONS = ACTIONS;
 
-/** Optional payload fields that help the caller build its next call. */
-const HINT_FIELDS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"];
-exports.HINT_FIELDS = HINT_FIELDS;
-
 /** Whether anything was read or written before the failure. */
 const STATES = ["unchanged", "changed", "unknown"];
 exports.STATES = STATES;
+
+/** Optional payload fields that help a caller build its next call, by canonical name. */
+const HINT_FIELDS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"];
+exports.HINT_FIELDS = HINT_FIELDS;
 
 /** Which rule decided a Decision. */
 const REASONS = ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"];
 exports.REASONS = REASONS;
 
-/** The tolerant reading of a raw payload. */
+/** The tolerant reading of a raw payload: known, unknown or invalid. */
 const PARSED = ["known", "unknown", "invalid"];
 exports.PARSED = PARSED;
+
+/** Why the strict verdict rejects a payload. */
+const PROBLEM_IDS = ["not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing", "unknown-category", "unknown-code", "category-mismatch", "retryable-mismatch", "scope-not-allowed", "retry-after-not-retryable", "hint-not-allowed"];
+exports.PROBLEM_IDS = PROBLEM_IDS;
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 exports.DEFAULT_MAX_ATTEMPTS = DEFAULT_MAX_ATTEMPTS;

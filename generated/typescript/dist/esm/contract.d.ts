@@ -12,7 +12,7 @@ export declare const PROBLEM_BASE = "https://errors.acme.dev/";
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 export declare const ENVELOPE: string | null;
 
-/** Stable error codes, in registry order. Branch on these, never on message text. */
+/** Stable error codes, in registry order; branch on these, never on message text. */
 export declare const CODES: readonly ["RATE_LIMITED", "RESOURCE_NOT_FOUND", "AUTH_EXPIRED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "CONFLICT", "TENANT_UNKNOWN", "OPERATOR_NOT_ALLOWED", "PAYMENT_TIMEOUT", "REFUND_WINDOW_CLOSED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR", "ITEM_MISSING"];
 export type Code = (typeof CODES)[number];
 
@@ -28,21 +28,25 @@ export type Scope = (typeof SCOPES)[number];
 export declare const ACTIONS: readonly ["retry", "pause", "skip", "fix", "stop", "escalate"];
 export type Action = (typeof ACTIONS)[number];
 
-/** Optional payload fields that help the caller build its next call. */
-export declare const HINT_FIELDS: readonly ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"];
-export type HintField = (typeof HINT_FIELDS)[number];
-
 /** Whether anything was read or written before the failure. */
 export declare const STATES: readonly ["unchanged", "changed", "unknown"];
 export type State = (typeof STATES)[number];
+
+/** Optional payload fields that help a caller build its next call, by canonical name. */
+export declare const HINT_FIELDS: readonly ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"];
+export type HintField = (typeof HINT_FIELDS)[number];
 
 /** Which rule decided a Decision. */
 export declare const REASONS: readonly ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"];
 export type Reason = (typeof REASONS)[number];
 
-/** The tolerant reading of a raw payload. */
+/** The tolerant reading of a raw payload: known, unknown or invalid. */
 export declare const PARSED: readonly ["known", "unknown", "invalid"];
 export type Parsed = (typeof PARSED)[number];
+
+/** Why the strict verdict rejects a payload. */
+export declare const PROBLEM_IDS: readonly ["not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing", "unknown-category", "unknown-code", "category-mismatch", "retryable-mismatch", "scope-not-allowed", "retry-after-not-retryable", "hint-not-allowed"];
+export type ProblemId = (typeof PROBLEM_IDS)[number];
 
 export declare const DEFAULT_MAX_ATTEMPTS = 5;
 export declare const DEFAULT_MAX_DELAY_MS = 3600000;

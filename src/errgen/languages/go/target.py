@@ -77,8 +77,24 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     return ["sh", "-c", script, go, mode, str(vectors)], Path(sdk_dir), "go"
 
 
+# The runtime's `Problem` is a struct (an id and a message); the ids are untyped constants.
+UNTYPED = ("Problem",)
+
+
+def idents(vocabulary: contract.Vocabulary) -> dict[str, str]:
+    """Each value's constant, named after the vocabulary's words where it has them."""
+    words = dict(zip(vocabulary.values, vocabulary.words)) if vocabulary.words else None
+    return naming.unique_idents(vocabulary.name, vocabulary.values, words)
+
+
 def code_idents(view: ContractView) -> dict[str, str]:
-    return naming.unique_idents("Code", view.code_names, {c.code: getattr(c, "words", None) for c in view.codes})
+    return idents(view.vocabulary["Code"])
+
+
+@cache
+def runtime_types() -> frozenset[str]:
+    """The string types the runtime declares itself (with their sets and methods)."""
+    return frozenset(re.findall(r"^type (\w+) string$", "".join(runtime_sources().values()), re.M))
 
 
 def code_snippets(view: ContractView) -> dict[str, str]:
@@ -92,23 +108,20 @@ def data_context(view: ContractView) -> dict[str, Any]:
     module = naming.versioned_module(naming.module_path(view.packages[NAME]["module"]), view.version)
     lit = naming.string_literal
     # Rows carry their words once the view has them (a registry's `identifier:` sets them).
-    codes = code_idents(view)
-    categories = naming.unique_idents("Category", view.category_names, {c.name: getattr(c, "words", None) for c in view.categories})
-    scopes = naming.unique_idents("Scope", view.scopes)
-    actions = naming.unique_idents("Action", view.actions)
-    states = naming.unique_idents("State", view.states)
-    reasons = naming.unique_idents("Reason", view.reasons)
-    parsed = naming.unique_idents("Parsed", view.parsed)
-    problems = naming.unique_idents("Problem", contract.PROBLEMS)
-    descriptions = {c.code: c.description for c in view.codes}
-    category_text = {c.name: c.description for c in view.categories}
+    names = {v.name: idents(v) for v in view.vocabularies}
+    codes, categories, scopes, actions = names["Code"], names["Category"], names["Scope"], names["Action"]
+    notes = {"Code": {c.code: c.description for c in view.codes}, "Category": {c.name: c.description for c in view.categories}}
 
-    def vocabulary(kind: str, doc: str, names: dict[str, str], texts: dict[str, str]) -> dict[str, Any]:
+    def vocabulary(v: contract.Vocabulary) -> dict[str, Any]:
+        texts = notes.get(v.name, {})
         items = [{"ident": ident, "literal": lit(value),
                   "comment": naming.comment(f"{value}: {texts[value]}" if texts.get(value) else f"{value}.")}
-                 for value, ident in names.items()]
-        plural = {"Category": "Categories", "Parsed": "Parsed"}.get(kind, f"{kind}s")
-        return {"type": kind, "doc": doc, "all": f"all{plural}", "items": items}
+                 for value, ident in names[v.name].items()]
+        plural = {"Category": "Categories", "Parsed": "Parsed"}.get(v.name, f"{v.name}s")
+        # A type the runtime does not declare (nor read) is declared here, without a set of all values.
+        declared = v.name in runtime_types()
+        return {"type": v.name, "doc": naming.comment(v.doc), "all": f"all{plural}" if declared else None,
+                "declare": not declared, "items": items}
 
     return {
         # Go's marker for generated files (`^// Code generated .* DO NOT EDIT\.$`), which linters
@@ -131,16 +144,9 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),
         "response_spec": lit(json.dumps(view.response, separators=(",", ":"))),
-        "vocabularies": [
-            vocabulary("Code", "The codes of the registry.", codes, descriptions),
-            vocabulary("Category", "The categories of the registry.", categories, category_text),
-            vocabulary("Scope", "What failed.", scopes, {}),
-            vocabulary("Action", "What a caller does.", actions, {}),
-            vocabulary("State", "Whether anything was read or written before the failure.", states, {}),
-            vocabulary("Reason", "Which rule a Decision came from.", reasons, {}),
-            vocabulary("Parsed", "The tolerant verdicts (see Raw.Parsed).", parsed, {}),
-        ],
-        "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")} for value, ident in problems.items()],
+        "vocabularies": [vocabulary(v) for v in view.vocabularies if v.name not in UNTYPED],
+        "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")}
+                     for value, ident in names["Problem"].items()],
         "problem_members": ", ".join(f"{lit(m)}: true" for m in contract.PROBLEM_MEMBERS),
         "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
         "fields": [field_spec(f) for f in view.fields],

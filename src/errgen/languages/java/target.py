@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from errgen.contract import PROBLEMS, ContractView, view
+from errgen.contract import ContractView, Vocabulary, view
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
@@ -42,16 +42,13 @@ VERSIONS = {
 # constant pool cannot hold 20,000 enum constants at all.
 ENUM_LIMIT = 2_500
 PART_SIZE = 2_000
-ENUMS = {
-    "Code": "Every error code of the registry.",
-    "Category": "The categories of failure; one recovery policy each.",
-    "Scope": "What failed: the request, one resource, or the whole service.",
-    "Action": "What a caller does about an error.",
-    "State": "Whether anything was read or written before the failure.",
-    "Reason": "Which rule took a decision.",
-    "Verdict": "The tolerant verdict on a payload.",
-    "ProblemId": "Why the strict contract rejects a payload.",
-}
+# The vocabularies whose Java name differs from the view's: the runtime has its own `Parsed`
+# (the tolerant reading) and `Problem` (an id with its message).
+TYPE_NAMES = {"Parsed": "Verdict", "Problem": "ProblemId"}
+
+
+def type_name(name: str) -> str:
+    return TYPE_NAMES.get(name, name)
 
 
 def render(registry: Registry) -> dict[str, str]:
@@ -67,15 +64,11 @@ def _render(v: ContractView) -> dict[str, str]:
     files = {"java/pom.xml": pom(v, package), "java/README.md": readme(v, package)}
     if (notice := license_notice(v)) is not None:
         files["java/LICENSE"] = notice
-    vocabularies = {
-        "Code": v.code_names, "Category": v.category_names, "Scope": v.scopes, "Action": v.actions,
-        "State": v.states, "Reason": v.reasons, "Verdict": v.parsed, "ProblemId": PROBLEMS,
-    }
-    for name, values in vocabularies.items():
-        if name == "Code" and len(values) > ENUM_LIMIT:
-            files.update(code_class_sources(v, package, src, values))
+    for vocabulary in v.vocabularies:
+        if vocabulary.name == "Code" and len(vocabulary.values) > ENUM_LIMIT:
+            files.update(code_class_sources(v, package, src, vocabulary.values))
         else:
-            files[f"{src}/{name}.java"] = enum_source(v, package, name, values)
+            files[f"{src}/{type_name(vocabulary.name)}.java"] = enum_source(v, package, vocabulary)
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
             files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
@@ -84,20 +77,21 @@ def _render(v: ContractView) -> dict[str, str]:
     return files
 
 
-def enum_source(v: ContractView, package: str, name: str, values: tuple[str, ...]) -> str:
+def enum_source(v: ContractView, package: str, vocabulary: Vocabulary) -> str:
+    name, values = type_name(vocabulary.name), vocabulary.values
     names = naming.constant_names(values, _view_words(v))
     constants = [line for wire in values for line in naming.enum_constant_lines(names[wire], wire, last=False)]
     constants.append("  /** A value this version of the SDK does not know; the payload keeps its string. */")
     constants += naming.enum_constant_lines(naming.UNKNOWN_CONSTANT, None, last=True)
     return render_template(NAME, "Enum.java.jinja", header=v.header, package=package, name=name,
-                           summary=ENUMS[name], constants=constants)
+                           summary=vocabulary.doc, constants=constants)
 
 
 def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
     """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
     factory `ErrorPayloadException.of` uses to pick one."""
     runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
-    taken = runtime_classes | set(ENUMS) | {"CodeClass", "CategoryExceptions"}
+    taken = runtime_classes | {type_name(vocabulary.name) for vocabulary in v.vocabularies} | {"CodeClass", "CategoryExceptions"}
     names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
     constants = naming.constant_names(v.category_names, _view_words(v))
     files = {}
@@ -240,13 +234,7 @@ def contract_json(v: ContractView) -> str:
             for f in v.fields
         ],
         "categories": [{"name": c.name, "retryable": c.retryable, "action": c.action} for c in v.categories],
-        "codes": [
-            {"code": c.code, "category": c.category, "retryable": c.retryable, "scope": c.scope, "scopes": list(c.scopes),
-             "actions": dict(c.actions), "retry_after_ms": c.retry_after_ms, "http_status": c.http_status,
-             "hints": list(c.hints), "description": c.description, "type_uri": c.type_uri,
-             "deprecated_since": c.deprecated_since, "replaced_by": c.replaced_by}
-            for c in v.codes
-        ],
+        "codes": [c.as_dict() for c in v.codes],
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
         "response": v.response,

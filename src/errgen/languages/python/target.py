@@ -74,7 +74,7 @@ def example_arguments(contract: ContractView) -> str | None:
 
 def code_members(contract: ContractView) -> list[tuple[str, str]]:
     """(member name, wire value) of each code in the Code enum."""
-    return list(zip(naming.unique(naming.constant(c.identifier_text) for c in contract.codes), contract.code_names))
+    return next(e["members"] for e in enums(contract) if e["name"] == "Code")
 
 
 def code_snippets(contract: ContractView) -> dict[str, str]:
@@ -84,23 +84,10 @@ def code_snippets(contract: ContractView) -> dict[str, str]:
 
 
 def enums(contract: ContractView) -> list[dict[str, Any]]:
-    """Each enum's class name, docstring and (member, wire value) pairs; member names are unique."""
-    def members(values: tuple[str, ...], spelled: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
-        return list(zip(naming.unique(naming.constant(v) for v in spelled or values), values))
-
-    # Codes and categories are named after the view's words, which an `identifier:` may set.
-    codes = code_members(contract)
-    categories = members(contract.category_names, tuple(c.identifier_text for c in contract.categories))
-    return [
-        {"name": "Code", "doc": "Stable error codes, in registry order.", "members": codes},
-        {"name": "Category", "doc": "Classes of failure; one recovery policy per category.", "members": categories},
-        {"name": "Scope", "doc": "What failed: this request, one resource, or the whole service.", "members": members(contract.scopes)},
-        {"name": "Action", "doc": "What a caller does about a failure.", "members": members(contract.actions)},
-        {"name": "State", "doc": "Whether anything was read or written before the failure.", "members": members(contract.states)},
-        {"name": "Hint", "doc": "Optional payload fields that help a caller build its next call, by their Python names.", "members": members(contract.hints)},
-        {"name": "Reason", "doc": "Which rule decided a Decision.", "members": members(contract.reasons)},
-        {"name": "Parsed", "doc": "The tolerant reading of a raw payload.", "members": members(contract.parsed)},
-    ]
+    """Each vocabulary of the view as an enum: class name, docstring, (member, wire value) pairs;
+    member names are unique (codes and categories are named after the view's words)."""
+    return [{"name": v.name, "doc": v.doc, "members": list(zip(naming.unique(naming.constant(s) for s in v.spelled), v.values))}
+            for v in contract.vocabularies]
 
 
 def envelope_schema_text(contract: ContractView) -> str:

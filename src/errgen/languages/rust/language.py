@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.rust import naming
+from errgen.languages.base import Language, RunnerCommand, SettingCheck, raising
 
 
 def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
@@ -13,9 +14,23 @@ def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
     return target.conformance_command(sdk_dir, vectors, mode)
 
 
+def strict(sdk_dir: Path) -> list[list[str]]:
+    """cargo fmt --check; clippy with warnings as errors, and the pedantic lints a public API wants."""
+    return [["cargo", "fmt", "--check"],
+            ["cargo", "clippy", "--quiet", "--all-targets", "--all-features", "--", "-D", "warnings",
+             "-W", "clippy::must_use_candidate", "-W", "clippy::missing_errors_doc"]]
+
+
+def identifier(kind: str, name: str, words: tuple[str, ...]) -> str:
+    return naming.variant("_".join(words) or name, "Code" if kind == "code" else "Category")
+
+
 LANGUAGE = Language(
     name="rust",
     settings={"crate": lambda n: f"{n.kebab}-errors"},
     runner=runner,
     leftovers={"Cargo.toml": ("target/", "Cargo.lock")},
+    strict=strict,
+    checks={"crate": SettingCheck(raising(naming.crate_name), naming.CRATE_NAME)},
+    identifier=identifier,
 )

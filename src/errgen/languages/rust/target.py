@@ -107,18 +107,22 @@ def code_snippets(view: contract.ContractView) -> dict[str, str]:
     return {code: f"if payload.code == {lib}::Code::{variant} {{\n    // ...\n}}" for code, variant in code_variants(view).items()}
 
 
+# The vocabularies whose Rust name differs from the view's; the problem ids are `&str` constants
+# of the `problem` module (the runtime reports them as strings), not an enum.
+TYPE_NAMES = {"Parsed": "Verdict", "Problem": "problem"}
+CONSTANTS = ("Problem",)
+
+
 def data_context(view: contract.ContractView) -> dict[str, Any]:
-    enum_fields = [f for f in view.fields if f.type == "enum"]
-    vocabularies = {naming.camel(f.name, ""): list(f.values) for f in enum_fields}
-    vocabularies["Action"] = list(view.actions)
-    names = {
+    enums, names = [], {}
+    for v in view.vocabularies:
+        if v.name in CONSTANTS:
+            continue
+        name = TYPE_NAMES.get(v.name, v.name)
         # Codes and categories are named after the view's words, which an `identifier:` may set.
-        "Code": code_variants(view),
-        "Category": dict(zip(view.category_names, naming.variants([c.identifier_text for c in view.categories], "Category"))),
-        **{type_name: dict(zip(values, naming.variants(values, type_name))) for type_name, values in vocabularies.items()},
-        "Reason": dict(zip(view.reasons, naming.variants(view.reasons, "Reason", open_enum=False))),
-        "Verdict": dict(zip(view.parsed, naming.variants(view.parsed, "Verdict", open_enum=False))),
-    }
+        variants = naming.variants(list(v.spelled), name, open_enum=v.open)
+        enums.append(OpenEnum(name, v.doc, variants, v.open))
+        names[name] = dict(zip(v.values, variants))
     scope = names["Scope"]
     action = names["Action"]
 
@@ -174,22 +178,13 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         rows = [[("value", path(type_name, v)), ("wire", naming.string(v))] for v in names[type_name]]
         return naming.struct_array("Wire", rows)
 
-    enums = [
-        OpenEnum("Code", "A stable error code of the registry; branch on this, never on the message.",
-                 list(names["Code"].values()), True),
-        OpenEnum("Category", "A class of failure; one recovery policy per category.", list(names["Category"].values()), True),
-        *[OpenEnum(naming.camel(f.name, ""), _sentence(f.description), list(names[naming.camel(f.name, "")].values()), True)
-          for f in enum_fields],
-        OpenEnum("Action", "What an agent does about an error.", list(names["Action"].values()), True),
-    ]
     return {
-        "enums": enums,
-        "closed_enums": {"Reason": list(names["Reason"].values()), "Verdict": list(names["Verdict"].values())},
-        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")}
-        | {"Reason": wires("Reason"), "Verdict": wires("Verdict")},
+        "enums": [e for e in enums if e.open],
+        "closed_enums": [e for e in enums if not e.open],
+        "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")},
         "timed_table": naming.struct_array("Timed", timed_rows),
         "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
-                        for p in contract.PROBLEMS],
+                        for p in view.problems],
         "problem_members": naming.array([naming.string(m) for m in contract.PROBLEM_MEMBERS], 0,
                                         "pub(crate) static PROBLEM_MEMBERS: &[&str] = ", ";"),
         "recovery_table": naming.struct_array("CodeEntry", code_rows),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from errgen.languages.base import Language, RunnerCommand
+from errgen.languages.base import Language, RunnerCommand, SettingCheck
 from errgen.languages.typescript import naming
 
 
@@ -14,10 +14,17 @@ def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
     return target.conformance_command(sdk_dir, vectors, mode)
 
 
+def strict(sdk_dir: Path) -> list[list[str]]:
+    """tsc with the package's tsconfig (strict, and the stricter options users turn on)."""
+    return [["tsc", "-p", str(sdk_dir), "--strict", "--noEmit"]]
+
+
 LANGUAGE = Language(
     name="typescript",
     settings={"package": lambda n: f"{n.kebab}-errors"},
     runner=runner,
     leftovers={"package.json": ("node_modules/", "package-lock.json", "build/")},  # dist/ is generated: the package runs from it
     filters={"ts_str": naming.string_literal},
+    strict=strict,
+    checks={"package": SettingCheck(naming.npm_name_problem, naming.NPM_NAME)},
 )

@@ -91,21 +91,16 @@ def ts_type(spec: FieldSpec) -> str:
             "scalar_map": "{ [parameter: string]: string | number | boolean }"}[spec.type]
 
 
-def unions(contract: ContractView) -> list[dict[str, Any]]:
-    """Each vocabulary as an `as const` array and its literal union type."""
-    def union(const: str, type_: str, doc: str, values: tuple[str, ...]) -> dict[str, Any]:
-        return {"const": const, "type": type_, "doc": doc, "members": values}
+# The vocabularies whose TypeScript name differs from the view's (the runtime's own `Problem` is a
+# problem tuple), and each union's constant where it is not the name in capitals, plural.
+TYPE_NAMES = {"Hint": "HintField", "Problem": "ProblemId"}
+CONSTANTS = {"Category": "CATEGORIES", "Hint": "HINT_FIELDS", "Parsed": "PARSED", "Problem": "PROBLEM_IDS"}
 
-    return [
-        union("CODES", "Code", "Stable error codes, in registry order. Branch on these, never on message text.", contract.code_names),
-        union("CATEGORIES", "Category", "Classes of failure; one recovery policy per category.", contract.category_names),
-        union("SCOPES", "Scope", "What failed: this request, one resource, or the whole service.", contract.scopes),
-        union("ACTIONS", "Action", "What a caller does about a failure.", contract.actions),
-        union("HINT_FIELDS", "HintField", "Optional payload fields that help the caller build its next call.", contract.hints),
-        union("STATES", "State", "Whether anything was read or written before the failure.", contract.states),
-        union("REASONS", "Reason", "Which rule decided a Decision.", contract.reasons),
-        union("PARSED", "Parsed", "The tolerant reading of a raw payload.", contract.parsed),
-    ]
+
+def unions(contract: ContractView) -> list[dict[str, Any]]:
+    """Each vocabulary of the view as an `as const` array and its literal union type."""
+    return [{"const": CONSTANTS.get(v.name, f"{v.name.upper()}S"), "type": TYPE_NAMES.get(v.name, v.name), "doc": v.doc,
+             "members": v.values} for v in contract.vocabularies]
 
 
 def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[str], Path, str]:

@@ -90,16 +90,11 @@ def _identifiers(kind: str, name: str, identifier: str | None) -> dict[str, str]
     """What each language that names codes and categories calls this one before any clash is
     resolved (TypeScript names none: codes stay string literals there). The targets name them
     with these same functions, so a collision here is a same identifier there, nothing else."""
-    from errgen.languages.go import naming as go  # each language's naming module
-    from errgen.languages.java import naming as java
-    from errgen.languages.python import naming as python
-    from errgen.languages.rust import naming as rust
+    from errgen.languages import all_languages  # each language names them as its declaration says
 
-    found = identifiers.words(identifier or name)
-    text = "_".join(found) or name
-    prefix = "Code" if kind == "code" else "Category"
-    return {"Python": python.constant(text), "Go": go.ident(prefix, name, found), "Rust": rust.variant(text, prefix),
-            "Java": java.constant_name(name, found or None)}
+    found = tuple(identifiers.words(identifier or name))
+    return {language.name.capitalize(): language.identifier(kind, name, found)
+            for language in all_languages() if language.identifier is not None}
 
 
 def _suggestion(kind: str, name: str, taken: set[tuple[str, str]]) -> str:

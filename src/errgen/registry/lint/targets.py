@@ -3,52 +3,12 @@ cannot shadow or replace something else on install (`package: pydantic`, `packag
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from errgen.diagnostics import Loc
+from errgen.languages import all_languages
 from errgen.registry.lint.base import Context, Finding, rule
 from errgen.registry.load import Map
-from errgen.languages.go import naming as go
-from errgen.languages.java import naming as java
-from errgen.languages.python import naming as python
-from errgen.languages.rust import naming as rust
-from errgen.languages.typescript import naming as typescript
-
-Check = Callable[[str], "str | None"]
-
-
-def _raising(check: Callable[[str], object]) -> Check:
-    """A naming module's checker that raises ValueError, as one that returns the problem."""
-    def problem(value: str) -> str | None:
-        try:
-            check(value)
-        except ValueError as exc:
-            return str(exc)
-        return None
-
-    return problem
-
-
-@dataclass(frozen=True)
-class Setting:
-    check: Check
-    pattern: "re.Pattern[str]"  # what the registry's JSON Schema can say of it (for editors)
-
-
-# Each setting's rules live in its language's naming module; this table only says which is which.
-SETTINGS: dict[tuple[str, str], Setting] = {
-    ("python", "package"): Setting(python.package_problem, python.PACKAGE_NAME),
-    ("python", "distribution"): Setting(python.distribution_problem, python.DISTRIBUTION_NAME),
-    ("typescript", "package"): Setting(typescript.npm_name_problem, typescript.NPM_NAME),
-    ("go", "module"): Setting(_raising(go.module_path), go.MODULE_PATH),
-    ("go", "package"): Setting(_raising(go.package_name), go.PACKAGE_NAME),
-    ("rust", "crate"): Setting(_raising(rust.crate_name), rust.CRATE_NAME),
-    ("java", "group"): Setting(_raising(lambda v: java.coordinate("group", v)), java.COORDINATE),
-    ("java", "artifact"): Setting(_raising(lambda v: java.coordinate("artifact", v)), java.COORDINATE),
-    ("java", "package"): Setting(_raising(java.package_name), java.PACKAGE_NAME),
-}
 
 
 @rule("target-package")
@@ -58,15 +18,17 @@ def target_package(ctx: Context) -> Iterator[Finding]:
     coordinates) and not one the SDK would shadow or overwrite: a standard-library module, or a
     package the SDK itself depends on (pydantic, serde...)."""
     raw = ctx.registry.targets
-    for (lang, key), setting in SETTINGS.items():
-        value = raw.get(lang, {}).get(key)
-        if value is None:
-            continue
-        problem = setting.check(value)
-        if problem:
-            name = f"targets.{lang}.{key}"
-            message = problem if problem.startswith(name) else f"{name} {value!r}: {problem}"
-            yield Finding(message, _loc(ctx, lang, key))
+    for language in all_languages():
+        for key, check in language.checks.items():
+            yield from _judged(ctx, language.name, key, raw.get(language.name, {}).get(key), check.problem)
+
+
+def _judged(ctx: Context, lang: str, key: str, value: str | None, check: Callable[[str], str | None]) -> Iterator[Finding]:
+    problem = None if value is None else check(value)
+    if problem:
+        name = f"targets.{lang}.{key}"
+        message = problem if problem.startswith(name) else f"{name} {value!r}: {problem}"
+        yield Finding(message, _loc(ctx, lang, key))
 
 
 def _loc(ctx: Context, lang: str, key: str) -> Loc:

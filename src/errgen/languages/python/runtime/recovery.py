@@ -45,42 +45,30 @@ class RecoveryEntry:
     description: str
 
 
-def _entry(row: list[Any]) -> RecoveryEntry:
-    # One row per code: code, category, retryable, default scope, allowed scopes, the action for
-    # each allowed scope, retry_after_ms, http_status, type_uri, hints, [since, replaced_by] or null,
-    # description.
-    (
-        code,
-        category,
-        retryable,
-        scope,
-        scopes,
-        actions,
-        delay,
-        status,
-        type_uri,
-        hints,
-        deprecated,
-        description,
-    ) = row
-    allowed = tuple(Scope(s) for s in scopes)
+def _entry(row: Mapping[str, Any]) -> RecoveryEntry:
+    # One row per code, as errgen's contract view serialises it (CodeRow.as_dict).
+    allowed = tuple(Scope(s) for s in row["scopes"])
+    deprecated = row["deprecated"]
     return RecoveryEntry(
-        code=Code(code),
-        category=Category(category),
-        retryable=retryable,
-        scope=Scope(scope),
+        code=Code(row["code"]),
+        category=Category(row["category"]),
+        retryable=row["retryable"],
+        scope=Scope(row["scope"]),
         scopes=allowed,
-        actions=MappingProxyType(dict(zip(allowed, (Action(a) for a in actions)))),
-        retry_after_ms=delay,
-        http_status=status,
-        type_uri=type_uri,
-        hints=tuple(Hint(h) for h in hints),
+        actions=MappingProxyType({Scope(s): Action(row["actions"][s]) for s in row["scopes"]}),
+        retry_after_ms=row["retry_after_ms"],
+        http_status=row["http_status"],
+        type_uri=row["type_uri"],
+        hints=tuple(Hint(h) for h in row["hints"]),
         deprecated=(
-            Deprecation(deprecated[0], Code(deprecated[1]) if deprecated[1] else None)
+            Deprecation(
+                deprecated["since"],
+                Code(deprecated["replaced_by"]) if deprecated["replaced_by"] else None,
+            )
             if deprecated
             else None
         ),
-        description=description,
+        description=row["description"],
     )
 
 

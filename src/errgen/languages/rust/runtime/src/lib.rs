@@ -30,7 +30,7 @@ mod validate;
 pub mod conformance;
 
 pub use data::{
-    policy, problem, wire, Action, Category, Code, Reason, Scope, State, Verdict, CATEGORIES,
+    policy, problem, wire, Action, Category, Code, Hint, Reason, Scope, State, Verdict, CATEGORIES,
     RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
 pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_jitter, Decision};

@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** What a caller does about an error. */
+/** What a caller does about a failure. */
 public enum Action implements Wire {
   RETRY("retry"),
   PAUSE("pause"),

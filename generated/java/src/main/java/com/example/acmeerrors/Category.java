@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The categories of failure; one recovery policy each. */
+/** Classes of failure; one recovery policy per category. */
 public enum Category implements Wire {
   RATE_LIMIT("rate_limit"),
   VALIDATION("validation"),

@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Every error code of the registry. */
+/** Stable error codes, in registry order; branch on these, never on message text. */
 public enum Code implements Wire {
   RATE_LIMITED("RATE_LIMITED"),
   RESOURCE_NOT_FOUND("RESOURCE_NOT_FOUND"),

@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Why the strict contract rejects a payload. */
+/** Why the strict verdict rejects a payload. */
 public enum ProblemId implements Wire {
   NOT_AN_OBJECT("not-an-object"),
   EXTRA_FIELD("extra-field"),

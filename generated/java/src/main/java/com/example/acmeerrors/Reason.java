@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Which rule took a decision. */
+/** Which rule decided a Decision. */
 public enum Reason implements Wire {
   REGISTRY("registry"),
   UNKNOWN_CODE("unknown-code"),

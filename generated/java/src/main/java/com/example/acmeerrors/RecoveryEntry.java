@@ -51,6 +51,7 @@ public record RecoveryEntry(
             e -> actions.put(Scope.fromWire(e.getKey()), Action.fromWire(e.getValue().asText())));
     List<String> hints = new ArrayList<>();
     c.get("hints").forEach(h -> hints.add(h.asText()));
+    JsonNode deprecated = c.get("deprecated");
     return new RecoveryEntry(
         c.get("code").asText(),
         c.get("category").asText(),
@@ -63,8 +64,10 @@ public record RecoveryEntry(
         List.copyOf(hints),
         c.get("description").asText(),
         c.get("type_uri").asText(),
-        c.get("deprecated_since").isNull() ? null : c.get("deprecated_since").asText(),
-        c.get("replaced_by").isNull() ? null : c.get("replaced_by").asText());
+        deprecated.isNull() ? null : deprecated.get("since").asText(),
+        deprecated.isNull() || deprecated.get("replaced_by").isNull()
+            ? null
+            : deprecated.get("replaced_by").asText());
   }
 
   /** The code as this SDK's enum. */

@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** What failed: the request, one resource, or the whole service. */
+/** What failed: this request, one resource, or the whole service. */
 public enum Scope implements Wire {
   REQUEST("request"),
   RESOURCE("resource"),

@@ -4,7 +4,7 @@ package com.example.acmeerrors;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The tolerant verdict on a payload. */
+/** The tolerant reading of a raw payload: known, unknown or invalid. */
 public enum Verdict implements Wire {
   KNOWN("known"),
   UNKNOWN("unknown"),
