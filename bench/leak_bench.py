@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 LEAKS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "leaks"
 CORPORA = (LEAKS / "corpus.jsonl", LEAKS / "broad.jsonl")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from errgen.identifiers import identity_key
 from errgen.registry.model import HINTS, SCOPES
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 KEYWORD_CATEGORIES = [
     "class", "import", "default", "type", "from", "in", "none", "true", "false", "def", "return",

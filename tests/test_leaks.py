@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from errgen.validate.leaks import LeakScanner, mask
+from errgen.leaks import LeakScanner, mask
 
 LEAKS = Path(__file__).parent / "fixtures" / "leaks"
 CORPUS = [json.loads(line) for line in (LEAKS / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]

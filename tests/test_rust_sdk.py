@@ -202,15 +202,6 @@ def test_hostile_megabytes_are_decided_in_under_a_second(golden_crate: Path) -> 
 
 
 @needs_cargo
-def test_documented_example_runs(golden_crate: Path) -> None:
-    text = (ROOT / "docs" / "sdk-rust.md").read_text(encoding="utf-8")
-    example = text.split("```rust\n", 1)[1].split("```", 1)[0]
-    (golden_crate / "examples" / "documented.rs").write_text(example, encoding="utf-8")
-    ok(cargo(golden_crate, "clippy", "--quiet", "--example", "documented", "--", "-D", "warnings"))
-    assert ok(cargo(golden_crate, "run", "--quiet", "--example", "documented")) == 'skip Some("contact_4127"), go on with the batch\n'
-
-
-@needs_cargo
 def test_example_registry_crate(tmp_path: Path) -> None:
     crate = write_crate(registry_of(ROOT / "examples" / "refund-tool.yaml"), tmp_path)
     check_crate(crate, tmp_path / "conformance" / "vectors.json")

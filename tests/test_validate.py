@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, GENERATED, load_registry, run_errgen
 from errgen.validate import Validator
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 CORPUS = FIXTURES / "validate"
 EXPECTED: dict[str, Any] = json.loads((CORPUS / "expected.json").read_text())

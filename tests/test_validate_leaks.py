@@ -11,7 +11,7 @@ import pytest
 
 from conftest import load_registry, run_errgen
 from errgen.validate import Validator
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MjQyIiwiZXhwIjoxNzAwMDAwMDAwfQ.Qm9ndXNTaWduYXR1cmVGb3JUZXN0c09ubHkxMjM0NTY"
 PASSWORD = "Wq8vT3kLmZ2p"

@@ -13,7 +13,7 @@ from conftest import REGISTRY, ROOT, load_registry, run_errgen
 from errgen.contract import view
 from errgen.emit.targets import _responses
 from errgen.validate import Validator
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 from errgen.validate.responses import read
 
 APIS = ROOT / "examples" / "apis"

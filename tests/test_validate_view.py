@@ -14,7 +14,7 @@ from conftest import ROOT
 from errgen.contract import Policy, fields
 from errgen.registry.lint import lint_text
 from errgen.validate import Validator
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 VALIDATE = ROOT / "src" / "errgen" / "validate"
 

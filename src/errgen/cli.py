@@ -55,7 +55,7 @@ def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None
     from errgen.formats import diagnostics as render
     from errgen.registry.lint import lint_document, lint_path
 
-    config.announce()
+    console.announce_settings()
     try:
         if source is not None:
             result = lint_document(source.document())
@@ -468,7 +468,7 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
 
     from errgen.validate import Validator
     from errgen.validate.inputs import Unreadable
-    from errgen.validate.leaks import LeakScanner
+    from errgen.leaks import LeakScanner
     from errgen.validate.report import stream
 
     for pattern in allow_patterns:

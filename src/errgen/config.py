@@ -205,15 +205,14 @@ def install(ctx: click.Context, start: Path) -> None:
                                          for name, cmd in ctx.command.commands.items()})
 
 
-def announce() -> None:
-    """With -v, say once where the settings came from (not in `install`: a subcommand's own -v is
-    parsed after it runs)."""
-    from errgen.console import current
-
+def unsaid() -> str | None:
+    """Where the settings came from, the first time a command asks (errgen.console says it with
+    -v; not in `install`: a subcommand's own -v is parsed after it runs); else None."""
     meta = click.get_current_context().meta
     if _META in meta and not meta.get(f"{_META}.said"):
         meta[f"{_META}.said"] = True
-        current().detail(meta[_META].described())
+        return str(meta[_META].described())
+    return None
 
 
 def set_by(param: str, setting: str, value: object) -> str:

@@ -135,8 +135,15 @@ def _announcing(callback: Callable[..., Any]) -> Callable[..., Any]:
     -v is parsed, which the group's callback runs too early to see)."""
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from errgen import config
-
-        config.announce()
+        announce_settings()
         return callback(*args, **kwargs)
     return run
+
+
+def announce_settings() -> None:
+    """With -v, say once where the command's settings came from."""
+    from errgen import config
+
+    said = config.unsaid()
+    if said is not None:
+        current().detail(said)

@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping
 from errgen import identifiers
 from errgen.languages import all_languages
 from errgen.wire import response_spec
-from errgen.registry.model import ACTIONS, About, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
+from errgen.registry.model import ACTIONS, FIELD_NAMES, About, CHOOSABLE_ACTIONS, HINTS, SCOPES, STATES, Category, Code, Registry, Wire, derive_action
 
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
 
@@ -311,7 +311,8 @@ def fields(policy: Policy, wire: Wire = Wire()) -> tuple[FieldSpec, ...]:
         f("safe_to_replay", "safe_to_replay", "boolean", False,
           "Whether replaying the call with the same idempotency key is safe.", hint=True),
     )
-    return tuple(replace(spec, wire=wire_name(spec.name, wire)) for spec in specs)
+    assert tuple(spec.name for spec in specs) == FIELD_NAMES
+    return tuple(replace(spec, wire=wire.name_of(spec.name)) for spec in specs)
 
 
 def vocabularies(registry: Registry) -> tuple[Vocabulary, ...]:
@@ -344,13 +345,6 @@ def http_status(code: Code, category: Category | None) -> int:
     if category is not None and category.http_status is not None:
         return category.http_status
     return 503 if code.retryable else 400
-
-
-def wire_name(name: str, wire: Wire) -> str:
-    """A field's name on the wire: renamed, else in the registry's case."""
-    if name in wire.rename:
-        return wire.rename[name]
-    return identifiers.camel(name) if wire.case == "camel" else name
 
 
 def code_row(code: Code, policy: Policy, category: Category | None = None) -> CodeRow:

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Iterable, Literal, NamedTuple
 
-from errgen.formats import visible
+from errgen.render_text import visible
 
 Severity = Literal["error", "warning"]
 

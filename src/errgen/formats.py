@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 from errgen import __version__
+from errgen.render_text import visible  # noqa: F401  (re-exported: formats.visible)
 
 if TYPE_CHECKING:
     from errgen.diagnostics import Diagnostic
@@ -25,16 +26,7 @@ SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note", "notice"
 
 # --- Terminal text -----------------------------------------------------------------------------
 
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def visible(text: str) -> str:
-    """Registry or payload text for a terminal line: controls (ESC sequences, CR, LF), format
-    characters (bidi controls, zero-width) and separators are spelled `\\uXXXX`, so the text
-    can neither drive the terminal nor display as something it is not."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)
+# `visible` lives in errgen.render_text (diagnostics need it, and this module needs diagnostics).
 
 
 # --- GitHub workflow commands -------------------------------------------------------------------

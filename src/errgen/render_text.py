@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 # What starts a block when it opens a line: a heading, a list item (bullet or `1.`/`1)`), a
@@ -28,3 +29,15 @@ def _escape_mark(match: re.Match[str]) -> str:
 
 def _entities(text: str) -> str:
     return "".join(f"&#{ord(ch)};" for ch in text)
+
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def visible(text: str) -> str:
+    """Registry or payload text for a terminal line: controls (ESC sequences, CR, LF), format
+    characters (bidi controls, zero-width) and separators are spelled `\\uXXXX`, so the text
+    can neither drive the terminal nor display as something it is not."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)

@@ -24,3 +24,8 @@ def runtime_sources(language: str) -> dict[str, str]:
     """A language's runtime source files (name -> text), which its target copies into the SDK."""
     folder = _PACKAGE / "languages" / language / "runtime"
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+def verdict_source() -> str:
+    """errgen.verdict_core's text: the strict verdict, which the Python SDK ships as `_verdict.py`."""
+    return (_PACKAGE / "verdict_core.py").read_text(encoding="utf-8")

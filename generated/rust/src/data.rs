@@ -7,8 +7,9 @@ use crate::table::{CategoryEntry, CodeEntry, FieldKind, FieldSpec, RuleRow, Time
 
 /// The registry these types were generated from.
 pub const REGISTRY_NAME: &str = "acme";
-/// The registry version these types were generated from.
-pub const REGISTRY_VERSION: &str = "2.1.0";
+/// The registry version these types were generated from: the crate's own version (Cargo.toml
+/// is the one file a release changes).
+pub const REGISTRY_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// How every errgen SDK times and bounds its decisions (errgen's `docs/conformance.md`).
 pub mod policy {

@@ -57,6 +57,7 @@ pub fn decide_with_max_delay(
 
 /// The decision for a raw payload as received (any JSON value): an invalid payload escalates,
 /// an unknown code follows the registry's rule on its own `retryable` and `scope`.
+#[must_use]
 pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: u64) -> Decision {
     let object = match raw.as_object() {
         Some(object) if envelope_problems(raw).is_empty() => object,

@@ -5,8 +5,14 @@
 //!
 //! - [`parse`] (tolerant) and [`validate`] (strict, the JSON Schema's verdicts);
 //! - [`decide`]: what an agent does about an error (retry, pause, skip, fix, stop, escalate);
-//! - [`new_error`], [`to_http`] / [`from_http`] and [`to_mcp_result`] / [`from_mcp_result`];
-//! - [`read_http`]: a real API's response read where the registry's `wire.response` says;
+//! - [`new_error`], [`to_http`] / [`to_http_problem`] / [`from_http`] and [`to_mcp_result`] /
+//!   [`from_mcp_result`];
+//! - [`read_http`]: a real API's response read where the registry's `wire.response` says, and
+//!   [`HttpReading::check`] turning an error response into a [`ResponseError`];
+//! - [`retry`] (async, any runtime) and [`retry_blocking`]: calling again as [`decide`] says,
+//!   within a [`RetryPolicy`];
+//! - with the `reqwest` feature, `check_reqwest`: a
+//!   `reqwest::Response` as a [`ResponseError`] in one call;
 //! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
 //!
 //! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
@@ -21,6 +27,9 @@ mod mcp;
 mod open_enum;
 mod payload;
 mod reading;
+#[cfg(feature = "reqwest")]
+mod reqwest_response;
+mod retry;
 mod suggest;
 mod table;
 #[cfg(test)]
@@ -36,13 +45,18 @@ pub use data::{
 };
 pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_jitter, Decision};
 pub use errors::{new_error, new_error_with};
-pub use http::{from_http, from_http_now, to_http, HttpParts};
+pub use http::{from_http, from_http_now, to_http, to_http_problem, HttpParts};
 #[cfg(feature = "http")]
-pub use http::{from_http_response, read_http_response, to_http_response};
+pub use http::{
+    from_http_response, read_http_response, to_http_problem_response, to_http_response,
+};
 pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
 pub use payload::ErrorPayload;
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
+#[cfg(feature = "reqwest")]
+pub use reqwest_response::{check_reqwest, ReqwestError};
+pub use retry::{retry, retry_blocking, AsResponseError, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
 pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};

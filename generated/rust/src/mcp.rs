@@ -20,6 +20,7 @@ pub fn to_mcp_result(payload: &ErrorPayload) -> Value {
 
 /// The raw payload of a `tools/call` result: `structuredContent` when it is an object, else the
 /// JSON of the first text item (a string when that text is not JSON), else `null`.
+#[must_use]
 pub fn from_mcp_result(result: &Value) -> Value {
     let Some(result) = result.as_object() else {
         return Value::Null;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::data::{policy, wire, Code, FIELDS, PROBLEM_MEMBERS, RESPONSE_SPEC};
-use crate::decide::{decide, decide_value, Decision};
+use crate::decide::{decide_value, decide_with_max_delay, Decision};
 use crate::http::{imf_fixdate_ms, HttpParts};
 use crate::json::{out_of_range, read_json};
 use crate::payload::ErrorPayload;
@@ -104,13 +104,27 @@ impl ResponseError {
         self.payload().is_some_and(|payload| payload.retryable)
     }
 
-    /// What to do about it ([`decide_value`]): an invalid payload escalates.
+    /// What to do about it ([`decide_value`]), with the policy's default delay bound: an invalid
+    /// payload escalates.
     #[must_use]
     pub fn decide(&self, attempt: u32, max_attempts: u32) -> Decision {
+        self.decide_with_max_delay(attempt, max_attempts, policy::DEFAULT_MAX_DELAY_MS)
+    }
+
+    /// [`ResponseError::decide`]; a delay longer than `max_delay_ms` escalates.
+    #[must_use]
+    pub fn decide_with_max_delay(
+        &self,
+        attempt: u32,
+        max_attempts: u32,
+        max_delay_ms: u64,
+    ) -> Decision {
         match self {
-            ResponseError::Payload(payload) => decide(payload, attempt, max_attempts),
+            ResponseError::Payload(payload) => {
+                decide_with_max_delay(payload, attempt, max_attempts, max_delay_ms)
+            }
             ResponseError::Invalid { raw, .. } => {
-                decide_value(raw, attempt, max_attempts, policy::DEFAULT_MAX_DELAY_MS)
+                decide_value(raw, attempt, max_attempts, max_delay_ms)
             }
         }
     }
@@ -272,6 +286,16 @@ fn spec() -> &'static Spec {
     static SPEC: OnceLock<Spec> = OnceLock::new();
     // The text is rendered by errgen from the contract view; an unreadable one reads nothing.
     SPEC.get_or_init(|| serde_json::from_str(RESPONSE_SPEC).unwrap_or_default())
+}
+
+/// Whether the registry reads a code from the status line (GitHub REST, Shopify): then every
+/// error response has a code, even one whose body cannot be read.
+#[cfg(test)]
+pub(crate) fn code_from_status() -> bool {
+    spec()
+        .code
+        .iter()
+        .any(|source| matches!(source, Source::Status))
 }
 
 /// The wire code a registry code is sent as when several codes share one, and its conditions.

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from errgen import formats
 from errgen.diff.changes import RULE_SPECS, Change, DiffReport, Place, RuleSpec
 from errgen.semver import Bump
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 GROUPS: tuple[tuple[Bump, str], ...] = (("major", "Breaking changes (major)"), ("minor", "Minor changes"), ("patch", "Patch changes"),
                                         ("none", "For information (no release needed)"))

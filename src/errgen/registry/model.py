@@ -11,6 +11,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal, Mapping
 
+from errgen import identifiers
 from errgen.diagnostics import Loc
 
 SCOPES = ("request", "resource", "service")
@@ -18,6 +19,9 @@ ACTIONS = ("retry", "pause", "skip", "fix", "stop", "escalate")
 CHOOSABLE_ACTIONS = ("fix", "escalate")
 HINTS = ("searched", "did_you_mean", "accepted", "state", "safe_to_replay")
 STATES = ("unchanged", "changed", "unknown")
+# The payload's fields, in wire order (errgen.contract.fields gives each its type and doc).
+FIELD_NAMES = ("code", "category", "retryable", "retry_after_ms", "scope", "resource_id", "correlation_id", "message",
+               *HINTS)
 
 Scope = Literal["request", "resource", "service"]
 Action = Literal["retry", "pause", "skip", "fix", "stop", "escalate"]
@@ -98,6 +102,12 @@ class Wire:
 
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
         return (self.case, tuple(sorted(self.rename.items())), self.envelope)
+
+    def name_of(self, field_name: str) -> str:
+        """A payload field's name on the wire: renamed, else in the registry's case."""
+        if field_name in self.rename:
+            return self.rename[field_name]
+        return identifiers.camel(field_name) if self.case == "camel" else field_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from errgen.registry import structure
 from errgen.registry.lint import package
 from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import CHOOSABLE_ACTIONS, HINTS, SCOPES
-from errgen.wire import FORMATS, UNITS
+from errgen.registry.sources import FORMATS, UNITS
 
 _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
     structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"},

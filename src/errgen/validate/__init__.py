@@ -8,10 +8,10 @@ from typing import Any, Iterator
 
 from errgen.formats import visible
 from errgen.registry.model import Registry
-from errgen.validate.verdicts import ContractChecker, prose_findings
+from errgen.verdicts import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
 from errgen.validate.responses import ResponseChecker, as_response
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from errgen.contract import ContractView
 from errgen.registry.model import Registry
 from errgen.validate.inputs import Record
-from errgen.validate.verdicts import Finding
+from errgen.verdicts import Finding
 from errgen.wire import source_text
 
 _RUNTIME = Path(__file__).resolve().parent.parent / "languages" / "python" / "runtime"

@@ -4,7 +4,7 @@ make of them, in the format docs/conformance.md specifies.
 Expectations are computed here from the contract view, never by running generated code: each HTTP
 or MCP case states the raw payload its input must yield (by construction), and `expected` applies
 the documented verdicts and decision to it. The strict problems come from
-`errgen.validate.verdicts`, so `errgen validate` and every SDK are held to one verdict.
+`errgen.verdicts`, so `errgen validate` and every SDK are held to one verdict.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from errgen.contract import ContractView, CodeRow, view
 from errgen.emit.targets import _responses
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
-from errgen.validate.verdicts import envelope_problems, problem_ids
+from errgen.verdicts import envelope_problems, problem_ids
 
 NAME = "conformance"
 SUMMARY = "conformance/vectors.json: inputs and the verdicts and decision each must produce, for every SDK"

@@ -19,7 +19,7 @@ from errgen.languages.packaging import example_code, license_notice
 from errgen.registry.model import Registry
 from errgen.languages.python import naming
 from errgen.emit.render import render as render_template
-from errgen.resources import runtime_sources
+from errgen.resources import runtime_sources, verdict_source
 
 NAME = "python"
 LABEL = "Python"
@@ -51,6 +51,8 @@ def render(registry: Registry) -> dict[str, str]:
     files[f"{base}/enums.py"] = render_template(NAME, "enums.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
+    # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.verdicts).
+    files[f"{base}/_verdict.py"] = f"# {contract.header}\n{verdict_source()}"
     files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
     files[f"{base}/py.typed"] = ""
     files[f"{base}/_table.json"] = render_template(NAME, "_table.json.jinja", **context)

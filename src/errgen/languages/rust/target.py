@@ -51,8 +51,7 @@ def _render(view: contract.ContractView) -> dict[str, str]:
         "version": naming.version(view.version),
         "rust_version": RUST_VERSION,
         "registry_name": naming.string(view.name),
-        "registry_version": naming.string(view.version),
-        "description": naming.toml_string(f"Typed errors, recovery table and runtime of the {view.name} error contract."),
+        **package_context(view),
         **data_context(view),
     }
     files = {f"rust/src/{name}": f"// {view.header}\n{text}" for name, text in runtime_sources().items()}
@@ -60,7 +59,29 @@ def _render(view: contract.ContractView) -> dict[str, str]:
     files["rust/src/payload.rs"] = render_template(NAME, "payload.rs.jinja", **context)
     files["rust/examples/conformance.rs"] = render_template(NAME, "conformance.rs.jinja", **context)
     files["rust/Cargo.toml"] = render_template(NAME, "Cargo.toml.jinja", **context)
+    files["rust/README.md"] = render_template(NAME, "README.md.jinja", **context)
+    if view.about.license:
+        files["rust/LICENSE"] = render_template(NAME, "LICENSE.jinja", **context)
     return files
+
+
+def package_context(view: contract.ContractView) -> dict[str, Any]:
+    """What crates.io shows, from the registry's `about` (lint has checked each value against
+    crates.io's rules: SPDX licence, URLs, at most five keywords)."""
+    about = view.about
+    optional = {key: naming.toml_string(value) if value else None
+                for key, value in (("license", about.license), ("repository", about.repository),
+                                   ("homepage", about.homepage))}
+    return {
+        "description": naming.toml_string(about.description),
+        **optional,
+        "keywords": ", ".join(naming.toml_string(k) for k in about.keywords),
+        # README and LICENSE are Markdown and plain text: the registry's words as written, on one line.
+        "about_description": " ".join(about.description.split()),
+        "license_text": about.license,
+        "registry_name_text": view.name,
+        "example_variant": code_variants(view)[view.codes[0].code],
+    }
 
 
 @cache

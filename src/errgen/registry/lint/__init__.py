@@ -11,7 +11,7 @@ from errgen.registry.lint import categories, codes, fragments, history, names, p
 from errgen.registry.load import Document, load_path, load_text
 from errgen.registry.model import Registry
 from errgen.registry import compose, structure
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 
 class LintResult:

@@ -8,6 +8,7 @@ from typing import Iterator
 from errgen import identifiers
 from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, nearest, rule
+from errgen.registry.model import FIELD_NAMES
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
@@ -157,20 +158,18 @@ def wire_case(ctx: Context) -> Iterator[Finding]:
 @rule("wire-rename")
 def wire_rename(ctx: Context) -> Iterator[Finding]:
     """`wire.rename` maps payload fields to distinct wire names (letters, digits, `_ $ -`); `wire.envelope` is such a name too."""
-    from errgen.contract import Policy, fields
-
     wire = ctx.registry.wire
-    specs = fields(Policy(), wire) if wire.case in ("snake", "camel") else ()
-    known = [f.name for f in specs]
+    known = list(FIELD_NAMES) if wire.case in ("snake", "camel") else []
     for name, wire_name in wire.rename.items():
         if name not in known:
             yield Finding(f"wire rename {name!r} is not a payload field{nearest(name, known)}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
         elif not FIELD_NAME.fullmatch(wire_name):
             yield Finding(f"wire name {wire_name!r} for {name} must be letters, digits, _, $ or -", wire.locs.get("rename", ctx.registry.loc_of("wire")))
     seen: dict[str, str] = {}
-    for spec in specs:
-        if spec.wire in seen:
-            yield Finding(f"fields {seen[spec.wire]} and {spec.name} both go on the wire as {spec.wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
-        seen.setdefault(spec.wire, spec.name)
+    for name in known:
+        on_wire = wire.name_of(name)
+        if on_wire in seen:
+            yield Finding(f"fields {seen[on_wire]} and {name} both go on the wire as {on_wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
+        seen.setdefault(on_wire, name)
     if wire.envelope is not None and not FIELD_NAME.fullmatch(wire.envelope):
         yield Finding(f"wire envelope {wire.envelope!r} must be letters, digits, _, $ or -", wire.locs["envelope"])

@@ -7,7 +7,7 @@ import re
 from typing import Iterator
 
 from errgen.registry.lint.base import Context, Finding, rule
-from errgen.validate.leaks import LeakScanner
+from errgen.leaks import LeakScanner
 
 INTERPOLATED = re.compile(
     r"\b[a-z]+_\d{2,}\b"  # an id like contact_4127

@@ -33,12 +33,24 @@ impl HttpParts {
     }
 }
 
-/// The response for an error: the code's HTTP status (500 for a code this registry does not
-/// know), a JSON body, `x-should-retry` from `retryable`, and `Retry-After` (whole seconds,
-/// rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry) gives a delay. With `problem`, the body is RFC
-/// 9457 `application/problem+json` with the payload's fields as extension members.
+/// The response a service sends for an error, in the API's own shape: the code's HTTP status
+/// (500 for a code this registry does not know), an `application/json` body (under the
+/// registry's envelope, if any), `x-should-retry` from `retryable`, and `Retry-After` (whole
+/// seconds, rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry)
+/// gives a delay. [`to_http_problem`] writes the same as RFC 9457 problem+json.
 #[must_use]
-pub fn to_http(payload: &ErrorPayload, problem: bool) -> HttpParts {
+pub fn to_http(payload: &ErrorPayload) -> HttpParts {
+    response(payload, false)
+}
+
+/// [`to_http`] with an RFC 9457 `application/problem+json` body: `type` (the code's type URI),
+/// `title`, `status` and `detail` (the message), the payload's fields as extension members.
+#[must_use]
+pub fn to_http_problem(payload: &ErrorPayload) -> HttpParts {
+    response(payload, true)
+}
+
+fn response(payload: &ErrorPayload, problem: bool) -> HttpParts {
     let entry = recovery_entry(payload.code.as_str());
     let status = entry.map_or(500, |e| e.http_status);
     let content_type = if problem {
@@ -198,7 +210,7 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 
 #[cfg(feature = "http")]
 mod http_types {
-    use super::{from_http, to_http, HttpParts};
+    use super::{from_http, to_http, to_http_problem, HttpParts};
     use crate::payload::ErrorPayload;
     use crate::reading::{read_http, HttpReading};
 
@@ -221,8 +233,14 @@ mod http_types {
 
     /// [`to_http`] as an `http::Response`.
     #[must_use]
-    pub fn to_http_response(payload: &ErrorPayload, problem: bool) -> http::Response<Vec<u8>> {
-        to_http(payload, problem).into()
+    pub fn to_http_response(payload: &ErrorPayload) -> http::Response<Vec<u8>> {
+        to_http(payload).into()
+    }
+
+    /// [`to_http_problem`] as an `http::Response`.
+    #[must_use]
+    pub fn to_http_problem_response(payload: &ErrorPayload) -> http::Response<Vec<u8>> {
+        to_http_problem(payload).into()
     }
 
     /// [`from_http`] on an `http::Response`.
@@ -261,4 +279,6 @@ mod http_types {
 }
 
 #[cfg(feature = "http")]
-pub use http_types::{from_http_response, read_http_response, to_http_response};
+pub use http_types::{
+    from_http_response, read_http_response, to_http_problem_response, to_http_response,
+};

@@ -5,6 +5,7 @@
 ///
 /// Pass only the values this caller may read (its own tenants, say), never a global list: a
 /// suggestion drawn from everything leaks the existence of what the caller cannot see.
+#[must_use]
 pub fn did_you_mean<S: AsRef<str>>(value: &str, allowed: &[S], limit: usize) -> Vec<String> {
     let value: Vec<char> = value.chars().collect();
     let budget = (value.len() / 3).max(1);

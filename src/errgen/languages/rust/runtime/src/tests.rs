@@ -1,7 +1,10 @@
 //! The runtime's own tests. They hold for any registry: they take codes from the table.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
+use crate::reading::code_from_status;
 use crate::*;
 
 fn first() -> &'static CodeEntry {
@@ -30,6 +33,29 @@ fn response(headers: &[(&str, &str)], body: &Value) -> HttpParts {
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
         body: body.to_string().into_bytes(),
+    }
+}
+
+/// An error response whose body holds no payload (not JSON, past the limit, or JSON without a
+/// code) comes back as its body (the text, or the JSON as read), unless the registry reads the
+/// code from the status (GitHub REST, Shopify): then the payload is the one built from the
+/// status's registry row, as for any response of that API.
+fn assert_payload_without_code(parts: &HttpParts, as_read: &Value) {
+    let reading = read_http(parts, 0);
+    assert!(reading.error);
+    let payload = reading.payload.expect("an error response has a payload");
+    if code_from_status() {
+        assert_eq!(reading.code, Some(parts.status.to_string()));
+        let built = parse_value(&payload).expect("built from the status");
+        assert_eq!(built.correlation_id, "");
+        assert_eq!(
+            from_http(parts, 0),
+            payload,
+            "from_http is read_http's payload"
+        );
+    } else {
+        assert_eq!(reading.code, None);
+        assert_eq!(&payload, as_read);
     }
 }
 
@@ -221,7 +247,7 @@ fn http_round_trip_carries_payload_and_delay() {
     let mut payload = parse_value(&raw).unwrap();
     payload.retry_after_ms = Some(1500);
     payload.message = Some("later \u{2028} \"quoted\"".to_owned());
-    let out = to_http(&payload, true);
+    let out = to_http_problem(&payload);
     assert_eq!(out.status, 500);
     assert_eq!(out.header("retry-after"), Some("2"));
     assert_eq!(out.header("Retry-After-Ms"), Some("1500"));
@@ -285,9 +311,9 @@ fn http_headers_give_a_delay_only_in_their_exact_forms() {
 fn http_bodies_that_are_not_json_stay_strings() {
     let mut parts = response(&[], &json!(null));
     parts.body = b"<html>Bad Gateway</html>".to_vec();
-    assert_eq!(from_http(&parts, 0), json!("<html>Bad Gateway</html>"));
+    assert_payload_without_code(&parts, &json!("<html>Bad Gateway</html>"));
     parts.body = b"[1]".to_vec();
-    assert_eq!(from_http(&parts, 0), json!([1]));
+    assert_payload_without_code(&parts, &json!([1]));
 }
 
 #[test]
@@ -411,9 +437,11 @@ fn a_body_past_the_limit_or_not_utf8_is_unreadable_text() {
     parts.body.insert(0, b' ');
     let reading = read_http(&parts, 0);
     assert_eq!(reading.document, None);
-    assert!(matches!(reading.payload, Some(Value::String(_))));
+    let text = String::from_utf8(parts.body.clone()).unwrap();
+    assert_payload_without_code(&parts, &Value::String(text));
     parts.body = b"{\"a\": \"\xff\"}".to_vec();
     assert_eq!(read_http(&parts, 0).document, None);
+    assert_payload_without_code(&parts, &json!("{\"a\": \"\u{fffd}\"}"));
     parts.body = "\u{feff}[1]".as_bytes().to_vec();
     assert_eq!(read_http(&parts, 0).document, Some(json!([1])));
 }
@@ -555,7 +583,7 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
         }
     })
     .unwrap();
-    let reading = read_http(&to_http(&payload, false), 0);
+    let reading = read_http(&to_http(&payload), 0);
     let err = reading.check().unwrap_err();
     assert_eq!(err.payload(), Some(&payload));
     assert_eq!(err.code(), Some(&entry.code));
@@ -572,9 +600,17 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
     let mut junk = response(&[], &json!(null));
     junk.body = b"<html>Bad Gateway</html>".to_vec();
     let err = read_http(&junk, 0).check().unwrap_err();
-    assert!(matches!(err, ResponseError::Invalid { .. }));
-    assert!(std::error::Error::source(&err).is_some());
-    assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    if code_from_status() {
+        // The status is the code: the error is that code's, decided by the registry.
+        let status = junk.status.to_string();
+        let payload = err.payload().expect("built from the status");
+        assert_eq!(err.decide(1, 5), payload.decide(1, 5));
+        assert!(recovery_entry(&status).is_none() || err.code().is_some_and(Code::is_known));
+    } else {
+        assert!(matches!(err, ResponseError::Invalid { .. }));
+        assert!(std::error::Error::source(&err).is_some());
+        assert_eq!(err.decide(1, 5).action, Action::Escalate);
+    }
     junk.status = 200;
     junk.body = b"{}".to_vec();
     assert_eq!(read_http(&junk, 0).check(), Ok(()));
@@ -598,7 +634,7 @@ fn an_http_crate_response_reads_back_as_its_error() {
         }
     })
     .unwrap();
-    let mut response = to_http_response(&payload, true);
+    let mut response = to_http_problem_response(&payload);
     let reading = read_http_response(&response, 0);
     assert_eq!(reading.check().unwrap_err().payload(), Some(&payload));
     assert_eq!(from_http_response(&response, 0), payload.to_value());
@@ -607,4 +643,161 @@ fn an_http_crate_response_reads_back_as_its_error() {
     response.headers_mut().insert("retry-after-ms", opaque);
     response.headers_mut().remove("retry-after");
     assert_eq!(read_http_response(&response, 0).delay_ms, None);
+}
+
+/// Polls a future to completion on this thread: the futures here never wait on I/O, and the
+/// crate depends on no async runtime.
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
+    fn raw() -> RawWaker {
+        RawWaker::new(std::ptr::null(), &VTABLE)
+    }
+    static VTABLE: RawWakerVTable = RawWakerVTable::new(|_| raw(), |_| {}, |_| {}, |_| {});
+    // SAFETY: every function of the vtable ignores the (null) data pointer.
+    let waker = unsafe { Waker::from_raw(raw()) };
+    let mut context = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut context) {
+            return value;
+        }
+    }
+}
+
+/// The error a client reads from a response of this registry for `entry`, as its service sends it.
+fn response_error(entry: &CodeEntry, delay_ms: Option<u64>) -> ResponseError {
+    let payload = new_error_with(entry.code.clone(), "c-r", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-r".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = delay_ms;
+        }
+    })
+    .unwrap();
+    read_http(&to_http(&payload), 0).check().unwrap_err()
+}
+
+#[test]
+fn retry_waits_what_decide_says_then_returns_the_last_error() {
+    let policy = RetryPolicy::default().with_max_attempts(3);
+    for entry in RECOVERY_TABLE {
+        let error = response_error(entry, Some(1500));
+        let timed = |attempt| {
+            let decision = error.decide(attempt, 3);
+            matches!(decision.action, Action::Retry | Action::Pause)
+                .then(|| decision.delay().unwrap())
+        };
+        let expected: Vec<Duration> = (1..3).map_while(timed).collect();
+        for run in 0..2 {
+            let mut calls = 0;
+            let mut slept = Vec::new();
+            let call = || {
+                calls += 1;
+                Err::<(), _>(error.clone())
+            };
+            let result = if run == 0 {
+                retry_blocking(&policy, call, |d| slept.push(d))
+            } else {
+                let mut call = call;
+                block_on(retry(
+                    &policy,
+                    || std::future::ready(call()),
+                    |d| {
+                        slept.push(d);
+                        std::future::ready(())
+                    },
+                ))
+            };
+            assert_eq!(result, Err(error.clone()), "{}", entry.wire);
+            assert_eq!(slept, expected, "{}", entry.wire);
+            assert_eq!(calls, expected.len() + 1, "{}", entry.wire);
+        }
+    }
+}
+
+#[test]
+fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors() {
+    let Some(entry) = RECOVERY_TABLE.iter().find(|e| {
+        e.retryable
+            && e.action_for(&e.scope)
+                .is_some_and(|a| matches!(a, Action::Retry))
+    }) else {
+        return; // a registry without a retryable code has nothing to retry
+    };
+    let error = response_error(entry, Some(1500));
+    let mut answers = vec![Ok("done"), Err(error.clone()), Err(error)];
+    let mut slept = Vec::new();
+    let policy = RetryPolicy::default();
+    let result = retry_blocking(&policy, || answers.pop().unwrap(), |d| slept.push(d));
+    assert_eq!(result, Ok("done"));
+    assert_eq!(slept, [Duration::from_millis(1500); 2]);
+    // An error that is no API response (a transport failure) is returned at once.
+    struct Transport;
+    impl AsResponseError for Transport {
+        fn as_response_error(&self) -> Option<&ResponseError> {
+            None
+        }
+    }
+    let mut calls = 0;
+    let result: Result<(), Transport> = retry_blocking(
+        &policy,
+        || {
+            calls += 1;
+            Err(Transport)
+        },
+        |_| unreachable!("no wait"),
+    );
+    assert!(result.is_err());
+    assert_eq!(calls, 1);
+    // A delay past the policy's bound escalates: no wait.
+    let short = policy.with_max_delay(Duration::from_millis(1499));
+    assert_eq!(short.wait(&response_error(entry, Some(1500)), 1), None);
+    assert_eq!(
+        policy.wait(&response_error(entry, Some(1500)), 1),
+        Some(Duration::from_millis(1500))
+    );
+}
+
+#[test]
+fn jitter_spreads_a_backoff_only() {
+    let raw = retryable_unknown();
+    let error = ResponseError::Payload(Box::new(parse_value(&raw).unwrap()));
+    let decided = error.decide(2, 5).delay().unwrap();
+    let policy = RetryPolicy::default().with_jitter(true);
+    let waits: Vec<Duration> = (0..20).map(|_| policy.wait(&error, 2).unwrap()).collect();
+    assert!(waits.iter().all(|w| *w < decided), "{waits:?}");
+    let mut named = raw;
+    named[wire::RETRY_AFTER_MS] = json!(1234);
+    let error = ResponseError::Payload(Box::new(parse_value(&named).unwrap()));
+    assert_eq!(policy.wait(&error, 2), Some(Duration::from_millis(1234)));
+}
+
+#[cfg(feature = "reqwest")]
+#[test]
+fn a_reqwest_response_is_checked_in_one_call() {
+    let entry = first();
+    let payload = new_error_with(entry.code.clone(), "c-4", |p| {
+        if p.scope == Scope::Resource {
+            p.resource_id = Some("r-4".to_owned());
+        }
+        if p.retryable {
+            p.retry_after_ms = Some(1500);
+        }
+    })
+    .unwrap();
+    let response = ::reqwest::Response::from(to_http_response(&payload));
+    let err = block_on(check_reqwest(response)).unwrap_err();
+    assert_eq!(
+        err.as_response_error().and_then(ResponseError::payload),
+        Some(&payload)
+    );
+    assert!(std::error::Error::source(&err).is_some());
+    assert!(err.to_string().contains("c-4"));
+    let mut ok = ::http::Response::new(b"{}".to_vec());
+    ok.headers_mut()
+        .insert("x-a", ::http::HeaderValue::from_static("1"));
+    let parts = block_on(check_reqwest(::reqwest::Response::from(ok))).unwrap();
+    assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
+    assert_eq!(parts.header("X-A"), Some("1"));
 }

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.identifiers import identity_key
 from errgen.registry.model import Registry
-from errgen.languages.python.runtime import _verdict
+from errgen import verdict_core as _verdict
 
 Finding = tuple[str, str, str, str | None]  # (rule, severity, message, field it concerns)
 Problem = _verdict.Problem
