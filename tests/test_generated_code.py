@@ -126,7 +126,7 @@ def test_npm_package_installs_from_a_plain_path_and_imports(node_bin: Path, tmp_
     packed = subprocess.run([*npm, "pack", "--dry-run", "--json"], cwd=sdk, capture_output=True, text=True, timeout=300)
     assert packed.returncode == 0, packed.stderr
     shipped = {f["path"] for f in json.loads(packed.stdout)[0]["files"]}
-    assert {"dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/esm/index.js", "dist/cjs/conformance.js", "package.json"} <= shipped
+    assert {"dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/esm/index.js", "package.json"} <= shipped
 
 
 def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:

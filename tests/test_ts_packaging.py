@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REGISTRY, ROOT, build_to, tsc
+from conftest import REGISTRY, ROOT, build_to, load_registry, tsc
 from errgen.languages.typescript.compiled import compile_runtime, compiled_files, registry_sources
 
 NPM = ["npm", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
@@ -81,14 +81,6 @@ def test_the_package_installs_from_a_plain_path_and_runs_as_esm_and_commonjs(sdk
     assert "acme-errors/dist/esm/index.d.ts" in typed.stdout and "acme-errors/dist/cjs/index.d.ts" in typed.stdout
 
 
-def test_npm_pack_ships_both_forms(sdk: Path, tmp_path: Path) -> None:
-    packed = subprocess.run([*NPM, "pack", "--dry-run", "--json"], cwd=sdk, capture_output=True, text=True, timeout=300)
-    assert packed.returncode == 0, packed.stderr
-    shipped = {f["path"] for f in json.loads(packed.stdout)[0]["files"]}
-    assert {"dist/esm/index.js", "dist/esm/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/conformance.js",
-            "dist/esm/runtime.js", "src/runtime.ts", "package.json"} <= shipped
-
-
 EXPORTS = """
 const show = (m) => JSON.stringify(Object.keys(m).sort().map((k) => [k, typeof m[k] === "function" ? "function"
   : m[k] instanceof Map ? [...m[k].entries()] : m[k]]));
@@ -120,3 +112,117 @@ def test_the_shipped_data_modules_are_what_tsc_makes_of_the_sources(registry: Pa
     shutil.rmtree(package / "src")  # only the declarations now
     typed = tsc(node_bin, declared)
     assert typed.returncode == 0, typed.stdout
+
+
+# ---- publishing (PACKAGING.md, issue 26 items 5-6) ---------------------------------------------
+
+
+def rendered(text: str) -> dict[str, str]:
+    from errgen.languages.typescript.target import render
+    from errgen.registry.lint import lint_text
+
+    result = lint_text(text)
+    assert result.registry is not None, [d.text() for d in result.diagnostics]
+    return render(result.registry)
+
+
+def test_the_package_metadata_comes_from_the_registry_exactly() -> None:
+    files = rendered(REGISTRY.read_text(encoding="utf-8"))
+    package = json.loads(files["typescript/package.json"])
+    assert {k: package[k] for k in ("name", "version", "description", "license", "repository", "homepage", "keywords")} == {
+        "name": "acme-errors", "version": "2.1.0",
+        "description": "The acme platform's error codes, with typed payloads and recovery decisions for its clients.",
+        "license": "Apache-2.0", "repository": {"type": "git", "url": "git+https://github.com/acme/errors.git"},
+        "homepage": "https://errors.acme.dev/", "keywords": ["errors", "acme", "api-errors"]}
+    assert package["engines"] == {"node": ">=18"} and package["files"] == ["dist", "!dist/*/conformance.*"]
+    assert "https://spdx.org/licenses/Apache-2.0.html" in files["typescript/LICENSE"]
+    readme = files["typescript/README.md"]
+    assert "npm install acme-errors\n" in readme and 'newError("RATE_LIMITED", "req-1")' in readme
+    assert "- Source: <https://github.com/acme/errors>" in readme and "Apache-2.0 (SPDX)" in readme
+
+
+def test_without_a_licence_the_package_says_unlicensed_and_ships_no_licence_file() -> None:
+    text = (ROOT / "tests" / "fixtures" / "valid-minimal.yaml").read_text(encoding="utf-8")
+    files = rendered(text)
+    package = json.loads(files["typescript/package.json"])
+    assert package["license"] == "UNLICENSED" and "repository" not in package and "homepage" not in package
+    assert package["keywords"] == [] and package["description"].startswith("The demo error contract")
+    assert "typescript/LICENSE" not in files and "None declared: `UNLICENSED`" in files["typescript/README.md"]
+
+
+def test_a_release_changes_only_package_json() -> None:
+    text = REGISTRY.read_text(encoding="utf-8")
+    before = rendered(text)
+    after = rendered(text.replace("\nversion: 2.1.0\n", "\nversion: 2.2.0\n", 1).replace(
+        "\nhistory:\n", "\nhistory:\n  - version: 2.2.0\n    date: 2026-12-01\n    changes: [A release.]\n", 1))
+    assert set(before) == set(after)
+    assert [name for name in before if before[name] != after[name]] == ["typescript/package.json"]
+
+
+def expected_files(sdk: Path) -> set[str]:
+    """What npm should pack: package.json, README, LICENSE when there is one, and dist/ without the
+    conformance runner (a test tool, not the package's API); no sources, no tsconfig."""
+    dist = {str(p.relative_to(sdk)) for p in (sdk / "dist").rglob("*") if p.is_file() and not p.name.startswith("conformance.")}
+    return dist | {"package.json", "README.md"} | ({"LICENSE"} if (sdk / "LICENSE").exists() else set())
+
+
+def npm_pack_check(sdk: Path, node_bin: Path, tmp_path: Path) -> dict[str, object]:
+    """npm's own view of the package: the files it packs, its metadata already in npm's normal form
+    (`npm pkg fix` changes nothing), and the packed tarball installed in a consumer whose strict
+    TypeScript compiles the README's example through both conditions (ES module and CommonJS)."""
+    packed = subprocess.run([*NPM, "pack", "--json", "--pack-destination", str(tmp_path)], cwd=sdk, capture_output=True,
+                            text=True, timeout=300)
+    assert packed.returncode == 0, packed.stderr
+    report = json.loads(packed.stdout)[0]
+    shipped = {f["path"] for f in report["files"]}
+    assert shipped == expected_files(sdk), sorted(shipped ^ expected_files(sdk))
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    shutil.copy(sdk / "package.json", fixed / "package.json")
+    assert subprocess.run([*NPM, "pkg", "fix"], cwd=fixed, capture_output=True, timeout=120).returncode == 0
+    assert json.loads((fixed / "package.json").read_text()) == json.loads((sdk / "package.json").read_text())
+    consumer = tmp_path / "consumer"
+    consumer.mkdir()
+    (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True}))
+    done = subprocess.run([*NPM, "install", str(tmp_path / report["filename"])], cwd=consumer, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    name = json.loads((sdk / "package.json").read_text())["name"]
+    example = (consumer / "node_modules" / name / "README.md").read_text(encoding="utf-8").split("```ts\n", 1)[1].split("```", 1)[0]
+    (consumer / "readme.mts").write_text(example)
+    # The same names through require: top-level await is ES-module only, so the CommonJS side wraps it.
+    imports, body = example.split("\n", 1)
+    (consumer / "readme.cts").write_text(f"{imports}\nexport async function main(): Promise<string> {{\n"
+                                         + body.replace("const data = await retry", "return retry") + "}\n")
+    (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "strict": True, "noEmit": True, "module": "nodenext", "moduleResolution": "nodenext", "types": [], "target": "ES2022",
+        "lib": ["ES2022", "DOM"], "noUncheckedIndexedAccess": True, "exactOptionalPropertyTypes": True},
+        "files": ["readme.mts", "readme.cts"]}))
+    typed = subprocess.run([str(node_bin / "tsc"), "-p", str(consumer), "--traceResolution"], capture_output=True, text=True,
+                           timeout=600)
+    assert typed.returncode == 0, typed.stdout[-3000:]
+    assert f"{name}/dist/esm/index.d.ts" in typed.stdout and f"{name}/dist/cjs/index.d.ts" in typed.stdout
+    ran = subprocess.run(["node", "-e", f"const m = require({json.dumps(name)}); console.log(m.CODES.length, typeof m.retry)"],
+                         cwd=consumer, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    return {"shipped": shipped, "size": report["size"], "unpacked": report["unpackedSize"], "ran": ran.stdout}
+
+
+def test_npm_pack_ships_dist_readme_and_licence_and_nothing_else(sdk: Path, node_bin: Path, tmp_path: Path) -> None:
+    got = npm_pack_check(sdk, node_bin, tmp_path)
+    assert {"LICENSE", "README.md", "dist/esm/retry.js", "dist/cjs/index.d.ts"} <= got["shipped"]  # type: ignore[operator]
+    assert not any(p.startswith("src/") or "conformance" in p for p in got["shipped"])  # type: ignore[attr-defined]
+    assert got["ran"] == f"{len(load_registry().codes)} function\n"
+
+
+@pytest.mark.slow
+def test_npm_pack_of_a_5000_code_registry_installs_and_type_checks(node_bin: Path, tmp_path: Path) -> None:
+    from bench import synth
+
+    registry = synth.write(tmp_path / "registry", 5000)
+    build_to(registry, tmp_path / "out", "typescript")
+    sdk = tmp_path / "out" / "typescript"
+    assert json.loads((sdk / "package.json").read_text())["license"] == "UNLICENSED"  # the synthetic registry declares none
+    assert not (sdk / "LICENSE").exists()
+    got = npm_pack_check(sdk, node_bin, tmp_path)
+    assert got["ran"] == "5000 function\n"

@@ -5,18 +5,18 @@
 
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
-  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS,
+  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Code, Parsed, Reason } from "./contract.js";
-import type { ErrorPayload } from "./payload.js";
+import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
-import type { Source } from "./reading.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
 
 const W = wireNames(FIELDS);
@@ -37,17 +37,39 @@ export class PayloadError extends Error {
 
 export type Searched = { readonly [parameter: string]: string | number | boolean };
 
-/** What to do about one error, and which rule decided (`reason`). */
-export interface Decision {
+/** What every decision says, whatever its code. */
+export interface DecisionFacts {
   readonly action: Action;
   readonly reason: Reason;
-  readonly code: string | null;
   readonly delayMs: number | null;
   readonly correlationId: string | null;
   readonly resourceId: string | null;
   readonly didYouMean: readonly string[];
   readonly accepted: readonly string[];
   readonly searched: Searched;
+}
+
+/** A decision about a code of this registry: `code` is a `Code`. */
+export interface KnownCodeDecision extends DecisionFacts {
+  readonly known: true;
+  readonly code: Code;
+}
+
+/** A decision about a code this SDK does not know (a newer server's, kept as its text), or about
+ * no code at all (`null`: the payload was not well-formed). */
+export interface OtherCodeDecision extends DecisionFacts {
+  readonly known: false;
+  readonly code: string | null;
+}
+
+/** What to do about one error, and which rule decided (`reason`). Test `known` to narrow `code` to
+ * the `Code` union: `if (d.known && d.code === "RATE_LIMITED")` (a misspelt code does not compile
+ * there), or a `switch (d.code)` under `if (d.known)` that checks every code. */
+export type Decision = KnownCodeDecision | OtherCodeDecision;
+
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+export function isKnownCode(code: string): code is Code {
+  return recoveryEntry(code) !== undefined;
 }
 
 /** The strict problems of a raw payload (none: valid) and its tolerant reading. */
@@ -101,15 +123,16 @@ function strings(value: unknown): string[] {
 function decision(payload: Json, action: Action, reason: Reason, delayMs: number | null = null): Decision {
   const resourceId = own(payload, w("resource_id"));
   const searched = own(payload, w("searched"));
-  return {
+  const code = String(own(payload, w("code")));
+  const facts: DecisionFacts = {
     action, reason, delayMs,
-    code: String(own(payload, w("code"))),
     correlationId: String(own(payload, w("correlation_id"))),
     resourceId: typeof resourceId === "string" ? resourceId : null,
     didYouMean: strings(own(payload, w("did_you_mean"))),
     accepted: strings(own(payload, w("accepted"))),
     searched: isObject(searched) ? { ...(searched as Searched) } : {},
   };
+  return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 
 /** How `decide` counts attempts and bounds the wait; every field is optional. */
@@ -122,15 +145,17 @@ export interface DecideOptions {
   readonly maxDelayMs?: number;
   /** Draw the backoff (only the backoff) uniformly below its value (default false). */
   readonly jitter?: boolean;
+  /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
+  readonly draw?: () => number;
 }
 
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 export function decide(payload: unknown, options: DecideOptions = {}): Decision {
-  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
-    return { action: "escalate", reason: "invalid-payload", code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+    return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
              resourceId: null, didYouMean: [], accepted: [], searched: {} };
   }
   if (delayOnFinal(payload)) return decision(payload, "escalate", "invalid-payload");
@@ -158,7 +183,7 @@ export function decide(payload: unknown, options: DecideOptions = {}): Decision 
   // The bound is on the delay the rule asks for, so escalating never depends on a random draw;
   // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
   if (delay > maxDelayMs) return decision(payload, "escalate", "delay-exceeds-max");
-  return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+  return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
@@ -202,17 +227,19 @@ export function parsePayload(payload: unknown): { readonly known: true; readonly
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export function newError(code: Code, correlationId: string, fields: Json = {}): ErrorPayload {
+export function newError<C extends Code>(code: C, correlationId: string, fields?: NewErrorFields<C>): PayloadOf<C> {
   const entry = recoveryEntry(code);
   if (entry === undefined) {
     throw new PayloadError([["unknown-code", `code ${JSON.stringify(code)} is not in registry ${REGISTRY_NAME}`, w("code")]]);
   }
-  const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const entries: [string, unknown][] = Object.entries(fields ?? {});
+  const given = entries.filter(([, value]) => value !== undefined && value !== null);
   const payload: Json = Object.fromEntries([
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
-  return validatePayload(payload);
+  // The entry is the code's own, so the payload validated is that code's variant.
+  return validatePayload(payload) as PayloadOf<C>;
 }
 
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
@@ -267,13 +294,18 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
     ...(typeof message === "string" ? [["detail", message] as [string, unknown]] : []),
   ];
   const body: Json = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-  return { status, headers, body: toJson(apiShape(payload, body, headers)) };
+  const shaped = apiShape(payload, body, headers);
+  if (RESPONSE.format === "xml") {
+    headers["Content-Type"] = "application/xml";
+    return { status, headers, body: toXml(shaped) };
+  }
+  return { status, headers, body: toJson(shaped) };
 }
 
 /** What the API itself sends: a code that shares its wire code with others goes out as that wire
  * code, with the headers its `when` conditions test; the code and the correlation id also go in
  * the header where the API's response puts them first. */
-function apiShape(payload: Json, body: Json, headers: Record<string, string>): Json {
+function apiShape(payload: Json, body: Json, headers: Record<string, string>): unknown {
   const code = own(payload, w("code"));
   if (typeof code !== "string") return body;
   const sent = WIRE_CODE.get(code) ?? code;
@@ -286,21 +318,13 @@ function apiShape(payload: Json, body: Json, headers: Record<string, string>): J
     } else {
       body = inner;
     }
-    for (const [name, conditions] of RESPONSE.variants[sent] ?? []) {
-      if (name !== code) continue;
-      for (const condition of conditions) {
-        if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
-          headers[condition.at.name] = condition.equals;
-        }
-      }
-    }
   }
-  const facts: [readonly Source[], unknown][] = [[RESPONSE.code, sent], [RESPONSE.correlation_id, own(payload, w("correlation_id"))]];
-  for (const [sources, value] of facts) {
-    const head = sources[0];
-    if (head !== undefined && head.in === "header" && typeof value === "string") headers[head.name] = value;
-  }
-  return body;
+  const variant = (RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+  const facts = {
+    code: sent, message: own(payload, w("message")), correlation_id: own(payload, w("correlation_id")),
+    resource_id: own(payload, w("resource_id")),
+  };
+  return applyWrites(RESPONSE.format === "xml" ? {} : body, headers, writes(facts, variant));
 }
 
 /** What `readHttp` found in a response. `payload` is what `fromHttp` returns (judge it with
@@ -394,7 +418,7 @@ function put(target: Json, key: string, value: unknown): void {
 }
 
 function kept(key: string): boolean {
-  return !(PROBLEM_MEMBERS as readonly string[]).includes(key) || WIRE_NAMES.includes(key);
+  return WIRE_NAMES.includes(key);
 }
 
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's

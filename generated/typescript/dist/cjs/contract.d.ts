@@ -7,7 +7,6 @@ import type { ResponseSpec } from "./reading.js";
 import type { FieldSpec } from "./verdict.js";
 
 export declare const REGISTRY_NAME = "acme";
-export declare const REGISTRY_VERSION = "2.1.0";
 export declare const PROBLEM_BASE = "https://errors.acme.dev/";
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 export declare const ENVELOPE: string | null;

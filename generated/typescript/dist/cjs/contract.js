@@ -8,8 +8,6 @@ Object.defineProperty(exports, "__esModule", { value: true });
 
 const REGISTRY_NAME = "acme";
 exports.REGISTRY_NAME = REGISTRY_NAME;
-const REGISTRY_VERSION = "2.1.0";
-exports.REGISTRY_VERSION = REGISTRY_VERSION;
 const PROBLEM_BASE = "https://errors.acme.dev/";
 exports.PROBLEM_BASE = PROBLEM_BASE;
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */

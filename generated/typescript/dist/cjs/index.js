@@ -10,3 +10,4 @@ reexport(require("./contract.js"));
 reexport(require("./payload.js"));
 reexport(require("./recovery.js"));
 reexport(require("./runtime.js"));
+reexport(require("./retry.js"));

@@ -5,7 +5,6 @@
 
 
 export const REGISTRY_NAME = "acme";
-export const REGISTRY_VERSION = "2.1.0";
 export const PROBLEM_BASE = "https://errors.acme.dev/";
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 export const ENVELOPE = null;

@@ -3,3 +3,4 @@ export * from "./contract.js";
 export * from "./payload.js";
 export * from "./recovery.js";
 export * from "./runtime.js";
+export * from "./retry.js";

@@ -2,7 +2,7 @@
 // The error payload as TypeScript sees it: a discriminated union on the code, keyed by wire names.
 // `isErrorPayload` (runtime.ts) accepts exactly what schema/error.schema.json accepts.
 
-import type { Category, Scope, State } from "./contract.js";
+import type { Category, Code, Scope, State } from "./contract.js";
 
 /** Optional payload fields that help the caller build its next call. */
 export interface Hints {
@@ -52,3 +52,31 @@ export type ErrorPayload =
   | Variant<"INTERNAL_ERROR", "internal", false, "request", "state">
   | Variant<"ITEM_MISSING", "validation", false, "request", never>
   ;
+
+/** What the registry says of each code, for the types below (looked up, never distributed over
+ * every code: they stay fast for registries of thousands of codes). */
+export interface CodeFacts {
+  "RATE_LIMITED": { category: "rate_limit"; retryable: true; scope: "service" | "request"; hints: never };
+  "RESOURCE_NOT_FOUND": { category: "validation"; retryable: false; scope: "request" | "resource"; hints: "searched" | "did_you_mean" | "state" };
+  "AUTH_EXPIRED": { category: "auth"; retryable: false; scope: "request"; hints: "state" };
+  "UPSTREAM_TIMEOUT": { category: "upstream"; retryable: true; scope: "request" | "service"; hints: "state" | "safe_to_replay" };
+  "VALIDATION_FAILED": { category: "validation"; retryable: false; scope: "resource" | "request"; hints: "searched" | "accepted" | "state" };
+  "CONFLICT": { category: "conflict"; retryable: false; scope: "resource" | "request"; hints: "state" };
+  "TENANT_UNKNOWN": { category: "validation"; retryable: false; scope: "request"; hints: "searched" | "did_you_mean" | "state" };
+  "OPERATOR_NOT_ALLOWED": { category: "validation"; retryable: false; scope: "request"; hints: "searched" | "accepted" | "state" };
+  "PAYMENT_TIMEOUT": { category: "upstream"; retryable: true; scope: "request"; hints: "state" | "safe_to_replay" };
+  "REFUND_WINDOW_CLOSED": { category: "business"; retryable: false; scope: "resource" | "request"; hints: "state" };
+  "SERVICE_UNAVAILABLE": { category: "internal"; retryable: false; scope: "service"; hints: never };
+  "INTERNAL_ERROR": { category: "internal"; retryable: false; scope: "request"; hints: "state" };
+  "ITEM_MISSING": { category: "validation"; retryable: false; scope: "request"; hints: never };
+}
+
+/** The payload of one code (or of each code of a union of them). */
+export type PayloadOf<C extends Code> = C extends Code
+  ? Variant<C, CodeFacts[C]["category"], CodeFacts[C]["retryable"], CodeFacts[C]["scope"], CodeFacts[C]["hints"]>
+  : never;
+
+/** What `newError` takes beside the code and the correlation id, by wire name: the fields the
+ * code's payload may carry (its scopes, its hints, a delay when it is retryable, ...). */
+export type NewErrorFields<C extends Code> = Omit<Envelope, "correlation_id"> & { scope?: CodeFacts[C]["scope"] } &
+  (CodeFacts[C]["retryable"] extends true ? { retry_after_ms?: number } : unknown) & Pick<Hints, CodeFacts[C]["hints"]>;

@@ -5,6 +5,7 @@ recovery table, package.json and a strict tsconfig.json. No runtime dependencies
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,8 @@ TYPESCRIPT = "5.9.3"
 def _context(contract: ContractView) -> dict[str, Any]:
     context: dict[str, Any] = {"view": contract, "header": contract.header, "typescript": TYPESCRIPT, "unions": unions(contract),
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
-                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields}}
+                               "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields},
+                               "q": {f.name: naming.string_literal(f.wire) for f in contract.fields}}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     return context
@@ -68,9 +70,62 @@ def render(registry: Registry) -> dict[str, str]:
         # How node reads the .js files of this folder (the package's own package.json sets no type).
         marker = {"//": contract.header, "type": "commonjs" if form == "cjs" else "module"}
         files[f"typescript/dist/{form}/package.json"] = json.dumps(marker, indent=2, ensure_ascii=False) + "\n"
-    files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **context)
+    publishing = {**context, **package_context(contract)}
+    files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **publishing)
+    files["typescript/README.md"] = render_template(NAME, "README.md.jinja", **publishing)
+    if contract.about.license:
+        files["typescript/LICENSE"] = render_template(NAME, "LICENSE.jinja", **publishing)
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
+
+
+def package_context(contract: ContractView) -> dict[str, Any]:
+    """What npm shows of the package: its README example, repository URL and licence links."""
+    repository = contract.about.repository
+    return {"package": contract.packages[NAME]["package"], "example": readme_example(contract),
+            "repository_url": git_url(repository) if repository else None,
+            "license_urls": license_urls(contract.about.license or ""),
+            "homepage_link": autolink(contract.about.homepage), "repository_link": autolink(repository)}
+
+
+def git_url(url: str) -> str:
+    """npm's normal form of a repository URL (what `npm pkg fix` writes): git+https://....git."""
+    url = url.rstrip("/")
+    return f"git+{url}" + ("" if url.endswith(".git") else ".git")
+
+
+def autolink(url: str | None) -> str | None:
+    """A Markdown autolink; lint's package-url rule allows no space, `>` is escaped here."""
+    return None if url is None else "<" + url.replace(">", "%3E").replace("<", "%3C") + ">"
+
+
+def license_urls(expression: str) -> list[str]:
+    """The SPDX page of each licence and exception an SPDX expression names (LicenseRef-s have none)."""
+    ids = [t for t in re.findall(r"[A-Za-z0-9.+-]+", expression) if t not in ("AND", "OR", "WITH") and not t.startswith(("LicenseRef-", "DocumentRef-"))]
+    return [f"https://spdx.org/licenses/{i.rstrip('+')}.html" for i in dict.fromkeys(ids)]
+
+
+def readme_example(contract: ContractView) -> str:
+    """About ten lines that compile against this registry's package: a code that needs no other
+    field (or its resource id), thrown, sent, read back and retried."""
+    wire = {f.name: f.wire for f in contract.fields}
+    row = next((r for r in contract.codes if r.scope != "resource"), contract.codes[0])
+    fields = "" if row.scope != "resource" else f", {{ {naming.property_key(wire['resource_id'])}: \"item-1\" }}"
+    package = contract.packages[NAME]["package"]
+    return "\n".join([
+        f"import {{ ErrorPayloadError, newError, retry }} from {naming.string_literal(package)};",
+        "",
+        "// A service: throw the contract's error, and send it as HTTP (status, headers, JSON body).",
+        f"const error = new ErrorPayloadError(newError({naming.string_literal(row.code)}, \"req-1\"{fields}));",
+        "const { status, headers, body } = error.toHttp();",
+        "",
+        "// A client: the response back as that error; retry waits and calls again when the registry says so.",
+        "const data = await retry(async () => {",
+        "  const response = await fetch(\"https://api.example.com/items/1\");",
+        "  if (response.ok) return response.text();",
+        "  throw (await ErrorPayloadError.fromResponse(response)) ?? new Error(`HTTP ${response.status}`);",
+        "});",
+    ])
 
 
 # The fields the payload union pins per code (the rest come from Envelope and Hints).

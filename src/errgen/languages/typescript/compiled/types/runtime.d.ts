@@ -1,5 +1,5 @@
 import type { Action, Code, Parsed, Reason } from "./contract.js";
-import type { ErrorPayload } from "./payload.js";
+import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import type { Json, Problem } from "./verdict.js";
 import type { Headers } from "./wire.js";
 /** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
@@ -10,11 +10,10 @@ export declare class PayloadError extends Error {
 export type Searched = {
     readonly [parameter: string]: string | number | boolean;
 };
-/** What to do about one error, and which rule decided (`reason`). */
-export interface Decision {
+/** What every decision says, whatever its code. */
+export interface DecisionFacts {
     readonly action: Action;
     readonly reason: Reason;
-    readonly code: string | null;
     readonly delayMs: number | null;
     readonly correlationId: string | null;
     readonly resourceId: string | null;
@@ -22,6 +21,23 @@ export interface Decision {
     readonly accepted: readonly string[];
     readonly searched: Searched;
 }
+/** A decision about a code of this registry: `code` is a `Code`. */
+export interface KnownCodeDecision extends DecisionFacts {
+    readonly known: true;
+    readonly code: Code;
+}
+/** A decision about a code this SDK does not know (a newer server's, kept as its text), or about
+ * no code at all (`null`: the payload was not well-formed). */
+export interface OtherCodeDecision extends DecisionFacts {
+    readonly known: false;
+    readonly code: string | null;
+}
+/** What to do about one error, and which rule decided (`reason`). Test `known` to narrow `code` to
+ * the `Code` union: `if (d.known && d.code === "RATE_LIMITED")` (a misspelt code does not compile
+ * there), or a `switch (d.code)` under `if (d.known)` that checks every code. */
+export type Decision = KnownCodeDecision | OtherCodeDecision;
+/** Whether `code` is one of this registry's codes (narrows it to `Code`). */
+export declare function isKnownCode(code: string): code is Code;
 /** The strict problems of a raw payload (none: valid) and its tolerant reading. */
 export interface Verdict {
     readonly valid: boolean;
@@ -47,6 +63,8 @@ export interface DecideOptions {
     readonly maxDelayMs?: number;
     /** Draw the backoff (only the backoff) uniformly below its value (default false). */
     readonly jitter?: boolean;
+    /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
+    readonly draw?: () => number;
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
@@ -76,7 +94,7 @@ export declare function parsePayload(payload: unknown): {
  * service cannot emit a contradictory one. `fields` are payload fields by wire name (scope,
  * resource_id, message, retry_after_ms and the hints the code allows). Throws PayloadError on
  * anything the contract rejects. */
-export declare function newError(code: Code, correlationId: string, fields?: Json): ErrorPayload;
+export declare function newError<C extends Code>(code: C, correlationId: string, fields?: NewErrorFields<C>): PayloadOf<C>;
 /** An MCP tools/call result: isError, the payload as compact JSON text, and as structuredContent. */
 export declare function toMcpResult(payload: ErrorPayload | Json): {
     content: {

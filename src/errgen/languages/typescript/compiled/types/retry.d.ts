@@ -1,0 +1,34 @@
+import type { Decision } from "./runtime.js";
+/** What `retry` needs of an `AbortSignal` (the platform's, node's or a polyfill's all fit). */
+export interface AbortSignalLike {
+    readonly aborted: boolean;
+    readonly reason?: unknown;
+    addEventListener(type: "abort", listener: () => void): void;
+    removeEventListener(type: "abort", listener: () => void): void;
+}
+/** Waits `ms` milliseconds; rejects when `signal` aborts first. Tests pass their own. */
+export type Sleeper = (ms: number, signal?: AbortSignalLike) => Promise<void>;
+/** How `retry` bounds its loop; every field is optional. */
+export interface RetryOptions {
+    /** Calls at most (default DEFAULT_MAX_ATTEMPTS, the registry's). */
+    readonly maxAttempts?: number;
+    /** A longer decided wait rejects instead (default DEFAULT_MAX_DELAY_MS, the registry's). */
+    readonly maxDelayMs?: number;
+    /** Draw the backoff (only the backoff) uniformly below its value (default false). */
+    readonly jitter?: boolean;
+    /** Waits between attempts (default: a timer). */
+    readonly sleep?: Sleeper;
+    /** Aborting it stops the loop: no further call, and a wait under way rejects with its reason. */
+    readonly signal?: AbortSignalLike;
+    /** Told each decision, before the wait or the rejection it leads to. */
+    readonly onDecision?: (decision: Decision, attempt: number) => void;
+}
+/** The default Sleeper: a timer, cleared when `signal` aborts first. */
+export declare const sleep: Sleeper;
+/** `call`'s result, calling again after each ErrorPayloadError whose decision (`decide`, with the
+ * attempt number and these limits) is a timed action (retry, pause), once the decided delay has
+ * passed. Rejects with the call's error for any other decision (fix, skip, stop, escalate: read
+ * `error.decide()` for which), on the last attempt and for a delay past `maxDelayMs`; with any
+ * other error at once (not the contract's to judge); with the signal's reason once it aborts.
+ * `call` receives the attempt number, from 1. */
+export declare function retry<T>(call: (attempt: number) => T | Promise<T>, options?: RetryOptions): Promise<T>;

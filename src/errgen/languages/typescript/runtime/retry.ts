@@ -1,0 +1,95 @@
+// Retrying a call the way the registry prescribes: each ErrorPayloadError the call throws goes
+// through `decide`; a timed action (retry, pause) waits the decided delay and calls again; any other
+// decision, the last attempt, a delay past the maximum and any other exception reject at once.
+
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, EXHAUSTED } from "./contract.js";
+import { ErrorPayloadError } from "./runtime.js";
+import type { Decision } from "./runtime.js";
+
+/** What `retry` needs of an `AbortSignal` (the platform's, node's or a polyfill's all fit). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** Waits `ms` milliseconds; rejects when `signal` aborts first. Tests pass their own. */
+export type Sleeper = (ms: number, signal?: AbortSignalLike) => Promise<void>;
+
+/** How `retry` bounds its loop; every field is optional. */
+export interface RetryOptions {
+  /** Calls at most (default DEFAULT_MAX_ATTEMPTS, the registry's). */
+  readonly maxAttempts?: number;
+  /** A longer decided wait rejects instead (default DEFAULT_MAX_DELAY_MS, the registry's). */
+  readonly maxDelayMs?: number;
+  /** Draw the backoff (only the backoff) uniformly below its value (default false). */
+  readonly jitter?: boolean;
+  /** Waits between attempts (default: a timer). */
+  readonly sleep?: Sleeper;
+  /** Aborting it stops the loop: no further call, and a wait under way rejects with its reason. */
+  readonly signal?: AbortSignalLike;
+  /** Told each decision, before the wait or the rejection it leads to. */
+  readonly onDecision?: (decision: Decision, attempt: number) => void;
+}
+
+// Timers are looked up, not declared, so the package needs neither the DOM lib nor @types/node.
+type Timers = {
+  setTimeout(handler: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+};
+// setTimeout fires at once past 2^31 - 1 ms: a longer wait is waited in parts.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+function aborted(signal: AbortSignalLike): unknown {
+  if (signal.reason !== undefined) return signal.reason;
+  const error = new Error("The operation was aborted");
+  error.name = "AbortError";
+  return error;
+}
+
+/** The default Sleeper: a timer, cleared when `signal` aborts first. */
+export const sleep: Sleeper = async (ms, signal) => {
+  const timers = globalThis as unknown as Timers;
+  for (let left = Math.max(0, ms); ; left -= LONGEST_TIMER_MS) {
+    await new Promise<void>((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(aborted(signal));
+        return;
+      }
+      const onAbort = (): void => {
+        timers.clearTimeout(timer);
+        if (signal !== undefined) reject(aborted(signal));
+      };
+      const timer = timers.setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, Math.min(left, LONGEST_TIMER_MS));
+      signal?.addEventListener("abort", onAbort);
+    });
+    if (left <= LONGEST_TIMER_MS) return;
+  }
+};
+
+/** `call`'s result, calling again after each ErrorPayloadError whose decision (`decide`, with the
+ * attempt number and these limits) is a timed action (retry, pause), once the decided delay has
+ * passed. Rejects with the call's error for any other decision (fix, skip, stop, escalate: read
+ * `error.decide()` for which), on the last attempt and for a delay past `maxDelayMs`; with any
+ * other error at once (not the contract's to judge); with the signal's reason once it aborts.
+ * `call` receives the attempt number, from 1. */
+export async function retry<T>(call: (attempt: number) => T | Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const { maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, signal } = options;
+  const wait = options.sleep ?? sleep;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted === true) throw aborted(signal);
+    try {
+      return await call(attempt);
+    } catch (error) {
+      if (!(error instanceof ErrorPayloadError)) throw error;
+      const decision = error.decide({ attempt, maxAttempts, maxDelayMs, jitter });
+      options.onDecision?.(decision, attempt);
+      if (EXHAUSTED[decision.action] === undefined || decision.delayMs === null) throw error;
+      await wait(decision.delayMs, signal);
+    }
+  }
+}
