@@ -121,7 +121,8 @@ def decide(
 ) -> Decision:
     """The action the registry prescribes for a payload: an `ErrorPayload`, an
     `UnknownErrorPayload`, or raw JSON data as received (any value). With `jitter`, a backoff is
-    `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it)."""
+    `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it).
+    """
     payload = _raw(payload)
     if not isinstance(payload, dict) or _validate.envelope_problems(payload):
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
