@@ -19,8 +19,6 @@ import json
 import re
 from typing import Any
 
-from markupsafe import Markup
-
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
@@ -66,29 +64,68 @@ def render(registry: Registry) -> dict[str, str]:
 
 def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, str], snippets: list[tuple[str, dict[str, str]]],
                common: dict[str, Any]) -> dict[str, str]:
-    """Every code's page: the shared chrome (rendered once per folder depth) around each body
-    (all rendered in one pass of codes.html.jinja, then split at its markers)."""
+    """Every code's page: the shared chrome (rendered once per folder depth) around its body.
+    The bodies are written here, a format per page with each field escaped once: a template
+    call per value, 5,000 pages of a dozen values, was most of the site's build."""
     roots = {code: "../" * path.count("/") for code, path in pages.items()}
     chrome = {root: _parts(render_template(NAME, "chrome.html.jinja", root=root, **common)) for root in set(roots.values())}
-    bodies = render_template(NAME, "codes.html.jinja", rows=contract.codes, roots=roots, pages=pages, owners=owners,
-                             tails=tails(contract, snippets), **common).split(_PAGE)
+    labels = [(_escaped(label), texts) for label, texts in snippets]
+    versions, shared = common["versions"], common["shared"]
+    escaped_pages = {code: _escaped(path) for code, path in pages.items()}
     out = {}
-    for row, body in zip(contract.codes, bodies):
-        title, main = body.strip("\n").split(_SPLIT, 1)
-        head, middle, foot = chrome[roots[row.code]]
-        out[f"{ROOT}/{pages[row.code]}"] = f"{head}{title}{middle}{main}\n{foot}"
+    for row in contract.codes:
+        root = roots[row.code]
+        head, middle, foot = chrome[root]
+        code = _escaped(row.code)
+        snippet = "".join(f'<h3>{label}</h3>\n<pre tabindex="0"><code>{_escaped(texts[row.code])}</code></pre>\n' for label, texts in labels)
+        out[f"{ROOT}/{pages[row.code]}"] = (
+            f"{head}{code}{middle}<h1><code>{code}</code></h1>\n"
+            f"{_notice(row, root, versions, escaped_pages)}"
+            f'<p class="description">{_escaped(row.description)}</p>\n'
+            f"{_facts(row, root, versions, owners, shared)}"
+            f"<h2>What a caller does</h2>\n{shared.actions(row)}<h2>Example payload</h2>\n"
+            f'<pre tabindex="0"><code>{_escaped(json_lines(payload.example(contract, row)))}</code></pre>\n'
+            f"<h2>In each SDK</h2>\n{snippet}{foot}")
     return out
 
 
-def tails(contract: ContractView, snippets: list[tuple[str, dict[str, str]]]) -> dict[str, Markup]:
-    """The end of each code's page, escaped here: its example payload (valid against the
-    schema), then how each SDK names it. As the template wrote it, a call per value."""
-    labels = [(_escaped(label), texts) for label, texts in snippets]
-    return {row.code: Markup(f'<pre tabindex="0"><code>{_escaped(json_lines(payload.example(contract, row)))}</code></pre>\n'
-                             "<h2>In each SDK</h2>\n"
-                             + "".join(f'<h3>{label}</h3>\n<pre tabindex="0"><code>{_escaped(texts[row.code])}</code></pre>\n'
-                                       for label, texts in labels))
-            for row in contract.codes}
+def _version(version: str, root: str, versions: set[str]) -> str:
+    """A version, linked to its changelog entry when the history has one."""
+    text = _escaped(version)
+    return f'<a href="{root}changelog.html#v{text}">{text}</a>' if version in versions else text
+
+
+def _notice(row: CodeRow, root: str, versions: set[str], pages: dict[str, str]) -> str:
+    """A deprecated code's notice, with a link to what replaces it; nothing for a live code."""
+    if not row.deprecated_since:
+        return ""
+    use = ""
+    if row.replaced_by:
+        name = f"<code>{_escaped(row.replaced_by)}</code>"
+        if row.replaced_by in pages:
+            name = f'<a href="{root}{pages[row.replaced_by]}">{name}</a>'
+        use = f" Use {name} instead."
+    return f'<p class="notice" role="note"><strong>Deprecated</strong> since {_version(row.deprecated_since, root, versions)}.{use}</p>\n'
+
+
+def _facts(row: CodeRow, root: str, versions: set[str], owners: dict[str, str], shared: "Shared") -> str:
+    """The facts list: category, retrying, status, scopes, hints, since, names, owner, type URI."""
+    category = _escaped(row.category)
+    delay = "" if row.retry_after_ms is None else f", default delay {_escaped(str(row.retry_after_ms))} ms"
+    renamed = "" if not row.renamed_from else \
+        f"<dt>Renamed from</dt><dd>{', '.join(f'<code>{_escaped(old)}</code>' for old in row.renamed_from)}</dd>\n"
+    owner = f"<dt>Owner</dt><dd>{_escaped(owners[row.code])}</dd>\n" if row.code in owners else ""
+    wire = f"<dt>The API sends</dt><dd><code>{_escaped(row.wire_code)}</code></dd>\n" if row.wire_code and row.wire_code != row.code else ""
+    return ('<dl class="facts">\n'
+            f'<dt>Category</dt><dd><a href="{root}index.html#category-{category}">{category}</a></dd>\n'
+            f"<dt>Retryable</dt><dd>{'yes' if row.retryable else 'no'}{delay}</dd>\n"
+            f"<dt>HTTP status</dt><dd>{_escaped(str(row.http_status))}</dd>\n"
+            f"<dt>Scopes</dt><dd>{shared.scopes(row)}</dd>\n"
+            f"<dt>Hints</dt><dd>{shared.hints(row)}</dd>\n"
+            f"<dt>Since</dt><dd>{_version(row.since, root, versions)}</dd>\n"
+            f"{renamed}{owner}{wire}"
+            f'<dt>Type URI</dt><dd><code class="uri">{_escaped(row.type_uri)}</code></dd>\n'
+            "</dl>\n")
 
 
 def _escaped(text: str) -> str:
@@ -133,9 +170,9 @@ class Shared:
         return self._part("brief_actions", tuple(row.actions.items()), row)
 
 
-# The markers codes.html.jinja and chrome.html.jinja leave between the parts of a page: HTML
-# comments, which no autoescaped registry text can spell.
-_TITLE, _MAIN, _SPLIT, _PAGE = "<!--errgen:title-->", "<!--errgen:main-->", "<!--errgen:split-->\n", "<!--errgen:page-->"
+# The markers chrome.html.jinja leaves between the parts of a page: HTML comments, which no
+# escaped registry text can spell.
+_TITLE, _MAIN = "<!--errgen:title-->", "<!--errgen:main-->"
 
 
 def page_paths(contract: ContractView) -> dict[str, str]:
