@@ -19,6 +19,8 @@ import json
 import re
 from typing import Any
 
+from markupsafe import Markup
+
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
@@ -52,7 +54,8 @@ def render(registry: Registry) -> dict[str, str]:
     versions = {entry.version for entry in registry.history}
     common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": Shared()}
 
-    files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", pages=pages, groups=groups, **common),
+    files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", groups=groups,
+                                                   tables=index_rows(groups, pages, common["shared"]), **common),
              f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages=pages,
                                                        releases=releases(contract, pages), **common)}
     files.update({f"{ROOT}/{name}": f"/* {comment(contract.header)} */\n" + (templates_dir(NAME) / name).read_text(encoding="utf-8")
@@ -62,31 +65,71 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+def index_rows(groups: list[tuple[Any, list[CodeRow]]], pages: dict[str, str], shared: "Shared") -> dict[str, Markup]:
+    """Each category's table rows on the index, escaped here: code (linked), status, what to do
+    by scope, description."""
+    tables = {}
+    for category, rows in groups:
+        links, codes, descriptions = (_escaped_each(texts) for texts in
+                                      ([pages[row.code] for row in rows], [row.code for row in rows], [row.description for row in rows]))
+        tables[category.name] = Markup("".join(
+            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code>{code}</code></a>'
+            f'{_DEPRECATED_BADGE if row.deprecated_since else ""}</td><td>{row.http_status}</td><td>{shared.brief_actions(row)}</td>'
+            f"<td>{description}</td></tr>\n"
+            for row, link, code, description in zip(rows, links, codes, descriptions)))
+    return tables
+
+
+_DEPRECATED_ROW, _DEPRECATED_BADGE = ' class="deprecated"', ' <span class="badge">deprecated</span>'
+
+
 def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, str], snippets: list[tuple[str, dict[str, str]]],
                common: dict[str, Any]) -> dict[str, str]:
     """Every code's page: the shared chrome (rendered once per folder depth) around its body.
-    The bodies are written here, a format per page with each field escaped once: a template
-    call per value, 5,000 pages of a dozen values, was most of the site's build."""
+    The bodies are written here, a format per page, each field escaped once (a field's values
+    all in one pass): a template call per value, 5,000 pages of a dozen values, was most of
+    the site's build."""
+    rows = contract.codes
     roots = {code: "../" * path.count("/") for code, path in pages.items()}
     chrome = {root: _parts(render_template(NAME, "chrome.html.jinja", root=root, **common)) for root in set(roots.values())}
-    labels = [(_escaped(label), texts) for label, texts in snippets]
     versions, shared = common["versions"], common["shared"]
-    escaped_pages = {code: _escaped(path) for code, path in pages.items()}
+    escaped_pages = dict(zip(pages, _escaped_each(list(pages.values()))))
+    categories = {category.name: _escaped(category.name) for category in contract.categories}
+    since: dict[tuple[str, str], str] = {}  # (version, root) -> its link: a registry has few versions
+    codes, descriptions, uris = (_escaped_each([getattr(row, field) for row in rows]) for field in ("code", "description", "type_uri"))
+    examples = _escaped_each([json_lines(payload.example(contract, row)) for row in rows])
     out = {}
-    for row in contract.codes:
+    for row, code, description, uri, example, sdk in zip(rows, codes, descriptions, uris, examples, _sdk_sections(rows, snippets)):
         root = roots[row.code]
         head, middle, foot = chrome[root]
-        code = _escaped(row.code)
-        snippet = "".join(f'<h3>{label}</h3>\n<pre tabindex="0"><code>{_escaped(texts[row.code])}</code></pre>\n' for label, texts in labels)
+        key = (row.since, root)
+        if key not in since:
+            since[key] = _version(row.since, root, versions)
         out[f"{ROOT}/{pages[row.code]}"] = (
             f"{head}{code}{middle}<h1><code>{code}</code></h1>\n"
             f"{_notice(row, root, versions, escaped_pages)}"
-            f'<p class="description">{_escaped(row.description)}</p>\n'
-            f"{_facts(row, root, versions, owners, shared)}"
+            f'<p class="description">{description}</p>\n'
+            '<dl class="facts">\n'
+            f'<dt>Category</dt><dd><a href="{root}index.html#category-{categories[row.category]}">{categories[row.category]}</a></dd>\n'
+            f"<dt>Retryable</dt><dd>{'yes' if row.retryable else 'no'}{'' if row.retry_after_ms is None else f', default delay {row.retry_after_ms} ms'}</dd>\n"
+            f"<dt>HTTP status</dt><dd>{row.http_status}</dd>\n"
+            f"<dt>Scopes</dt><dd>{shared.scopes(row)}</dd>\n"
+            f"<dt>Hints</dt><dd>{shared.hints(row)}</dd>\n"
+            f"<dt>Since</dt><dd>{since[key]}</dd>\n"
+            f"{_more_facts(row, owners)}"
+            f'<dt>Type URI</dt><dd><code class="uri">{uri}</code></dd>\n'
+            "</dl>\n"
             f"<h2>What a caller does</h2>\n{shared.actions(row)}<h2>Example payload</h2>\n"
-            f'<pre tabindex="0"><code>{_escaped(json_lines(payload.example(contract, row)))}</code></pre>\n'
-            f"<h2>In each SDK</h2>\n{snippet}{foot}")
+            f'<pre tabindex="0"><code>{example}</code></pre>\n'
+            f"<h2>In each SDK</h2>\n{sdk}{foot}")
     return out
+
+
+def _sdk_sections(rows: list[CodeRow], snippets: list[tuple[str, dict[str, str]]]) -> list[str]:
+    """Each code's snippets, a heading and a block per SDK, in code order."""
+    sections = [[f'<h3>{label}</h3>\n<pre tabindex="0"><code>{text}</code></pre>\n' for text in _escaped_each([texts[row.code] for row in rows])]
+                for label, texts in ((_escaped(label), texts) for label, texts in snippets)]
+    return ["".join(parts) for parts in zip(*sections)] if sections else [""] * len(rows)
 
 
 def _version(version: str, root: str, versions: set[str]) -> str:
@@ -108,30 +151,31 @@ def _notice(row: CodeRow, root: str, versions: set[str], pages: dict[str, str]) 
     return f'<p class="notice" role="note"><strong>Deprecated</strong> since {_version(row.deprecated_since, root, versions)}.{use}</p>\n'
 
 
-def _facts(row: CodeRow, root: str, versions: set[str], owners: dict[str, str], shared: "Shared") -> str:
-    """The facts list: category, retrying, status, scopes, hints, since, names, owner, type URI."""
-    category = _escaped(row.category)
-    delay = "" if row.retry_after_ms is None else f", default delay {_escaped(str(row.retry_after_ms))} ms"
+def _more_facts(row: CodeRow, owners: dict[str, str]) -> str:
+    """The facts only some codes have: former names, an owning team, a different wire value."""
+    if not (row.renamed_from or row.code in owners or (row.wire_code and row.wire_code != row.code)):
+        return ""
     renamed = "" if not row.renamed_from else \
         f"<dt>Renamed from</dt><dd>{', '.join(f'<code>{_escaped(old)}</code>' for old in row.renamed_from)}</dd>\n"
     owner = f"<dt>Owner</dt><dd>{_escaped(owners[row.code])}</dd>\n" if row.code in owners else ""
     wire = f"<dt>The API sends</dt><dd><code>{_escaped(row.wire_code)}</code></dd>\n" if row.wire_code and row.wire_code != row.code else ""
-    return ('<dl class="facts">\n'
-            f'<dt>Category</dt><dd><a href="{root}index.html#category-{category}">{category}</a></dd>\n'
-            f"<dt>Retryable</dt><dd>{'yes' if row.retryable else 'no'}{delay}</dd>\n"
-            f"<dt>HTTP status</dt><dd>{_escaped(str(row.http_status))}</dd>\n"
-            f"<dt>Scopes</dt><dd>{shared.scopes(row)}</dd>\n"
-            f"<dt>Hints</dt><dd>{shared.hints(row)}</dd>\n"
-            f"<dt>Since</dt><dd>{_version(row.since, root, versions)}</dd>\n"
-            f"{renamed}{owner}{wire}"
-            f'<dt>Type URI</dt><dd><code class="uri">{_escaped(row.type_uri)}</code></dd>\n'
-            "</dl>\n")
+    return f"{renamed}{owner}{wire}"
 
 
 def _escaped(text: str) -> str:
     """markupsafe.escape(text) for a plain string, as the templates' autoescape writes it (its
     pure-Python spelling, without a Markup made per value)."""
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
+
+
+def _escaped_each(texts: list[str]) -> list[str]:
+    """[_escaped(text) for text in texts], in one pass over them all joined by NUL, which no
+    escape touches (a text that holds a NUL itself is escaped alone): a call per value was most
+    of what was left of the escaping."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != max(len(texts) - 1, 0):
+        return [_escaped(text) for text in texts]
+    return _escaped(joined).split("\0") if texts else []
 
 
 def _parts(chrome: str) -> tuple[str, str, str]:
