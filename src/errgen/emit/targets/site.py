@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from markupsafe import Markup
 
@@ -52,10 +52,11 @@ def render(registry: Registry) -> dict[str, str]:
         by_category[row.category].append(row)
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
     versions = {entry.version for entry in registry.history}
-    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": Shared()}
+    shared = Shared()
+    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": shared}
 
     files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", groups=groups,
-                                                   tables=index_rows(groups, pages, common["shared"]), **common),
+                                                   tables=index_rows(groups, pages, shared), **common),
              f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages=pages,
                                                        releases=releases(contract, pages), **common)}
     files.update({f"{ROOT}/{name}": f"/* {comment(contract.header)} */\n" + (templates_dir(NAME) / name).read_text(encoding="utf-8")
@@ -125,7 +126,7 @@ def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, 
     return out
 
 
-def _sdk_sections(rows: list[CodeRow], snippets: list[tuple[str, dict[str, str]]]) -> list[str]:
+def _sdk_sections(rows: Sequence[CodeRow], snippets: list[tuple[str, dict[str, str]]]) -> list[str]:
     """Each code's snippets, a heading and a block per SDK, in code order."""
     sections = [[f'<h3>{label}</h3>\n<pre tabindex="0"><code>{text}</code></pre>\n' for text in _escaped_each([texts[row.code] for row in rows])]
                 for label, texts in ((_escaped(label), texts) for label, texts in snippets)]
