@@ -314,11 +314,16 @@ def search_index(contract: ContractView, pages: dict[str, str]) -> str:
     """The search data as a script (a fetched JSON file would not load from file://): one row per
     code, [code, category, description, page, deprecated]."""
     rows = [[r.code, r.category, r.description, pages[r.code], 1 if r.deprecated_since else 0] for r in contract.codes]
-    body = ",\n".join(script_json(row) for row in rows)
+    # script_json of each row, made safe in one pass over them all (the joints are plain JSON).
+    body = _script_safe(",\n".join(json.dumps(row, ensure_ascii=False) for row in rows))
     return f"// {contract.header}\nwindow.ERRGEN_SEARCH = [\n{body}\n];\n"
 
 
 def script_json(value: Any) -> str:
     """JSON that means the same inside a <script> or a .js file whatever the text: no `</script>`,
     `<!--`, `]]>` or raw line separator survives."""
-    return _SCRIPT_UNSAFE_RE.sub(lambda m: _SCRIPT_UNSAFE[m.group()], json.dumps(value, ensure_ascii=False))
+    return _script_safe(json.dumps(value, ensure_ascii=False))
+
+
+def _script_safe(text: str) -> str:
+    return _SCRIPT_UNSAFE_RE.sub(lambda m: _SCRIPT_UNSAFE[m.group()], text)
