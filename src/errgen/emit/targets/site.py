@@ -26,7 +26,7 @@ from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
 from errgen.emit.targets.catalogue import ACTION_ADVICE
 from errgen.registry.model import Registry
-from errgen.emit.render import comment, json_lines
+from errgen.emit.render import comment, json_lines, to_json
 from errgen.emit.render import render as render_template
 from errgen.resources import templates_dir
 
@@ -315,7 +315,7 @@ def search_index(contract: ContractView, pages: dict[str, str]) -> str:
     code, [code, category, description, page, deprecated]."""
     rows = [[r.code, r.category, r.description, pages[r.code], 1 if r.deprecated_since else 0] for r in contract.codes]
     # script_json of each row, made safe in one pass over them all (the joints are plain JSON).
-    body = _script_safe(",\n".join(json.dumps(row, ensure_ascii=False) for row in rows))
+    body = _script_safe(",\n".join(map(to_json, rows)))
     return f"// {contract.header}\nwindow.ERRGEN_SEARCH = [\n{body}\n];\n"
 
 
