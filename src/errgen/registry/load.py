@@ -42,6 +42,7 @@ _SCALAR = yaml.ScalarEvent
 _MAP_END = yaml.MappingEndEvent
 _new_dict, _new_list = dict.__new__, list.__new__
 _SEQ_END = yaml.SequenceEndEvent
+_MISSING = object()
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
 # PyYAML's YAML 1.1 implicit resolvers, indexed by first character as its Resolver does.
@@ -187,6 +188,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
         self.depth = 0
+        self.plain: dict[str, Any] = {}  # short plain scalars read so far: their values (see _plain)
 
     def document(self, next_event: Callable[[], Any]) -> Map:
         """`next_event`: the parser's own get_event (yaml.parse wraps it in a generator, two
@@ -233,7 +235,7 @@ class _Builder:
     def mapping(self, start: Any) -> Map:
         # The hot loop of loading: positions are built inline (a call per node cost a tenth of
         # a load) and a plain or quoted scalar value takes `_plain`'s short path.
-        path, make, nxt = self.path_of_locs, tuple.__new__, self.next
+        path, make, nxt, plain = self.path_of_locs, tuple.__new__, self.next, self.plain
         mark = start.start_mark
         out = _new_dict(Map)  # without Map.__init__'s frame: a registry holds one per code
         out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
@@ -267,7 +269,15 @@ class _Builder:
                 self.count += 1
                 if self.count > MAX_NODES:
                     raise self._fatal("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", value_loc)
-                value = self.scalar(value_event)
+                text = value_event.value
+                if value_event.tag is not None or len(text) > 32:
+                    value = self.scalar(value_event)
+                elif not value_event.implicit[0]:
+                    value = intern(text)  # a short quoted string
+                else:
+                    value = plain.get(text, _MISSING)
+                    if value is _MISSING:
+                        value = self._plain(value_event)
             else:
                 value = self.value(value_event)
             if key in key_locs:
@@ -280,7 +290,7 @@ class _Builder:
             out[key] = value
 
     def sequence(self, start: Any) -> Seq:
-        path, make, nxt = self.path_of_locs, tuple.__new__, self.next
+        path, make, nxt, plain = self.path_of_locs, tuple.__new__, self.next, self.plain
         mark = start.start_mark
         out = _new_list(Seq)
         out.loc = make(Loc, (mark.line + 1, mark.column + 1, path))
@@ -300,7 +310,12 @@ class _Builder:
                 self.count += 1
                 if self.count > MAX_NODES:
                     raise self._fatal("file-too-large", f"registry has more than {MAX_NODES} YAML nodes", locs[-1])
-                append(self.scalar(event))
+                text = event.value
+                if event.tag is None and event.implicit[0] and len(text) <= 32:
+                    value = plain.get(text, _MISSING)
+                    append(self._plain(event) if value is _MISSING else value)
+                else:
+                    append(self.scalar(event))
             else:
                 append(self.value(event))
 
@@ -337,6 +352,16 @@ class _Builder:
             return text
         self._bad_tag(event)
         return text
+
+    def _plain(self, event: Any) -> Any:
+        """An untagged plain scalar of at most 32 characters, remembered by its text when
+        reading it reported nothing: a registry repeats its scopes, statuses, versions and
+        category names in every code, so most values are read once per file."""
+        before = len(self.diagnostics)
+        value = self.scalar(event)
+        if len(self.diagnostics) == before:
+            self.plain[event.value] = value
+        return value
 
     def _bad_tag(self, event: Any) -> None:
         msg = f"YAML tag {event.tag!r} is not allowed in a registry; use plain scalars, mappings and sequences"
