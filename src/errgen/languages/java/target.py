@@ -209,11 +209,11 @@ def readme(v: ContractView, package: str) -> str:
     p = v.packages[NAME]
     meta = v.about
     names = naming.constant_names(v.code_names, _view_words(v))
-    shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0])
-    fields = ', b -> b.resourceId("order_1")' if shown.scope == "resource" else ""
+    shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0] if v.codes else None)
+    fields = ', b -> b.resourceId("order_1")' if shown is not None and shown.scope == "resource" else ""
     return render_template(
         NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
-        artifact=p["artifact"], package=package, code=names[shown.code], fields=fields,
+        artifact=p["artifact"], package=package, code=names[shown.code] if shown else None, fields=fields,
         license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
     )
 

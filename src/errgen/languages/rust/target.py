@@ -80,7 +80,7 @@ def package_context(view: contract.ContractView) -> dict[str, Any]:
         "about_description": " ".join(about.description.split()),
         "license_text": about.license,
         "registry_name_text": view.name,
-        "example_variant": code_variants(view)[view.codes[0].code],
+        "example_variant": code_variants(view)[view.codes[0].code] if view.codes else None,
     }
 
 

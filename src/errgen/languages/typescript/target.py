@@ -108,6 +108,8 @@ def license_urls(expression: str) -> list[str]:
 def readme_example(contract: ContractView) -> str:
     """About ten lines that compile against this registry's package: a code that needs no other
     field (or its resource id), thrown, sent, read back and retried."""
+    if not contract.codes:
+        return ""
     wire = {f.name: f.wire for f in contract.fields}
     row = next((r for r in contract.codes if r.scope != "resource"), contract.codes[0])
     fields = "" if row.scope != "resource" else f", {{ {naming.property_key(wire['resource_id'])}: \"item-1\" }}"
