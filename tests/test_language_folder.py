@@ -143,7 +143,8 @@ def test_a_language_folder_is_listed_built_and_run_by_conformance(tmp_path: Path
     ran = errgen(src, "conformance", "--out", str(out), "--target", "toy", cwd=tmp_path)
     vectors = json.loads((out / "conformance" / "vectors.json").read_text(encoding="utf-8"))["vectors"]
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert ran.stdout.splitlines() == [f"toy: {len(vectors)} passed, 0 failed"]
+    writing = json.loads((out / "conformance" / "writing.json").read_text(encoding="utf-8"))["vectors"]
+    assert ran.stdout.splitlines() == [f"toy: {len(vectors)} passed, 0 failed", f"toy writing: {len(writing)} passed, 0 failed"]
 
     # Its setting check reaches lint and the registry's JSON Schema, still with no file outside its folder.
     registry.write_text(registry.read_text(encoding="utf-8").replace("prefix: acme_custom", "prefix: Acme-Custom"))

@@ -72,11 +72,13 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     """Run every runner in check mode, after preparing what it needs (in errgen's cache); print per
     language `N passed, N failed` or why it was skipped. The requested SDKs are `names` (the flag,
     or the `targets` setting), else every one built in `out_dir`. A language whose target sets
-    READS_RESPONSES also runs conformance/responses.json (real API responses) when it was built.
+    READS_RESPONSES also runs conformance/responses.json (real API responses) when it was built;
+    every language runs conformance/writing.json (the writing half and jitter) when it was built.
     0 when every requested runner ran and passed at least one vector, 1 when one failed, 2 when
     one was skipped (unless `allow_skip`)."""
     path = _vectors(out_dir, vectors)
     responses = out_dir / "conformance" / "responses.json"
+    writing = out_dir / "conformance" / "writing.json"
     failed = False
     skipped: list[str] = []
     chosen = [t for t in participants(names) if names or (out_dir / t.name).is_dir()]
@@ -92,6 +94,8 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
             skipped.append(target.name)
             continue
         failed = _check(run, run.name, echo) or failed
+        if vectors is None and writing.is_file():
+            failed = _check(runner(target, out_dir, writing, "check"), f"{run.name} writing", echo) or failed
         if vectors is None and getattr(target.target(), "READS_RESPONSES", False) and responses.is_file():
             failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
     if failed:

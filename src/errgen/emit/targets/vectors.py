@@ -16,13 +16,14 @@ from typing import Any, Callable, Iterator
 
 from errgen import manual
 from errgen.contract import ContractView, CodeRow, view
-from errgen.emit.targets import _responses
+from errgen.emit.targets import _responses, _writing
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
 from errgen.verdicts import envelope_problems, problem_ids
 
 NAME = "conformance"
-SUMMARY = "conformance/vectors.json: inputs and the verdicts and decision each must produce, for every SDK"
+SUMMARY = ("conformance/vectors.json, responses.json and writing.json: inputs and the verdicts, decision and written "
+           "output each must produce, for every SDK")
 
 HINT_VALUES: dict[str, Any] = {
     "searched": {"tenant": "wwww", "limit": 10, "exact": True}, "did_you_mean": ["www"], "accepted": ["eq", "ne"],
@@ -64,7 +65,8 @@ def render(registry: Registry) -> dict[str, str]:
     # One vector per line: readable in a diff, and written by json's C encoder (indent= is pure
     # Python, and was most of a large registry's build). Joined once: no copy of the whole text.
     lines = ["    " + to_json(vector(contract, case)) for case in cases(contract)]
-    responses = {_responses.PATH: _responses.render(contract, head, expected, to_json)}
+    responses = {_responses.PATH: _responses.render(contract, head, expected, to_json),
+                 _writing.PATH: _writing.render(contract, head, expected, to_json)}
     if not lines:
         return {"conformance/vectors.json": f'{header},\n  "vectors": []\n}}\n', **responses}
     lines[0] = f'{header},\n  "vectors": [\n{lines[0]}'

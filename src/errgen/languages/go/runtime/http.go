@@ -406,6 +406,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
+	_, sent := apiCode(obj)
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
@@ -429,6 +430,11 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 			problem.set(k, members.vals[k])
 		}
 		out = problem
+	}
+	out = apiShape(obj, string(code), sent, out, header)
+	if response.format == "xml" {
+		header.Set("Content-Type", "application/xml")
+		return status, header, []byte(toXML(out))
 	}
 	return status, header, encodeJSON(out, false)
 }
