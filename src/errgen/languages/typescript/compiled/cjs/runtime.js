@@ -226,14 +226,13 @@ function toHttp(given, problem = false) {
     }
     return { status, headers, body: (0, wire_js_1.toJson)(shaped) };
 }
-/** What the API itself sends: a code that shares its wire code with others goes out as that wire
- * code, with the headers its `when` conditions test; the code and the correlation id also go in
- * the header where the API's response puts them first. */
+/** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
+ * shares its wire code with others goes out as that wire code; each fact also sits where the
+ * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
+ * API's body holds those writes alone. */
 function apiShape(payload, body, headers) {
     const code = (0, verdict_js_1.own)(payload, w("code"));
-    if (typeof code !== "string")
-        return body;
-    const sent = reading_js_1.WIRE_CODE.get(code) ?? code;
+    const sent = typeof code === "string" ? reading_js_1.WIRE_CODE.get(code) ?? code : code;
     if (sent !== code) {
         const inner = { ...(contract_js_1.ENVELOPE !== null ? body[contract_js_1.ENVELOPE] : body) };
         put(inner, w("code"), sent);
@@ -245,7 +244,8 @@ function apiShape(payload, body, headers) {
             body = inner;
         }
     }
-    const variant = (contract_js_1.RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const rows = typeof sent === "string" && (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, sent) ? contract_js_1.RESPONSE.variants[sent] ?? [] : [];
+    const variant = rows.filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
     const facts = {
         code: sent, message: (0, verdict_js_1.own)(payload, w("message")), correlation_id: (0, verdict_js_1.own)(payload, w("correlation_id")),
         resource_id: (0, verdict_js_1.own)(payload, w("resource_id")),
@@ -326,11 +326,13 @@ function payloadOf(status, headers, document, code, correlationId, delay, xml, n
 function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+/** Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+ * client-side reading invalid; they stay in the reading's document. */
 function kept(key) {
-    return !contract_js_1.PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+    return WIRE_NAMES.includes(key);
 }
-/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
- * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+/** A payload the body carries itself (errgen's shape): members that are not the payload's own wire
+ * names dropped, `detail` as the message, a variant code resolved, and the response's
  * delay when it is retryable and states none. */
 function asSent(status, headers, document, value, delay) {
     if (!(0, verdict_js_1.isObject)(value))
