@@ -19,6 +19,8 @@ import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
 
 const W = wireNames(FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES: readonly string[] = FIELDS.map((spec) => spec.wire);
 
 function w(name: string): string {
   return W[name] ?? name;
@@ -233,10 +235,14 @@ export function newError<C extends Code>(code: C, correlationId: string, fields?
   }
   const entries: [string, unknown][] = Object.entries(fields ?? {});
   const given = entries.filter(([, value]) => value !== undefined && value !== null);
-  const payload: Json = Object.fromEntries([
+  const merged: Json = Object.fromEntries([
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
+  // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+  // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+  const rank = (key: string): number => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+  const payload: Json = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
   // The entry is the code's own, so the payload validated is that code's variant.
   return validatePayload(payload) as PayloadOf<C>;
 }
@@ -341,7 +347,6 @@ export interface HttpReading {
 }
 
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES: readonly string[] = FIELDS.map((spec) => spec.wire);
 
 function startsWithTag(text: string): boolean {
   let i = 0;

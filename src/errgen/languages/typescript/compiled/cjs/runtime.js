@@ -28,6 +28,8 @@ const reading_js_1 = require("./reading.js");
 const wire_js_1 = require("./wire.js");
 const writing_js_1 = require("./writing.js");
 const W = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
 function w(name) {
     return W[name] ?? name;
 }
@@ -169,10 +171,14 @@ function newError(code, correlationId, fields) {
     }
     const entries = Object.entries(fields ?? {});
     const given = entries.filter(([, value]) => value !== undefined && value !== null);
-    const payload = Object.fromEntries([
+    const merged = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+    // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+    const rank = (key) => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+    const payload = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
     // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
@@ -253,7 +259,6 @@ function apiShape(payload, body, headers) {
     return (0, writing_js_1.apply)(contract_js_1.RESPONSE.format === "xml" ? {} : body, headers, (0, writing_js_1.writes)(facts, variant));
 }
 const REQUIRED = contract_js_1.FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
 function startsWithTag(text) {
     let i = 0;
     while (i < text.length && " \t\r\n".includes(text.charAt(i)))

@@ -8,6 +8,8 @@ import { codeText, delayMs, first, isError, messageText, readXml, registryCode, 
 import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES = FIELDS.map((spec) => spec.wire);
 function w(name) {
     return W[name] ?? name;
 }
@@ -148,10 +150,14 @@ export function newError(code, correlationId, fields) {
     }
     const entries = Object.entries(fields ?? {});
     const given = entries.filter(([, value]) => value !== undefined && value !== null);
-    const payload = Object.fromEntries([
+    const merged = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+    // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+    const rank = (key) => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+    const payload = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
     // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
@@ -232,7 +238,6 @@ function apiShape(payload, body, headers) {
     return applyWrites(RESPONSE.format === "xml" ? {} : body, headers, writes(facts, variant));
 }
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES = FIELDS.map((spec) => spec.wire);
 function startsWithTag(text) {
     let i = 0;
     while (i < text.length && " \t\r\n".includes(text.charAt(i)))
