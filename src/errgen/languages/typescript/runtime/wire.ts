@@ -6,6 +6,7 @@ import {
   MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, MAX_HEADER_CHARS, MAX_HEADERS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS,
 } from "./contract.js";
 import { isObject, own } from "./verdict.js";
+import type { Json } from "./verdict.js";
 
 /** Headers as a plain object, as [name, value] pairs in order, anything iterable over pairs (a
  * `Map`, fetch's `Headers`), or anything with fetch's `forEach` (its `Headers` typed without the
@@ -42,13 +43,18 @@ function numberChar(ch: number): boolean {
   return (ch >= 0x30 && ch <= 0x39) || ch === 0x2d || ch === 0x2b || ch === 0x2e || ch === 0x65 || ch === 0x45;
 }
 
+// An integer JavaScript prints exactly as it is written (at most 15 digits, not `-0`).
+const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+
 /** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
  * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
- * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. */
-function longNumbersOutOfRange(text: string): string {
+ * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. Also
+ * whether any number is spelled in a way a JavaScript number does not keep (`2.0`, `-0`, `1E3`). */
+function longNumbersOutOfRange(text: string): [string, boolean] {
   let kept = "";
   let from = 0;
   let inString = false;
+  let spelled = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
@@ -68,20 +74,130 @@ function longNumbersOutOfRange(text: string): string {
       kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
       from = end;
     }
+    spelled ||= !PLAIN_INTEGER.test(run) && NUMBER.test(run);
     i = end - 1;
   }
-  return from === 0 ? text : kept + text.slice(from);
+  return [from === 0 ? text : kept + text.slice(from), spelled];
 }
 
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
  * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
 export function readJson(text: string): readonly [boolean, unknown] {
   if (tooDeep(text)) return [false, null];
+  const [prepared, spelled] = longNumbersOutOfRange(text);
   try {
-    return [true, JSON.parse(longNumbersOutOfRange(text)) as unknown];
+    // JSON.parse unless a number's spelling is worth keeping: the same value either way.
+    return [true, spelled ? parseSpelled(prepared) : (JSON.parse(prepared) as unknown)];
   } catch {
     return [false, null];
   }
+}
+
+// ---- the spelling of numbers ----------------------------------------------------------------------
+
+// How each number a JavaScript number does not show as written (2.0, -0.0, 1E3, an integer past
+// 2^53) was spelled, by the object or array holding it: member name (an array's index as text) ->
+// its source text. The values themselves are plain numbers; only the conformance runner reads
+// this, to print a number as the reference SDK (Python) prints it. A WeakMap: it never keeps a
+// document alive.
+const SPELLINGS = new WeakMap<object, Map<string, string>>();
+
+/** The source text of the number at `holder[key]`, when it was spelled as JavaScript does not show it. */
+export function numberSpelling(holder: unknown, key: string): string | undefined {
+  return typeof holder === "object" && holder !== null ? SPELLINGS.get(holder)?.get(key) : undefined;
+}
+
+const NUMBER_AT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+
+/** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
+ * number that PLAIN_INTEGER does not describe. Recursive: callers bound the depth (readJson checks
+ * it first). */
+export function parseSpelled(text: string): unknown {
+  let at = 0;
+  const fail = (): never => {
+    throw new SyntaxError(`not JSON at ${at}`);
+  };
+  const space = (): void => {
+    for (let ch = text.charCodeAt(at); ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d; ch = text.charCodeAt(at)) at++;
+  };
+  const string = (): string => {
+    let end = at + 1;
+    for (let ch = text.charCodeAt(end); ch !== 0x22; ch = text.charCodeAt(end)) {
+      if (Number.isNaN(ch) || ch < 0x20) fail();
+      end += ch === 0x5c ? 2 : 1;
+    }
+    const found = JSON.parse(text.slice(at, end + 1)) as string; // the engine decodes the escapes
+    at = end + 1;
+    return found;
+  };
+  // A member's value is stored with its spelling (or without one: a repeated name's last value wins).
+  const store = (holder: object, key: string, found: [unknown, string | null]): void => {
+    Object.defineProperty(holder, key, { value: found[0], enumerable: true, writable: true, configurable: true });
+    const spellings = SPELLINGS.get(holder);
+    if (found[1] !== null) {
+      if (spellings === undefined) SPELLINGS.set(holder, new Map([[key, found[1]]]));
+      else spellings.set(key, found[1]);
+    } else {
+      spellings?.delete(key);
+    }
+  };
+  const value = (): [unknown, string | null] => {
+    space();
+    const ch = text.charAt(at);
+    if (ch === "{") {
+      const object: Json = {};
+      at++;
+      space();
+      if (text.charAt(at) === "}") {
+        at++;
+        return [object, null];
+      }
+      for (;;) {
+        space();
+        if (text.charAt(at) !== '"') fail();
+        const key = string();
+        space();
+        if (text.charAt(at++) !== ":") fail();
+        store(object, key, value());
+        space();
+        const next = text.charAt(at++);
+        if (next === "}") return [object, null];
+        if (next !== ",") fail();
+      }
+    }
+    if (ch === "[") {
+      const array: unknown[] = [];
+      at++;
+      space();
+      if (text.charAt(at) === "]") {
+        at++;
+        return [array, null];
+      }
+      for (;;) {
+        store(array, String(array.length), value());
+        space();
+        const next = text.charAt(at++);
+        if (next === "]") return [array, null];
+        if (next !== ",") fail();
+      }
+    }
+    if (ch === '"') return [string(), null];
+    for (const [word, literal] of [["true", true], ["false", false], ["null", null]] as const) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return [literal, null];
+      }
+    }
+    NUMBER_AT.lastIndex = at;
+    const number = NUMBER_AT.exec(text)?.[0];
+    if (number === undefined) return fail();
+    at += number.length;
+    return [Number(number), PLAIN_INTEGER.test(number) ? null : number];
+  };
+  const [found] = value();
+  space();
+  if (at !== text.length) fail();
+  return found;
 }
 
 type Decoder = { decode(bytes: Uint8Array): string };
