@@ -26,4 +26,5 @@ bench:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(PYTHON) -m bench.lint_bench
 	$(PYTHON) -m bench.diff_bench --quick
+	$(PYTHON) -m bench.site_bench --repeat 3
 	$(PYTHON) -m bench.recovery_sim --json bench/out/recovery-simulation.json

@@ -4,6 +4,10 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
 
   lint      10,000 codes in 10,000 unknown categories        vs 10,000 clean codes
   lint      20,000 deprecations replaced by unknown codes     vs 20,000 replaced by known codes
+  lint      10,000 codes, each odd one the same identifier as the one before (5,000 collisions)
+                                                              vs the odd ones named apart, same bytes
+  lint      10,000 codes, each with two misspelt hints         vs the same hints spelt right
+  bump      10,000 codes all newly deprecated                  vs the reworded pair
   diff      10,000 codes all renamed (10,000 removed, added)  vs 10,000 codes with new descriptions
   bump      the same renamed pair                             vs the same reworded pair
   validate  one payload of 40,000 unknown keys                vs 2,000 clean payloads, same bytes
@@ -44,6 +48,20 @@ def deprecated(n: int, target: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def twins(n: int, prefix: str) -> str:
+    """Every odd code renamed `<prefix>_<the even code's number>`: with prefix `code` each becomes
+    the same identifier as the code before it in every language (5,000 collisions); `cade` is
+    the clean input of the same size."""
+    return re.sub(r"^  CODE_(\d+):$", lambda m: f"  {prefix}_{int(m.group(1)) - 1:06d}:" if int(m.group(1)) % 2 else m.group(0),
+                  synth.registry_text(n), flags=re.M)
+
+
+def every_hint(n: int, hint: str) -> str:
+    """Every code's hints one word, `hint` formatted with its number: unknown hints (a did-you-mean
+    each) or, for the clean input, a known hint written as long."""
+    return re.sub(r"^    hints: \[.*\]$", lambda m: f"    hints: [{hint}]", synth.registry_text(n), flags=re.M)
+
+
 def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     """(label, hostile command, clean command, accepted exit codes)."""
     lint = errgen_cmd() + ["lint", "--registry"]
@@ -61,7 +79,14 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     line = json.dumps(row) + "\n"
     clean_payloads = write("clean.jsonl", line * (size // len(line)))
     validate = errgen_cmd() + ["validate", "--registry", str(clean)]
+    colliding, apart = write("colliding.yaml", twins(LINT_CODES, "code")), write("apart.yaml", twins(LINT_CODES, "cade"))
+    unknown_hints = write("unknown-hints.yaml", every_hint(LINT_CODES, "did_you_meen, safe_to_replai"))
+    known_hints = write("known-hints.yaml", every_hint(LINT_CODES, "did_you_mean, safe_to_replay"))
+    all_deprecated = write("all-deprecated.yaml", deprecated(DIFF_CODES, "CODE_{:06d}").replace("version: 1.0.0", "version: 1.0.0", 1))
     return [
+        ("lint: every code collides", lint + [str(colliding)], lint + [str(apart)], (0, 1)),
+        ("lint: unknown hints", lint + [str(unknown_hints)], lint + [str(known_hints)], (0, 1)),
+        ("bump: every code deprecated", bump_cmd(old, all_deprecated), bump_cmd(old, reworded), (0, 1)),
         ("lint: unknown categories", lint + [str(unknown_categories)], lint + [str(clean)], (0, 1)),
         ("lint: unknown replaced_by", lint + [str(unknown_targets)], lint + [str(known_targets)], (0, 1)),
         ("diff: every code renamed", diff + [str(old), str(renamed)], diff + [str(old), str(reworded)], (0, 1)),

@@ -1,5 +1,5 @@
-"""The site target beside the Markdown catalogue on the same registry: render time (best of
---repeat, in this process, the contract view derived once beforehand, as a build does) and
+"""The site target beside the Markdown catalogue on the same registry: render time, wall and CPU
+(best of --repeat, in this process, the contract view derived once beforehand, as a build does) and
 output size. The site should stay under 2x the catalogue's time and under 20 MB.
 
     python -m bench.site_bench [--codes 5000] [--repeat 5] [--shape plain|prose]
@@ -27,17 +27,19 @@ def main() -> None:
     registry = lint_text(text).registry
     view(registry)
     print(f"{args.codes} codes ({args.shape}), best of {args.repeat}")
-    best = {}
+    best, best_cpu = {}, {}
     for target in (catalogue, site):
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             files = target.render(registry)
             times.append(time.perf_counter() - start)
-        best[target.NAME] = min(times)
+            cpu.append(time.process_time() - start_cpu)
+        best[target.NAME], best_cpu[target.NAME] = min(times), min(cpu)
         size = sum(len(text.encode()) for text in files.values())
-        print(f"  {target.NAME:<5} {min(times):7.3f} s  {size / 1e6:6.2f} MB  {len(files)} files")
-    print(f"  site / docs: {best['site'] / best['docs']:.2f}x")
+        print(f"  {target.NAME:<5} {min(times):7.3f} s  CPU {min(cpu):7.3f} s  {size / 1e6:6.2f} MB  {len(files)} files")
+    # On a shared machine the wall time moves with everyone else's load; the CPU ratio decides.
+    print(f"  site / docs: {best['site'] / best['docs']:.2f}x wall, {best_cpu['site'] / best_cpu['docs']:.2f}x CPU (target < 2x)")
 
 
 if __name__ == "__main__":

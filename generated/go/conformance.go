@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // runConformance runs a vectors file (docs/conformance.md). Mode "check" writes one line per
@@ -80,7 +83,7 @@ func (o *object) getList(key string) ([]any, bool) {
 	return items, ok
 }
 
-var outputs = []string{"reading", "valid", "problems", "parsed", "decision"}
+var outputs = []string{"reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"}
 
 // failures are the check-mode lines of one vector: an output that differs from its expectation
 // (problems compared as a set), or the error that kept the vector from running.
@@ -167,6 +170,19 @@ const pythonMaxIntChars = 4000
 // runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision; a
 // real response's reading as well.
 func runVector(v *object) (*object, error) {
+	if input, ok := v.vals["input"].(*object); ok && (input.has("new_error") || input.has("to_http") || input.has("did_you_mean")) {
+		written, err := writingOutputs(input)
+		if err != nil {
+			return nil, err
+		}
+		result := newObject()
+		result.set("name", v.vals["name"])
+		sorted := sortedKeys(written).(*object)
+		for _, k := range sorted.keys {
+			result.set(k, sorted.vals[k])
+		}
+		return result, nil
+	}
 	raw, reading, err := vectorInput(v)
 	if err != nil {
 		return nil, err
@@ -186,7 +202,15 @@ func runVector(v *object) (*object, error) {
 	result.set("valid", len(problems) == 0)
 	result.set("problems", normalize(problems))
 	result.set("parsed", string(raw.Parsed()))
-	result.set("decision", raw.Decide(int(attempt), int(maxAttempts), WithMaxDelayMS(maxDelay)).value())
+	opts := []DecideOption{WithMaxDelayMS(maxDelay)}
+	if draw, ok := v.vals["jitter_draw"].(json.Number); ok {
+		value, err := strconv.ParseFloat(string(draw), 64)
+		if err != nil {
+			return nil, errors.New(`"jitter_draw" must be a number`)
+		}
+		opts = append(opts, WithJitterDraw(func() float64 { return value }))
+	}
+	result.set("decision", raw.Decide(int(attempt), int(maxAttempts), opts...).value())
 	return result, nil
 }
 
@@ -323,4 +347,193 @@ func vectorInt(o *object, key string, fallback int64) (int64, error) {
 		return 0, fmt.Errorf("%q must be an integer", key)
 	}
 	return n, nil
+}
+
+// ---- the writing vectors (writing.json) ----
+
+// writingOutputs is what the writing functions make of a writing input (docs/conformance.md,
+// "The writing vectors"): new_error's payload and what is written of it, to_http's and
+// to_mcp_result's of a given payload, or did_you_mean's suggestions.
+func writingOutputs(input *object) (*object, error) {
+	out := newObject()
+	switch {
+	case input.has("new_error"):
+		spec, ok := input.vals["new_error"].(*object)
+		if !ok {
+			return nil, errors.New(`"new_error" must be an object`)
+		}
+		opts, err := errorOptions(spec)
+		if err != nil {
+			return nil, err
+		}
+		code, _ := spec.vals["code"].(string)
+		id, _ := spec.vals["correlation_id"].(string)
+		p, err := NewError(Code(code), id, opts...)
+		if err != nil {
+			for _, key := range []string{"payload", "http", "http_problem", "mcp"} {
+				out.set(key, nil)
+			}
+			return out, nil
+		}
+		out.set("payload", normalize(p))
+		return writtenOutputs(out, p), nil
+	case input.has("to_http"):
+		p, err := RawValue(input.vals["to_http"]).Parse()
+		if err != nil {
+			return nil, err
+		}
+		return writtenOutputs(out, p), nil
+	}
+	spec, ok := input.vals["did_you_mean"].(*object)
+	if !ok {
+		return nil, errors.New(`"did_you_mean" must be an object`)
+	}
+	value, _ := spec.vals["value"].(string)
+	items, _ := spec.vals["allowed"].([]any)
+	allowed := make([]string, 0, len(items))
+	for _, item := range items {
+		text, _ := item.(string)
+		allowed = append(allowed, text)
+	}
+	var suggestions []string
+	if spec.has("limit") {
+		limit, err := vectorInt(spec, "limit", 0)
+		if err != nil {
+			return nil, err
+		}
+		suggestions = DidYouMeanN(value, allowed, int(limit))
+	} else {
+		suggestions = DidYouMean(value, allowed)
+	}
+	list := make([]any, len(suggestions))
+	for i, s := range suggestions {
+		list[i] = s
+	}
+	out.set("suggestions", list)
+	return out, nil
+}
+
+// errorOptions are NewError's options for a new_error input's scope and fields (canonical names).
+func errorOptions(spec *object) ([]ErrorOption, error) {
+	var opts []ErrorOption
+	if scope, ok := spec.vals["scope"].(string); ok {
+		opts = append(opts, WithScope(Scope(scope)))
+	}
+	fields, _ := spec.vals["fields"].(*object)
+	if fields == nil {
+		return opts, nil
+	}
+	for _, name := range fields.keys {
+		value := fields.vals[name]
+		text, _ := value.(string)
+		switch name {
+		case "resource_id":
+			opts = append(opts, WithResourceID(text))
+		case "message":
+			opts = append(opts, WithMessage(text))
+		case "retry_after_ms":
+			ms, err := vectorInt(fields, name, 0)
+			if err != nil {
+				return nil, err
+			}
+			opts = append(opts, WithRetryAfter(time.Duration(ms)*time.Millisecond))
+		case "searched":
+			searched, _ := plainValue(value).(map[string]any)
+			opts = append(opts, WithSearched(searched))
+		case "did_you_mean", "accepted":
+			items, _ := value.([]any)
+			texts := make([]string, len(items))
+			for i, item := range items {
+				texts[i], _ = item.(string)
+			}
+			if name == "accepted" {
+				opts = append(opts, WithAccepted(texts...))
+			} else {
+				opts = append(opts, WithDidYouMean(texts...))
+			}
+		case "state":
+			opts = append(opts, WithState(State(text)))
+		case "safe_to_replay":
+			safe, _ := value.(bool)
+			opts = append(opts, WithSafeToReplay(safe))
+		default:
+			return nil, fmt.Errorf("new_error: no option for field %q", name)
+		}
+	}
+	return opts, nil
+}
+
+// writtenOutputs adds both HTTP forms and the MCP result of p to out.
+func writtenOutputs(out *object, p *ErrorPayload) *object {
+	out.set("http", httpOutput(ToHTTP(p)))
+	out.set("http_problem", httpOutput(ToHTTP(p, AsProblem())))
+	result := normalize(ToMCPResult(p)).(*object)
+	mcp := newObject()
+	var items []any
+	contents, _ := result.vals["content"].([]any)
+	for _, c := range contents {
+		item, _ := c.(*object)
+		text, _ := item.vals["text"].(string)
+		parsed, _ := decodeJSON([]byte(text), -1)
+		entry := newObject()
+		entry.set("type", item.vals["type"])
+		entry.set("json", parsed)
+		items = append(items, entry)
+	}
+	mcp.set("content", items)
+	mcp.set("structuredContent", result.vals["structuredContent"])
+	mcp.set("isError", result.vals["isError"])
+	out.set("mcp", mcp)
+	return out
+}
+
+// httpOutput is a written response as the vectors state it: header names in lower case, sorted;
+// the body parsed.
+func httpOutput(status int, header http.Header, body []byte) *object {
+	var pairs [][2]string
+	for name, values := range header {
+		for _, value := range values {
+			pairs = append(pairs, [2]string{strings.ToLower(name), value})
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i][0] != pairs[j][0] {
+			return pairs[i][0] < pairs[j][0]
+		}
+		return pairs[i][1] < pairs[j][1]
+	})
+	headers := make([]any, len(pairs))
+	for i, pair := range pairs {
+		headers[i] = []any{pair[0], pair[1]}
+	}
+	parsed, ok := decodeJSON(body, -1)
+	if !ok {
+		parsed = string(body) // an XML API's body, compared as text
+	}
+	out := newObject()
+	out.set("status", json.Number(strconv.Itoa(status)))
+	out.set("headers", headers)
+	out.set("body", parsed)
+	return out
+}
+
+// sortedKeys is a value with every object's keys sorted: the SDKs need not agree on key order.
+func sortedKeys(v any) any {
+	switch t := v.(type) {
+	case *object:
+		keys := append([]string(nil), t.keys...)
+		sort.Strings(keys)
+		out := newObject()
+		for _, k := range keys {
+			out.set(k, sortedKeys(t.vals[k]))
+		}
+		return out
+	case []any:
+		items := make([]any, len(t))
+		for i, item := range t {
+			items[i] = sortedKeys(item)
+		}
+		return items
+	}
+	return v
 }

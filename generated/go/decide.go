@@ -43,6 +43,7 @@ type DecideOption func(*decideOptions)
 type decideOptions struct {
 	maxDelayMS int64
 	jitter     bool
+	draw       func() float64
 }
 
 // WithMaxDelay makes a requested delay longer than d an escalation (reason delay-exceeds-max).
@@ -60,6 +61,12 @@ func WithMaxDelayMS(ms int64) DecideOption {
 // do not retry in step. A delay the server or the registry names is never shortened.
 func WithJitter() DecideOption {
 	return func(o *decideOptions) { o.jitter = true }
+}
+
+// WithJitterDraw is WithJitter with the draw given: draw returns a number in [0, 1), and the
+// backoff becomes int64(draw() * backoff) (tests and the conformance vectors pin it).
+func WithJitterDraw(draw func() float64) DecideOption {
+	return func(o *decideOptions) { o.jitter, o.draw = true, draw }
 }
 
 // Decide is the action the registry prescribes for p at the given attempt (1 for the first
@@ -118,7 +125,11 @@ func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
 		return decision(obj, ActionEscalate, ReasonDelayExceedsMax, 0)
 	}
 	if jitter {
-		delay = int64(rand.Float64() * float64(delay))
+		draw := o.draw
+		if draw == nil {
+			draw = rand.Float64
+		}
+		delay = int64(draw() * float64(delay))
 	}
 	return decision(obj, action, reason, delay)
 }

@@ -237,8 +237,9 @@ func hasAll(obj *object, keys []string) bool {
 	return true
 }
 
-// kept: RFC 9457 members are dropped around the payload, unless one is a payload field's name.
-func kept(key string) bool { return !problemMembers[key] || specByWire[key] != nil }
+// kept: only the contract's own fields stay in the payload (an API's other members, and RFC
+// 9457's, stay in the reading's document).
+func kept(key string) bool { return specByWire[key] != nil }
 
 // asSent is a payload the body carries itself (errgen's shape): RFC 9457 members that are not the
 // payload's own wire names dropped, detail as the message, a variant code resolved, and the
@@ -409,6 +410,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
+	_, sent := apiCode(obj)
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
@@ -432,6 +434,11 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 			problem.set(k, members.vals[k])
 		}
 		out = problem
+	}
+	out = apiShape(obj, string(code), sent, out, header)
+	if response.format == "xml" {
+		header.Set("Content-Type", "application/xml")
+		return status, header, []byte(toXML(out))
 	}
 	return status, header, encodeJSON(out, false)
 }

@@ -8,6 +8,7 @@ lint can tell when two wire names would become one identifier anywhere.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # A minus sign (a `-` starting a number that does not follow a letter or digit: JSON-RPC's
 # `-32601`), a run of capitals before a capitalised word (HTTP|Error), a capitalised or lower
@@ -19,9 +20,11 @@ _WORD = re.compile(r"(?<![A-Za-z0-9])-(?=[0-9])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]
 MINUS = "NEG"
 
 
+@lru_cache(maxsize=1 << 16)
 def words(name: str) -> tuple[str, ...]:
     """`NoSuchBucket` -> (No, Such, Bucket); `card_declined` -> (card, declined); `20003` -> (20003,);
-    `-32601` -> (NEG, 32601)."""
+    `-32601` -> (NEG, 32601). Remembered: lint, the contract view and every language's naming ask
+    about each name of a registry (a diff, of two) several times."""
     return tuple(MINUS if w == "-" else w for w in _WORD.findall(name))
 
 

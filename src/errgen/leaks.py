@@ -326,6 +326,11 @@ class LeakScanner:
         it, can be a leak: one pass rules out a whole registry's prose."""
         return bool(_possible(text))
 
+    def may_mask(self, text: str) -> bool:
+        """False when no secret pattern's needle is in the text: redact would return every part
+        of it unchanged (one pass over many messages joined)."""
+        return bool(_possible(text, _SECRET_TABLES))
+
     def redact(self, text: str) -> str:
         """The text with every secret in it masked: for anything errgen prints from a payload or
         a registry (values, keys, codes, categories), not only the spans it reports. Unlike
@@ -356,7 +361,17 @@ class LeakScanner:
         return any(p.search(span) for p in self._allow)
 
 
-_COMPILED = tuple((index, re.compile(p), d.before) for index, d in enumerate(DETECTORS) for _, p in d.patterns)
+_SOURCES = tuple((index, p, d.before) for index, d in enumerate(DETECTORS) for _, p in d.patterns)
+_COMPILED: dict[int, tuple[int, re.Pattern[str], tuple[str, int, str] | None]] = {}
+
+
+def _compiled(k: int) -> tuple[int, re.Pattern[str], tuple[str, int, str] | None]:
+    """Pattern k, compiled the first time a text holds one of its needles: compiling all of
+    them took a third of the module's import, paid by every command, and most texts hold none."""
+    if k not in _COMPILED:
+        index, source, before = _SOURCES[k]
+        _COMPILED[k] = (index, re.compile(source), before)
+    return _COMPILED[k]
 _PATTERNS = [(d, needles) for d in DETECTORS for needles, _ in d.patterns]
 _Table = dict[str, tuple[tuple[str, int], ...]]
 
@@ -395,7 +410,7 @@ def _candidates(text: str, tables: tuple[_Table, _Table] = _ALL_TABLES) -> Itera
     leaks costs only as much as the first MAX_LEAKS)."""
     streams = []
     for k in sorted(_possible(text, tables)):
-        index, pattern, before = _COMPILED[k]
+        index, pattern, before = _compiled(k)
         first = pattern.search(text)
         if first is not None:
             streams.append(_matches(text, index, first, pattern, before))

@@ -19,14 +19,33 @@ from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
 from .runtime import (
     Decision,
     HttpReading,
+    HttpResponse,
+    PayloadError,
     check_payload,
     decide,
+    did_you_mean,
     from_http,
     from_mcp_result,
+    new_error,
     read_http,
+    to_http,
+    to_mcp_result,
 )
 
-OUTPUTS = ("reading", "valid", "problems", "parsed", "decision")
+OUTPUTS = (
+    "reading",
+    "valid",
+    "problems",
+    "parsed",
+    "decision",
+    "payload",
+    "http",
+    "http_problem",
+    "mcp",
+    "suggestions",
+)
+# The input kinds of writing.json, and what each yields (docs/conformance.md, "The writing vectors").
+WRITING = ("new_error", "to_http", "did_you_mean")
 
 
 def response_reading(given: Mapping[str, Any], now_ms: int) -> HttpReading:
@@ -74,16 +93,80 @@ def decision_json(decision: Decision) -> dict[str, Any]:
     }
 
 
+def http_json(response: HttpResponse) -> dict[str, Any]:
+    """A written response as the vectors state it: header names in lower case, sorted; a JSON body
+    parsed, any other as its text."""
+    headers = sorted([name.lower(), value] for name, value in response.headers.items())
+    try:
+        body: Any = json.loads(response.body)
+    except ValueError:
+        body = response.body  # an XML API's body, compared as text
+    return {"status": response.status, "headers": headers, "body": body}
+
+
+def mcp_json(result: Mapping[str, Any]) -> dict[str, Any]:
+    """An MCP result as the vectors state it: each text item's JSON text given parsed, as `json`."""
+    items = [
+        {"type": item["type"], "json": json.loads(item["text"])} for item in result["content"]
+    ]
+    return {
+        "content": items,
+        "structuredContent": result["structuredContent"],
+        "isError": result["isError"],
+    }
+
+
+def sorted_keys(value: Any) -> Any:
+    """Writing outputs with every object's keys sorted: the SDKs need not agree on key order."""
+    if isinstance(value, dict):
+        return {key: sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_keys(item) for item in value]
+    return value
+
+
+def written(payload: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "http": http_json(to_http(payload)),
+        "http_problem": http_json(to_http(payload, problem=True)),
+        "mcp": mcp_json(to_mcp_result(payload)),
+    }
+
+
+def writing_outputs(given: Mapping[str, Any]) -> dict[str, Any]:
+    """What the writing functions make of a writing input: a payload, responses, suggestions."""
+    if "new_error" in given:
+        spec = given["new_error"]
+        try:
+            made = new_error(
+                spec["code"], spec["correlation_id"], scope=spec.get("scope"), **spec["fields"]
+            )
+        except PayloadError:
+            return {"payload": None, "http": None, "http_problem": None, "mcp": None}
+        payload = made.to_wire()
+        return {"payload": payload, **written(payload)}
+    if "to_http" in given:
+        return written(given["to_http"])
+    spec = given["did_you_mean"]
+    limit = {"limit": spec["limit"]} if "limit" in spec else {}
+    return {"suggestions": did_you_mean(spec["value"], spec["allowed"], **limit)}
+
+
 def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
     """What this SDK makes of one vector's input."""
+    if any(kind in vector["input"] for kind in WRITING):
+        return {"name": vector["name"], **sorted_keys(writing_outputs(vector["input"]))}
     now_ms = vector.get("now_ms", 0)
     raw = raw_payload(vector["input"], now_ms)
     verdict = check_payload(raw)
+    draw: Optional[float] = vector.get("jitter_draw")
     decision = decide(
         raw,
         vector.get("attempt", 1),
         vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
         vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
+        jitter=draw is not None,
+        draw=lambda: float(draw or 0),
     )
     reading = (
         {"reading": reading_json(response_reading(vector["input"]["response"], now_ms))}

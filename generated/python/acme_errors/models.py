@@ -52,7 +52,15 @@ class ErrorPayload(ErrorPayloadEnvelope):
     def to_wire(self) -> dict[str, Any]:
         """The payload as JSON data under its wire names (only the fields it was given)."""
         data = self.model_dump(mode="json", exclude_unset=True)
+        if "searched" in data:
+            # The model holds JSON numbers as floats: 10 is sent as 10, as the caller gave it
+            # and as every other SDK sends it, not as 10.0.
+            data["searched"] = {key: _integral(value) for key, value in data["searched"].items()}
         return {_validate.WIRE.get(key, key): value for key, value in data.items()}
+
+
+def _integral(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 # Wire name -> canonical name.

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
 from . import _reading, _validate, _wire, _writing
 from ._contract import (
@@ -118,9 +118,11 @@ def decide(
     max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
     *,
     jitter: bool = False,
+    draw: Callable[[], float] = random.random,
 ) -> Decision:
     """The action the registry prescribes for a payload: an `ErrorPayload`, an
-    `UnknownErrorPayload`, or raw JSON data as received (any value)."""
+    `UnknownErrorPayload`, or raw JSON data as received (any value). With `jitter`, a backoff is
+    `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it)."""
     payload = _raw(payload)
     if not isinstance(payload, dict) or _validate.envelope_problems(payload):
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
@@ -162,7 +164,7 @@ def decide(
     if delay > max_delay_ms:
         return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
     if jitter and not named:
-        delay = int(random.random() * delay)
+        delay = int(draw() * delay)
     return _decision(payload, action, reason, delay)
 
 

@@ -4,14 +4,20 @@
 
 use std::process::ExitCode;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::data::policy;
-use crate::decide::decide_value;
-use crate::http::{from_http, HttpParts};
-use crate::mcp::from_mcp_result;
+use crate::data::{policy, Code, Scope};
+use crate::decide::{decide_value, decide_value_with_jitter};
+use crate::errors::new_error_with;
+use crate::http::{from_http, to_http, to_http_problem, HttpParts};
+use crate::mcp::{from_mcp_result, to_mcp_result};
+use crate::payload::ErrorPayload;
 use crate::reading::{read_http, HttpReading};
-use crate::validate::{problems, verdict};
+use crate::suggest::did_you_mean;
+use crate::validate::{parse_value, problems, verdict};
+
+/// The input kinds of `writing.json` (docs/conformance.md, "The writing vectors").
+const WRITING: [&str; 3] = ["new_error", "to_http", "did_you_mean"];
 
 /// Runs `check FILE` or `emit FILE` from the command line; exit 0 ok, 1 failures, 2 could not run.
 pub fn main() -> ExitCode {
@@ -70,6 +76,13 @@ pub fn main() -> ExitCode {
 /// `response` input), valid, problems, parsed and decision. Each as compact JSON text, the
 /// reading's and the decision's fields in their documented order.
 pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
+    if let Some(input) = vector
+        .get("input")
+        .and_then(Value::as_object)
+        .filter(|i| WRITING.iter().any(|kind| i.contains_key(*kind)))
+    {
+        return writing_outputs(input);
+    }
     let (raw, reading) = match response_reading(vector) {
         Some(reading) => (
             reading.payload.clone().unwrap_or(Value::Null),
@@ -85,7 +98,12 @@ pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
     ids.sort_unstable();
     ids.dedup();
     let (attempt, max_attempts) = attempts(attempt, max_attempts);
-    let decision = decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms));
+    let decision = match vector.get("jitter_draw").and_then(Value::as_f64) {
+        Some(draw) => {
+            decide_value_with_jitter(&raw, attempt, max_attempts, clamp(max_delay_ms), || draw)
+        }
+        None => decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms)),
+    };
     let reading = reading.map(|reading| ("reading", reading));
     Ok(reading
         .into_iter()
@@ -279,5 +297,163 @@ fn same(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
         _ => a == b,
+    }
+}
+
+// ---- the writing vectors (writing.json) ----
+
+/// What the writing functions make of a writing input: `new_error`'s payload and what is written
+/// of it, `to_http`'s and `to_mcp_result`'s of a given payload, or `did_you_mean`'s suggestions.
+/// Objects' keys sorted: the SDKs need not agree on key order.
+fn writing_outputs(input: &Map<String, Value>) -> Result<Vec<(&'static str, String)>, String> {
+    let outputs: Vec<(&'static str, Value)> = if let Some(spec) = input.get("new_error") {
+        match new_error_output(spec)? {
+            Some(payload) => [("payload", payload.to_value())]
+                .into_iter()
+                .chain(written(&payload))
+                .collect(),
+            None => ["payload", "http", "http_problem", "mcp"]
+                .into_iter()
+                .map(|key| (key, Value::Null))
+                .collect(),
+        }
+    } else if let Some(given) = input.get("to_http") {
+        written(&parse_value(given).map_err(|e| format!("to_http: {e}"))?)
+    } else {
+        let spec = input.get("did_you_mean").unwrap_or(&Value::Null);
+        let value = spec
+            .get("value")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let allowed: Vec<&str> = spec
+            .get("allowed")
+            .and_then(Value::as_array)
+            .map(|items| items.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let limit = spec
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map_or(policy::DID_YOU_MEAN_LIMIT, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
+        vec![("suggestions", json!(did_you_mean(value, &allowed, limit)))]
+    };
+    let mut outputs: Vec<(&'static str, String)> = outputs
+        .into_iter()
+        .map(|(key, value)| (key, sorted_keys(value).to_string()))
+        .collect();
+    outputs.sort_by_key(|(key, _)| *key);
+    Ok(outputs)
+}
+
+/// `new_error_with` on a `new_error` input (fields by canonical name); `None` when it refuses.
+fn new_error_output(spec: &Value) -> Result<Option<ErrorPayload>, String> {
+    let code = Code::from_wire(spec.get("code").and_then(Value::as_str).unwrap_or_default());
+    let id = spec
+        .get("correlation_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let scope = spec
+        .get("scope")
+        .and_then(Value::as_str)
+        .map(Scope::from_wire);
+    let empty = Map::new();
+    let fields = spec
+        .get("fields")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    // A field this runner cannot set is an error, never a payload made without it.
+    let mut unset = None;
+    let made = new_error_with(code, id, |payload| {
+        if let Some(scope) = scope {
+            payload.scope = scope;
+        }
+        for (name, value) in fields {
+            if let Err(why) = set_field(payload, name, value) {
+                unset = Some(why);
+            }
+        }
+    });
+    if let Some(why) = unset {
+        return Err(why);
+    }
+    Ok(made.ok())
+}
+
+fn set_field(payload: &mut ErrorPayload, name: &str, value: &Value) -> Result<(), String> {
+    fn typed<T: serde::de::DeserializeOwned>(
+        name: &str,
+        value: &Value,
+    ) -> Result<Option<T>, String> {
+        serde_json::from_value(value.clone())
+            .map(Some)
+            .map_err(|e| format!("new_error: field {name}: {e}"))
+    }
+    match name {
+        "resource_id" => payload.resource_id = typed(name, value)?,
+        "message" => payload.message = typed(name, value)?,
+        "retry_after_ms" => payload.retry_after_ms = typed(name, value)?,
+        "searched" => payload.searched = typed(name, value)?,
+        "did_you_mean" => payload.did_you_mean = typed(name, value)?,
+        "accepted" => payload.accepted = typed(name, value)?,
+        "state" => payload.state = typed(name, value)?,
+        "safe_to_replay" => payload.safe_to_replay = typed(name, value)?,
+        _ => return Err(format!("new_error: no field {name}")),
+    }
+    Ok(())
+}
+
+/// Both HTTP forms and the MCP result of a payload, as the vectors state them.
+fn written(payload: &ErrorPayload) -> Vec<(&'static str, Value)> {
+    let result = to_mcp_result(payload);
+    let content: Vec<Value> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| {
+                    let text = item.get("text").and_then(Value::as_str).unwrap_or_default();
+                    json!({"type": item.get("type"), "json": serde_json::from_str::<Value>(text).unwrap_or(Value::Null)})
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mcp = json!({"content": content, "structuredContent": result.get("structuredContent"), "isError": result.get("isError")});
+    vec![
+        ("http", http_json(&to_http(payload))),
+        ("http_problem", http_json(&to_http_problem(payload))),
+        ("mcp", mcp),
+    ]
+}
+
+/// A written response: header names in lower case, sorted; the body parsed.
+fn http_json(response: &HttpParts) -> Value {
+    let mut headers: Vec<(String, String)> = response
+        .headers
+        .iter()
+        .map(|(name, value)| (name.to_ascii_lowercase(), value.clone()))
+        .collect();
+    headers.sort();
+    // An XML API's body is compared as text.
+    let body: Value = serde_json::from_slice(&response.body)
+        .unwrap_or_else(|_| Value::from(String::from_utf8_lossy(&response.body).into_owned()));
+    json!({"status": response.status, "headers": headers, "body": body})
+}
+
+fn sorted_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted_keys).collect()),
+        other => other,
     }
 }

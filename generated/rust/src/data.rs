@@ -626,9 +626,6 @@ pub(crate) static TIMED_ACTIONS: &[Timed] = &[
     },
 ];
 
-/// RFC 9457 members a problem+json body adds around the payload.
-pub(crate) static PROBLEM_MEMBERS: &[&str] = &["type", "title", "status", "detail", "instance"];
-
 /// How a real API's response carries the code, request id and delay (errgen's
 /// `docs/conformance.md`, "Reading a real response"), as JSON data from the contract view.
 pub(crate) static RESPONSE_SPEC: &str = "{\"format\":\"json\",\"error_when\":[],\"code\":[{\"in\":\"body\",\"path\":[\"code\"]}],\"message\":[{\"in\":\"body\",\"path\":[\"message\"]}],\"correlation_id\":[{\"in\":\"body\",\"path\":[\"correlation_id\"]}],\"resource_id\":[{\"in\":\"body\",\"path\":[\"resource_id\"]}],\"retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"own_retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"variants\":{},\"retryable_statuses\":[408,425,429,500,502,503,504],\"service_statuses\":[429,503]}";

@@ -59,6 +59,45 @@ pub fn decide_with_max_delay(
 /// an unknown code follows the registry's rule on its own `retryable` and `scope`.
 #[must_use]
 pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: u64) -> Decision {
+    decide_drawn(raw, attempt, max_attempts, max_delay_ms, None)
+}
+
+/// [`decide_value`] with full jitter: `draw` gives a number in `[0, 1)` ([`random_draw`], or
+/// your own generator) and a backoff becomes `(draw() * backoff) as u64`. The bound is checked
+/// first, on the backoff itself, and a delay the payload or the registry names is never drawn.
+#[must_use]
+pub fn decide_value_with_jitter(
+    raw: &Value,
+    attempt: u32,
+    max_attempts: u32,
+    max_delay_ms: u64,
+    draw: impl FnOnce() -> f64,
+) -> Decision {
+    decide_drawn(
+        raw,
+        attempt,
+        max_attempts,
+        max_delay_ms,
+        Some(Box::new(draw)),
+    )
+}
+
+/// A uniform draw in `[0, 1)` from the OS-seeded hasher (std has no random numbers).
+#[must_use]
+pub fn random_draw() -> f64 {
+    let bits = RandomState::new().build_hasher().finish() >> 11;
+    bits as f64 / (1u64 << 53) as f64
+}
+
+type Draw<'a> = Option<Box<dyn FnOnce() -> f64 + 'a>>;
+
+fn decide_drawn(
+    raw: &Value,
+    attempt: u32,
+    max_attempts: u32,
+    max_delay_ms: u64,
+    draw: Draw<'_>,
+) -> Decision {
     let object = match raw.as_object() {
         Some(object) if envelope_problems(raw).is_empty() => object,
         _ => return invalid(raw),
@@ -108,12 +147,15 @@ pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: 
     let payload_delay = object
         .get(wire::RETRY_AFTER_MS)
         .and_then(|v| integral(v, 0, policy::MAX_DELAY_VALUE_MS));
-    let delay = payload_delay
-        .or(registry_delay)
-        .unwrap_or_else(|| backoff_ms(attempt));
+    let named = payload_delay.or(registry_delay);
+    let delay = named.unwrap_or_else(|| backoff_ms(attempt));
     if delay > max_delay_ms {
         return filled(object, Action::Escalate, Reason::DelayExceedsMax, None);
     }
+    let delay = match draw {
+        Some(draw) if named.is_none() => (draw() * delay as f64) as u64,
+        _ => delay,
+    };
     filled(object, action, reason, Some(delay))
 }
 

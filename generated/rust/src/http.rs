@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::data::{policy, wire};
 use crate::payload::ErrorPayload;
-use crate::reading::{first_header, now_ms, read_http, wire_code};
+use crate::reading::{api_writes, now_ms, read_http, wire_code, xml_format, Step, Target};
 use crate::table::recovery_entry;
 
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -95,8 +95,16 @@ fn response(payload: &ErrorPayload, problem: bool) -> HttpParts {
         (None, Value::Object(fields)) => body.extend(fields),
         (None, _) => {}
     }
-    api_shape(payload, &mut body, &mut headers);
-    let body = serde_json::to_vec(&Value::Object(body)).unwrap_or_default();
+    let document = api_shape(payload, body, &mut headers);
+    let body = if xml_format() {
+        headers
+            .iter_mut()
+            .filter(|(name, _)| name == "Content-Type")
+            .for_each(|header| header.1 = "application/xml".to_owned());
+        to_xml(&document).into_bytes()
+    } else {
+        serde_json::to_vec(&document).unwrap_or_default()
+    };
     HttpParts {
         status,
         headers,
@@ -126,29 +134,118 @@ pub fn from_http_now(response: &HttpParts) -> Value {
 /// go in the header where the API's response puts them first.
 fn api_shape(
     payload: &ErrorPayload,
-    body: &mut Map<String, Value>,
+    mut body: Map<String, Value>,
     headers: &mut Vec<(String, String)>,
-) {
+) -> Value {
     let code = payload.code.as_str();
     let mut sent = code;
-    if let Some((wire_code, conditions)) = wire_code(code) {
+    if let Some((wire_code, _)) = wire_code(code) {
         sent = wire_code;
         let inner = match policy::ENVELOPE {
             Some(key) => body.get_mut(key).and_then(Value::as_object_mut),
-            None => Some(body),
+            None => Some(&mut body),
         };
         if let Some(inner) = inner {
             inner.insert(wire::CODE.to_owned(), Value::from(sent));
         }
-        for (name, value) in conditions {
-            set_header(headers, name, value);
+    }
+    let facts = [
+        payload.message.as_deref(),
+        Some(payload.correlation_id.as_str()),
+        payload.resource_id.as_deref(),
+    ];
+    let mut document = if xml_format() {
+        Value::Object(Map::new())
+    } else {
+        Value::Object(body)
+    };
+    for (target, value) in api_writes(code, sent, facts) {
+        match (target, value) {
+            (Target::Header(name), Value::String(text)) => set_header(headers, name, &text),
+            (Target::Header(_), _) => {}
+            (Target::Body(path), value) => document = put(document, path, value),
         }
     }
-    if let Some(name) = first_header("code") {
-        set_header(headers, name, sent);
+    document
+}
+
+/// `node` with `value` at `path`: objects and arrays made on the way (an array padded with empty
+/// objects, `[*]` as index 0), a value in the way replaced; a new key goes last.
+fn put(node: Value, path: &[Step], value: Value) -> Value {
+    let Some((step, rest)) = path.split_first() else {
+        return value;
+    };
+    match step {
+        Step::Key(key) => {
+            let mut object = match node {
+                Value::Object(object) => object,
+                _ => Map::new(),
+            };
+            // An existing key keeps its place; a new one goes last.
+            if let Some(slot) = object.get_mut(key) {
+                let inner = std::mem::take(slot);
+                *slot = put(inner, rest, value);
+            } else {
+                let placed = put(Value::Null, rest, value);
+                object.insert(key.clone(), placed);
+            }
+            Value::Object(object)
+        }
+        Step::Index(index) => {
+            let index = usize::try_from(*index).unwrap_or(0);
+            let mut items = match node {
+                Value::Array(items) => items,
+                _ => Vec::new(),
+            };
+            while items.len() <= index {
+                items.push(Value::Object(Map::new()));
+            }
+            let inner = std::mem::take(&mut items[index]);
+            items[index] = put(inner, rest, value);
+            Value::Array(items)
+        }
     }
-    if let Some(name) = first_header("correlation_id") {
-        set_header(headers, name, &payload.correlation_id);
+}
+
+/// The document's first member as the root element, or "" when it has none.
+fn to_xml(document: &Value) -> String {
+    let Some((name, value)) = document.as_object().and_then(|o| o.iter().next()) else {
+        return String::new();
+    };
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    element(&mut out, name, value);
+    out
+}
+
+/// Strings only: an XML reader reads every value as text.
+fn element(out: &mut String, name: &str, value: &Value) {
+    if name.is_empty() || name.chars().any(|c| " \t\r\n/>=<\"'&!?".contains(c)) {
+        return;
+    }
+    match value {
+        Value::Array(items) => items.iter().for_each(|item| element(out, name, item)),
+        Value::Object(members) => {
+            out.push_str(&format!("<{name}>"));
+            members
+                .iter()
+                .for_each(|(key, item)| element(out, key, item));
+            out.push_str(&format!("</{name}>"));
+        }
+        Value::String(text) => {
+            out.push_str(&format!("<{name}>"));
+            for c in text.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    '\0' => out.push('\u{fffd}'),
+                    c if u32::from(c) < 0x20 => out.push_str(&format!("&#{};", u32::from(c))),
+                    c => out.push(c),
+                }
+            }
+            out.push_str(&format!("</{name}>"));
+        }
+        _ => {}
     }
 }
 

@@ -43,7 +43,10 @@ pub use data::{
     policy, problem, wire, Action, Category, Code, Hint, Reason, Scope, State, Verdict, CATEGORIES,
     RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
-pub use decide::{backoff_ms, decide, decide_value, decide_with_max_delay, full_jitter, Decision};
+pub use decide::{
+    backoff_ms, decide, decide_value, decide_value_with_jitter, decide_with_max_delay, full_jitter,
+    random_draw, Decision,
+};
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, to_http_problem, HttpParts};
 #[cfg(feature = "http")]

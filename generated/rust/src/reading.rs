@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, Code, FIELDS, PROBLEM_MEMBERS, RESPONSE_SPEC};
+use crate::data::{policy, wire, Code, FIELDS, RESPONSE_SPEC};
 use crate::decide::{decide_value, decide_with_max_delay, Decision};
 use crate::http::{imf_fixdate_ms, HttpParts};
 use crate::json::{out_of_range, read_json};
@@ -246,7 +246,7 @@ enum Source {
 /// A body path step: a key, an index, or `-1` for every element (`[*]`).
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
-enum Step {
+pub(crate) enum Step {
     Key(String),
     Index(i64),
 }
@@ -315,18 +315,65 @@ pub(crate) fn wire_code(code: &str) -> Option<(&'static str, Vec<(&'static str, 
     })
 }
 
-/// The header where the API's response puts a fact first (`code` or `correlation_id`), if any.
-pub(crate) fn first_header(fact: &str) -> Option<&'static str> {
+/// Where a write of [`api_writes`] goes: a header (by name) or a body path.
+pub(crate) enum Target {
+    Header(&'static str),
+    Body(&'static [Step]),
+}
+
+/// The writes of the API's own shape (docs/conformance.md, "Writing in the API's own shape"), in
+/// the order they apply: each fact (code as sent, message, correlation id, resource id) that is
+/// a string at its first body then first header source, then every `equals` condition of
+/// `error_when` and of the code's own variant entry.
+pub(crate) fn api_writes(code: &str, sent: &str, facts: [Option<&str>; 3]) -> Vec<(Target, Value)> {
     let spec = spec();
-    let sources = if fact == "code" {
-        &spec.code
-    } else {
-        &spec.correlation_id
-    };
-    match sources.first() {
-        Some(Source::Header { name }) => Some(name.as_str()),
-        _ => None,
+    let mut out = Vec::new();
+    let sources = [
+        &spec.code,
+        &spec.message,
+        &spec.correlation_id,
+        &spec.resource_id,
+    ];
+    let values = [Some(sent), facts[0], facts[1], facts[2]];
+    for (list, value) in sources.into_iter().zip(values) {
+        let Some(value) = value else { continue };
+        if let Some(path) = list.iter().find_map(|s| match s {
+            Source::Body { path } => Some(path.as_slice()),
+            _ => None,
+        }) {
+            out.push((Target::Body(path), Value::from(value)));
+        }
+        if let Some(name) = list.iter().find_map(|s| match s {
+            Source::Header { name } => Some(name.as_str()),
+            _ => None,
+        }) {
+            out.push((Target::Header(name), Value::from(value)));
+        }
     }
+    let variant = spec
+        .variants
+        .get(sent)
+        .into_iter()
+        .flatten()
+        .filter(|(name, _)| name == code)
+        .flat_map(|(_, conditions)| conditions);
+    for condition in spec.error_when.iter().chain(variant) {
+        match (&condition.at, &condition.equals) {
+            (Some(Source::Header { name }), Some(value)) => {
+                out.push((Target::Header(name), value.clone()));
+            }
+            (Some(Source::Body { path }), Some(value)) => {
+                out.push((Target::Body(path), value.clone()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the registry's API answers in XML (`wire.format: xml`).
+pub(crate) fn xml_format() -> bool {
+    spec().format == "xml"
 }
 
 // ---- headers ----------------------------------------------------------------------------------------
@@ -597,10 +644,10 @@ impl Facts<'_> {
     }
 }
 
-/// Whether a body member stays in the payload: anything but an RFC 9457 member, unless that
-/// member is also one of the payload's wire names.
+/// Whether a body member stays in the payload: only the contract's own fields (an API's other
+/// members, and RFC 9457's, stay in the reading's document).
 fn kept(key: &str) -> bool {
-    !PROBLEM_MEMBERS.contains(&key) || FIELDS.iter().any(|f| f.wire == key)
+    FIELDS.iter().any(|f| f.wire == key)
 }
 
 // ---- delays -----------------------------------------------------------------------------------------

@@ -4,17 +4,21 @@
 //   node dist/cjs/conformance.js emit VECTORS.json    one JSON line of actual outputs per input
 // Exit 2 when the vectors file cannot be read.
 
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS } from "./contract.js";
-import { checkPayload, decide, fromHttp, fromMcpResult, readHttp } from "./runtime.js";
-import type { Decision, HttpReading } from "./runtime.js";
-import { isObject, own } from "./verdict.js";
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, FIELDS } from "./contract.js";
+import type { Code } from "./contract.js";
+import { checkPayload, decide, didYouMean, fromHttp, fromMcpResult, newError, PayloadError, readHttp, toHttp, toMcpResult } from "./runtime.js";
+import type { Decision, HttpReading, HttpResponse } from "./runtime.js";
+import { isObject, own, wireNames } from "./verdict.js";
 import type { Json } from "./verdict.js";
 
 // Node's own API, declared here so the package needs no type dependency.
 declare const process: { argv: string[]; exitCode?: number; stdout: { write(text: string): boolean } };
 declare function require(name: "fs"): { readFileSync(path: string, encoding: "utf8"): string };
 
-const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision"] as const;
+const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"] as const;
+// The input kinds of writing.json (docs/conformance.md, "The writing vectors").
+const WRITING = ["new_error", "to_http", "did_you_mean"] as const;
+const WIRE = wireNames(FIELDS);
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" ? value : fallback;
@@ -54,8 +58,69 @@ function decisionJson(d: Decision): Json {
   };
 }
 
+/** A JSON body parsed; any other (an XML API's) as its text. */
+function parsedOrText(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/** A written response as the vectors state it: header names in lower case, sorted; the body parsed. */
+function httpJson(response: HttpResponse): Json {
+  const headers = Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]);
+  headers.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
+  return { status: response.status, headers, body: parsedOrText(response.body) };
+}
+
+function mcpJson(result: ReturnType<typeof toMcpResult>): Json {
+  return {
+    content: result.content.map((item) => ({ type: item.type, json: JSON.parse(item.text) as unknown })),
+    structuredContent: result.structuredContent, isError: result.isError,
+  };
+}
+
+function written(payload: Json): Json {
+  return { http: httpJson(toHttp(payload)), http_problem: httpJson(toHttp(payload, true)), mcp: mcpJson(toMcpResult(payload)) };
+}
+
+/** Writing outputs with every object's keys sorted: the SDKs need not agree on key order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys(value[key])]));
+}
+
+/** What the writing functions make of a writing input: a payload, responses, suggestions. */
+function writingOutputs(input: Json): Json {
+  const spec = own(input, "new_error");
+  if (isObject(spec)) {
+    const fields: Json = isObject(spec["scope"]) || spec["scope"] === undefined ? {} : { [WIRE["scope"] ?? "scope"]: spec["scope"] };
+    for (const [name, value] of Object.entries(isObject(spec["fields"]) ? spec["fields"] : {})) fields[WIRE[name] ?? name] = value;
+    let payload: Json;
+    try {
+      payload = { ...newError(String(spec["code"]) as Code, String(spec["correlation_id"]), fields) };
+    } catch (error) {
+      if (error instanceof PayloadError) return { payload: null, http: null, http_problem: null, mcp: null };
+      throw error;
+    }
+    return { payload, ...written(payload) };
+  }
+  const given = own(input, "to_http");
+  if (isObject(given)) return written(given);
+  const ask = own(input, "did_you_mean");
+  if (!isObject(ask)) throw new Error("input holds none of new_error, to_http, did_you_mean");
+  const allowed = Array.isArray(ask["allowed"]) ? ask["allowed"].map(String) : [];
+  const suggestions = typeof ask["limit"] === "number" ? didYouMean(String(ask["value"]), allowed, ask["limit"]) : didYouMean(String(ask["value"]), allowed);
+  return { suggestions };
+}
+
 function outputs(vector: Json): Json {
   const input = isObject(vector["input"]) ? vector["input"] : {};
+  if (WRITING.some((kind) => Object.prototype.hasOwnProperty.call(input, kind))) {
+    return { name: vector["name"], ...(sortedKeys(writingOutputs(input)) as Json) };
+  }
   const nowMs = numberOr(vector["now_ms"], 0);
   const raw = rawPayload(input, nowMs);
   const response = own(input, "response");
@@ -63,6 +128,7 @@ function outputs(vector: Json): Json {
   const decision = decide(raw, {
     attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
     maxDelayMs: numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS),
+    ...(typeof vector["jitter_draw"] === "number" ? { jitter: true, draw: () => vector["jitter_draw"] as number } : {}),
   });
   const reading = isObject(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
   return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),

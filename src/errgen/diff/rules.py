@@ -320,7 +320,7 @@ def relative(reg: Registry, fragment_path: str) -> str:
 
 def _homes(reg: Registry) -> dict[str, str]:
     """Each code's fragment (relative path); codes in the header have none."""
-    return {code: relative(reg, f.path) for f in reg.fragments for code in f.codes}
+    return {code: home for f in reg.fragments for home in (relative(reg, f.path),) for code in f.codes}
 
 
 def _home(fragment: str | None, owner: str | None) -> str:

@@ -63,6 +63,9 @@ def json_lines(value: Any, depth: int = 1, _pad: str = "") -> str:
     large registry's build)."""
     if depth <= 0 or not isinstance(value, (dict, list)) or not value:
         return _inline(value)
+    if depth == 1 and type(value) is dict:  # the common case (a payload, a code's row): no call per member
+        inner = _pad + "  "
+        return "{\n" + ",\n".join([f"{inner}{_inline(k if isinstance(k, str) else _inline(k))}: {_inline(v)}" for k, v in value.items()]) + f"\n{_pad}}}"
     return _expanded(value, _pad, lambda item, pad: json_lines(item, depth - 1, pad))
 
 

@@ -10,6 +10,7 @@ names the fragment it came from; the contract, and so every build output, is the
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import subprocess
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.registry.load import Document, Map, Seq, decode, load_text
+from errgen.registry.load import Document, Map, Seq, decode, load_text, restamped
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 
@@ -48,6 +49,10 @@ class Source(Protocol):
         ...
 
     def read(self, name: str) -> bytes: ...
+
+    def holds(self, name: str, data: bytes) -> bool:
+        """True when `name` is a file whose bytes are `data` (False when unsure: it is read)."""
+        ...
 
 
 @dataclass
@@ -141,6 +146,9 @@ class WorkTree:
         with os.fdopen(fd, "rb") as handle:
             return handle.read()
 
+    def holds(self, name: str, data: bytes) -> bool:
+        return self.read(name) == data
+
 
 class GitTree:
     """The files below `folder` (relative to the repository root) at revision `rev`."""
@@ -150,6 +158,7 @@ class GitTree:
     def __init__(self, rev: str, folder: str, cwd: Path | None = None) -> None:
         self.rev, self.folder, self.cwd = rev, folder.strip("/"), cwd
         self._tree: dict[str, dict[str, tuple[str, str]]] | None = None  # folder -> name -> (kind, object)
+        self._entries: dict[str, tuple[str, str]] = {}  # path below the folder -> (mode, object id)
 
     def _git(self, *args: str) -> bytes:
         return subprocess.run(["git", *args], cwd=self.cwd, capture_output=True, check=True).stdout
@@ -162,7 +171,10 @@ class GitTree:
             for line in filter(None, listed.split("\0")):
                 meta, _, path = line.partition("\t")
                 mode, kind, obj = meta.split(" ")
-                if not path.startswith(prefix) or kind != "blob":
+                if not path.startswith(prefix):
+                    continue
+                self._entries[path[len(prefix):]] = (mode, obj)
+                if kind != "blob":
                     continue  # a submodule is no file
                 parts = path[len(prefix):].split("/")
                 for depth in range(len(parts) - 1):
@@ -214,8 +226,21 @@ class GitTree:
         was 96 s for 5,000 fragments. A link (mode 120000) is refused, never followed, as the
         working tree's reader refuses it."""
         if self._blobs is None:
-            self._blobs = _Blobs(self.rev, self.folder, self.cwd)
+            self._folders()  # the one listing, shared with the blob reader
+            self._blobs = _Blobs(self._entries, self.cwd)
         return self._blobs.read(name)
+
+    def holds(self, name: str, data: bytes) -> bool:
+        """By the object id the listing names, without reading the blob: git's id of a file is
+        the hash of its bytes (SHA-1, or SHA-256 in a repository of that format)."""
+        self._folders()
+        mode, obj = self._entries.get(name, ("", ""))
+        if not mode.startswith("100") or len(obj) not in (40, 64):
+            return False  # no regular file: read() says why
+        digest = hashlib.sha1() if len(obj) == 40 else hashlib.sha256()
+        digest.update(b"blob %d\0" % len(data))
+        digest.update(data)
+        return digest.hexdigest() == obj
 
     def close(self) -> None:
         if self._blobs is not None:
@@ -224,23 +249,16 @@ class GitTree:
 
 
 class _Blobs:
-    """The blobs below `folder` at `rev`, by path relative to the folder: one `git ls-tree -r`
-    for their modes and ids, one `git cat-file --batch` for their bytes. A read asks for the
+    """The blobs of a tree's listing, by path relative to its folder (modes and ids from the
+    tree's one `git ls-tree -r`), read through one `git cat-file --batch`. A read asks for the
     file and, in the same request, for the files after it in its folder with its extension
     (compose reads a pattern's matches in that order): one round trip per batch, not per file."""
 
     BATCH = 512  # requests written before reading the answers: well inside a pipe's buffer, so git never waits on us
 
-    def __init__(self, rev: str, folder: str, cwd: Path | None) -> None:
+    def __init__(self, entries: dict[str, tuple[str, str]], cwd: Path | None) -> None:
         self.cwd = cwd
-        prefix = f"{folder}/" if folder else ""
-        listed = subprocess.run(["git", "ls-tree", "-r", "-z", rev, "--", prefix or "."], cwd=cwd, capture_output=True, check=True).stdout
-        self.entries: dict[str, tuple[str, str]] = {}  # name -> (mode, object id)
-        for line in listed.decode("utf-8", "replace").split("\0"):
-            meta, _, path = line.partition("\t")
-            if path.startswith(prefix) and meta.count(" ") == 2:
-                mode, _, obj = meta.split(" ")
-                self.entries[path[len(prefix):]] = (mode, obj)
+        self.entries = entries  # name -> (mode, object id)
         self.names = sorted(self.entries)
         self.fetched: dict[str, bytes] = {}
         self.process: subprocess.Popen[bytes] | None = None
@@ -301,9 +319,11 @@ class _Blobs:
 
 
 class ComposedDocument(Document):
-    def __init__(self, header: Document, root: Map, diagnostics: list[Diagnostic], fragments: tuple[Fragment, ...]) -> None:
+    def __init__(self, header: Document, root: Map, diagnostics: list[Diagnostic], fragments: tuple[Fragment, ...],
+                 texts: tuple[str, ...] = ()) -> None:
         super().__init__(header.path, root, diagnostics, header.text)
         self.fragments = fragments
+        self.sources = header.sources + texts
 
 
 def in_folder(header: str) -> str:
@@ -325,6 +345,10 @@ def compose(header: Document, source: Source) -> Document:
     diagnostics = list(header.diagnostics)
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
+    texts: list[str] = []
+    _LAST.clear()
+    _LAST.update(_THIS)
+    _THIS.clear()
     for pattern, loc in zip(include, include.locs):
         for name, real in _matches(pattern, loc, source, header.path, diagnostics):
             if real == header.path[len(folder):]:
@@ -333,7 +357,8 @@ def compose(header: Document, source: Source) -> Document:
             fragment = _load(source, real, shown, diagnostics)
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))
-    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments))
+                texts.append(fragment.text)
+    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments), tuple(texts))
 
 
 def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: list[Diagnostic]) -> list[tuple[str, str]]:
@@ -359,9 +384,21 @@ def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: l
     return found
 
 
+# The fragments the last composition loaded, by name below the folder (with their bytes), and those of
+# the one under way: `diff --against` and `bump` compose the registry at a ref and in the working
+# tree, and most fragments read the same in both. Two compositions' worth, never more.
+_LAST: dict[str, tuple[bytes, Document]] = {}
+_THIS: dict[str, tuple[bytes, Document]] = {}
+
+
 def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) -> Document | None:
     try:
-        doc = load_text(decode(source.read(name), shown), shown, stamp=True)
+        data, known = _LAST.get(name, (b"", None))
+        if known is not None and source.holds(name, data):  # at a ref: not even read from git
+            doc = restamped(known, shown)
+        else:
+            data = source.read(name)
+            doc = load_text(decode(data, shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
         return None
@@ -369,6 +406,8 @@ def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) 
         diagnostics.append(diag("file-unreadable", f"cannot read fragment {shown}: {exc}", shown, Loc(1, 1)))
         return None
     diagnostics.extend(doc.diagnostics)
+    if not doc.diagnostics:
+        _THIS[name] = (data, doc)
     return doc
 
 

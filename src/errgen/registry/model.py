@@ -151,7 +151,18 @@ class Code:
     @property
     def actions(self) -> dict[str, str]:
         """The action for each allowed scope, in the registry's scope order."""
-        return {scope: self.action_for(scope) for scope in self.scopes}
+        key = (self.retryable, self.scopes, self.action)
+        known = _ACTIONS.get(key)
+        if known is None:
+            known = tuple((scope, self.action_for(scope)) for scope in self.scopes)
+            if len(_ACTIONS) < 4096:  # bounded: scopes not yet linted may be anything
+                _ACTIONS[key] = known
+        return dict(known)
+
+
+# The actions of each (retryable, scopes, action) asked about: a registry's codes share a few
+# dozen, and the contract view asks for every code's (a diff, for two registries').
+_ACTIONS: dict[tuple[bool, tuple[str, ...], str | None], tuple[tuple[str, str], ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

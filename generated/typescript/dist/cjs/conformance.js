@@ -8,7 +8,10 @@ Object.defineProperty(exports, "__esModule", { value: true });
 const contract_js_1 = require("./contract.js");
 const runtime_js_1 = require("./runtime.js");
 const verdict_js_1 = require("./verdict.js");
-const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision"];
+const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"];
+// The input kinds of writing.json (docs/conformance.md, "The writing vectors").
+const WRITING = ["new_error", "to_http", "did_you_mean"];
+const WIRE = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
 function numberOr(value, fallback) {
     return typeof value === "number" ? value : fallback;
 }
@@ -44,8 +47,71 @@ function decisionJson(d) {
         resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched: { ...d.searched },
     };
 }
+/** A JSON body parsed; any other (an XML API's) as its text. */
+function parsedOrText(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return body;
+    }
+}
+/** A written response as the vectors state it: header names in lower case, sorted; the body parsed. */
+function httpJson(response) {
+    const headers = Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]);
+    headers.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    return { status: response.status, headers, body: parsedOrText(response.body) };
+}
+function mcpJson(result) {
+    return {
+        content: result.content.map((item) => ({ type: item.type, json: JSON.parse(item.text) })),
+        structuredContent: result.structuredContent, isError: result.isError,
+    };
+}
+function written(payload) {
+    return { http: httpJson((0, runtime_js_1.toHttp)(payload)), http_problem: httpJson((0, runtime_js_1.toHttp)(payload, true)), mcp: mcpJson((0, runtime_js_1.toMcpResult)(payload)) };
+}
+/** Writing outputs with every object's keys sorted: the SDKs need not agree on key order. */
+function sortedKeys(value) {
+    if (Array.isArray(value))
+        return value.map(sortedKeys);
+    if (!(0, verdict_js_1.isObject)(value))
+        return value;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys(value[key])]));
+}
+/** What the writing functions make of a writing input: a payload, responses, suggestions. */
+function writingOutputs(input) {
+    const spec = (0, verdict_js_1.own)(input, "new_error");
+    if ((0, verdict_js_1.isObject)(spec)) {
+        const fields = (0, verdict_js_1.isObject)(spec["scope"]) || spec["scope"] === undefined ? {} : { [WIRE["scope"] ?? "scope"]: spec["scope"] };
+        for (const [name, value] of Object.entries((0, verdict_js_1.isObject)(spec["fields"]) ? spec["fields"] : {}))
+            fields[WIRE[name] ?? name] = value;
+        let payload;
+        try {
+            payload = { ...(0, runtime_js_1.newError)(String(spec["code"]), String(spec["correlation_id"]), fields) };
+        }
+        catch (error) {
+            if (error instanceof runtime_js_1.PayloadError)
+                return { payload: null, http: null, http_problem: null, mcp: null };
+            throw error;
+        }
+        return { payload, ...written(payload) };
+    }
+    const given = (0, verdict_js_1.own)(input, "to_http");
+    if ((0, verdict_js_1.isObject)(given))
+        return written(given);
+    const ask = (0, verdict_js_1.own)(input, "did_you_mean");
+    if (!(0, verdict_js_1.isObject)(ask))
+        throw new Error("input holds none of new_error, to_http, did_you_mean");
+    const allowed = Array.isArray(ask["allowed"]) ? ask["allowed"].map(String) : [];
+    const suggestions = typeof ask["limit"] === "number" ? (0, runtime_js_1.didYouMean)(String(ask["value"]), allowed, ask["limit"]) : (0, runtime_js_1.didYouMean)(String(ask["value"]), allowed);
+    return { suggestions };
+}
 function outputs(vector) {
     const input = (0, verdict_js_1.isObject)(vector["input"]) ? vector["input"] : {};
+    if (WRITING.some((kind) => Object.prototype.hasOwnProperty.call(input, kind))) {
+        return { name: vector["name"], ...sortedKeys(writingOutputs(input)) };
+    }
     const nowMs = numberOr(vector["now_ms"], 0);
     const raw = rawPayload(input, nowMs);
     const response = (0, verdict_js_1.own)(input, "response");
@@ -53,6 +119,7 @@ function outputs(vector) {
     const decision = (0, runtime_js_1.decide)(raw, {
         attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], contract_js_1.DEFAULT_MAX_ATTEMPTS),
         maxDelayMs: numberOr(vector["max_delay_ms"], contract_js_1.DEFAULT_MAX_DELAY_MS),
+        ...(typeof vector["jitter_draw"] === "number" ? { jitter: true, draw: () => vector["jitter_draw"] } : {}),
     });
     const reading = (0, verdict_js_1.isObject)(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
     return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),

@@ -64,6 +64,8 @@ export interface DecideOptions {
     readonly maxDelayMs?: number;
     /** Draw the backoff (only the backoff) uniformly below its value (default false). */
     readonly jitter?: boolean;
+    /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
+    readonly draw?: () => number;
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */

@@ -27,6 +27,7 @@ const recovery_js_1 = require("./recovery.js");
 const verdict_js_1 = require("./verdict.js");
 const reading_js_1 = require("./reading.js");
 const wire_js_1 = require("./wire.js");
+const writing_js_1 = require("./writing.js");
 const W = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
 function w(name) {
     return W[name] ?? name;
@@ -94,7 +95,7 @@ function decision(payload, action, reason, delayMs = null) {
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 function decide(payload, options = {}) {
-    const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+    const { attempt = 1, maxAttempts = contract_js_1.DEFAULT_MAX_ATTEMPTS, maxDelayMs = contract_js_1.DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
     if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
         const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -131,7 +132,7 @@ function decide(payload, options = {}) {
     // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if (delay > maxDelayMs)
         return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+    return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 function validatePayload(payload) {
@@ -219,7 +220,12 @@ function toHttp(given, problem = false) {
         ...(typeof message === "string" ? [["detail", message]] : []),
     ];
     const body = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-    return { status, headers, body: (0, wire_js_1.toJson)(apiShape(payload, body, headers)) };
+    const shaped = apiShape(payload, body, headers);
+    if (contract_js_1.RESPONSE.format === "xml") {
+        headers["Content-Type"] = "application/xml";
+        return { status, headers, body: (0, writing_js_1.toXml)(shaped) };
+    }
+    return { status, headers, body: (0, wire_js_1.toJson)(shaped) };
 }
 /** What the API itself sends: a code that shares its wire code with others goes out as that wire
  * code, with the headers its `when` conditions test; the code and the correlation id also go in
@@ -239,23 +245,13 @@ function apiShape(payload, body, headers) {
         else {
             body = inner;
         }
-        for (const [name, conditions] of contract_js_1.RESPONSE.variants[sent] ?? []) {
-            if (name !== code)
-                continue;
-            for (const condition of conditions) {
-                if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
-                    headers[condition.at.name] = condition.equals;
-                }
-            }
-        }
     }
-    const facts = [[contract_js_1.RESPONSE.code, sent], [contract_js_1.RESPONSE.correlation_id, (0, verdict_js_1.own)(payload, w("correlation_id"))]];
-    for (const [sources, value] of facts) {
-        const head = sources[0];
-        if (head !== undefined && head.in === "header" && typeof value === "string")
-            headers[head.name] = value;
-    }
-    return body;
+    const variant = (contract_js_1.RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const facts = {
+        code: sent, message: (0, verdict_js_1.own)(payload, w("message")), correlation_id: (0, verdict_js_1.own)(payload, w("correlation_id")),
+        resource_id: (0, verdict_js_1.own)(payload, w("resource_id")),
+    };
+    return (0, writing_js_1.apply)(contract_js_1.RESPONSE.format === "xml" ? {} : body, headers, (0, writing_js_1.writes)(facts, variant));
 }
 const REQUIRED = contract_js_1.FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
 const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
@@ -332,7 +328,7 @@ function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 function kept(key) {
-    return !contract_js_1.PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+    return WIRE_NAMES.includes(key);
 }
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
  * own wire names dropped, `detail` as the message, a variant code resolved, and the response's

@@ -2,11 +2,12 @@
 // Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
-import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, PROBLEM_MEMBERS, REGISTRY_NAME, RESPONSE, } from "./contract.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
 function w(name) {
     return W[name] ?? name;
@@ -73,7 +74,7 @@ function decision(payload, action, reason, delayMs = null) {
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 export function decide(payload, options = {}) {
-    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false } = options;
+    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
     if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
         const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -110,7 +111,7 @@ export function decide(payload, options = {}) {
     // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
     if (delay > maxDelayMs)
         return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, jitter && !named ? Math.floor(Math.random() * delay) : delay);
+    return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 export function validatePayload(payload) {
@@ -198,7 +199,12 @@ export function toHttp(given, problem = false) {
         ...(typeof message === "string" ? [["detail", message]] : []),
     ];
     const body = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-    return { status, headers, body: toJson(apiShape(payload, body, headers)) };
+    const shaped = apiShape(payload, body, headers);
+    if (RESPONSE.format === "xml") {
+        headers["Content-Type"] = "application/xml";
+        return { status, headers, body: toXml(shaped) };
+    }
+    return { status, headers, body: toJson(shaped) };
 }
 /** What the API itself sends: a code that shares its wire code with others goes out as that wire
  * code, with the headers its `when` conditions test; the code and the correlation id also go in
@@ -218,23 +224,13 @@ function apiShape(payload, body, headers) {
         else {
             body = inner;
         }
-        for (const [name, conditions] of RESPONSE.variants[sent] ?? []) {
-            if (name !== code)
-                continue;
-            for (const condition of conditions) {
-                if ("at" in condition && "equals" in condition && condition.at.in === "header" && typeof condition.equals === "string") {
-                    headers[condition.at.name] = condition.equals;
-                }
-            }
-        }
     }
-    const facts = [[RESPONSE.code, sent], [RESPONSE.correlation_id, own(payload, w("correlation_id"))]];
-    for (const [sources, value] of facts) {
-        const head = sources[0];
-        if (head !== undefined && head.in === "header" && typeof value === "string")
-            headers[head.name] = value;
-    }
-    return body;
+    const variant = (RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const facts = {
+        code: sent, message: own(payload, w("message")), correlation_id: own(payload, w("correlation_id")),
+        resource_id: own(payload, w("resource_id")),
+    };
+    return applyWrites(RESPONSE.format === "xml" ? {} : body, headers, writes(facts, variant));
 }
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
 const WIRE_NAMES = FIELDS.map((spec) => spec.wire);
@@ -311,7 +307,7 @@ function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 function kept(key) {
-    return !PROBLEM_MEMBERS.includes(key) || WIRE_NAMES.includes(key);
+    return WIRE_NAMES.includes(key);
 }
 /** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
  * own wire names dropped, `detail` as the message, a variant code resolved, and the response's

@@ -19,12 +19,14 @@ import json
 import re
 from typing import Any
 
+from markupsafe import Markup
+
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
 from errgen.emit.targets.catalogue import ACTION_ADVICE
 from errgen.registry.model import Registry
-from errgen.emit.render import comment
+from errgen.emit.render import comment, json_lines
 from errgen.emit.render import render as render_template
 from errgen.resources import templates_dir
 
@@ -69,14 +71,30 @@ def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, 
     roots = {code: "../" * path.count("/") for code, path in pages.items()}
     chrome = {root: _parts(render_template(NAME, "chrome.html.jinja", root=root, **common)) for root in set(roots.values())}
     bodies = render_template(NAME, "codes.html.jinja", rows=contract.codes, roots=roots, pages=pages, owners=owners,
-                             snippets=snippets, examples={row.code: payload.example(contract, row) for row in contract.codes},
-                             **common).split(_PAGE)
+                             tails=tails(contract, snippets), **common).split(_PAGE)
     out = {}
     for row, body in zip(contract.codes, bodies):
         title, main = body.strip("\n").split(_SPLIT, 1)
         head, middle, foot = chrome[roots[row.code]]
         out[f"{ROOT}/{pages[row.code]}"] = f"{head}{title}{middle}{main}\n{foot}"
     return out
+
+
+def tails(contract: ContractView, snippets: list[tuple[str, dict[str, str]]]) -> dict[str, Markup]:
+    """The end of each code's page, escaped here: its example payload (valid against the
+    schema), then how each SDK names it. As the template wrote it, a call per value."""
+    labels = [(_escaped(label), texts) for label, texts in snippets]
+    return {row.code: Markup(f'<pre tabindex="0"><code>{_escaped(json_lines(payload.example(contract, row)))}</code></pre>\n'
+                             "<h2>In each SDK</h2>\n"
+                             + "".join(f'<h3>{label}</h3>\n<pre tabindex="0"><code>{_escaped(texts[row.code])}</code></pre>\n'
+                                       for label, texts in labels))
+            for row in contract.codes}
+
+
+def _escaped(text: str) -> str:
+    """markupsafe.escape(text) for a plain string, as the templates' autoescape writes it (its
+    pure-Python spelling, without a Markup made per value)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
 
 
 def _parts(chrome: str) -> tuple[str, str, str]:

@@ -206,8 +206,6 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "timed_table": naming.struct_array("Timed", timed_rows),
         "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
                         for p in view.problems],
-        "problem_members": naming.array([naming.string(m) for m in contract.PROBLEM_MEMBERS], 0,
-                                        "pub(crate) static PROBLEM_MEMBERS: &[&str] = ", ";"),
         "recovery_table": naming.struct_array("CodeEntry", code_rows),
         "category_table": naming.struct_array("CategoryEntry", category_rows),
         "rule_table": naming.struct_array("RuleRow", rule_rows),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from errgen.registry.lint.base import Context, Finding, Nearest, nearest, rule
+from errgen.registry.lint.base import Context, Finding, Nearest, rule
 from errgen.registry.model import HINTS, SCOPES
 
 MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
@@ -56,9 +56,10 @@ def retry_after_range(ctx: Context) -> Iterator[Finding]:
 @rule("unknown-scope")
 def unknown_scope(ctx: Context) -> Iterator[Finding]:
     """Scopes are request, resource or service."""
+    suggest = Nearest(SCOPES)
     for code in ctx.registry.codes:
         if code.scope not in SCOPES:
-            yield Finding(f"code {code.name}: scope {code.scope!r} is not one of request, resource, service{nearest(code.scope, SCOPES)}", code.locs["scope"])
+            yield Finding(f"code {code.name}: scope {code.scope!r} is not one of request, resource, service{suggest(code.scope)}", code.locs["scope"])
         for scope in code.scopes:
             if scope not in SCOPES and f"scopes:{scope}" in code.locs:  # absent when scopes is malformed
                 yield Finding(f"code {code.name}: scopes lists {scope!r}, not one of request, resource, service", code.locs[f"scopes:{scope}"])
@@ -106,10 +107,11 @@ def type_uri(ctx: Context) -> Iterator[Finding]:
 @rule("unknown-hint")
 def unknown_hint(ctx: Context) -> Iterator[Finding]:
     """Hints are payload fields defined by errgen: searched, did_you_mean, accepted, state, safe_to_replay."""
+    suggest = Nearest(HINTS)  # one answer per misspelling, however many codes carry it
     for code in ctx.registry.codes:
         for hint in code.hints:
             if hint not in HINTS:
-                yield Finding(f"code {code.name}: unknown hint {hint!r}{nearest(hint, HINTS)}", code.locs[f"hints:{hint}"])
+                yield Finding(f"code {code.name}: unknown hint {hint!r}{suggest(hint)}", code.locs[f"hints:{hint}"])
 
 
 @rule("replaced-by-unknown")

@@ -123,20 +123,22 @@ def _rough_key(kind: str, name: str, identifier: str | None) -> str:
 def identifier_collision(ctx: Context) -> Iterator[Finding]:
     """Two codes (or two categories) must not map to the same identifier in any target language."""
     for kind, items in (("code", ctx.registry.codes), ("category", ctx.registry.categories)):
+        keys = [_rough_key(kind, item.name, item.identifier) for item in items]
         rough: dict[str, int] = {}
-        for item in items:
-            key = _rough_key(kind, item.name, item.identifier)
+        for key in keys:
             rough[key] = rough.get(key, 0) + 1
-        suspects = [item for item in items if rough[_rough_key(kind, item.name, item.identifier)] > 1]
+        suspects = [item for item, key in zip(items, keys) if rough[key] > 1]
         owners: dict[tuple[str, str], tuple[str, Loc]] = {}
         taken: set[tuple[str, str]] | None = None
+        # Each suspect's names in every language, made once (the suggestions' `taken` reads them too).
+        named = {item.name: _identifiers(kind, item.name, item.identifier) for item in suspects}
         for item in suspects:
-            names = _identifiers(kind, item.name, item.identifier)
+            names = named[item.name]
             clashes = [(language, ident, owners[(language, ident)]) for language, ident in names.items()
                        if owners.get((language, ident), (item.name,))[0] != item.name]
             if clashes:
                 if taken is None:  # every name in every language, once, for the suggestions
-                    taken = {pair for i in items for pair in _identifiers(kind, i.name, i.identifier).items()}
+                    taken = {pair for i in items for pair in (named.get(i.name) or _identifiers(kind, i.name, i.identifier)).items()}
                 other, where = clashes[0][2]
                 place = f"{where.path}:{where.line}" if where.path != item.loc.path else f"line {where.line}"
                 same = ", ".join(f"{language} {ident}" for language, ident, owner in clashes if owner[0] == other)

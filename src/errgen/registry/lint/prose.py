@@ -10,6 +10,10 @@ from errgen.registry.lint.base import Context, Finding, rule
 from errgen.leaks import LeakScanner
 
 INTERPOLATED = re.compile(
+    # Every alternative starts with one of these (a word of lowercase letters or digits, or a
+    # brace, %, $ or quote): said once up front, a position where none can start is passed over
+    # after one test, not after one per alternative (a third of the rule's time).
+    r"(?=[{%$'\"]|\b[a-z0-9])(?:"
     r"\b[a-z]+_\d{2,}\b"  # an id like contact_4127
     r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # a UUID
     r"|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|days?|KB|MB|GB|bytes|%)(?![\w])"  # a number with a unit
@@ -17,6 +21,7 @@ INTERPOLATED = re.compile(
     # a quoted name; a quote inside or right after a word is an apostrophe (the card's, customers'),
     # and a closing quote follows no space and precedes no letter
     r"|(?<![\w'])'[^'\s][^']{0,40}(?<!\s)'(?![\w])|\"[^\"\s][^\"]{0,40}\""
+    r")"
 )
 
 

@@ -37,21 +37,16 @@ def _strings(node: Any, loc: Loc, where: str, prose: bool) -> Iterator[tuple[str
             yield from _strings(item, item_loc, f"{where}[{i}]", prose)
 
 
-def _any_invisible(root: Any) -> bool:
-    """One quick pass over every key and string (the usual answer is no): the detailed walk,
-    which names each place, runs only when there is something to report."""
-    found: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Map):
-            found.extend(k for k in node if isinstance(k, str))
-            stack.extend(node.values())
-        elif isinstance(node, Seq):
-            stack.extend(node)
-        elif isinstance(node, str):
-            found.append(node)
-    return INVISIBLE.search("\n".join(found)) is not None
+# How a quoted YAML scalar spells a character by number: the only way one of INVISIBLE can be in
+# a loaded string without being in the file's text (\\x reaches U+00FF, below every one of them).
+_ESCAPES = re.compile(r"\\[uU]")
+
+
+def _any_invisible(doc: Any) -> bool:
+    """One quick pass over the files' text (the usual answer is no): the detailed walk, which
+    names each place, runs only when a file holds one of the characters or a numeric escape
+    that might spell one."""
+    return any(INVISIBLE.search(text) or _ESCAPES.search(text) for text in doc.sources)
 
 
 @rule("invisible-character")
@@ -62,7 +57,7 @@ def invisible_character(ctx: Context) -> Iterator[Finding]:
     warning in prose (descriptions, history changes, reasons), where right-to-left or Indic text
     may need a mark or a joiner."""
     root = ctx.document.root if ctx.document else None
-    strings = list(_strings(root, root.loc, "", False)) if root is not None and _any_invisible(root) else []
+    strings = list(_strings(root, root.loc, "", False)) if root is not None and _any_invisible(ctx.document) else []
     strings += [(f.owner, f.loc, "the fragment's owner", False) for f in ctx.registry.fragments]
     for text, loc, where, prose in strings:
         if INVISIBLE.search(text):

@@ -234,8 +234,9 @@ func hasAll(obj *object, keys []string) bool {
 	return true
 }
 
-// kept: RFC 9457 members are dropped around the payload, unless one is a payload field's name.
-func kept(key string) bool { return !problemMembers[key] || specByWire[key] != nil }
+// kept: only the contract's own fields stay in the payload (an API's other members, and RFC
+// 9457's, stay in the reading's document).
+func kept(key string) bool { return specByWire[key] != nil }
 
 // asSent is a payload the body carries itself (errgen's shape): RFC 9457 members that are not the
 // payload's own wire names dropped, detail as the message, a variant code resolved, and the

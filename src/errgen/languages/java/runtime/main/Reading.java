@@ -188,7 +188,7 @@ final class Reading {
   }
 
   private static boolean kept(String key) {
-    return !C.problemMembers.contains(key) || C.byWire.containsKey(key);
+    return C.byWire.containsKey(key);
   }
 
   /**

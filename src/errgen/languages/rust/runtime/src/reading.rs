@@ -12,7 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, Code, FIELDS, PROBLEM_MEMBERS, RESPONSE_SPEC};
+use crate::data::{policy, wire, Code, FIELDS, RESPONSE_SPEC};
 use crate::decide::{decide_value, decide_with_max_delay, Decision};
 use crate::http::{imf_fixdate_ms, HttpParts};
 use crate::json::{out_of_range, read_json};
@@ -643,10 +643,10 @@ impl Facts<'_> {
     }
 }
 
-/// Whether a body member stays in the payload: anything but an RFC 9457 member, unless that
-/// member is also one of the payload's wire names.
+/// Whether a body member stays in the payload: only the contract's own fields (an API's other
+/// members, and RFC 9457's, stay in the reading's document).
 fn kept(key: &str) -> bool {
-    !PROBLEM_MEMBERS.contains(&key) || FIELDS.iter().any(|f| f.wire == key)
+    FIELDS.iter().any(|f| f.wire == key)
 }
 
 // ---- delays -----------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -20,8 +21,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs a conformance vectors file: {@code check FILE} compares each vector with its expectations
@@ -30,7 +35,19 @@ import java.util.TreeSet;
  */
 public final class ConformanceRunner {
   private static final List<String> OUTCOMES =
-      List.of("reading", "valid", "problems", "parsed", "decision");
+      List.of(
+          "reading",
+          "valid",
+          "problems",
+          "parsed",
+          "decision",
+          "payload",
+          "http",
+          "http_problem",
+          "mcp",
+          "suggestions");
+  // The input kinds of writing.json (docs/conformance.md, "The writing vectors").
+  private static final List<String> WRITING = List.of("new_error", "to_http", "did_you_mean");
   // The vectors file itself may nest payloads deeper than the SDK accepts from a body.
   private static final ObjectMapper FILE_READER =
       JsonMapper.builder(
@@ -89,19 +106,25 @@ public final class ConformanceRunner {
   /** What this SDK makes of a vector: name, valid, problems, parsed and decision. */
   public static Map<String, Object> outcome(JsonNode vector) {
     Policy policy = RecoveryTable.policy();
+    JsonNode input = vector.has("input") ? vector.get("input") : vector;
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("name", vector.get("name").asText());
+    if (WRITING.stream().anyMatch(input::has)) {
+      sorted(writing(input)).properties().forEach(e -> out.put(e.getKey(), e.getValue()));
+      return out;
+    }
     JsonNode raw = raw(vector);
     List<Problem> problems = Errors.validate(raw);
     TreeSet<String> ids = new TreeSet<>();
     problems.forEach(p -> ids.add(p.id().wire()));
+    JsonNode draw = vector.get("jitter_draw");
     Decision decision =
         Errors.decide(
             raw,
             number(vector, "attempt", 1),
             number(vector, "max_attempts", policy.defaultMaxAttempts()),
-            number(vector, "max_delay_ms", policy.defaultMaxDelayMs()));
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("name", vector.get("name").asText());
-    JsonNode input = vector.has("input") ? vector.get("input") : vector;
+            number(vector, "max_delay_ms", policy.defaultMaxDelayMs()),
+            draw != null && draw.isNumber() ? new Drawn(draw.doubleValue()) : null);
     if (input.has("response")) {
       HttpReading reading = response(input.get("response"), number(vector, "now_ms", 0));
       Map<String, Object> read = new LinkedHashMap<>();
@@ -220,6 +243,152 @@ public final class ConformanceRunner {
   private static long number(JsonNode vector, String key, long fallback) {
     JsonNode v = vector.get(key);
     return v == null || v.isNull() ? fallback : v.asLong();
+  }
+
+  /** A jitter source whose every draw is the vector's. */
+  private static final class Drawn extends Random {
+    private static final long serialVersionUID = 1L;
+    private final double draw;
+
+    Drawn(double draw) {
+      this.draw = draw;
+    }
+
+    @Override
+    public double nextDouble() {
+      return draw;
+    }
+  }
+
+  // ---- the writing vectors (writing.json) ----
+
+  /**
+   * What the writing functions make of a writing input: newError's payload and what is written of
+   * it, toHttp's and toMcpResult's of a given payload, or didYouMean's suggestions.
+   */
+  private static ObjectNode writing(JsonNode input) {
+    ObjectNode out = Json.NODES.objectNode();
+    if (input.has("new_error")) {
+      JsonNode spec = input.get("new_error");
+      UnaryOperator<ErrorPayload.Builder> fill = builder -> filled(builder, spec);
+      ErrorPayload payload;
+      try {
+        payload =
+            Errors.newError(
+                Code.fromWire(spec.get("code").asText()),
+                spec.get("correlation_id").asText(),
+                fill);
+      } catch (InvalidPayloadException e) {
+        List.of("payload", "http", "http_problem", "mcp").forEach(out::putNull);
+        return out;
+      }
+      out.set("payload", payload.toJson());
+      return written(out, payload);
+    }
+    if (input.has("to_http")) {
+      return written(out, ErrorPayload.fromJson(input.get("to_http")));
+    }
+    JsonNode spec = input.get("did_you_mean");
+    List<String> allowed = new ArrayList<>();
+    spec.get("allowed").forEach(item -> allowed.add(item.asText()));
+    String value = spec.get("value").asText();
+    List<String> suggestions =
+        spec.has("limit")
+            ? Errors.didYouMean(value, allowed, spec.get("limit").asInt())
+            : Errors.didYouMean(value, allowed);
+    ArrayNode list = out.putArray("suggestions");
+    suggestions.forEach(list::add);
+    return out;
+  }
+
+  /** The builder with a new_error input's scope and fields (by canonical name) set. */
+  private static ErrorPayload.Builder filled(ErrorPayload.Builder builder, JsonNode spec) {
+    if (spec.has("scope")) {
+      builder.scope(Scope.fromWire(spec.get("scope").asText()));
+    }
+    JsonNode fields = spec.has("fields") ? spec.get("fields") : Json.NODES.objectNode();
+    for (Map.Entry<String, JsonNode> field : fields.properties()) {
+      JsonNode value = field.getValue();
+      switch (field.getKey()) {
+        case "resource_id" -> builder.resourceId(value.asText());
+        case "message" -> builder.message(value.asText());
+        case "retry_after_ms" -> builder.retryAfterMs(value.asLong());
+        case "searched" -> {
+          Map<String, Object> searched = new LinkedHashMap<>();
+          value.properties().forEach(e -> searched.put(e.getKey(), Json.plain(e.getValue())));
+          builder.searched(searched);
+        }
+        case "did_you_mean" -> builder.didYouMean(texts(value));
+        case "accepted" -> builder.accepted(texts(value));
+        case "state" -> builder.state(State.fromWire(value.asText()));
+        case "safe_to_replay" -> builder.safeToReplay(value.asBoolean());
+        default -> throw new IllegalArgumentException("new_error: no field " + field.getKey());
+      }
+    }
+    return builder;
+  }
+
+  private static List<String> texts(JsonNode items) {
+    List<String> out = new ArrayList<>();
+    items.forEach(item -> out.add(item.asText()));
+    return out;
+  }
+
+  /** Both HTTP forms and the MCP result of a payload, added to {@code out}. */
+  private static ObjectNode written(ObjectNode out, ErrorPayload payload) {
+    out.set("http", httpJson(Errors.toHttp(payload, false)));
+    out.set("http_problem", httpJson(Errors.toHttp(payload, true)));
+    ObjectNode result = Errors.toMcpResult(payload);
+    ArrayNode content = Json.NODES.arrayNode();
+    for (JsonNode item : result.get("content")) {
+      ObjectNode parsed = Json.NODES.objectNode();
+      parsed.set("type", item.get("type"));
+      parsed.set("json", Json.read(item.get("text").asText()).orElse(Json.NODES.nullNode()));
+      content.add(parsed);
+    }
+    ObjectNode mcp = Json.NODES.objectNode();
+    mcp.set("content", content);
+    mcp.set("structuredContent", result.get("structuredContent"));
+    mcp.set("isError", result.get("isError"));
+    out.set("mcp", mcp);
+    return out;
+  }
+
+  /** A written response: header names in lower case, sorted; the body parsed. */
+  private static ObjectNode httpJson(HttpMessage response) {
+    List<List<String>> headers = new ArrayList<>();
+    response
+        .headers()
+        .forEach(h -> headers.add(List.of(h.getKey().toLowerCase(Locale.ROOT), h.getValue())));
+    headers.sort(Comparator.comparing((List<String> h) -> h.get(0)).thenComparing(h -> h.get(1)));
+    ObjectNode out = Json.NODES.objectNode();
+    out.put("status", response.status());
+    ArrayNode pairs = out.putArray("headers");
+    headers.forEach(h -> pairs.addArray().add(h.get(0)).add(h.get(1)));
+    // An XML API's body is compared as text.
+    out.set("body", Json.read(response.body()).orElse(Json.NODES.textNode(response.body())));
+    return out;
+  }
+
+  /** A tree with every object's keys sorted: the SDKs need not agree on key order. */
+  private static ObjectNode sorted(ObjectNode node) {
+    return (ObjectNode) sortedNode(node);
+  }
+
+  private static JsonNode sortedNode(JsonNode node) {
+    if (node.isObject()) {
+      TreeMap<String, JsonNode> keys = new TreeMap<>();
+      node.properties().forEach(e -> keys.put(e.getKey(), sortedNode(e.getValue())));
+      ObjectNode out = Json.NODES.objectNode();
+      keys.forEach(out::set);
+      return out;
+    }
+    if (node.isArray()) {
+      ArrayNode out = Json.NODES.arrayNode();
+      node.forEach(item -> out.add(sortedNode(item)));
+      return out;
+    }
+    return node;
   }
 
   // JSON data equality: 2 equals 2.0.

@@ -2,6 +2,7 @@
 package com.example.acmeerrors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -204,43 +205,142 @@ public final class Errors {
   // HTTP.
 
   /**
-   * What the API itself sends: a code that shares its wire code with others goes out as that wire
-   * code, with the headers its {@code when} conditions test; the code and the request id also go in
-   * the header where the API's responses carry them first.
+   * The code as the API sends it: a code that shares its wire code with others goes out as that
+   * wire code (in the payload too).
    */
-  private static void apiShape(
-      ErrorPayload payload, ObjectNode fields, List<Map.Entry<String, String>> headers) {
+  private static String sentCode(ErrorPayload payload, ObjectNode fields) {
     String code = payload.code();
-    if (code == null) {
-      return;
-    }
-    String sent = Reading.WIRE_CODE.getOrDefault(code, code);
-    JsonNode response = C.response;
-    if (!sent.equals(code)) {
+    String sent = code == null ? null : Reading.WIRE_CODE.getOrDefault(code, code);
+    if (sent != null && !sent.equals(code)) {
       fields.put(C.wire("code"), sent);
-      for (JsonNode row : response.get("variants").get(sent)) {
-        if (!row.get(0).asText().equals(code)) {
-          continue;
-        }
-        for (JsonNode condition : row.get(1)) {
-          JsonNode at = condition.get("at");
-          JsonNode wanted = condition.get("equals");
-          if (at != null
-              && at.get("in").asText().equals("header")
-              && wanted != null
-              && wanted.isTextual()) {
-            putHeader(headers, at.get("name").asText(), wanted.textValue());
+    }
+    return sent;
+  }
+
+  /**
+   * The body as the API itself sends it (docs/conformance.md, "Writing in the API's own shape"):
+   * each fact at its first body and first header source, then every {@code equals} condition of
+   * {@code error_when} and of the code's own variant entry made true; an XML API's document holds
+   * those writes alone.
+   */
+  private static JsonNode apiShape(
+      ErrorPayload payload, String sent, ObjectNode body, List<Map.Entry<String, String>> headers) {
+    JsonNode response = C.response;
+    List<JsonNode[]> writes = new ArrayList<>();
+    String[][] facts = {
+      {"code", sent},
+      {"message", payload.message()},
+      {"correlation_id", payload.correlationId()},
+      {"resource_id", payload.resourceId()}
+    };
+    for (String[] fact : facts) {
+      for (String kind : fact[1] == null ? List.<String>of() : List.of("body", "header")) {
+        for (JsonNode source : response.get(fact[0])) {
+          if (source.get("in").asText().equals(kind)) {
+            writes.add(new JsonNode[] {source, Json.NODES.textNode(fact[1])});
+            break;
           }
         }
       }
     }
-    String[][] facts = {{"code", sent}, {"correlation_id", payload.correlationId()}};
-    for (String[] fact : facts) {
-      JsonNode sources = response.get(fact[0]);
-      JsonNode first = sources.isEmpty() ? null : sources.get(0);
-      if (first != null && first.get("in").asText().equals("header") && fact[1] != null) {
-        putHeader(headers, first.get("name").asText(), fact[1]);
+    List<JsonNode> conditions = new ArrayList<>();
+    response.get("error_when").forEach(conditions::add);
+    JsonNode rows = sent == null ? null : response.get("variants").get(sent);
+    for (JsonNode row : rows == null ? Json.NODES.arrayNode() : rows) {
+      if (row.get(0).asText().equals(payload.code())) {
+        row.get(1).forEach(conditions::add);
       }
+    }
+    for (JsonNode condition : conditions) {
+      if (condition.has("at") && condition.has("equals")) {
+        writes.add(new JsonNode[] {condition.get("at"), condition.get("equals")});
+      }
+    }
+    JsonNode document = xml() ? Json.NODES.objectNode() : body;
+    for (JsonNode[] write : writes) {
+      String in = write[0].get("in").asText();
+      if (in.equals("header") && write[1].isTextual()) {
+        putHeader(headers, write[0].get("name").asText(), write[1].textValue());
+      } else if (in.equals("body")) {
+        document = put(document, write[0].get("path"), 0, write[1]);
+      }
+    }
+    return document;
+  }
+
+  private static boolean xml() {
+    return C.response.get("format").asText().equals("xml");
+  }
+
+  /**
+   * {@code node} with {@code value} at {@code path} from step {@code at}: objects and arrays made
+   * on the way (an array padded with empty objects, {@code [*]} as index 0), a value in the way
+   * replaced; a new key goes last, an existing one keeps its place.
+   */
+  private static JsonNode put(JsonNode node, JsonNode path, int at, JsonNode value) {
+    if (at == path.size()) {
+      return value;
+    }
+    JsonNode step = path.get(at);
+    if (step.isTextual()) {
+      ObjectNode object =
+          node != null && node.isObject() ? (ObjectNode) node : Json.NODES.objectNode();
+      object.set(step.textValue(), put(object.get(step.textValue()), path, at + 1, value));
+      return object;
+    }
+    int index = Math.max(step.asInt(), 0);
+    ArrayNode items = node != null && node.isArray() ? (ArrayNode) node : Json.NODES.arrayNode();
+    while (items.size() <= index) {
+      items.addObject();
+    }
+    items.set(index, put(items.get(index), path, at + 1, value));
+    return items;
+  }
+
+  /** The document's first member as the root element, or "" when it has none. */
+  private static String toXml(JsonNode document) {
+    if (!document.isObject() || document.isEmpty()) {
+      return "";
+    }
+    Map.Entry<String, JsonNode> root = document.properties().iterator().next();
+    StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    element(out, root.getKey(), root.getValue());
+    return out.toString();
+  }
+
+  // Strings only: an XML reader reads every value as text.
+  private static void element(StringBuilder out, String name, JsonNode value) {
+    if (name.isEmpty() || name.chars().anyMatch(c -> " \t\r\n/>=<\"'&!?".indexOf(c) >= 0)) {
+      return;
+    }
+    if (value.isArray()) {
+      value.forEach(item -> element(out, name, item));
+    } else if (value.isObject()) {
+      out.append('<').append(name).append('>');
+      value.properties().forEach(e -> element(out, e.getKey(), e.getValue()));
+      out.append("</").append(name).append('>');
+    } else if (value.isTextual()) {
+      out.append('<').append(name).append('>');
+      value
+          .textValue()
+          .codePoints()
+          .forEach(
+              c -> {
+                switch (c) {
+                  case '&' -> out.append("&amp;");
+                  case '<' -> out.append("&lt;");
+                  case '>' -> out.append("&gt;");
+                  case 0 -> out.append('\uFFFD');
+                  default -> {
+                    if (c < 0x20) {
+                      out.append("&#").append(c).append(';');
+                    } else {
+                      out.appendCodePoint(c);
+                    }
+                  }
+                }
+              });
+      out.append("</").append(name).append('>');
     }
   }
 
@@ -284,7 +384,7 @@ public final class Errors {
       headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
       headers.add(header("retry-after-ms", Long.toString(ms)));
     }
-    apiShape(payload, fields, headers);
+    String sent = sentCode(payload, fields);
     ObjectNode body = Json.NODES.objectNode();
     if (problem) {
       body.put("type", entry != null ? entry.typeUri() : C.policy.problemBase() + payload.code());
@@ -299,7 +399,12 @@ public final class Errors {
     } else {
       body.setAll(fields);
     }
-    return new HttpMessage(status, headers, Json.write(body));
+    JsonNode shaped = apiShape(payload, sent, body, headers);
+    if (xml()) {
+      putHeader(headers, "Content-Type", "application/xml");
+      return new HttpMessage(status, headers, toXml(shaped));
+    }
+    return new HttpMessage(status, headers, Json.write(shaped));
   }
 
   /**
