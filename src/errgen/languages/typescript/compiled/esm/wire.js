@@ -34,6 +34,15 @@ function numberChar(ch) {
 }
 // An integer JavaScript prints exactly as it is written (at most 15 digits, not `-0`).
 const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+/** Whether a JSON number's text says more than JavaScript shows of it: an integral float (`2.0`,
+ * `-0.0`, `1E3`), a float below 1e-4 (Python writes `1e-05`), `-0`, an integer past 15 digits.
+ * JavaScript and Python spell every other number alike. */
+function spelledApart(number) {
+    if (PLAIN_INTEGER.test(number))
+        return false;
+    const value = Number(number);
+    return Number.isInteger(value) || Object.is(value, -0) || (value !== 0 && Math.abs(value) < 1e-4) || !/[.eE]/.test(number);
+}
 /** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
  * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
  * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. Also
@@ -66,7 +75,7 @@ function longNumbersOutOfRange(text) {
             kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
             from = end;
         }
-        spelled || (spelled = !PLAIN_INTEGER.test(run) && NUMBER.test(run));
+        spelled || (spelled = NUMBER.test(run) && spelledApart(run));
         i = end - 1;
     }
     return [from === 0 ? text : kept + text.slice(from), spelled];
@@ -78,7 +87,7 @@ export function readJson(text) {
         return [false, null];
     const [prepared, spelled] = longNumbersOutOfRange(text);
     try {
-        // JSON.parse unless a number's spelling is worth keeping: the same value either way.
+        // JSON.parse unless a number is spelled apart (rare in real bodies): the same value either way.
         return [true, spelled ? parseSpelled(prepared) : JSON.parse(prepared)];
     }
     catch {
@@ -98,10 +107,10 @@ export function numberSpelling(holder, key) {
 }
 const NUMBER_AT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 /** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
- * number that PLAIN_INTEGER does not describe. Recursive: callers bound the depth (readJson checks
- * it first). */
+ * number spelled apart. Recursive: callers bound the depth (readJson checks it first). */
 export function parseSpelled(text) {
     let at = 0;
+    let spelling = null; // the value just read: a number spelled apart, its text
     const fail = () => {
         throw new SyntaxError(`not JSON at ${at}`);
     };
@@ -111,91 +120,91 @@ export function parseSpelled(text) {
     };
     const string = () => {
         let end = at + 1;
+        let escaped = false;
         for (let ch = text.charCodeAt(end); ch !== 0x22; ch = text.charCodeAt(end)) {
             if (Number.isNaN(ch) || ch < 0x20)
                 fail();
+            escaped || (escaped = ch === 0x5c);
             end += ch === 0x5c ? 2 : 1;
         }
-        const found = JSON.parse(text.slice(at, end + 1)); // the engine decodes the escapes
+        // The engine decodes escapes (and refuses bad ones).
+        const found = escaped ? JSON.parse(text.slice(at, end + 1)) : text.slice(at + 1, end);
         at = end + 1;
         return found;
     };
-    // A member's value is stored with its spelling (or without one: a repeated name's last value wins).
-    const store = (holder, key, found) => {
-        Object.defineProperty(holder, key, { value: found[0], enumerable: true, writable: true, configurable: true });
-        const spellings = SPELLINGS.get(holder);
-        if (found[1] !== null) {
-            if (spellings === undefined)
-                SPELLINGS.set(holder, new Map([[key, found[1]]]));
+    /** The members (or items) of one container, `close` ending it; a repeated name's last value wins,
+     * with its spelling or without one. */
+    const members = (holder, close, named) => {
+        let spellings;
+        let index = 0;
+        at++;
+        space();
+        if (text.charCodeAt(at) === close) {
+            at++;
+            return;
+        }
+        for (;;) {
+            let key = String(index++);
+            if (named) {
+                space();
+                if (text.charCodeAt(at) !== 0x22)
+                    fail();
+                key = string();
+                space();
+                if (text.charCodeAt(at++) !== 0x3a)
+                    fail();
+            }
+            const found = value();
+            // Own data, as JSON.parse makes it: `__proto__` is a member here, not the prototype.
+            if (key === "__proto__")
+                Object.defineProperty(holder, key, { value: found, enumerable: true, writable: true, configurable: true });
             else
-                spellings.set(key, found[1]);
+                holder[key] = found;
+            if (spelling !== null)
+                (spellings ?? (spellings = new Map())).set(key, spelling);
+            else
+                spellings?.delete(key);
+            space();
+            const next = text.charCodeAt(at++);
+            if (next === close)
+                break;
+            if (next !== 0x2c)
+                fail();
         }
-        else {
-            spellings?.delete(key);
-        }
+        if (spellings !== undefined && spellings.size > 0)
+            SPELLINGS.set(holder, spellings);
     };
     const value = () => {
         space();
-        const ch = text.charAt(at);
-        if (ch === "{") {
-            const object = {};
-            at++;
-            space();
-            if (text.charAt(at) === "}") {
-                at++;
-                return [object, null];
-            }
-            for (;;) {
-                space();
-                if (text.charAt(at) !== '"')
-                    fail();
-                const key = string();
-                space();
-                if (text.charAt(at++) !== ":")
-                    fail();
-                store(object, key, value());
-                space();
-                const next = text.charAt(at++);
-                if (next === "}")
-                    return [object, null];
-                if (next !== ",")
-                    fail();
-            }
+        const ch = text.charCodeAt(at);
+        let found;
+        if (ch === 0x7b || ch === 0x5b) {
+            found = ch === 0x7b ? {} : [];
+            members(found, ch === 0x7b ? 0x7d : 0x5d, ch === 0x7b);
         }
-        if (ch === "[") {
-            const array = [];
-            at++;
-            space();
-            if (text.charAt(at) === "]") {
-                at++;
-                return [array, null];
-            }
-            for (;;) {
-                store(array, String(array.length), value());
-                space();
-                const next = text.charAt(at++);
-                if (next === "]")
-                    return [array, null];
-                if (next !== ",")
-                    fail();
-            }
+        else if (ch === 0x22) {
+            found = string();
         }
-        if (ch === '"')
-            return [string(), null];
-        for (const [word, literal] of [["true", true], ["false", false], ["null", null]]) {
-            if (text.startsWith(word, at)) {
-                at += word.length;
-                return [literal, null];
-            }
+        else if (ch === 0x74 && text.startsWith("true", at)) {
+            [found, at] = [true, at + 4];
         }
-        NUMBER_AT.lastIndex = at;
-        const number = NUMBER_AT.exec(text)?.[0];
-        if (number === undefined)
-            return fail();
-        at += number.length;
-        return [Number(number), PLAIN_INTEGER.test(number) ? null : number];
+        else if (ch === 0x66 && text.startsWith("false", at)) {
+            [found, at] = [false, at + 5];
+        }
+        else if (ch === 0x6e && text.startsWith("null", at)) {
+            [found, at] = [null, at + 4];
+        }
+        else {
+            NUMBER_AT.lastIndex = at;
+            const number = NUMBER_AT.exec(text)?.[0] ?? fail();
+            at += number.length;
+            spelling = spelledApart(number) ? number : null;
+            return Number(number);
+        }
+        spelling = null;
+        return found;
     };
-    const [found] = value();
+    const found = value();
     space();
     if (at !== text.length)
         fail();

@@ -12,8 +12,7 @@ export declare function readJson(text: string): readonly [boolean, unknown];
 /** The source text of the number at `holder[key]`, when it was spelled as JavaScript does not show it. */
 export declare function numberSpelling(holder: unknown, key: string): string | undefined;
 /** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
- * number that PLAIN_INTEGER does not describe. Recursive: callers bound the depth (readJson checks
- * it first). */
+ * number spelled apart. Recursive: callers bound the depth (readJson checks it first). */
 export declare function parseSpelled(text: string): unknown;
 /** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
  * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
