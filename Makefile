@@ -20,11 +20,15 @@ test: install
 golden:
 	$(PYTHON) -m errgen build
 
-# The benchmarks' and the simulation's dependencies (the bench extra), then the lint benchmark;
-# afterwards any `python -m bench.NAME` runs, e.g. python -m bench.recovery_sim.
+# The benchmarks' and the simulation's dependencies (the bench extra), then the quick benchmarks;
+# afterwards any `python -m bench.NAME` runs, e.g. python -m bench.recovery_sim. The runtime and
+# compile benches use whichever of node, go, cargo and javac are installed (the first run fetches
+# and builds each language's peer validator: minutes for Rust's); a missing one prints unavailable.
 bench:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[bench]"
 	$(PYTHON) -m bench.lint_bench
 	$(PYTHON) -m bench.diff_bench --quick
 	$(PYTHON) -m bench.site_bench --repeat 3
 	$(PYTHON) -m bench.recovery_sim --json bench/out/recovery-simulation.json
+	$(PYTHON) -m bench.runtime_bench --quick --json bench/out/runtime-quick.json
+	$(PYTHON) -m bench.compile_bench --quick

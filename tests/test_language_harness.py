@@ -163,7 +163,6 @@ def test_the_junk_reaches_every_rule(junk: tuple[Path, dict[str, bytes]]) -> Non
 # Drift the harness found and the language's owners have yet to fix: each entry fails the run as
 # soon as it is fixed (strict xfail), so it is removed then.
 KNOWN_DRIFT = {
-    "rust": "searched echoes the JSON number -0 as -0.0 where Python prints 0",
 }
 
 

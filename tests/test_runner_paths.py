@@ -4,6 +4,7 @@ run; Rust's and Java's builds go to errgen's verified cache (or the SDK's own fo
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -69,7 +70,9 @@ def test_rust_and_java_build_in_the_verified_cache(tmp_path: Path, monkeypatch: 
     monkeypatch.setenv("ERRGEN_CACHE_DIR", str(tmp_path / "cache"))
     argv, _, _ = rust_target.conformance_command(tmp_path / "out" / "rust", tmp_path / "v.json", "check")
     target = Path(argv[argv.index("--target-dir") + 1])
-    assert target == tmp_path / "cache" / "cargo-target" and stat.S_IMODE(target.stat().st_mode) == 0o700
+    build = tmp_path / "cache" / "cargo-target"
+    assert target.parent == build / "runners" and stat.S_IMODE(build.stat().st_mode) == 0o700
+    assert f"build.build-dir={json.dumps(str(build))}" in argv
     java = java_target.build_directory(tmp_path / "out" / "java")
     assert java.parent == tmp_path / "cache" / "java" and stat.S_IMODE(java.parent.stat().st_mode) == 0o700
 

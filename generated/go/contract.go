@@ -70,9 +70,6 @@ var unknownCodeActions = map[bool]map[Scope]Action{true: {ScopeRequest: ActionRe
 // attempts run out.
 var exhaustedActions = map[Action]Action{ActionRetry: ActionEscalate, ActionPause: ActionStop}
 
-// problemMembers are the RFC 9457 members a problem+json body adds around the payload.
-var problemMembers = map[string]bool{"type": true, "title": true, "status": true, "detail": true, "instance": true}
-
 // ProblemNotAnObject is the problem id not-an-object.
 const ProblemNotAnObject = "not-an-object"
 

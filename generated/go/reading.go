@@ -55,6 +55,9 @@ type responseSpec struct {
 	retryAfter, ownRetryAfter                []delaySource
 	variants                                 map[string][]variant
 	retryableStatuses, serviceStatuses       []int
+	// wireCode is the wire code each registry code goes out as, when several codes share one (a
+	// code listed twice: its last listing, as the Python SDK has it).
+	wireCode map[string]string
 }
 
 var response = loadResponseSpec(responseSpecJSON)
@@ -66,7 +69,7 @@ func loadResponseSpec(text string) *responseSpec {
 	if !ok || !isObject {
 		panic("errgen: malformed response spec")
 	}
-	spec := &responseSpec{variants: map[string][]variant{}}
+	spec := &responseSpec{variants: map[string][]variant{}, wireCode: map[string]string{}}
 	spec.format, _ = root.vals["format"].(string)
 	spec.errorWhen = conditionsOf(root.vals["error_when"])
 	spec.code = sourcesOf(root.vals["code"])
@@ -85,6 +88,7 @@ func loadResponseSpec(text string) *responseSpec {
 				if len(pair) == 2 {
 					name, _ := pair[0].(string)
 					spec.variants[wire] = append(spec.variants[wire], variant{name, conditionsOf(pair[1])})
+					spec.wireCode[name] = wire
 				}
 			}
 		}

@@ -9,72 +9,75 @@ import (
 	"strings"
 )
 
-// Writing in the API's own shape (docs/conformance.md, "Writing in the API's own shape"): each
-// fact at the first body source and the first header source the registry reads it from, every
-// `equals` condition made true, and for `format: xml` a flat XML document of those writes alone.
+// Writing a payload in the API's own shape (docs/conformance.md, "Writing in the API's own
+// shape"): each fact at the first body source and the first header source the registry reads it
+// from, every `equals` condition made true, and for `format: xml` a flat XML document of those
+// writes alone.
 
-// apiCode is the payload's code and the code it goes out as: a code that shares its wire code
-// with others is sent as that wire code (in the payload too).
-func apiCode(obj *object) (code, sent string) {
-	code, _ = obj.vals[wCode].(string)
-	sent = code
-	for wire, rows := range response.variants {
-		for _, row := range rows {
-			if row.code == code {
-				sent = wire
-			}
-		}
-	}
-	if sent != code {
-		obj.set(wCode, sent)
-	}
-	return code, sent
-}
-
+// write is one value to put at one source.
 type write struct {
 	at    source
 	value any
 }
 
-// apiShape applies the writes to body (an XML API's to an empty document) and header.
-func apiShape(obj *object, code, sent string, body any, header http.Header) any {
-	var writes []write
-	facts := []struct {
-		sources []source
-		value   any
-	}{
-		{response.code, sent}, {response.message, obj.vals[wMessage]},
-		{response.correlationID, obj.vals[wCorrelationID]}, {response.resourceID, obj.vals[wResourceID]},
-	}
-	for _, fact := range facts {
-		value, ok := fact.value.(string)
-		if !ok {
-			continue
-		}
-		for _, kind := range []string{"body", "header"} {
-			for _, s := range fact.sources {
-				if s.in == kind {
-					writes = append(writes, write{s, value})
-					break
-				}
+// apiShape is body as the API itself sends it, header then holding the API's headers too: the
+// writes apply (an XML API's body holds them alone). payload already holds the code as sent
+// (sentCode); code is the code it stood for.
+func apiShape(code string, payload *object, body any, header http.Header) any {
+	facts := [4]any{payload.vals[wCode], payload.vals[wMessage], payload.vals[wCorrelationID], payload.vals[wResourceID]}
+	var variant []condition
+	if sent, ok := payload.vals[wCode].(string); ok {
+		for _, row := range response.variants[sent] {
+			if row.code == code {
+				variant = append(variant, row.when...)
 			}
-		}
-	}
-	conditions := append([]condition(nil), response.errorWhen...)
-	for _, row := range response.variants[sent] {
-		if row.code == code {
-			conditions = append(conditions, row.when...)
-		}
-	}
-	for _, c := range conditions {
-		if c.equals && !c.isStatus {
-			writes = append(writes, write{c.at, c.want})
 		}
 	}
 	if response.format == "xml" {
 		body = newObject()
 	}
-	for _, w := range writes {
+	return applyWrites(body, header, writes(facts, variant))
+}
+
+// sentCode is the wire code a code goes out as: the one it shares with others, else itself.
+func sentCode(code string) string {
+	if wire, ok := response.wireCode[code]; ok {
+		return wire
+	}
+	return code
+}
+
+// writes are the (source, value) pairs in the order they apply: the facts (code as sent,
+// message, correlation id, resource id) at their first body then first header source, then the
+// `error_when` conditions, then the code's own `when` conditions, each `equals` one made true.
+func writes(facts [4]any, variant []condition) []write {
+	var out []write
+	for i, sources := range [4][]source{response.code, response.message, response.correlationID, response.resourceID} {
+		value, ok := facts[i].(string)
+		if !ok {
+			continue
+		}
+		for _, kind := range [2]string{"body", "header"} {
+			for _, s := range sources {
+				if s.in == kind {
+					out = append(out, write{s, value})
+					break
+				}
+			}
+		}
+	}
+	for _, conditions := range [2][]condition{response.errorWhen, variant} {
+		for _, c := range conditions {
+			if c.equals && !c.isStatus {
+				out = append(out, write{c.at, c.want})
+			}
+		}
+	}
+	return out
+}
+
+func applyWrites(body any, header http.Header, todo []write) any {
+	for _, w := range todo {
 		switch w.at.in {
 		case "header":
 			if text, ok := w.value.(string); ok {
@@ -87,27 +90,29 @@ func apiShape(obj *object, code, sent string, body any, header http.Header) any 
 	return body
 }
 
-// put sets value at path in node: objects and arrays made on the way (an array padded with empty
-// objects, [*] as index 0), a value in the way replaced; a new key goes last.
+// put is node with value at path: objects and arrays made on the way (an array padded with empty
+// objects, `[*]` as index 0), a scalar in the way replaced. node itself is never changed: it may
+// share values with the caller's payload.
 func put(node any, path []pathStep, value any) any {
 	if len(path) == 0 {
 		return value
 	}
 	step, rest := path[0], path[1:]
 	if step.isKey {
-		obj, ok := node.(*object)
-		if !ok {
-			obj = newObject()
+		obj := newObject()
+		if old, ok := node.(*object); ok {
+			for _, k := range old.keys {
+				obj.set(k, old.vals[k])
+			}
 		}
 		obj.set(step.key, put(obj.vals[step.key], rest, value))
 		return obj
 	}
-	index := step.index
-	if index == anyStep {
-		index = 0
+	index := max(step.index, 0) // anyStep writes the first element
+	var items []any
+	if old, ok := node.([]any); ok {
+		items = append(items, old...)
 	}
-	items, _ := node.([]any)
-	items = append([]any(nil), items...)
 	for len(items) <= index {
 		items = append(items, newObject())
 	}
@@ -115,53 +120,63 @@ func put(node any, path []pathStep, value any) any {
 	return items
 }
 
+// xmlDeclaration starts every XML body.
+const xmlDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+
 // toXML is the document's first member as the root element, or "" when it has none.
-func toXML(document any) string {
+func toXML(document any) []byte {
 	obj, ok := document.(*object)
 	if !ok || len(obj.keys) == 0 {
-		return ""
+		return []byte{}
 	}
 	var b strings.Builder
-	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	b.WriteString(xmlDeclaration)
 	writeElement(&b, obj.keys[0], obj.vals[obj.keys[0]])
-	return b.String()
+	return []byte(b.String())
 }
 
 // writeElement writes strings only: an XML reader reads every value as text, so a number or
-// boolean written here could never equal what a condition compares it with.
+// boolean written here could never equal what a condition compares it with. A name the flat
+// XML reader refuses is left out with all it holds.
 func writeElement(b *strings.Builder, name string, value any) {
 	if name == "" || strings.ContainsAny(name, " \t\r\n/>=<\"'&!?") {
 		return
 	}
-	switch v := value.(type) {
+	switch t := value.(type) {
 	case []any:
-		for _, item := range v {
+		for _, item := range t {
 			writeElement(b, name, item)
 		}
 	case *object:
 		b.WriteString("<" + name + ">")
-		for _, k := range v.keys {
-			writeElement(b, k, v.vals[k])
+		for _, k := range t.keys {
+			writeElement(b, k, t.vals[k])
 		}
 		b.WriteString("</" + name + ">")
 	case string:
 		b.WriteString("<" + name + ">")
-		for _, r := range v {
-			switch {
-			case r == '&':
-				b.WriteString("&amp;")
-			case r == '<':
-				b.WriteString("&lt;")
-			case r == '>':
-				b.WriteString("&gt;")
-			case r == 0:
-				b.WriteRune('\uFFFD')
-			case r < 0x20:
-				b.WriteString("&#" + strconv.Itoa(int(r)) + ";")
-			default:
-				b.WriteRune(r)
-			}
-		}
+		writeXMLText(b, t)
 		b.WriteString("</" + name + ">")
+	}
+}
+
+// writeXMLText escapes &, < and >, writes each code point below U+0020 as a decimal character
+// reference, and NUL, which has no XML form, as U+FFFD.
+func writeXMLText(b *strings.Builder, text string) {
+	for _, r := range text {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == 0:
+			b.WriteRune('\uFFFD')
+		case r < 0x20:
+			b.WriteString("&#" + strconv.Itoa(int(r)) + ";")
+		default:
+			b.WriteRune(r)
+		}
 	}
 }

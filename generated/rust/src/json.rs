@@ -2,6 +2,8 @@
 //! Reading JSON text tolerantly and safely: nesting is bounded before serde_json sees the text
 //! (its own recursion limit is far deeper), and numbers are read as every SDK reads them.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
@@ -13,11 +15,53 @@ use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
 /// read as the largest finite `f64` of its sign, the marker of a number out of range (other SDKs
 /// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
 /// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
+/// The integer `-0` is read as `0`, as the other SDKs read it (serde_json would read `-0.0`).
 #[must_use]
 pub fn read_json(bytes: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let repaired = scan(text)?;
-    serde_json::from_str(repaired.as_deref().unwrap_or(text)).ok()
+    let text = integer_zeros(std::str::from_utf8(bytes).ok()?);
+    let repaired = scan(&text)?;
+    serde_json::from_str(repaired.as_deref().unwrap_or(&text)).ok()
+}
+
+/// `text` with each number token `-0` written `0`: JSON's integer minus zero is the integer zero
+/// in every other SDK, where serde_json would read the float `-0.0` (and echo it so).
+pub(crate) fn integer_zeros(text: &str) -> Cow<'_, str> {
+    let b = text.as_bytes();
+    let mut signs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                if &b[start..i] == b"-0" {
+                    signs.push(start);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if signs.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for sign in signs {
+        out.push_str(&text[last..sign]);
+        last = sign + 1;
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
 }
 
 /// Checks nesting depth in one pass over `text`; returns `Some(Some(copy))` when numbers or

@@ -25,6 +25,7 @@ mod http;
 mod json;
 mod mcp;
 mod open_enum;
+mod parts;
 mod payload;
 mod reading;
 #[cfg(feature = "reqwest")]
@@ -35,6 +36,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 mod validate;
+mod writing;
 
 #[doc(hidden)]
 pub mod conformance;
@@ -48,13 +50,14 @@ pub use decide::{
     random_draw, Decision,
 };
 pub use errors::{new_error, new_error_with};
-pub use http::{from_http, from_http_now, to_http, to_http_problem, HttpParts};
+pub use http::{from_http, from_http_now, to_http, to_http_problem};
 #[cfg(feature = "http")]
 pub use http::{
     from_http_response, read_http_response, to_http_problem_response, to_http_response,
 };
 pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
+pub use parts::HttpParts;
 pub use payload::ErrorPayload;
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 #[cfg(feature = "reqwest")]

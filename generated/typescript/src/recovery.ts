@@ -24,9 +24,15 @@ export interface RecoveryEntry {
 }
 
 
+// One [code, entry] pair, typed once: an array of thousands of distinct object literals is a
+// union tsc refuses (TS2590, "too complex to represent"); calls of one function are one type.
+function row(entry: RecoveryEntry): readonly [Code, RecoveryEntry] {
+  return [entry.code, entry];
+}
+
 /** Every code's entry, in registry order. */
 export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, RecoveryEntry>([
-  ["RATE_LIMITED", {
+  row({
     code: "RATE_LIMITED",
     category: "rate_limit",
     retryable: true,
@@ -39,8 +45,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: [],
     deprecated: null,
     description: "Too many requests. Wait, then resume.",
-  }],
-  ["RESOURCE_NOT_FOUND", {
+  }),
+  row({
     code: "RESOURCE_NOT_FOUND",
     category: "validation",
     retryable: false,
@@ -53,8 +59,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "The requested resource does not exist or is not visible to the caller.",
-  }],
-  ["AUTH_EXPIRED", {
+  }),
+  row({
     code: "AUTH_EXPIRED",
     category: "auth",
     retryable: false,
@@ -67,8 +73,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state"],
     deprecated: null,
     description: "The credential has expired. A human must renew it.",
-  }],
-  ["UPSTREAM_TIMEOUT", {
+  }),
+  row({
     code: "UPSTREAM_TIMEOUT",
     category: "upstream",
     retryable: true,
@@ -81,8 +87,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "An upstream dependency did not answer in time. The write may or may not have been applied.",
-  }],
-  ["VALIDATION_FAILED", {
+  }),
+  row({
     code: "VALIDATION_FAILED",
     category: "validation",
     retryable: false,
@@ -95,8 +101,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The record does not satisfy the schema and cannot be processed as sent.",
-  }],
-  ["CONFLICT", {
+  }),
+  row({
     code: "CONFLICT",
     category: "conflict",
     retryable: false,
@@ -109,8 +115,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state"],
     deprecated: null,
     description: "The resource was changed by someone else; re-read it before writing.",
-  }],
-  ["TENANT_UNKNOWN", {
+  }),
+  row({
     code: "TENANT_UNKNOWN",
     category: "validation",
     retryable: false,
@@ -123,8 +129,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "No tenant with that slug exists among the caller's tenants.",
-  }],
-  ["OPERATOR_NOT_ALLOWED", {
+  }),
+  row({
     code: "OPERATOR_NOT_ALLOWED",
     category: "validation",
     retryable: false,
@@ -137,8 +143,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The filter uses an operator this field does not support.",
-  }],
-  ["PAYMENT_TIMEOUT", {
+  }),
+  row({
     code: "PAYMENT_TIMEOUT",
     category: "upstream",
     retryable: true,
@@ -151,8 +157,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "The payment processor did not confirm in time. Replay with the same idempotency key.",
-  }],
-  ["REFUND_WINDOW_CLOSED", {
+  }),
+  row({
     code: "REFUND_WINDOW_CLOSED",
     category: "business",
     retryable: false,
@@ -165,8 +171,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state"],
     deprecated: null,
     description: "The refund window for this order has closed.",
-  }],
-  ["SERVICE_UNAVAILABLE", {
+  }),
+  row({
     code: "SERVICE_UNAVAILABLE",
     category: "internal",
     retryable: false,
@@ -179,8 +185,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: [],
     deprecated: null,
     description: "The service is down for everyone. Stop and report it upstream.",
-  }],
-  ["INTERNAL_ERROR", {
+  }),
+  row({
     code: "INTERNAL_ERROR",
     category: "internal",
     retryable: false,
@@ -193,8 +199,8 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: ["state"],
     deprecated: null,
     description: "Something failed inside the service. Report the correlation id.",
-  }],
-  ["ITEM_MISSING", {
+  }),
+  row({
     code: "ITEM_MISSING",
     category: "validation",
     retryable: false,
@@ -207,7 +213,7 @@ export const RECOVERY_TABLE: ReadonlyMap<Code, RecoveryEntry> = new Map<Code, Re
     hints: [],
     deprecated: { since: "2.1.0", replacedBy: "RESOURCE_NOT_FOUND" },
     description: "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.",
-  }],
+  }),
 ]);
 
 /** The entry of `code`, or undefined for a code this SDK does not know (safe for any string). */

@@ -3,9 +3,13 @@
 Object.defineProperty(exports, "__esModule", { value: true });
 // The recovery table: for each code, what a caller should do.
 
+function row(entry) {
+  return [entry.code, entry];
+}
+
 /** Every code's entry, in registry order. */
 const RECOVERY_TABLE = new Map([
-  ["RATE_LIMITED", {
+  row({
     code: "RATE_LIMITED",
     category: "rate_limit",
     retryable: true,
@@ -18,8 +22,8 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: null,
     description: "Too many requests. Wait, then resume.",
-  }],
-  ["RESOURCE_NOT_FOUND", {
+  }),
+  row({
     code: "RESOURCE_NOT_FOUND",
     category: "validation",
     retryable: false,
@@ -32,8 +36,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "The requested resource does not exist or is not visible to the caller.",
-  }],
-  ["AUTH_EXPIRED", {
+  }),
+  row({
     code: "AUTH_EXPIRED",
     category: "auth",
     retryable: false,
@@ -46,8 +50,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The credential has expired. A human must renew it.",
-  }],
-  ["UPSTREAM_TIMEOUT", {
+  }),
+  row({
     code: "UPSTREAM_TIMEOUT",
     category: "upstream",
     retryable: true,
@@ -60,8 +64,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "An upstream dependency did not answer in time. The write may or may not have been applied.",
-  }],
-  ["VALIDATION_FAILED", {
+  }),
+  row({
     code: "VALIDATION_FAILED",
     category: "validation",
     retryable: false,
@@ -74,8 +78,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The record does not satisfy the schema and cannot be processed as sent.",
-  }],
-  ["CONFLICT", {
+  }),
+  row({
     code: "CONFLICT",
     category: "conflict",
     retryable: false,
@@ -88,8 +92,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The resource was changed by someone else; re-read it before writing.",
-  }],
-  ["TENANT_UNKNOWN", {
+  }),
+  row({
     code: "TENANT_UNKNOWN",
     category: "validation",
     retryable: false,
@@ -102,8 +106,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "No tenant with that slug exists among the caller's tenants.",
-  }],
-  ["OPERATOR_NOT_ALLOWED", {
+  }),
+  row({
     code: "OPERATOR_NOT_ALLOWED",
     category: "validation",
     retryable: false,
@@ -116,8 +120,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The filter uses an operator this field does not support.",
-  }],
-  ["PAYMENT_TIMEOUT", {
+  }),
+  row({
     code: "PAYMENT_TIMEOUT",
     category: "upstream",
     retryable: true,
@@ -130,8 +134,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "The payment processor did not confirm in time. Replay with the same idempotency key.",
-  }],
-  ["REFUND_WINDOW_CLOSED", {
+  }),
+  row({
     code: "REFUND_WINDOW_CLOSED",
     category: "business",
     retryable: false,
@@ -144,8 +148,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The refund window for this order has closed.",
-  }],
-  ["SERVICE_UNAVAILABLE", {
+  }),
+  row({
     code: "SERVICE_UNAVAILABLE",
     category: "internal",
     retryable: false,
@@ -158,8 +162,8 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: null,
     description: "The service is down for everyone. Stop and report it upstream.",
-  }],
-  ["INTERNAL_ERROR", {
+  }),
+  row({
     code: "INTERNAL_ERROR",
     category: "internal",
     retryable: false,
@@ -172,8 +176,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "Something failed inside the service. Report the correlation id.",
-  }],
-  ["ITEM_MISSING", {
+  }),
+  row({
     code: "ITEM_MISSING",
     category: "validation",
     retryable: false,
@@ -186,7 +190,7 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: { since: "2.1.0", replacedBy: "RESOURCE_NOT_FOUND" },
     description: "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.",
-  }],
+  }),
 ]);
 exports.RECOVERY_TABLE = RECOVERY_TABLE;
 

@@ -73,7 +73,7 @@ def new_error_case(contract: ContractView, name: str, code: str, scope: str | No
 
 
 def hint_fields(row: CodeRow) -> dict[str, Any]:
-    from errgen.emit.targets.vectors import HINT_VALUES
+    from errgen.emit.targets._payloads import HINT_VALUES
 
     return {h: HINT_VALUES[h] for h in row.hints}
 
@@ -102,7 +102,7 @@ def new_error_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
 
 
 def refused(contract: ContractView) -> Iterator[dict[str, Any]]:
-    from errgen.emit.targets.vectors import HINT_VALUES, newer_code
+    from errgen.emit.targets._payloads import HINT_VALUES, newer_code
 
     first = contract.codes[0]
     yield new_error_case(contract, "new_error/refused/unknown-code", newer_code(contract), None, {})
@@ -124,7 +124,7 @@ def refused(contract: ContractView) -> Iterator[dict[str, Any]]:
 
 def to_http_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
     """A payload of a code this SDK does not know (a proxy passing on a newer server's error)."""
-    from errgen.emit.targets.vectors import unknown_payload
+    from errgen.emit.targets._payloads import unknown_payload
 
     for label, payload in (("unknown-code/retryable", unknown_payload(contract, True, "request", retry_after_ms=2500)),
                            ("unknown-code/retryable-no-delay", unknown_payload(contract, True, "request")),
@@ -245,7 +245,7 @@ def mcp(payload: dict[str, Any]) -> dict[str, Any]:
 def jitter_vectors(contract: ContractView, expected: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Decisions with jitter on and the draw given: the bound is checked on the delay the rule asks
     for, then only a backoff is spread, to floor(draw * backoff)."""
-    from errgen.emit.targets.vectors import payload_for, unknown_payload
+    from errgen.emit.targets._payloads import payload_for, unknown_payload
 
     w = _w(contract)
     backoff = unknown_payload(contract, True, "request")

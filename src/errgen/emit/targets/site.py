@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from markupsafe import Markup
 
@@ -26,7 +26,7 @@ from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
 from errgen.emit.targets.catalogue import ACTION_ADVICE
 from errgen.registry.model import Registry
-from errgen.emit.render import comment, json_lines
+from errgen.emit.render import comment, json_lines, to_json
 from errgen.emit.render import render as render_template
 from errgen.resources import templates_dir
 
@@ -52,9 +52,11 @@ def render(registry: Registry) -> dict[str, str]:
         by_category[row.category].append(row)
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
     versions = {entry.version for entry in registry.history}
-    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": Shared()}
+    shared = Shared()
+    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": shared}
 
-    files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", pages=pages, groups=groups, **common),
+    files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", groups=groups,
+                                                   tables=index_rows(groups, pages, shared), **common),
              f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages=pages,
                                                        releases=releases(contract, pages), **common)}
     files.update({f"{ROOT}/{name}": f"/* {comment(contract.header)} */\n" + (templates_dir(NAME) / name).read_text(encoding="utf-8")
@@ -64,37 +66,117 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+def index_rows(groups: list[tuple[Any, list[CodeRow]]], pages: dict[str, str], shared: "Shared") -> dict[str, Markup]:
+    """Each category's table rows on the index, escaped here: code (linked), status, what to do
+    by scope, description."""
+    tables = {}
+    for category, rows in groups:
+        links, codes, descriptions = (_escaped_each(texts) for texts in
+                                      ([pages[row.code] for row in rows], [row.code for row in rows], [row.description for row in rows]))
+        tables[category.name] = Markup("".join(
+            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code>{code}</code></a>'
+            f'{_DEPRECATED_BADGE if row.deprecated_since else ""}</td><td>{row.http_status}</td><td>{shared.brief_actions(row)}</td>'
+            f"<td>{description}</td></tr>\n"
+            for row, link, code, description in zip(rows, links, codes, descriptions)))
+    return tables
+
+
+_DEPRECATED_ROW, _DEPRECATED_BADGE = ' class="deprecated"', ' <span class="badge">deprecated</span>'
+
+
 def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, str], snippets: list[tuple[str, dict[str, str]]],
                common: dict[str, Any]) -> dict[str, str]:
-    """Every code's page: the shared chrome (rendered once per folder depth) around each body
-    (all rendered in one pass of codes.html.jinja, then split at its markers)."""
+    """Every code's page: the shared chrome (rendered once per folder depth) around its body.
+    The bodies are written here, a format per page, each field escaped once (a field's values
+    all in one pass): a template call per value, 5,000 pages of a dozen values, was most of
+    the site's build."""
+    rows = contract.codes
     roots = {code: "../" * path.count("/") for code, path in pages.items()}
     chrome = {root: _parts(render_template(NAME, "chrome.html.jinja", root=root, **common)) for root in set(roots.values())}
-    bodies = render_template(NAME, "codes.html.jinja", rows=contract.codes, roots=roots, pages=pages, owners=owners,
-                             tails=tails(contract, snippets), **common).split(_PAGE)
+    versions, shared = common["versions"], common["shared"]
+    escaped_pages = dict(zip(pages, _escaped_each(list(pages.values()))))
+    categories = {category.name: _escaped(category.name) for category in contract.categories}
+    since: dict[tuple[str, str], str] = {}  # (version, root) -> its link: a registry has few versions
+    codes, descriptions, uris = (_escaped_each([getattr(row, field) for row in rows]) for field in ("code", "description", "type_uri"))
+    examples = _escaped_each([json_lines(payload.example(contract, row)) for row in rows])
     out = {}
-    for row, body in zip(contract.codes, bodies):
-        title, main = body.strip("\n").split(_SPLIT, 1)
-        head, middle, foot = chrome[roots[row.code]]
-        out[f"{ROOT}/{pages[row.code]}"] = f"{head}{title}{middle}{main}\n{foot}"
+    for row, code, description, uri, example, sdk in zip(rows, codes, descriptions, uris, examples, _sdk_sections(rows, snippets)):
+        root = roots[row.code]
+        head, middle, foot = chrome[root]
+        key = (row.since, root)
+        if key not in since:
+            since[key] = _version(row.since, root, versions)
+        out[f"{ROOT}/{pages[row.code]}"] = (
+            f"{head}{code}{middle}<h1><code>{code}</code></h1>\n"
+            f"{_notice(row, root, versions, escaped_pages)}"
+            f'<p class="description">{description}</p>\n'
+            '<dl class="facts">\n'
+            f'<dt>Category</dt><dd><a href="{root}index.html#category-{categories[row.category]}">{categories[row.category]}</a></dd>\n'
+            f"<dt>Retryable</dt><dd>{'yes' if row.retryable else 'no'}{'' if row.retry_after_ms is None else f', default delay {row.retry_after_ms} ms'}</dd>\n"
+            f"<dt>HTTP status</dt><dd>{row.http_status}</dd>\n"
+            f"<dt>Scopes</dt><dd>{shared.scopes(row)}</dd>\n"
+            f"<dt>Hints</dt><dd>{shared.hints(row)}</dd>\n"
+            f"<dt>Since</dt><dd>{since[key]}</dd>\n"
+            f"{_more_facts(row, owners)}"
+            f'<dt>Type URI</dt><dd><code class="uri">{uri}</code></dd>\n'
+            "</dl>\n"
+            f"<h2>What a caller does</h2>\n{shared.actions(row)}<h2>Example payload</h2>\n"
+            f'<pre tabindex="0"><code>{example}</code></pre>\n'
+            f"<h2>In each SDK</h2>\n{sdk}{foot}")
     return out
 
 
-def tails(contract: ContractView, snippets: list[tuple[str, dict[str, str]]]) -> dict[str, Markup]:
-    """The end of each code's page, escaped here: its example payload (valid against the
-    schema), then how each SDK names it. As the template wrote it, a call per value."""
-    labels = [(_escaped(label), texts) for label, texts in snippets]
-    return {row.code: Markup(f'<pre tabindex="0"><code>{_escaped(json_lines(payload.example(contract, row)))}</code></pre>\n'
-                             "<h2>In each SDK</h2>\n"
-                             + "".join(f'<h3>{label}</h3>\n<pre tabindex="0"><code>{_escaped(texts[row.code])}</code></pre>\n'
-                                       for label, texts in labels))
-            for row in contract.codes}
+def _sdk_sections(rows: Sequence[CodeRow], snippets: list[tuple[str, dict[str, str]]]) -> list[str]:
+    """Each code's snippets, a heading and a block per SDK, in code order."""
+    sections = [[f'<h3>{label}</h3>\n<pre tabindex="0"><code>{text}</code></pre>\n' for text in _escaped_each([texts[row.code] for row in rows])]
+                for label, texts in ((_escaped(label), texts) for label, texts in snippets)]
+    return ["".join(parts) for parts in zip(*sections)] if sections else [""] * len(rows)
+
+
+def _version(version: str, root: str, versions: set[str]) -> str:
+    """A version, linked to its changelog entry when the history has one."""
+    text = _escaped(version)
+    return f'<a href="{root}changelog.html#v{text}">{text}</a>' if version in versions else text
+
+
+def _notice(row: CodeRow, root: str, versions: set[str], pages: dict[str, str]) -> str:
+    """A deprecated code's notice, with a link to what replaces it; nothing for a live code."""
+    if not row.deprecated_since:
+        return ""
+    use = ""
+    if row.replaced_by:
+        name = f"<code>{_escaped(row.replaced_by)}</code>"
+        if row.replaced_by in pages:
+            name = f'<a href="{root}{pages[row.replaced_by]}">{name}</a>'
+        use = f" Use {name} instead."
+    return f'<p class="notice" role="note"><strong>Deprecated</strong> since {_version(row.deprecated_since, root, versions)}.{use}</p>\n'
+
+
+def _more_facts(row: CodeRow, owners: dict[str, str]) -> str:
+    """The facts only some codes have: former names, an owning team, a different wire value."""
+    if not (row.renamed_from or row.code in owners or (row.wire_code and row.wire_code != row.code)):
+        return ""
+    renamed = "" if not row.renamed_from else \
+        f"<dt>Renamed from</dt><dd>{', '.join(f'<code>{_escaped(old)}</code>' for old in row.renamed_from)}</dd>\n"
+    owner = f"<dt>Owner</dt><dd>{_escaped(owners[row.code])}</dd>\n" if row.code in owners else ""
+    wire = f"<dt>The API sends</dt><dd><code>{_escaped(row.wire_code)}</code></dd>\n" if row.wire_code and row.wire_code != row.code else ""
+    return f"{renamed}{owner}{wire}"
 
 
 def _escaped(text: str) -> str:
     """markupsafe.escape(text) for a plain string, as the templates' autoescape writes it (its
     pure-Python spelling, without a Markup made per value)."""
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
+
+
+def _escaped_each(texts: list[str]) -> list[str]:
+    """[_escaped(text) for text in texts], in one pass over them all joined by NUL, which no
+    escape touches (a text that holds a NUL itself is escaped alone): a call per value was most
+    of what was left of the escaping."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != max(len(texts) - 1, 0):
+        return [_escaped(text) for text in texts]
+    return _escaped(joined).split("\0") if texts else []
 
 
 def _parts(chrome: str) -> tuple[str, str, str]:
@@ -133,9 +215,9 @@ class Shared:
         return self._part("brief_actions", tuple(row.actions.items()), row)
 
 
-# The markers codes.html.jinja and chrome.html.jinja leave between the parts of a page: HTML
-# comments, which no autoescaped registry text can spell.
-_TITLE, _MAIN, _SPLIT, _PAGE = "<!--errgen:title-->", "<!--errgen:main-->", "<!--errgen:split-->\n", "<!--errgen:page-->"
+# The markers chrome.html.jinja leaves between the parts of a page: HTML comments, which no
+# escaped registry text can spell.
+_TITLE, _MAIN = "<!--errgen:title-->", "<!--errgen:main-->"
 
 
 def page_paths(contract: ContractView) -> dict[str, str]:
@@ -232,11 +314,16 @@ def search_index(contract: ContractView, pages: dict[str, str]) -> str:
     """The search data as a script (a fetched JSON file would not load from file://): one row per
     code, [code, category, description, page, deprecated]."""
     rows = [[r.code, r.category, r.description, pages[r.code], 1 if r.deprecated_since else 0] for r in contract.codes]
-    body = ",\n".join(script_json(row) for row in rows)
+    # script_json of each row, made safe in one pass over them all (the joints are plain JSON).
+    body = _script_safe(",\n".join(map(to_json, rows)))
     return f"// {contract.header}\nwindow.ERRGEN_SEARCH = [\n{body}\n];\n"
 
 
 def script_json(value: Any) -> str:
     """JSON that means the same inside a <script> or a .js file whatever the text: no `</script>`,
     `<!--`, `]]>` or raw line separator survives."""
-    return _SCRIPT_UNSAFE_RE.sub(lambda m: _SCRIPT_UNSAFE[m.group()], json.dumps(value, ensure_ascii=False))
+    return _script_safe(json.dumps(value, ensure_ascii=False))
+
+
+def _script_safe(text: str) -> str:
+    return _SCRIPT_UNSAFE_RE.sub(lambda m: _SCRIPT_UNSAFE[m.group()], text)

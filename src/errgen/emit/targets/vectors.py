@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator
 from errgen import manual
 from errgen.contract import ContractView, CodeRow, view
 from errgen.emit.targets import _responses, _writing
+from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload  # noqa: F401
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
 from errgen.verdicts import envelope_problems, problem_ids
@@ -25,10 +26,6 @@ NAME = "conformance"
 SUMMARY = ("conformance/vectors.json, responses.json and writing.json: inputs and the verdicts, decision and written "
            "output each must produce, for every SDK")
 
-HINT_VALUES: dict[str, Any] = {
-    "searched": {"tenant": "wwww", "limit": 10, "exact": True}, "did_you_mean": ["www"], "accepted": ["eq", "ne"],
-    "state": "unchanged", "safe_to_replay": True,
-}
 
 
 def utc_ms(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> int:
@@ -199,36 +196,6 @@ def _all_cases(contract: ContractView) -> Iterator[Case]:
     for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
         yield from (case for case in more(contract) if "http" not in case.input
                     or _responses.generic_http_case_holds(contract, case.input["http"], case.raw))
-
-
-def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = True) -> dict[str, Any]:
-    """A payload of `row` in `scope`, keyed by wire names, with the code's hints when asked."""
-    w = {f.name: f.wire for f in contract.fields}
-    p: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable, w["scope"]: scope,
-                         w["correlation_id"]: f"c-{row.code}-{scope}"}
-    if scope == "resource":
-        p[w["resource_id"]] = "item_4127"
-    if hints:
-        p.update({w[h]: HINT_VALUES[h] for h in row.hints})
-    return p
-
-
-def newer_code(contract: ContractView) -> str:
-    """A code this registry does not have: what a newer server may send."""
-    name = "CODE_FROM_A_NEWER_SERVER"
-    while name in contract.code_map:
-        name += "_X"
-    return name
-
-
-def unknown_payload(contract: ContractView, retryable: bool, scope: str, **more: Any) -> dict[str, Any]:
-    w = {f.name: f.wire for f in contract.fields}
-    p: dict[str, Any] = {w["code"]: newer_code(contract), w["category"]: contract.categories[0].name, w["retryable"]: retryable,
-                         w["scope"]: scope, w["correlation_id"]: "c-new"}
-    if scope == "resource":
-        p[w["resource_id"]] = "item_9"
-    p.update({w[k]: v for k, v in more.items()})
-    return p
 
 
 def payload_case(name: str, raw: Any, **options: Any) -> Case:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from typing import Iterable, Mapping
 
 KEYWORDS = frozenset(
@@ -46,6 +47,11 @@ def _is_ident_char(ch: str) -> bool:
     return category in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd")
 
 
+def _identifier_body(text: str) -> bool:
+    # ASCII letters and digits are all Lu, Ll or Nd: most bodies need no look-up per character.
+    return (text.isascii() and text.isalnum()) or all(_is_ident_char(ch) for ch in text)
+
+
 def words(text: str) -> list[str]:
     """Word boundaries of a wire string: separators, camelCase humps, letter-digit runs kept."""
     runs: list[str] = []
@@ -61,9 +67,11 @@ def words(text: str) -> list[str]:
     return [w for run in runs for w in _CAMEL.split(run) if w]
 
 
+@cache  # a registry's codes share most of their words; a hit runs no Python
 def _title(word: str) -> str:
-    if word.lower() in INITIALISMS:
-        return INITIALISMS[word.lower()]
+    initialism = INITIALISMS.get(word.lower())
+    if initialism is not None:
+        return initialism
     rest = word[1:].lower() if word.isupper() else word[1:]
     return word[0].upper() + rest
 
@@ -73,8 +81,8 @@ def ident(prefix: str, text: str, given_words: Iterable[str] | None = None) -> s
     (the contract view's words of a code, which an `identifier:` in the registry may set) take
     the place of the words found in `text`."""
     found = list(given_words) if given_words else words(text)
-    body = "".join(_title(w) for w in found)
-    if not body or not all(_is_ident_char(ch) for ch in body):
+    body = "".join(map(_title, found))
+    if not body or not _identifier_body(body):
         # No letters or digits at all (or case mapping left the identifier alphabet): spell the
         # code points, which stays unique and deterministic.
         body = "X" + "".join(f"{ord(ch):04X}" for ch in text)

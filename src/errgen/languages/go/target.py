@@ -147,7 +147,6 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "vocabularies": [vocabulary(v) for v in view.vocabularies if v.name not in UNTYPED],
         "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")}
                      for value, ident in names["Problem"].items()],
-        "problem_members": ", ".join(f"{lit(m)}: true" for m in contract.PROBLEM_MEMBERS),
         "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
         "fields": [field_spec(f) for f in view.fields],
         "payload_fields": [payload_field(f) for f in view.fields],

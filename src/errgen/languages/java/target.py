@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from errgen.contract import PROBLEM_MEMBERS, ContractView, Vocabulary, view
+from errgen.contract import ContractView, Vocabulary, view
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
@@ -221,8 +221,8 @@ def readme(v: ContractView, package: str) -> str:
 def contract_json(v: ContractView) -> str:
     """Everything the runtime reads: policy, fields with wire names, categories, the table, the
     recovery rule for codes the SDK does not know, what a timed action becomes when attempts run
-    out, the RFC 9457 members `from_http` drops, and where a real response carries each fact
-    (the view's `response`, read by `Errors.readHttp`)."""
+    out, and where a real response carries each fact (the view's `response`, read by
+    `Errors.readHttp` and written by `Errors.toHttp`)."""
     data: dict[str, Any] = {
         "$comment": v.header,
         "registry": v.name,
@@ -237,7 +237,6 @@ def contract_json(v: ContractView) -> str:
         "codes": [c.as_dict() for c in v.codes],
         "fallback_actions": {scope: {json.dumps(r): a for r, a in by.items()} for scope, by in v.fallback_actions.items()},
         "exhausted": dict(v.exhausted),
-        "problem_members": list(PROBLEM_MEMBERS),
         "response": v.response,
     }
     return json_lines(data, depth=2) + "\n"

@@ -94,17 +94,31 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     """The crate's runner, `cargo run --example conformance -- check|emit VECTORS`, run in the
     crate (`sdk_dir` is OUT/rust). The runner's build keeps JSON objects in document order
     (serde_json's `preserve_order`), so its emit lines are Python's byte for byte; the SDK itself
-    never needs that feature. Builds go to CARGO_TARGET_DIR when set, else beside errgen's other
-    caches (a folder only this user can write), never into the SDK folder; only when that cache
-    cannot be used, into the crate's own target/ (which OUT's .gitignore hides)."""
+    never needs that feature. Builds go where `build_folders` says."""
+    build_dir, target_dir = build_folders(sdk_dir)
+    argv = ["cargo", "run", "--quiet", "--target-dir", str(target_dir),
+            "--config", f"build.build-dir={json.dumps(str(build_dir), ensure_ascii=False)}",
+            "--features", "serde_json/preserve_order", "--example", "conformance", "--", mode, str(vectors)]
+    return argv, Path(sdk_dir), "cargo"
+
+
+def build_folders(sdk_dir: Path) -> tuple[Path, Path]:
+    """(build dir, target dir) of a crate's runner build. The build dir, where cargo compiles
+    (the dependencies, built once for every SDK), is CARGO_TARGET_DIR when set, else a folder of
+    errgen's verified cache (only this user can write it), else the crate's own target/ (which
+    OUT's .gitignore hides). The target dir, where the runner binary lands and runs from, is one
+    per SDK folder under it (`runners/` + a hash of the folder's path): two registries' runners
+    built at once, sharing a build dir, never run each other's binary."""
+    import hashlib
     import os
 
     from errgen.emit import toolcache
 
-    target_dir = os.environ.get("CARGO_TARGET_DIR") or str(toolcache.private_folder("cargo-target") or Path(sdk_dir) / "target")
-    argv = ["cargo", "run", "--quiet", "--target-dir", target_dir, "--features", "serde_json/preserve_order",
-            "--example", "conformance", "--", mode, str(vectors)]
-    return argv, Path(sdk_dir), "cargo"
+    shared = os.environ.get("CARGO_TARGET_DIR") or toolcache.private_folder("cargo-target")
+    if not shared:
+        return Path(sdk_dir) / "target", Path(sdk_dir) / "target"
+    digest = hashlib.sha256(str(Path(sdk_dir).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return Path(shared), Path(shared) / "runners" / digest
 
 
 @dataclasses.dataclass(frozen=True)

@@ -234,11 +234,11 @@ func hasAll(obj *object, keys []string) bool {
 	return true
 }
 
-// kept: only the contract's own fields stay in the payload (an API's other members, and RFC
-// 9457's, stay in the reading's document).
+// kept: only the contract's own fields. An API's other members (and RFC 9457's) never make a
+// client-side reading invalid; they stay in the reading's Document.
 func kept(key string) bool { return specByWire[key] != nil }
 
-// asSent is a payload the body carries itself (errgen's shape): RFC 9457 members that are not the
+// asSent is a payload the body carries itself (errgen's shape): members that are not the
 // payload's own wire names dropped, detail as the message, a variant code resolved, and the
 // response's delay when it is retryable and states none.
 func asSent(status int, headers []headerPair, document, value any, delay int64, hasDelay bool) any {
@@ -370,7 +370,11 @@ func AsProblem() HTTPOption { return func(o *httpOptions) { o.problem = true } }
 
 // ToHTTP is the response for p: the code's HTTP status (500 for a code this SDK does not know),
 // Content-Type, and Retry-After (whole seconds, rounded up) with retry-after-ms when the payload,
-// or for a retryable payload the registry, names a delay.
+// or for a retryable payload the registry, names a delay. A registry for an existing API makes it
+// write that API's own shape (docs/conformance.md, "Writing in the API's own shape"): a code that
+// shares its wire code with others goes out as that wire code, each fact also sits where the API
+// carries it first in the body and in a header, every `equals` condition holds, and an XML API
+// gets an XML body of those writes alone.
 func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header, body []byte) {
 	var o httpOptions
 	for _, opt := range opts {
@@ -386,6 +390,7 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 	var code Code
 	if s, ok := obj.vals[wCode].(string); ok {
 		code = Code(s)
+		obj.set(wCode, sentCode(s))
 	}
 	e, known := entries[code]
 	status = http.StatusInternalServerError
@@ -407,7 +412,6 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
 		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
-	_, sent := apiCode(obj)
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
@@ -432,10 +436,10 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		}
 		out = problem
 	}
-	out = apiShape(obj, string(code), sent, out, header)
+	out = apiShape(string(code), obj, out, header)
 	if response.format == "xml" {
 		header.Set("Content-Type", "application/xml")
-		return status, header, []byte(toXML(out))
+		return status, header, toXML(out)
 	}
 	return status, header, encodeJSON(out, false)
 }

@@ -105,9 +105,7 @@ def http_json(response: HttpResponse) -> dict[str, Any]:
 
 def mcp_json(result: Mapping[str, Any]) -> dict[str, Any]:
     """An MCP result as the vectors state it: each text item's JSON text given parsed, as `json`."""
-    items = [
-        {"type": item["type"], "json": json.loads(item["text"])} for item in result["content"]
-    ]
+    items = [{"type": item["type"], "json": json.loads(item["text"])} for item in result["content"]]
     return {
         "content": items,
         "structuredContent": result["structuredContent"],

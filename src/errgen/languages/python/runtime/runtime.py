@@ -121,7 +121,8 @@ def decide(
 ) -> Decision:
     """The action the registry prescribes for a payload: an `ErrorPayload`, an
     `UnknownErrorPayload`, or raw JSON data as received (any value). With `jitter`, a backoff is
-    `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it)."""
+    `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it).
+    """
     payload = _raw(payload)
     if not isinstance(payload, dict) or _validate.envelope_problems(payload):
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
@@ -378,21 +379,6 @@ def _api_shape(payload: Mapping[str, Any], body: dict[str, Any], headers: dict[s
     facts = {fact: payload.get(_W[fact]) for fact in ("message", "correlation_id", "resource_id")}
     todo = _writing.writes({**facts, "code": sent}, variant)
     return _writing.apply({} if RESPONSE["format"] == "xml" else body, headers, todo)
-    sent = _reading.WIRE_CODE.get(code, code)
-    if sent != code:
-        inner = dict(body[ENVELOPE]) if ENVELOPE else body
-        inner[_W["code"]] = sent
-        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
-        for name, conditions in RESPONSE["variants"][sent]:
-            for condition in conditions if name == code else ():
-                at, wanted = condition.get("at"), condition.get("equals")
-                if at is not None and at["in"] == "header" and isinstance(wanted, str):
-                    headers[at["name"]] = wanted
-    for fact, value in (("code", sent), ("correlation_id", payload.get(_W["correlation_id"]))):
-        first = RESPONSE[fact][0] if RESPONSE[fact] else None
-        if first is not None and first["in"] == "header" and isinstance(value, str):
-            headers[first["name"]] = value
-    return body
 
 
 @dataclass(frozen=True, slots=True)

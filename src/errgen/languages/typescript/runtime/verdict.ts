@@ -78,9 +78,29 @@ function describe(spec: FieldSpec): string {
   }
 }
 
+// The verdicts are called with the contract's own constant FIELDS for every payload; building
+// these lookups per call was most of a valid payload's cost (bench/runtime_bench.py), so they
+// are built once per fields array.
+const wireCache = new WeakMap<readonly FieldSpec[], Readonly<Record<string, string>>>();
+const specCache = new WeakMap<readonly FieldSpec[], ReadonlyMap<string, FieldSpec>>();
+
 /** Canonical name -> wire name. */
 export function wireNames(fields: readonly FieldSpec[]): Readonly<Record<string, string>> {
-  return Object.fromEntries(fields.map((spec) => [spec.name, spec.wire]));
+  let names = wireCache.get(fields);
+  if (names === undefined) {
+    names = Object.freeze(Object.fromEntries(fields.map((spec) => [spec.name, spec.wire])));
+    wireCache.set(fields, names);
+  }
+  return names;
+}
+
+function specsByWire(fields: readonly FieldSpec[]): ReadonlyMap<string, FieldSpec> {
+  let specs = specCache.get(fields);
+  if (specs === undefined) {
+    specs = new Map(fields.map((spec) => [spec.wire, spec]));
+    specCache.set(fields, specs);
+  }
+  return specs;
 }
 
 function wire(w: Readonly<Record<string, string>>, name: string): string {
@@ -91,7 +111,7 @@ function wire(w: Readonly<Record<string, string>>, name: string): string {
  * type, the required ones present, and a resource id when the scope is resource. */
 export function envelopeProblems(fields: readonly FieldSpec[], raw: unknown): Problem[] {
   if (!isObject(raw)) return [["not-an-object", "payload must be a JSON object", null]];
-  const byWire = new Map(fields.map((spec) => [spec.wire, spec]));
+  const byWire = specsByWire(fields);
   const found: Problem[] = [];
   for (const key of Object.keys(raw)) {
     const spec = byWire.get(key);

@@ -34,7 +34,6 @@ final class Contract {
   final Map<Boolean, Map<Scope, Action>> fallback;
   // The timed actions (retry, pause) and what each becomes when the attempts run out.
   final Map<Action, Action> exhausted;
-  final List<String> problemMembers;
   // Where a real response carries each fact (docs/conformance.md, "Reading a real response").
   final JsonNode response;
 
@@ -79,9 +78,6 @@ final class Contract {
         .forEach(
             e -> last.put(Action.fromWire(e.getKey()), Action.fromWire(e.getValue().asText())));
     exhausted = Collections.unmodifiableMap(last);
-    List<String> members = new ArrayList<>();
-    data.get("problem_members").forEach(m -> members.add(m.asText()));
-    problemMembers = List.copyOf(members);
     response = data.get("response");
   }
 

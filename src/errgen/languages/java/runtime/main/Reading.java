@@ -187,14 +187,16 @@ final class Reading {
     return false;
   }
 
+  // Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+  // client-side reading invalid; they stay in the reading's document.
   private static boolean kept(String key) {
     return C.byWire.containsKey(key);
   }
 
   /**
-   * A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
-   * own wire names dropped, {@code detail} as the message, a variant code resolved, and the delay
-   * when it is retryable and states none.
+   * A payload the body carries itself (errgen's shape): members that are not the payload's own wire
+   * names dropped, {@code detail} as the message, a variant code resolved, and the delay when it is
+   * retryable and states none.
    */
   private static JsonNode asSent(
       int status,

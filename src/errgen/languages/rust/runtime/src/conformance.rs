@@ -8,8 +8,10 @@ use serde_json::{json, Map, Value};
 use crate::data::{policy, Code, Scope};
 use crate::decide::{decide_value, decide_value_with_jitter};
 use crate::errors::new_error_with;
-use crate::http::{from_http, to_http, to_http_problem, HttpParts};
+use crate::http::{from_http, to_http, to_http_problem};
+use crate::json::integer_zeros;
 use crate::mcp::{from_mcp_result, to_mcp_result};
+use crate::parts::HttpParts;
 use crate::payload::ErrorPayload;
 use crate::reading::{read_http, HttpReading};
 use crate::suggest::did_you_mean;
@@ -29,7 +31,8 @@ pub fn main() -> ExitCode {
         }
     };
     let vectors = match std::fs::read_to_string(path) {
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
+        // Read as the SDK reads JSON (`-0` is the integer 0), so a payload input is what Python's is.
+        Ok(text) => match serde_json::from_str::<Value>(&integer_zeros(&text)) {
             Ok(document) => document.get("vectors").and_then(Value::as_array).cloned(),
             Err(e) => {
                 eprintln!("{path}: not JSON: {e}");

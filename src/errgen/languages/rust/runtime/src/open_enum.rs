@@ -21,10 +21,14 @@ macro_rules! open_enum {
             /// as `Unknown`, never an error.
             #[must_use]
             pub fn from_wire(wire: &str) -> Self {
-                $table
-                    .iter()
-                    .find(|row| row.$wire == wire)
-                    .map_or_else(|| $name::Unknown(wire.to_owned()), |row| row.$value.clone())
+                // Indexed on first use, so a lookup does not grow with the registry.
+                static INDEX: std::sync::OnceLock<
+                    std::collections::HashMap<&'static str, &'static $name>,
+                > = std::sync::OnceLock::new();
+                INDEX
+                    .get_or_init(|| $table.iter().map(|row| (row.$wire, &row.$value)).collect())
+                    .get(wire)
+                    .map_or_else(|| $name::Unknown(wire.to_owned()), |value| (*value).clone())
             }
 
             /// The exact wire string.

@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::data::{policy, wire, Code, FIELDS, RESPONSE_SPEC};
 use crate::decide::{decide_value, decide_with_max_delay, Decision};
-use crate::http::{imf_fixdate_ms, HttpParts};
 use crate::json::{out_of_range, read_json};
+use crate::parts::{imf_fixdate_ms, HttpParts};
 use crate::payload::ErrorPayload;
 use crate::table::recovery_entry;
 use crate::validate::{parse_value, PayloadError};
@@ -560,8 +560,8 @@ impl Facts<'_> {
         self.built(code, correlation_id, delay_ms)
     }
 
-    /// A payload the body carries itself (errgen's shape): RFC 9457 members that are not the
-    /// payload's own wire names dropped, `detail` as the message, a variant code resolved, and
+    /// A payload the body carries itself (errgen's shape): members that are not the payload's
+    /// own wire names dropped, `detail` as the message, a variant code resolved, and
     /// the response's delay when it is retryable and states none.
     fn as_sent(&self, value: Option<&Value>, delay_ms: Option<u64>) -> Value {
         let Some(Value::Object(object)) = value else {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::http::HttpParts;
+use crate::parts::HttpParts;
 use crate::reading::{read_http_now, ResponseError};
 use crate::retry::AsResponseError;
 

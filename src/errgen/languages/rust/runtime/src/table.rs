@@ -1,5 +1,8 @@
 //! The shapes of the registry's data (the rows live in `data.rs`, rendered from the registry).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use crate::data::{Action, Category, Code, Scope, CATEGORIES, FIELDS, RECOVERY_TABLE};
 
 /// One code of the registry: what `new_error` fills in and what `decide` acts on.
@@ -92,7 +95,18 @@ pub struct FieldSpec {
 /// The registry entry of a wire code, if this registry knows it.
 #[must_use]
 pub fn recovery_entry(code: &str) -> Option<&'static CodeEntry> {
-    RECOVERY_TABLE.iter().find(|entry| entry.wire == code)
+    // An index built on first use: a scan of the table cost O(codes) per lookup, several
+    // lookups per payload (bench/runtime_bench.py at 5,000 codes).
+    static INDEX: OnceLock<HashMap<&'static str, &'static CodeEntry>> = OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            RECOVERY_TABLE
+                .iter()
+                .map(|entry| (entry.wire, entry))
+                .collect()
+        })
+        .get(code)
+        .copied()
 }
 
 /// The registry entry of a wire category, if this registry knows it.

@@ -801,3 +801,27 @@ fn a_reqwest_response_is_checked_in_one_call() {
     assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
     assert_eq!(parts.header("X-A"), Some("1"));
 }
+
+#[test]
+fn the_integer_minus_zero_reads_as_zero_and_the_float_keeps_its_sign() {
+    let read = read_json(br#"{"a":-0,"b":-0.0,"c":"-0","d":[-0e0,-01]}"#);
+    assert_eq!(read, None); // -01 is no JSON number
+    let read = read_json(br#"{"a":-0,"b":-0.0,"c":"x\"-0","d":[-0e0,-0]}"#).unwrap();
+    assert_eq!(
+        read.to_string(),
+        r#"{"a":0,"b":-0.0,"c":"x\"-0","d":[-0.0,0]}"#
+    );
+}
+
+#[test]
+fn to_http_writes_members_in_the_order_they_are_put() {
+    if crate::reading::xml_format() {
+        return; // an XML API's body holds the API's own shape alone
+    }
+    let payload = new_error_with(RECOVERY_TABLE[0].code.clone(), "c-1", |p| {
+        p.message = Some("m".to_owned());
+    })
+    .unwrap();
+    let body = String::from_utf8(to_http_problem(&payload).body).unwrap();
+    assert!(body.starts_with(r#"{"type":"#), "{body}");
+}

@@ -356,7 +356,7 @@ public final class Errors {
     headers.add(header(name, value));
   }
 
-  /** An HTTP response for a payload: status, delay headers and a JSON body. */
+  /** An HTTP response for a payload: status, delay headers and a body in the API's own shape. */
   public static HttpMessage toHttp(ErrorPayload payload) {
     return toHttp(payload, false);
   }
@@ -365,7 +365,9 @@ public final class Errors {
    * An HTTP response for a payload: the code's status (500 for an unknown code), {@code
    * x-should-retry} from retryable, {@code Retry-After} in whole seconds rounded up and {@code
    * retry-after-ms} when there is a delay, and with {@code problem} an RFC 9457 {@code
-   * application/problem+json} body.
+   * application/problem+json} body. A registry for an existing API makes it that API's own shape:
+   * each fact also where the API puts it, every condition it tests for an error true, and for
+   * {@code format: xml} an {@code application/xml} body.
    */
   public static HttpMessage toHttp(ErrorPayload payload, boolean problem) {
     ObjectNode fields = payload.toJson();

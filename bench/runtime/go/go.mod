@@ -1,0 +1,12 @@
+module errgenbench
+
+go 1.21
+
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	syntheticerrors v0.0.0
+)
+
+require golang.org/x/text v0.14.0 // indirect
+
+replace syntheticerrors => ../go

@@ -1,0 +1,113 @@
+// The Java side of bench/runtime_bench.py: the generated SDK's parse + validate + decide beside
+// networknt json-schema-validator validating the same payloads against the generated schema.
+//
+// Usage: RuntimeBench SCHEMA BUDGET_MS CORPUS... (one JSON payload per line); prints one JSON
+// object per corpus on standard output. Bytes allocated per payload from the thread's counter.
+
+import com.example.syntheticerrors.Errors;
+import com.example.syntheticerrors.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntPredicate;
+
+public final class RuntimeBench {
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static long sink;
+
+  public static void main(String[] args) throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    Schema schema =
+        SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+            .getSchema(mapper.readTree(Files.readAllBytes(Path.of(args[0]))));
+    long budgetNs = Long.parseLong(args[1]) * 1_000_000L;
+    for (int f = 2; f < args.length; f++) {
+      List<byte[]> lines = new ArrayList<>();
+      long size = 0;
+      for (String line : Files.readAllLines(Path.of(args[f]))) {
+        if (!line.isEmpty()) {
+          byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          lines.add(bytes);
+          size += bytes.length;
+        }
+      }
+      List<JsonNode> parsed = new ArrayList<>();
+      for (byte[] line : lines) {
+        parsed.add(mapper.readTree(line));
+      }
+      IntPredicate sdk =
+          i -> {
+            Optional<JsonNode> raw = Json.read(lines.get(i));
+            boolean ok = raw.isPresent() && Errors.validate(raw.get()).isEmpty();
+            sink += Errors.decide(raw.orElse(null), 1).hashCode();
+            return ok;
+          };
+      IntPredicate peer = i -> schema.validate(parsed.get(i)).isEmpty();
+      IntPredicate parse =
+          i -> {
+            try {
+              return mapper.readTree(lines.get(i)) != null;
+            } catch (java.io.IOException e) {
+              return false;
+            }
+          };
+      int n = lines.size();
+      double[] s = rate(sdk, n, budgetNs);
+      double[] p = rate(peer, n, budgetNs);
+      double[] q = rate(parse, n, budgetNs / 2);
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "{\"file\": \"%s\", \"n\": %d, \"bytes\": %d, \"sdk_per_s\": %f, \"peer_per_s\": %f, \"parse_per_s\": %f,"
+              + " \"sdk_valid\": %d, \"peer_valid\": %d, \"sdk_alloc_bytes\": %f,"
+              + " \"peer_alloc_bytes\": %f}%n",
+          args[f].replace("\\", "\\\\").replace("\"", "\\\""), n, size, s[0], p[0], q[0],
+          count(sdk, n), count(peer, n), s[1], p[1]);
+    }
+  }
+
+  /** How many payloads one side accepts, over at most 2,000 of them (untimed). */
+  private static int count(IntPredicate one, int n) {
+    int k = 0;
+    for (int i = 0; i < Math.min(n, 2000); i++) {
+      if (one.test(i)) {
+        k++;
+      }
+    }
+    return k;
+  }
+
+  /** Payloads per second over the budget (after a warm-up of half of it), and bytes per payload. */
+  private static double[] rate(IntPredicate one, int n, long budgetNs) {
+    run(one, n, budgetNs / 2);
+    long bytes = THREADS.getCurrentThreadAllocatedBytes();
+    long start = System.nanoTime();
+    long done = run(one, n, budgetNs);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return new double[] {
+      done / seconds, (THREADS.getCurrentThreadAllocatedBytes() - bytes) / (double) done
+    };
+  }
+
+  private static long run(IntPredicate one, int n, long budgetNs) {
+    long start = System.nanoTime();
+    long done = 0;
+    while (true) {
+      if (one.test((int) (done % n))) {
+        sink++;
+      }
+      done++;
+      if (System.nanoTime() - start >= budgetNs) {
+        return done;
+      }
+    }
+  }
+}

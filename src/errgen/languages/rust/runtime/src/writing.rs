@@ -1,0 +1,241 @@
+//! Writing a response body in the API's own shape (errgen's `docs/conformance.md`, "Writing in
+//! the API's own shape"): each fact at the first body and header source the registry reads it
+//! from, every `equals` condition made true, JSON with object members in the order they were
+//! written (as every errgen SDK writes them, whatever serde_json's features), or flat XML.
+
+use serde_json::{Map, Value};
+
+use crate::data::{policy, wire, FIELDS};
+use crate::payload::ErrorPayload;
+use crate::reading::{api_writes, wire_code, xml_format, Step, Target};
+
+/// A JSON document whose objects keep their members in insertion order: serde_json's `Map` is
+/// sorted unless a crate in the build enables its `preserve_order`, so the body is built here.
+#[derive(Debug, Clone)]
+pub(crate) enum Node {
+    Object(Vec<(String, Node)>),
+    Array(Vec<Node>),
+    Scalar(Value),
+}
+
+impl Node {
+    fn empty() -> Self {
+        Node::Object(Vec::new())
+    }
+
+    /// A JSON value as a node; its objects keep the map's order.
+    pub(crate) fn from_value(value: Value) -> Self {
+        match value {
+            Value::Object(map) => Node::object(map),
+            Value::Array(items) => Node::Array(items.into_iter().map(Node::from_value).collect()),
+            scalar => Node::Scalar(scalar),
+        }
+    }
+
+    fn object(map: Map<String, Value>) -> Self {
+        Node::Object(
+            map.into_iter()
+                .map(|(key, value)| (key, Node::from_value(value)))
+                .collect(),
+        )
+    }
+
+    /// A member set: an existing key keeps its place, a new one goes last.
+    pub(crate) fn insert(members: &mut Vec<(String, Node)>, key: &str, value: Node) {
+        match members.iter_mut().find(|(name, _)| name == key) {
+            Some(slot) => slot.1 = value,
+            None => members.push((key.to_owned(), value)),
+        }
+    }
+}
+
+/// The payload's members in the contract's field order (the order of every SDK's payload).
+pub(crate) fn payload_node(payload: &ErrorPayload) -> Vec<(String, Node)> {
+    let Value::Object(mut fields) = payload.to_value() else {
+        return Vec::new();
+    };
+    FIELDS
+        .iter()
+        .filter_map(|field| {
+            let value = fields.remove(field.wire)?;
+            Some((field.wire.to_owned(), Node::from_value(value)))
+        })
+        .collect()
+}
+
+/// The body `to_http` sends for `payload`: `members` (errgen's body, enveloped or problem+json)
+/// with the API's own shape written over it, or for an XML API those writes alone; headers set
+/// on the way.
+pub(crate) fn api_body(
+    payload: &ErrorPayload,
+    mut members: Vec<(String, Node)>,
+    headers: &mut Vec<(String, String)>,
+) -> Vec<u8> {
+    let code = payload.code.as_str();
+    let mut sent = code;
+    if let Some((wire_code, _)) = wire_code(code) {
+        sent = wire_code;
+        let inner = match policy::ENVELOPE {
+            Some(key) => members
+                .iter_mut()
+                .find(|(name, _)| name == key)
+                .and_then(|(_, node)| match node {
+                    Node::Object(inner) => Some(inner),
+                    _ => None,
+                }),
+            None => Some(&mut members),
+        };
+        if let Some(inner) = inner {
+            Node::insert(inner, wire::CODE, Node::Scalar(Value::from(sent)));
+        }
+    }
+    let facts = [
+        payload.message.as_deref(),
+        Some(payload.correlation_id.as_str()),
+        payload.resource_id.as_deref(),
+    ];
+    let mut document = if xml_format() {
+        Node::empty()
+    } else {
+        Node::Object(members)
+    };
+    for (target, value) in api_writes(code, sent, facts) {
+        match (target, value) {
+            (Target::Header(name), Value::String(text)) => set_header(headers, name, &text),
+            (Target::Header(_), _) => {}
+            (Target::Body(path), value) => document = put(document, path, Node::from_value(value)),
+        }
+    }
+    if xml_format() {
+        headers
+            .iter_mut()
+            .filter(|(name, _)| name == "Content-Type")
+            .for_each(|header| header.1 = "application/xml".to_owned());
+        return to_xml(&document).into_bytes();
+    }
+    let mut out = String::new();
+    write_json(&mut out, &document);
+    out.into_bytes()
+}
+
+/// `node` with `value` at `path`: objects and arrays made on the way (an array padded with empty
+/// objects, `[*]` as index 0), a value in the way replaced; a new key goes last.
+fn put(node: Node, path: &[Step], value: Node) -> Node {
+    let Some((step, rest)) = path.split_first() else {
+        return value;
+    };
+    match step {
+        Step::Key(key) => {
+            let mut members = match node {
+                Node::Object(members) => members,
+                _ => Vec::new(),
+            };
+            match members.iter_mut().find(|(name, _)| name == key) {
+                Some(slot) => {
+                    let inner = std::mem::replace(&mut slot.1, Node::Scalar(Value::Null));
+                    slot.1 = put(inner, rest, value);
+                }
+                None => {
+                    let placed = put(Node::Scalar(Value::Null), rest, value);
+                    members.push((key.clone(), placed));
+                }
+            }
+            Node::Object(members)
+        }
+        Step::Index(index) => {
+            let index = usize::try_from(*index).unwrap_or(0);
+            let mut items = match node {
+                Node::Array(items) => items,
+                _ => Vec::new(),
+            };
+            while items.len() <= index {
+                items.push(Node::empty());
+            }
+            let inner = std::mem::replace(&mut items[index], Node::Scalar(Value::Null));
+            items[index] = put(inner, rest, value);
+            Node::Array(items)
+        }
+    }
+}
+
+/// Compact JSON, members in order; strings and numbers as serde_json writes them (the escapes of
+/// every errgen SDK: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other controls as `\u00XX`).
+pub(crate) fn write_json(out: &mut String, node: &Node) {
+    match node {
+        Node::Object(members) => {
+            out.push('{');
+            for (at, (key, value)) in members.iter().enumerate() {
+                if at > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::from(key.as_str()).to_string());
+                out.push(':');
+                write_json(out, value);
+            }
+            out.push('}');
+        }
+        Node::Array(items) => {
+            out.push('[');
+            for (at, item) in items.iter().enumerate() {
+                if at > 0 {
+                    out.push(',');
+                }
+                write_json(out, item);
+            }
+            out.push(']');
+        }
+        Node::Scalar(value) => out.push_str(&value.to_string()),
+    }
+}
+
+/// The document's first member as the root element, or "" when it has none.
+fn to_xml(document: &Node) -> String {
+    let Node::Object(members) = document else {
+        return String::new();
+    };
+    let Some((name, value)) = members.first() else {
+        return String::new();
+    };
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    element(&mut out, name, value);
+    out
+}
+
+/// Strings only: an XML reader reads every value as text.
+fn element(out: &mut String, name: &str, value: &Node) {
+    if name.is_empty() || name.chars().any(|c| " \t\r\n/>=<\"'&!?".contains(c)) {
+        return;
+    }
+    match value {
+        Node::Array(items) => items.iter().for_each(|item| element(out, name, item)),
+        Node::Object(members) => {
+            out.push_str(&format!("<{name}>"));
+            members
+                .iter()
+                .for_each(|(key, item)| element(out, key, item));
+            out.push_str(&format!("</{name}>"));
+        }
+        Node::Scalar(Value::String(text)) => {
+            out.push_str(&format!("<{name}>"));
+            for c in text.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    '\0' => out.push('\u{fffd}'),
+                    c if u32::from(c) < 0x20 => out.push_str(&format!("&#{};", u32::from(c))),
+                    c => out.push(c),
+                }
+            }
+            out.push_str(&format!("</{name}>"));
+        }
+        Node::Scalar(_) => {}
+    }
+}
+
+fn set_header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
+    match headers.iter_mut().find(|(n, _)| n == name) {
+        Some(header) => header.1 = value.to_owned(),
+        None => headers.push((name.to_owned(), value.to_owned())),
+    }
+}
