@@ -162,9 +162,7 @@ def test_the_junk_reaches_every_rule(junk: tuple[Path, dict[str, bytes]]) -> Non
 
 # Drift the harness found and the language's owners have yet to fix: each entry fails the run as
 # soon as it is fixed (strict xfail), so it is removed then.
-KNOWN_DRIFT = {
-    "typescript": "searched echoes an integral JSON number without its fraction (2.0 -> 2, -0.0 -> 0) where Python keeps it",
-}
+KNOWN_DRIFT: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DRIFT[n])] if n in KNOWN_DRIFT else [])

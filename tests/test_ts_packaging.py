@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, build_to, load_registry, tsc
-from errgen.languages.typescript.compiled import compile_runtime, compiled_files, registry_sources
+from errgen.languages.typescript.compiled import compile_runtime, registry_sources
+from errgen.languages.typescript.stored import compiled_files
 
 NPM = ["npm", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
 

@@ -1,8 +1,9 @@
 """The TypeScript runtime as JavaScript (CommonJS and ES modules) and declarations, compiled once
 here so that a generated package installs from a plain path with no build and no TypeScript: the
 runtime is the same for every registry (its data comes from contract.ts and recovery.ts, which the
-templates write as JavaScript themselves). tests/test_ts_packaging.py checks that these files are
-what the pinned tsc makes of runtime/ today; refresh them after editing runtime/ with
+templates write as JavaScript themselves). The target reads them through stored.py, never through
+this module. tests/test_ts_packaging.py checks that these files are what the pinned tsc makes of
+runtime/ today; refresh them after editing runtime/ with
 
     python -m errgen.languages.typescript.compiled tests/ts/node_modules/.bin/tsc [registry/errors.yaml]
 """
@@ -16,30 +17,21 @@ import sys
 import tempfile
 from pathlib import Path
 
+from errgen.languages.typescript.stored import HERE, stems
+from errgen.languages.typescript.target import data_sources
+from errgen.registry.lint import lint_path
 from errgen.resources import runtime_sources
 
-HERE = Path(__file__).resolve().parent / "compiled"
 FORMS = ("cjs", "esm")
-RUNNER = "conformance"  # run by node as CommonJS only: no ES module of it
 # Only what changes between the two module forms; the rest is the SDK's own tsconfig.
 MODULE = {"cjs": {"module": "commonjs"}, "esm": {"module": "es2020", "moduleResolution": "bundler"}}
 OPTIONS = {"target": "ES2020", "lib": ["ES2020"], "strict": True, "types": [], "skipLibCheck": True, "declaration": True,
            "removeComments": False, "newLine": "lf"}
 
 
-def stems(form: str = "cjs") -> list[str]:
-    """The runtime's modules in one form."""
-    return [Path(name).stem for name in runtime_sources("typescript") if form == "cjs" or Path(name).stem != RUNNER]
-
-
-def compiled_files() -> dict[str, str]:
-    """`<form>/<stem>.js` and `types/<stem>.d.ts` -> text, as stored."""
-    return {str(p.relative_to(HERE)): p.read_text(encoding="utf-8") for p in sorted(HERE.rglob("*")) if p.is_file()}
-
-
 def compile_runtime(tsc: Path, registry_sources: dict[str, str]) -> dict[str, str]:
     """Compile the runtime with `registry_sources` (name -> TypeScript of the data files); the
-    runtime's output, keyed as compiled_files() keys it."""
+    runtime's output, keyed as stored.compiled_files() keys it."""
     out: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src"
@@ -61,9 +53,6 @@ def compile_runtime(tsc: Path, registry_sources: dict[str, str]) -> dict[str, st
 
 def registry_sources(registry_path: Path) -> dict[str, str]:
     """The TypeScript data files of a registry: the runtime compiles the same against any."""
-    from errgen.languages.typescript.target import data_sources
-    from errgen.registry.lint import lint_path
-
     registry = lint_path(registry_path).registry
     if registry is None:
         raise RuntimeError(f"{registry_path} does not lint")

@@ -14,7 +14,7 @@ from errgen.registry.model import Registry
 from errgen.languages.typescript import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
-from errgen.languages.typescript.compiled import compiled_files, stems
+from errgen.languages.typescript.stored import compiled_files, stems
 
 NAME = "typescript"
 LABEL = "TypeScript"
