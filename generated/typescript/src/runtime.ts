@@ -12,7 +12,7 @@ import type { Action, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
-import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
+import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
@@ -20,6 +20,8 @@ import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
 
 const W = wireNames(FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES: readonly string[] = FIELDS.map((spec) => spec.wire);
 
 function w(name: string): string {
   return W[name] ?? name;
@@ -234,10 +236,14 @@ export function newError<C extends Code>(code: C, correlationId: string, fields?
   }
   const entries: [string, unknown][] = Object.entries(fields ?? {});
   const given = entries.filter(([, value]) => value !== undefined && value !== null);
-  const payload: Json = Object.fromEntries([
+  const merged: Json = Object.fromEntries([
     [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
     [w("correlation_id"), correlationId], ...given,
   ]);
+  // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+  // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+  const rank = (key: string): number => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+  const payload: Json = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
   // The entry is the code's own, so the payload validated is that code's variant.
   return validatePayload(payload) as PayloadOf<C>;
 }
@@ -302,13 +308,13 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
   return { status, headers, body: toJson(shaped) };
 }
 
-/** What the API itself sends: a code that shares its wire code with others goes out as that wire
- * code, with the headers its `when` conditions test; the code and the correlation id also go in
- * the header where the API's response puts them first. */
+/** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
+ * shares its wire code with others goes out as that wire code; each fact also sits where the
+ * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
+ * API's body holds those writes alone. */
 function apiShape(payload: Json, body: Json, headers: Record<string, string>): unknown {
   const code = own(payload, w("code"));
-  if (typeof code !== "string") return body;
-  const sent = WIRE_CODE.get(code) ?? code;
+  const sent = typeof code === "string" ? WIRE_CODE.get(code) ?? code : code;
   if (sent !== code) {
     const inner: Json = { ...(ENVELOPE !== null ? (body[ENVELOPE] as Json) : body) };
     put(inner, w("code"), sent);
@@ -319,7 +325,8 @@ function apiShape(payload: Json, body: Json, headers: Record<string, string>): u
       body = inner;
     }
   }
-  const variant = (RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+  const rows = typeof sent === "string" && has(RESPONSE.variants, sent) ? RESPONSE.variants[sent] ?? [] : [];
+  const variant = rows.filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
   const facts = {
     code: sent, message: own(payload, w("message")), correlation_id: own(payload, w("correlation_id")),
     resource_id: own(payload, w("resource_id")),
@@ -341,7 +348,6 @@ export interface HttpReading {
 }
 
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES: readonly string[] = FIELDS.map((spec) => spec.wire);
 
 function startsWithTag(text: string): boolean {
   let i = 0;
@@ -417,12 +423,14 @@ function put(target: Json, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+ * client-side reading invalid; they stay in the reading's document. */
 function kept(key: string): boolean {
   return WIRE_NAMES.includes(key);
 }
 
-/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
- * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+/** A payload the body carries itself (errgen's shape): members that are not the payload's own wire
+ * names dropped, `detail` as the message, a variant code resolved, and the response's
  * delay when it is retryable and states none. */
 function asSent(status: number, headers: Headers, document: unknown, value: unknown, delay: number | null): unknown {
   if (!isObject(value)) return value;

@@ -8,6 +8,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 const contract_js_1 = require("./contract.js");
 const runtime_js_1 = require("./runtime.js");
 const verdict_js_1 = require("./verdict.js");
+const wire_js_1 = require("./wire.js");
 const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"];
 // The input kinds of writing.json (docs/conformance.md, "The writing vectors").
 const WRITING = ["new_error", "to_http", "did_you_mean"];
@@ -41,11 +42,62 @@ function rawPayload(input, nowMs) {
         return responseReading(response, nowMs).payload;
     throw new Error("input holds none of payload, http, mcp, response");
 }
-function decisionJson(d) {
+/** A number as it was spelled in the input, so that an emit line prints it as the Python SDK (the
+ * reference) prints what it read: `2.0` and `-0.0` stay floats, `-0` is the integer 0. As JSON
+ * data (check mode, messages) it is its value. */
+class Spelled {
+    constructor(value, python) {
+        this.value = value;
+        this.python = python;
+    }
+    toJSON() {
+        return this.value;
+    }
+}
+/** Python's repr of a double: the shortest digits that read back, positional from 1e-4 up to
+ * 1e16, `.0` on an integral value; the exponent with a sign and at least two digits. */
+function pythonFloat(n) {
+    const sign = n < 0 || Object.is(n, -0) ? "-" : "";
+    const [mantissa = "0", expText = "0"] = Math.abs(n).toExponential().split("e");
+    const exp = Number(expText);
+    const digits = mantissa.replace(".", "");
+    if (exp >= -4 && exp < 16) {
+        if (exp < 0)
+            return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+        if (digits.length <= exp + 1)
+            return `${sign}${digits}${"0".repeat(exp + 1 - digits.length)}.0`;
+        return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+    }
+    const rest = digits.length > 1 ? `.${digits.slice(1)}` : "";
+    return `${sign}${digits.charAt(0)}${rest}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+}
+/** `holder[key]` as Python prints it: an integer spelling as its digits, a float's as its repr. */
+function spelled(value, holder, key) {
+    const text = typeof value === "number" && Number.isFinite(value) ? (0, wire_js_1.numberSpelling)(holder, key) : undefined;
+    if (text === undefined)
+        return value;
+    const python = /[.eE]/.test(text) ? pythonFloat(value) : text.replace(/^-0$/, "0");
+    return new Spelled(value, python);
+}
+function decisionJson(d, raw) {
+    const holder = (0, verdict_js_1.isObject)(raw) ? (0, verdict_js_1.own)(raw, WIRE["searched"] ?? "searched") : undefined;
+    const searched = Object.fromEntries(Object.entries(d.searched).map(([key, value]) => [key, spelled(value, holder, key)]));
     return {
         action: d.action, reason: d.reason, code: d.code, delay_ms: d.delayMs, correlation_id: d.correlationId,
-        resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched: { ...d.searched },
+        resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched,
     };
+}
+/** Compact JSON as JSON.stringify writes it, a spelled number as Python prints it. */
+function emitJson(value) {
+    if (value instanceof Spelled)
+        return value.python;
+    if (Array.isArray(value))
+        return `[${value.map((item) => emitJson(item)).join(",")}]`;
+    if ((0, verdict_js_1.isObject)(value)) {
+        const members = Object.keys(value).filter((key) => value[key] !== undefined);
+        return `{${members.map((key) => `${JSON.stringify(key)}:${emitJson(value[key])}`).join(",")}}`;
+    }
+    return JSON.stringify(value) ?? "null";
 }
 /** A JSON body parsed; any other (an XML API's) as its text. */
 function parsedOrText(body) {
@@ -123,7 +175,7 @@ function outputs(vector) {
     });
     const reading = (0, verdict_js_1.isObject)(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
     return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
-        parsed: verdict.parsed, decision: decisionJson(decision) };
+        parsed: verdict.parsed, decision: decisionJson(decision, raw) };
 }
 /** The emit line of one vector; a vector the runner cannot read says why instead. */
 function emitted(vector) {
@@ -136,6 +188,8 @@ function emitted(vector) {
 }
 /** Equal as JSON data: key order is ignored, true is not 1. */
 function same(a, b) {
+    if (a instanceof Spelled || b instanceof Spelled)
+        return same(a instanceof Spelled ? a.value : a, b instanceof Spelled ? b.value : b);
     if (Array.isArray(a) || Array.isArray(b)) {
         return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
     }
@@ -177,7 +231,8 @@ function main(argv) {
     }
     let vectors;
     try {
-        const document = JSON.parse(require("fs").readFileSync(path, "utf8"));
+        // Read keeping each number's spelling, as the Python runner's json.load keeps 2.0 a float.
+        const document = (0, wire_js_1.parseSpelled)(require("fs").readFileSync(path, "utf8"));
         const list = (0, verdict_js_1.isObject)(document) ? document["vectors"] : undefined;
         if (!Array.isArray(list) || !list.every(verdict_js_1.isObject))
             throw new Error("`vectors` must be a list of objects");
@@ -189,7 +244,7 @@ function main(argv) {
     }
     if (mode === "emit") {
         for (const vector of vectors)
-            process.stdout.write(JSON.stringify(emitted(vector)) + "\n");
+            process.stdout.write(emitJson(emitted(vector)) + "\n");
         return 0;
     }
     let failed = 0;

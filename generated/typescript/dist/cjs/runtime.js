@@ -29,6 +29,8 @@ const reading_js_1 = require("./reading.js");
 const wire_js_1 = require("./wire.js");
 const writing_js_1 = require("./writing.js");
 const W = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
 function w(name) {
     return W[name] ?? name;
 }
@@ -170,10 +172,14 @@ function newError(code, correlationId, fields) {
     }
     const entries = Object.entries(fields ?? {});
     const given = entries.filter(([, value]) => value !== undefined && value !== null);
-    const payload = Object.fromEntries([
+    const merged = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+    // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+    const rank = (key) => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+    const payload = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
     // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
@@ -227,14 +233,13 @@ function toHttp(given, problem = false) {
     }
     return { status, headers, body: (0, wire_js_1.toJson)(shaped) };
 }
-/** What the API itself sends: a code that shares its wire code with others goes out as that wire
- * code, with the headers its `when` conditions test; the code and the correlation id also go in
- * the header where the API's response puts them first. */
+/** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
+ * shares its wire code with others goes out as that wire code; each fact also sits where the
+ * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
+ * API's body holds those writes alone. */
 function apiShape(payload, body, headers) {
     const code = (0, verdict_js_1.own)(payload, w("code"));
-    if (typeof code !== "string")
-        return body;
-    const sent = reading_js_1.WIRE_CODE.get(code) ?? code;
+    const sent = typeof code === "string" ? reading_js_1.WIRE_CODE.get(code) ?? code : code;
     if (sent !== code) {
         const inner = { ...(contract_js_1.ENVELOPE !== null ? body[contract_js_1.ENVELOPE] : body) };
         put(inner, w("code"), sent);
@@ -246,7 +251,8 @@ function apiShape(payload, body, headers) {
             body = inner;
         }
     }
-    const variant = (contract_js_1.RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const rows = typeof sent === "string" && (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, sent) ? contract_js_1.RESPONSE.variants[sent] ?? [] : [];
+    const variant = rows.filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
     const facts = {
         code: sent, message: (0, verdict_js_1.own)(payload, w("message")), correlation_id: (0, verdict_js_1.own)(payload, w("correlation_id")),
         resource_id: (0, verdict_js_1.own)(payload, w("resource_id")),
@@ -254,7 +260,6 @@ function apiShape(payload, body, headers) {
     return (0, writing_js_1.apply)(contract_js_1.RESPONSE.format === "xml" ? {} : body, headers, (0, writing_js_1.writes)(facts, variant));
 }
 const REQUIRED = contract_js_1.FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES = contract_js_1.FIELDS.map((spec) => spec.wire);
 function startsWithTag(text) {
     let i = 0;
     while (i < text.length && " \t\r\n".includes(text.charAt(i)))
@@ -327,11 +332,13 @@ function payloadOf(status, headers, document, code, correlationId, delay, xml, n
 function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+/** Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+ * client-side reading invalid; they stay in the reading's document. */
 function kept(key) {
     return WIRE_NAMES.includes(key);
 }
-/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
- * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+/** A payload the body carries itself (errgen's shape): members that are not the payload's own wire
+ * names dropped, `detail` as the message, a variant code resolved, and the response's
  * delay when it is retryable and states none. */
 function asSent(status, headers, document, value, delay) {
     if (!(0, verdict_js_1.isObject)(value))

@@ -4,11 +4,13 @@
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
 import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
-import { envelopeProblems, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
+import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
+// The payload fields' wire names, in the contract's order.
+const WIRE_NAMES = FIELDS.map((spec) => spec.wire);
 function w(name) {
     return W[name] ?? name;
 }
@@ -149,10 +151,14 @@ export function newError(code, correlationId, fields) {
     }
     const entries = Object.entries(fields ?? {});
     const given = entries.filter(([, value]) => value !== undefined && value !== null);
-    const payload = Object.fromEntries([
+    const merged = Object.fromEntries([
         [w("code"), entry.code], [w("category"), entry.category], [w("retryable"), entry.retryable], [w("scope"), entry.scope],
         [w("correlation_id"), correlationId], ...given,
     ]);
+    // In the contract's field order, whatever the order of `fields`: what toHttp sends is then
+    // byte for byte what every SDK's new_error sends (an unknown key, rejected below, goes last).
+    const rank = (key) => (WIRE_NAMES.includes(key) ? WIRE_NAMES.indexOf(key) : WIRE_NAMES.length);
+    const payload = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
     // The entry is the code's own, so the payload validated is that code's variant.
     return validatePayload(payload);
 }
@@ -206,14 +212,13 @@ export function toHttp(given, problem = false) {
     }
     return { status, headers, body: toJson(shaped) };
 }
-/** What the API itself sends: a code that shares its wire code with others goes out as that wire
- * code, with the headers its `when` conditions test; the code and the correlation id also go in
- * the header where the API's response puts them first. */
+/** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
+ * shares its wire code with others goes out as that wire code; each fact also sits where the
+ * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
+ * API's body holds those writes alone. */
 function apiShape(payload, body, headers) {
     const code = own(payload, w("code"));
-    if (typeof code !== "string")
-        return body;
-    const sent = WIRE_CODE.get(code) ?? code;
+    const sent = typeof code === "string" ? WIRE_CODE.get(code) ?? code : code;
     if (sent !== code) {
         const inner = { ...(ENVELOPE !== null ? body[ENVELOPE] : body) };
         put(inner, w("code"), sent);
@@ -225,7 +230,8 @@ function apiShape(payload, body, headers) {
             body = inner;
         }
     }
-    const variant = (RESPONSE.variants[sent] ?? []).filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
+    const rows = typeof sent === "string" && has(RESPONSE.variants, sent) ? RESPONSE.variants[sent] ?? [] : [];
+    const variant = rows.filter(([name]) => name === code).flatMap(([, conditions]) => conditions);
     const facts = {
         code: sent, message: own(payload, w("message")), correlation_id: own(payload, w("correlation_id")),
         resource_id: own(payload, w("resource_id")),
@@ -233,7 +239,6 @@ function apiShape(payload, body, headers) {
     return applyWrites(RESPONSE.format === "xml" ? {} : body, headers, writes(facts, variant));
 }
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
-const WIRE_NAMES = FIELDS.map((spec) => spec.wire);
 function startsWithTag(text) {
     let i = 0;
     while (i < text.length && " \t\r\n".includes(text.charAt(i)))
@@ -306,11 +311,13 @@ function payloadOf(status, headers, document, code, correlationId, delay, xml, n
 function put(target, key, value) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+/** Only the contract's own fields: an API's other members (and RFC 9457's) never make a
+ * client-side reading invalid; they stay in the reading's document. */
 function kept(key) {
     return WIRE_NAMES.includes(key);
 }
-/** A payload the body carries itself (errgen's shape): RFC 9457 members that are not the payload's
- * own wire names dropped, `detail` as the message, a variant code resolved, and the response's
+/** A payload the body carries itself (errgen's shape): members that are not the payload's own wire
+ * names dropped, `detail` as the message, a variant code resolved, and the response's
  * delay when it is retryable and states none. */
 function asSent(status, headers, document, value, delay) {
     if (!isObject(value))

@@ -10,6 +10,11 @@ export declare function tooDeep(text: string, limit?: number): boolean;
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
  * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
 export declare function readJson(text: string): readonly [boolean, unknown];
+/** The source text of the number at `holder[key]`, when it was spelled as JavaScript does not show it. */
+export declare function numberSpelling(holder: unknown, key: string): string | undefined;
+/** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
+ * number spelled apart. Recursive: callers bound the depth (readJson checks it first). */
+export declare function parseSpelled(text: string): unknown;
 /** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
  * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
 export declare function asText(body: unknown): readonly [boolean, string];

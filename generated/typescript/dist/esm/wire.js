@@ -33,13 +33,26 @@ const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 function numberChar(ch) {
     return (ch >= 0x30 && ch <= 0x39) || ch === 0x2d || ch === 0x2b || ch === 0x2e || ch === 0x65 || ch === 0x45;
 }
+// An integer JavaScript prints exactly as it is written (at most 15 digits, not `-0`).
+const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+/** Whether a JSON number's text says more than JavaScript shows of it: an integral float (`2.0`,
+ * `-0.0`, `1E3`), a float below 1e-4 (Python writes `1e-05`), `-0`, an integer past 15 digits.
+ * JavaScript and Python spell every other number alike. */
+function spelledApart(number) {
+    if (PLAIN_INTEGER.test(number))
+        return false;
+    const value = Number(number);
+    return Number.isInteger(value) || Object.is(value, -0) || (value !== 0 && Math.abs(value) < 1e-4) || !/[.eE]/.test(number);
+}
 /** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
  * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
- * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. */
+ * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. Also
+ * whether any number is spelled in a way a JavaScript number does not keep (`2.0`, `-0`, `1E3`). */
 function longNumbersOutOfRange(text) {
     let kept = "";
     let from = 0;
     let inString = false;
+    let spelled = false;
     for (let i = 0; i < text.length; i++) {
         const ch = text.charCodeAt(i);
         if (inString) {
@@ -63,21 +76,140 @@ function longNumbersOutOfRange(text) {
             kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
             from = end;
         }
+        spelled || (spelled = NUMBER.test(run) && spelledApart(run));
         i = end - 1;
     }
-    return from === 0 ? text : kept + text.slice(from);
+    return [from === 0 ? text : kept + text.slice(from), spelled];
 }
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
  * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
 export function readJson(text) {
     if (tooDeep(text))
         return [false, null];
+    const [prepared, spelled] = longNumbersOutOfRange(text);
     try {
-        return [true, JSON.parse(longNumbersOutOfRange(text))];
+        // JSON.parse unless a number is spelled apart (rare in real bodies): the same value either way.
+        return [true, spelled ? parseSpelled(prepared) : JSON.parse(prepared)];
     }
     catch {
         return [false, null];
     }
+}
+// ---- the spelling of numbers ----------------------------------------------------------------------
+// How each number a JavaScript number does not show as written (2.0, -0.0, 1E3, an integer past
+// 2^53) was spelled, by the object or array holding it: member name (an array's index as text) ->
+// its source text. The values themselves are plain numbers; only the conformance runner reads
+// this, to print a number as the reference SDK (Python) prints it. A WeakMap: it never keeps a
+// document alive.
+const SPELLINGS = new WeakMap();
+/** The source text of the number at `holder[key]`, when it was spelled as JavaScript does not show it. */
+export function numberSpelling(holder, key) {
+    return typeof holder === "object" && holder !== null ? SPELLINGS.get(holder)?.get(key) : undefined;
+}
+const NUMBER_AT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+/** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
+ * number spelled apart. Recursive: callers bound the depth (readJson checks it first). */
+export function parseSpelled(text) {
+    let at = 0;
+    let spelling = null; // the value just read: a number spelled apart, its text
+    const fail = () => {
+        throw new SyntaxError(`not JSON at ${at}`);
+    };
+    const space = () => {
+        for (let ch = text.charCodeAt(at); ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d; ch = text.charCodeAt(at))
+            at++;
+    };
+    const string = () => {
+        let end = at + 1;
+        let escaped = false;
+        for (let ch = text.charCodeAt(end); ch !== 0x22; ch = text.charCodeAt(end)) {
+            if (Number.isNaN(ch) || ch < 0x20)
+                fail();
+            escaped || (escaped = ch === 0x5c);
+            end += ch === 0x5c ? 2 : 1;
+        }
+        // The engine decodes escapes (and refuses bad ones).
+        const found = escaped ? JSON.parse(text.slice(at, end + 1)) : text.slice(at + 1, end);
+        at = end + 1;
+        return found;
+    };
+    /** The members (or items) of one container, `close` ending it; a repeated name's last value wins,
+     * with its spelling or without one. */
+    const members = (holder, close, named) => {
+        let spellings;
+        let index = 0;
+        at++;
+        space();
+        if (text.charCodeAt(at) === close) {
+            at++;
+            return;
+        }
+        for (;;) {
+            let key = String(index++);
+            if (named) {
+                space();
+                if (text.charCodeAt(at) !== 0x22)
+                    fail();
+                key = string();
+                space();
+                if (text.charCodeAt(at++) !== 0x3a)
+                    fail();
+            }
+            const found = value();
+            // Own data, as JSON.parse makes it: `__proto__` is a member here, not the prototype.
+            if (key === "__proto__")
+                Object.defineProperty(holder, key, { value: found, enumerable: true, writable: true, configurable: true });
+            else
+                holder[key] = found;
+            if (spelling !== null)
+                (spellings ?? (spellings = new Map())).set(key, spelling);
+            else
+                spellings?.delete(key);
+            space();
+            const next = text.charCodeAt(at++);
+            if (next === close)
+                break;
+            if (next !== 0x2c)
+                fail();
+        }
+        if (spellings !== undefined && spellings.size > 0)
+            SPELLINGS.set(holder, spellings);
+    };
+    const value = () => {
+        space();
+        const ch = text.charCodeAt(at);
+        let found;
+        if (ch === 0x7b || ch === 0x5b) {
+            found = ch === 0x7b ? {} : [];
+            members(found, ch === 0x7b ? 0x7d : 0x5d, ch === 0x7b);
+        }
+        else if (ch === 0x22) {
+            found = string();
+        }
+        else if (ch === 0x74 && text.startsWith("true", at)) {
+            [found, at] = [true, at + 4];
+        }
+        else if (ch === 0x66 && text.startsWith("false", at)) {
+            [found, at] = [false, at + 5];
+        }
+        else if (ch === 0x6e && text.startsWith("null", at)) {
+            [found, at] = [null, at + 4];
+        }
+        else {
+            NUMBER_AT.lastIndex = at;
+            const number = NUMBER_AT.exec(text)?.[0] ?? fail();
+            at += number.length;
+            spelling = spelledApart(number) ? number : null;
+            return Number(number);
+        }
+        spelling = null;
+        return found;
+    };
+    const found = value();
+    space();
+    if (at !== text.length)
+        fail();
+    return found;
 }
 function decoder(fatal) {
     // TextDecoder is in every runtime this SDK targets (Node 11+, browsers, Deno, Bun, workers); it is
