@@ -821,6 +821,7 @@ fn to_http_writes_members_in_the_order_they_are_put() {
     }
     let payload = new_error_with(RECOVERY_TABLE[0].code.clone(), "c-1", |p| {
         p.message = Some("m".to_owned());
+        p.resource_id = Some("r-1".to_owned()); // the first code may be scoped to a resource (Stripe's)
     })
     .unwrap();
     let body = String::from_utf8(to_http_problem(&payload).body).unwrap();
