@@ -251,8 +251,13 @@ fn http_round_trip_carries_payload_and_delay() {
     assert_eq!(out.status, 500);
     assert_eq!(out.header("retry-after"), Some("2"));
     assert_eq!(out.header("Retry-After-Ms"), Some("1500"));
-    assert_eq!(out.header("content-type"), Some("application/problem+json"));
     assert_eq!(out.header("x-should-retry"), Some("true"));
+    if crate::reading::xml_format() {
+        // An XML API's body is its own document: the reading builds the payload from the code.
+        assert_eq!(out.header("content-type"), Some("application/xml"));
+        return;
+    }
+    assert_eq!(out.header("content-type"), Some("application/problem+json"));
     let back = from_http(&out, 0);
     assert_eq!(back, payload.to_value());
 }
@@ -731,7 +736,13 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
     let policy = RetryPolicy::default();
     let result = retry_blocking(&policy, || answers.pop().unwrap(), |d| slept.push(d));
     assert_eq!(result, Ok("done"));
-    assert_eq!(slept, [Duration::from_millis(1500); 2]);
+    // An XML API's body carries no errgen delay: its Retry-After (whole seconds) is read instead.
+    let waited = if crate::reading::xml_format() {
+        Duration::from_secs(2)
+    } else {
+        Duration::from_millis(1500)
+    };
+    assert_eq!(slept, [waited; 2]);
     // An error that is no API response (a transport failure) is returned at once.
     struct Transport;
     impl AsResponseError for Transport {
@@ -755,7 +766,7 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
     assert_eq!(short.wait(&response_error(entry, Some(1500)), 1), None);
     assert_eq!(
         policy.wait(&response_error(entry, Some(1500)), 1),
-        Some(Duration::from_millis(1500))
+        Some(waited)
     );
 }
 
