@@ -54,7 +54,7 @@ def slack(status: int, error: str, **extra: Any) -> dict[str, Any]:
 
 def test_an_unknown_code_names_the_nearest_known(tmp_path: Path) -> None:
     assert findings(APIS / "slack.yaml", slack(200, "channel_not_fund"), tmp_path) == [
-        ("unknown-code", "unknown code 'channel_not_fund'; nearest known: channel_not_found")]
+        ("unknown-code", "unknown code 'channel_not_fund'; did you mean 'channel_not_found'?")]
 
 
 def test_a_status_the_registry_does_not_give_the_code_is_reported(tmp_path: Path) -> None:

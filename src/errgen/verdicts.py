@@ -5,14 +5,13 @@ registry can be checked without building it). The conformance vectors take their
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from typing import Any, Iterator
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.identifiers import identity_key
 from errgen.registry.model import Registry
+from errgen.spelling import Speller, did_you_mean
 from errgen import verdict_core as _verdict
 
 Finding = tuple[str, str, str, str | None]  # (rule, severity, message, field it concerns)
@@ -20,6 +19,7 @@ Problem = _verdict.Problem
 
 
 _SPECS: dict[int, tuple[object, tuple[_verdict.Spec, ...]]] = {}
+_SPELLERS: dict[int, tuple[object, Speller]] = {}
 
 
 def specs(contract: ContractView) -> tuple[_verdict.Spec, ...]:
@@ -33,6 +33,17 @@ def specs(contract: ContractView) -> tuple[_verdict.Spec, ...]:
         made = tuple(_verdict.Spec(f.name, f.wire, f.type, f.required, f.values, f.hint, f.minimum, f.maximum, f.max_items)
                      for f in fields)
         hit = _SPECS[id(fields)] = (fields, made)
+    return hit[1]
+
+
+def _speller(contract: ContractView) -> Speller:
+    """One speller per view, like `specs`: a file of unknown codes asks on every payload."""
+    names = contract.code_names
+    hit = _SPELLERS.get(id(names))
+    if hit is None or hit[0] is not names:
+        if len(_SPELLERS) > 64:
+            _SPELLERS.clear()
+        hit = _SPELLERS[id(names)] = (names, Speller(names))
     return hit[1]
 
 
@@ -60,11 +71,8 @@ def _explained(contract: ContractView, raw: dict[str, Any], rule: str, message: 
 
 def _nearest(contract: ContractView, raw: dict[str, Any]) -> str:
     """Known codes that differ only in case or separators first (CARD_DECLINED for card_declined),
-    else the closest spellings."""
-    code = raw[contract.on_wire.code]
-    same = contract.codes_by_identity.get(identity_key(code), ())
-    near = [c for c in same if c != code][:3] or difflib.get_close_matches(code, contract.code_names, n=3, cutoff=0.6)
-    return f"; nearest known: {', '.join(near)}" if near else ""
+    else the closest spellings (errgen.spelling)."""
+    return did_you_mean(_speller(contract).nearest(raw[contract.on_wire.code]))
 
 
 

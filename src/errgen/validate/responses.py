@@ -8,7 +8,6 @@ never sends (the registry supplies those)."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib.util
 import json
 import sys
@@ -18,6 +17,7 @@ from typing import Any, Iterator
 
 from errgen.contract import ContractView
 from errgen.registry.model import Registry
+from errgen.spelling import Speller, did_you_mean
 from errgen.validate.inputs import Record
 from errgen.verdicts import Finding
 from errgen.wire import source_text
@@ -130,6 +130,7 @@ class ResponseChecker:
             for cond in registry.code_map[row.code].when:
                 if cond.op == "status":
                     allowed.update(cond.value)
+        self.speller = Speller(sorted(self.statuses))
 
     def check(self, response: dict[str, Any]) -> tuple[Reading, list[Finding]]:
         status = response["status"]
@@ -155,7 +156,5 @@ class ResponseChecker:
             yield ("http-status-mismatch", "error", f"{got.code} is sent with HTTP {said}, not {status}", None)
 
     def _nearest(self, code: str) -> str:
-        sent = sorted(self.statuses)
-        near = [c for c in sent if c.lower() == code.lower()][:3] or difflib.get_close_matches(code, sent, n=3, cutoff=0.6)
-        return f"; nearest known: {', '.join(near)}" if near else ""
+        return did_you_mean(self.speller.nearest(code))
 

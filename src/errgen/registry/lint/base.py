@@ -10,6 +10,7 @@ from errgen.diagnostics import Diagnostic, Loc, Severity
 from errgen.registry.load import Document
 from errgen.registry.model import Registry
 from errgen.identifiers import identity_key
+from errgen.spelling import did_you_mean
 from errgen.registry.structure import Names
 
 
@@ -96,9 +97,7 @@ def nearest(word: str, choices: Iterable[str]) -> str:
     key = identity_key(word)
     same = [o for o in options if identity_key(o) == key and o != word]
     near = same[:3] or difflib.get_close_matches(word, options, n=3, cutoff=0.5)
-    if near:
-        return "; did you mean " + " or ".join(repr(n) for n in near) + "?"
-    return _choices(options)
+    return did_you_mean(near) or _choices(options)
 
 
 def _choices(options: list[str]) -> str:
