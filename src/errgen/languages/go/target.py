@@ -19,7 +19,7 @@ from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.registry.model import Registry
 from errgen.languages.go import naming
-from errgen.languages.packaging import example_code, license_notice
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice
 from errgen.emit.render import render as render_template
 
 NAME = "go"
@@ -167,7 +167,7 @@ def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -
     row = example_code(view)
     if row is None:
         return None
-    extra = f', {package}.WithResourceID("item_1")' if row.scope == "resource" else ""
+    extra = f', {package}.WithResourceID("{EXAMPLE_RESOURCE_ID}")' if row.scope == "resource" else ""
     return f'{package}.{codes[row.code]}, "req-1"{extra}'
 
 
