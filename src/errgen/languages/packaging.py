@@ -10,7 +10,6 @@ from errgen.contract import CodeRow, ContractView
 
 # The resource id a README's example passes when its code is scoped to a resource.
 EXAMPLE_RESOURCE_ID = "item_1"
-SPDX_LICENSES = "https://spdx.org/licenses/"
 # A word of an SPDX licence expression: a licence or exception id, an operator, or a reference.
 _EXPRESSION_WORD = re.compile(r"[A-Za-z0-9.+-]+")
 _OPERATORS = ("AND", "OR", "WITH")
@@ -22,7 +21,7 @@ def license_pages(expression: str) -> list[str]:
     """The spdx.org page of each licence and exception an SPDX expression names, in order, once
     each (`GPL-2.0+`'s page is GPL-2.0's; references to licences of one's own have none)."""
     ids = [w for w in _EXPRESSION_WORD.findall(expression) if w not in _OPERATORS and not w.startswith(_REFERENCES)]
-    return [f"{SPDX_LICENSES}{i.rstrip('+')}.html" for i in dict.fromkeys(ids)]
+    return [f"https://spdx.org/licenses/{i.rstrip('+')}.html" for i in dict.fromkeys(ids)]
 
 
 def license_page(expression: str | None) -> str | None:
@@ -40,11 +39,12 @@ def license_notice(view: ContractView) -> str | None:
     spdx = view.about.license
     if not spdx:
         return None
-    pages = license_pages(spdx)
-    where = f"the licence texts: {', '.join(pages)}" if len(pages) > 1 else f"the licence text: {(pages or [SPDX_LICENSES])[0]}"
+    # A licence of one's own (LicenseRef-) has no page to point to: none is invented.
+    page, pages = license_page(spdx), license_pages(spdx)
+    where = f"; the licence text: {page}" if page else f"; the SPDX licence texts: {', '.join(pages)}" if pages else "."
     return (f"{view.header}\n\nSPDX-License-Identifier: {spdx}\n\n"
             f"This package is the error contract of the {view.name} registry, generated from it by errgen.\n"
-            f"It is licensed under {spdx}; {where}\n")
+            f"It is licensed under {spdx}{where}\n")
 
 
 def example_code(view: ContractView) -> CodeRow | None:
