@@ -87,7 +87,7 @@ def test_the_pom_carries_the_registrys_metadata_exactly() -> None:
                                             "SPDX-License-Identifier: Apache-2.0\n")
     assert "https://spdx.org/licenses/Apache-2.0.html" in files["java/LICENSE"]
     readme = files["java/README.md"]
-    assert "Apache-2.0; see `LICENSE`." in readme and "- Repository: <https://github.com/acme/errors>" in readme
+    assert "Apache-2.0 (SPDX); see the LICENSE file." in readme and "- Repository: <https://github.com/acme/errors>" in readme
 
 
 def test_a_registry_without_a_licence_says_so_in_the_pom_and_ships_no_licence_file() -> None:
@@ -97,7 +97,7 @@ def test_a_registry_without_a_licence_says_so_in_the_pom_and_ships_no_licence_fi
     pom = files["java/pom.xml"]
     assert "<licenses>" not in pom and "No licence declared" in pom
     assert "<scm>" not in pom and "<url>" not in pom
-    assert "java/LICENSE" not in files and "## Licence" not in files["java/README.md"]
+    assert "java/LICENSE" not in files and "No licence is declared" in files["java/README.md"]
 
 
 def test_a_release_changes_only_the_pom() -> None:

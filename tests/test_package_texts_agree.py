@@ -1,7 +1,7 @@
 """The five SDKs say the same about themselves (errgen.languages.packaging): one LICENSE notice,
-byte for byte, or none in every one; and one README example code, the same in every language
-(each in its own syntax), never a resource-scoped code where one not scoped to a resource exists,
-with the same resource id when the example needs one."""
+byte for byte, or none in every one; one README Licence section; and one README example code, the
+same in every language (each in its own syntax), never one scoped to a resource where another
+code is not, with the same resource id when the example needs one."""
 
 from __future__ import annotations
 
@@ -97,6 +97,21 @@ def test_every_sdk_ships_the_same_licence_notice_or_none(spdx: str | None) -> No
     assert (notice is None) == (spdx is None)
     for language, target in TARGETS.items():
         assert target.render(registry).get(f"{language}/LICENSE") == notice, language
+
+
+@pytest.mark.parametrize("spdx", ["Apache-2.0", "MIT OR Apache-2.0", None])
+def test_every_readme_says_the_same_about_the_licence(spdx: str | None) -> None:
+    """Each README's Licence section, with what the language calls its package made one word."""
+    registry = _licensed(spdx)
+    sections = {}
+    for language, target in TARGETS.items():
+        readme = target.render(registry)[f"{language}/README.md"]
+        section = readme.split("\n## Licence\n\n", 1)[1].split("\n\n", 1)[0].rstrip("\n")
+        sections[language] = re.sub(r"\b(package|module|crate)\.$", "PACKAGE.", section)
+    expected = "Apache-2.0 (SPDX); see the LICENSE file." if spdx == "Apache-2.0" else None
+    assert len(set(sections.values())) == 1, sections
+    assert expected is None or sections["python"] == expected
+    assert (spdx is None) == sections["python"].startswith("No licence is declared")
 
 
 def test_the_notice_names_the_licence_and_only_real_spdx_pages() -> None:

@@ -60,7 +60,7 @@ def test_no_licence_declared_is_said_and_nothing_is_invented() -> None:
     assert not {"license", "license-file", "repository", "homepage", "keywords"} & set(package)
     assert "# No licence declared" in files["Cargo.toml"]
     assert "LICENSE" not in files and "/LICENSE" not in package["include"]
-    assert "No licence declared" in files["README.md"]
+    assert "No licence is declared" in files["README.md"]
 
 
 def test_hostile_about_text_stays_data() -> None:

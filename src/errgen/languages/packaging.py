@@ -1,12 +1,14 @@
 """What every SDK's package says about itself, from the contract view's `about`: the LICENSE
-notice, the licence's pages at spdx.org, and the code a README's example uses. One place, so the
-five packages say the same; each target only renders these in its own syntax."""
+notice, the licence's pages at spdx.org, a README's Licence section, and the code a README's
+example uses. One place, so the five packages say the same; each target only renders these in its
+own syntax."""
 
 from __future__ import annotations
 
 import re
 
 from errgen.contract import CodeRow, ContractView
+from errgen.render_text import md_inline
 
 # The resource id a README's example passes when its code is scoped to a resource.
 EXAMPLE_RESOURCE_ID = "item_1"
@@ -45,6 +47,15 @@ def license_notice(view: ContractView) -> str | None:
     return (f"{view.header}\n\nSPDX-License-Identifier: {spdx}\n\n"
             f"This package is the error contract of the {view.name} registry, generated from it by errgen.\n"
             f"It is licensed under {spdx}{where}\n")
+
+
+def readme_licence(view: ContractView, noun: str) -> str:
+    """A README's Licence section (Markdown): the licence and its LICENSE file, or that none is
+    declared. `noun` is what the language calls its package (package, module, crate)."""
+    if view.about.license:
+        return f"{md_inline(view.about.license)} (SPDX); see the LICENSE file."
+    return (f"No licence is declared: the registry sets no `license`, so nobody may assume a right to reuse this\n"
+            f"{noun}.")
 
 
 def example_code(view: ContractView) -> CodeRow | None:

@@ -20,7 +20,7 @@ from errgen.contract import ContractView, Vocabulary, view
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
-from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, license_page
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, license_page, readme_licence
 from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
 from errgen.render_text import md_inline as md
@@ -196,7 +196,7 @@ def readme(v: ContractView, package: str) -> str:
     return render_template(
         NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
         artifact=p["artifact"], package=package, code=names[shown.code] if shown else None, fields=fields,
-        license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
+        licence=readme_licence(v, "package"), repository=meta.repository, homepage=meta.homepage,
     )
 
 

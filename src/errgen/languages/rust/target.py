@@ -17,7 +17,7 @@ from typing import Any
 from errgen import contract
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
-from errgen.languages.packaging import example_code, license_notice
+from errgen.languages.packaging import example_code, license_notice, readme_licence
 from errgen.languages.rust import naming
 from errgen.emit.render import render as render_template
 
@@ -79,7 +79,7 @@ def package_context(view: contract.ContractView) -> dict[str, Any]:
         "keywords": ", ".join(naming.toml_string(k) for k in about.keywords),
         # The README is Markdown: the registry's words as written, on one line.
         "about_description": " ".join(about.description.split()),
-        "license_text": about.license,
+        "licence": readme_licence(view, "crate"),
         "registry_name_text": view.name,
         "example_variant": code_variants(view)[shown.code] if (shown := example_code(view)) else None,
     }

@@ -10,7 +10,7 @@ from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
 from errgen.registry.model import Registry
-from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, readme_licence
 from errgen.languages.typescript import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
@@ -80,10 +80,10 @@ def render(registry: Registry) -> dict[str, str]:
 
 
 def package_context(contract: ContractView) -> dict[str, Any]:
-    """What npm shows of the package: its README example and repository URL."""
+    """What npm shows of the package: its README example, repository URL and Licence section."""
     repository = contract.about.repository
     return {"package": contract.packages[NAME]["package"], "example": readme_example(contract),
-            "repository_url": git_url(repository) if repository else None,
+            "repository_url": git_url(repository) if repository else None, "licence": readme_licence(contract, "package"),
             "homepage_link": autolink(contract.about.homepage), "repository_link": autolink(repository)}
 
 
