@@ -81,9 +81,10 @@ def test_a_registry_without_a_licence_says_so_and_ships_no_licence_file() -> Non
     assert "No licence is declared" in files["python/README.md"]
 
 
-@pytest.mark.parametrize(("spdx", "page"), [("MIT", "https://spdx.org/licenses/MIT.html"),
-                                           ("MIT OR Apache-2.0", "https://spdx.org/licenses/"),
-                                           ("LicenseRef-Acme", "https://spdx.org/licenses/")])
+@pytest.mark.parametrize(("spdx", "page"), [
+    ("MIT", "; the licence text: https://spdx.org/licenses/MIT.html"),
+    ("MIT OR Apache-2.0", "; the SPDX licence texts: https://spdx.org/licenses/MIT.html, https://spdx.org/licenses/Apache-2.0.html"),
+    ("LicenseRef-Acme", "under LicenseRef-Acme.")])
 def test_a_licence_expression_is_written_as_declared(spdx: str, page: str) -> None:
     text = REGISTRY.read_text(encoding="utf-8").replace("\nlicense: Apache-2.0\n", f"\nlicense: {spdx}\n", 1)
     files = render_text(text)

@@ -148,7 +148,7 @@ def test_without_a_licence_the_package_says_unlicensed_and_ships_no_licence_file
     package = json.loads(files["typescript/package.json"])
     assert package["license"] == "UNLICENSED" and "repository" not in package and "homepage" not in package
     assert package["keywords"] == [] and package["description"].startswith("The demo error contract")
-    assert "typescript/LICENSE" not in files and "None declared: `UNLICENSED`" in files["typescript/README.md"]
+    assert "typescript/LICENSE" not in files and "No licence is declared" in files["typescript/README.md"]
 
 
 def test_a_release_changes_only_package_json() -> None:

@@ -19,7 +19,7 @@ from errgen.emit.errors import BuildError
 from errgen.contract import ContractView, FieldSpec
 from errgen.registry.model import Registry
 from errgen.languages.go import naming
-from errgen.languages.packaging import example_code, license_notice
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, readme_licence
 from errgen.emit.render import render as render_template
 
 NAME = "go"
@@ -133,6 +133,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "import_line": import_line(module, package),
         "about": view.about,
         "example": example_arguments(view, package, codes),
+        "licence": readme_licence(view, "module"),
         "registry_name_text": view.name,
         "readme_header": view.header,
         "internal_literal": lit(f"{module}/internal/conformance"),
@@ -167,7 +168,7 @@ def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -
     row = example_code(view)
     if row is None:
         return None
-    extra = f', {package}.WithResourceID("item_1")' if row.scope == "resource" else ""
+    extra = f', {package}.WithResourceID("{EXAMPLE_RESOURCE_ID}")' if row.scope == "resource" else ""
     return f'{package}.{codes[row.code]}, "req-1"{extra}'
 
 

@@ -20,6 +20,7 @@ from errgen.contract import ContractView, Vocabulary, view
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, license_page, readme_licence
 from errgen.emit.render import json_lines
 from errgen.emit.render import render as render_template
 from errgen.render_text import md_inline as md
@@ -161,7 +162,7 @@ def pom(v: ContractView, package: str) -> str:
         group=naming.coordinate("group", p["group"]), artifact=naming.coordinate("artifact", p["artifact"]),
         version=naming.coordinate("version", v.version), versions=VERSIONS, registry=xml_text(v.name),
         description=xml_text(meta.description), url=xml_text(meta.homepage or meta.repository or ""),
-        license=xml_text(meta.license or ""), license_url=xml_text(spdx_url(meta.license)),
+        license=xml_text(meta.license or ""), license_url=xml_text(license_page(meta.license) or ""),
         repository=xml_text(meta.repository or ""), scm=xml_text(scm_connection(meta.repository)),
     )
 
@@ -177,30 +178,11 @@ def _xml_char(c: str) -> str:
     return c if allowed else "\ufffd"
 
 
-def spdx_url(license: str | None) -> str:
-    """The licence's page on spdx.org, for a single SPDX id ("" for an expression or none)."""
-    if not license or not all(c.isalnum() or c in ".-+" for c in license):
-        return ""
-    return f"https://spdx.org/licenses/{license}.html"
-
-
 def scm_connection(repository: str | None) -> str:
     """Maven's scm connection for a git repository URL ("" without one)."""
     if not repository:
         return ""
     return "scm:git:" + (repository if repository.endswith(".git") else repository.rstrip("/") + ".git")
-
-
-def license_notice(v: ContractView) -> str | None:
-    """java/LICENSE: which licence the registry declares (None: no licence declared, no file)."""
-    meta = v.about
-    if not meta.license:
-        return None
-    url = spdx_url(meta.license)
-    where = f"\nIts text: {url}\n" if url else "\n"
-    return (f"{v.header}\n\n"
-            f"This package, the Java SDK of the error registry {v.name}, is licensed under {meta.license}\n"
-            f"(an SPDX licence expression), as the registry declares.{where}")
 
 
 def readme(v: ContractView, package: str) -> str:
@@ -209,12 +191,12 @@ def readme(v: ContractView, package: str) -> str:
     p = v.packages[NAME]
     meta = v.about
     names = naming.constant_names(v.code_names, _view_words(v))
-    shown = next((c for c in v.codes if c.scope != "resource"), v.codes[0] if v.codes else None)
-    fields = ', b -> b.resourceId("order_1")' if shown is not None and shown.scope == "resource" else ""
+    shown = example_code(v)
+    fields = f', b -> b.resourceId("{EXAMPLE_RESOURCE_ID}")' if shown is not None and shown.scope == "resource" else ""
     return render_template(
         NAME, "README.md.jinja", header=v.header.replace("--", "- -"), registry=md(v.name), description=md(meta.description), group=p["group"],
         artifact=p["artifact"], package=package, code=names[shown.code] if shown else None, fields=fields,
-        license=md(meta.license) if meta.license else None, repository=meta.repository, homepage=meta.homepage,
+        licence=readme_licence(v, "package"), repository=meta.repository, homepage=meta.homepage,
     )
 
 

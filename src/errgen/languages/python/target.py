@@ -15,7 +15,7 @@ from typing import Any
 
 from errgen.emit import toolcache
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
-from errgen.languages.packaging import example_code, license_notice
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, readme_licence
 from errgen.registry.model import Registry
 from errgen.languages.python import naming
 from errgen.emit.render import render as render_template
@@ -43,6 +43,7 @@ def render(registry: Registry) -> dict[str, str]:
         "problem_members": PROBLEM_MEMBERS,
         "about": contract.about,
         "example": example_arguments(contract),
+        "licence": readme_licence(contract, "package"),
     }
     base = f"python/{package}"
     files = {f"{base}/{name}": format_python(render_template(NAME, f"{name}.jinja", **context)) for name in FORMATTED}
@@ -70,7 +71,7 @@ def example_arguments(contract: ContractView) -> str | None:
     if row is None:
         return None
     member = dict((wire, name) for name, wire in code_members(contract))[row.code]
-    extra = ', resource_id="item_1"' if row.scope == "resource" else ""
+    extra = f', resource_id="{EXAMPLE_RESOURCE_ID}"' if row.scope == "resource" else ""
     return f'Code.{member}, "req-1"{extra}'
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from errgen import contract
 from errgen.emit.errors import BuildError
 from errgen.registry.model import Registry
+from errgen.languages.packaging import example_code, license_notice, readme_licence
 from errgen.languages.rust import naming
 from errgen.emit.render import render as render_template
 
@@ -60,8 +61,8 @@ def _render(view: contract.ContractView) -> dict[str, str]:
     files["rust/examples/conformance.rs"] = render_template(NAME, "conformance.rs.jinja", **context)
     files["rust/Cargo.toml"] = render_template(NAME, "Cargo.toml.jinja", **context)
     files["rust/README.md"] = render_template(NAME, "README.md.jinja", **context)
-    if view.about.license:
-        files["rust/LICENSE"] = render_template(NAME, "LICENSE.jinja", **context)
+    if (notice := license_notice(view)) is not None:
+        files["rust/LICENSE"] = notice
     return files
 
 
@@ -76,11 +77,11 @@ def package_context(view: contract.ContractView) -> dict[str, Any]:
         "description": naming.toml_string(about.description),
         **optional,
         "keywords": ", ".join(naming.toml_string(k) for k in about.keywords),
-        # README and LICENSE are Markdown and plain text: the registry's words as written, on one line.
+        # The README is Markdown: the registry's words as written, on one line.
         "about_description": " ".join(about.description.split()),
-        "license_text": about.license,
+        "licence": readme_licence(view, "crate"),
         "registry_name_text": view.name,
-        "example_variant": code_variants(view)[view.codes[0].code] if view.codes else None,
+        "example_variant": code_variants(view)[shown.code] if (shown := example_code(view)) else None,
     }
 
 

@@ -5,12 +5,12 @@ recovery table, package.json and a strict tsconfig.json. No runtime dependencies
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from errgen.contract import PROBLEM_MEMBERS, ContractView, FieldSpec, view
 from errgen.registry.model import Registry
+from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, license_notice, readme_licence
 from errgen.languages.typescript import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
@@ -73,18 +73,17 @@ def render(registry: Registry) -> dict[str, str]:
     publishing = {**context, **package_context(contract)}
     files["typescript/package.json"] = render_template(NAME, "package.json.jinja", **publishing)
     files["typescript/README.md"] = render_template(NAME, "README.md.jinja", **publishing)
-    if contract.about.license:
-        files["typescript/LICENSE"] = render_template(NAME, "LICENSE.jinja", **publishing)
+    if (notice := license_notice(contract)) is not None:
+        files["typescript/LICENSE"] = notice
     files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
     return files
 
 
 def package_context(contract: ContractView) -> dict[str, Any]:
-    """What npm shows of the package: its README example, repository URL and licence links."""
+    """What npm shows of the package: its README example, repository URL and Licence section."""
     repository = contract.about.repository
     return {"package": contract.packages[NAME]["package"], "example": readme_example(contract),
-            "repository_url": git_url(repository) if repository else None,
-            "license_urls": license_urls(contract.about.license or ""),
+            "repository_url": git_url(repository) if repository else None, "licence": readme_licence(contract, "package"),
             "homepage_link": autolink(contract.about.homepage), "repository_link": autolink(repository)}
 
 
@@ -99,20 +98,16 @@ def autolink(url: str | None) -> str | None:
     return None if url is None else "<" + url.replace(">", "%3E").replace("<", "%3C") + ">"
 
 
-def license_urls(expression: str) -> list[str]:
-    """The SPDX page of each licence and exception an SPDX expression names (LicenseRef-s have none)."""
-    ids = [t for t in re.findall(r"[A-Za-z0-9.+-]+", expression) if t not in ("AND", "OR", "WITH") and not t.startswith(("LicenseRef-", "DocumentRef-"))]
-    return [f"https://spdx.org/licenses/{i.rstrip('+')}.html" for i in dict.fromkeys(ids)]
-
-
 def readme_example(contract: ContractView) -> str:
     """About ten lines that compile against this registry's package: a code that needs no other
     field (or its resource id), thrown, sent, read back and retried."""
-    if not contract.codes:
+    row = example_code(contract)
+    if row is None:
         return ""
-    wire = {f.name: f.wire for f in contract.fields}
-    row = next((r for r in contract.codes if r.scope != "resource"), contract.codes[0])
-    fields = "" if row.scope != "resource" else f", {{ {naming.property_key(wire['resource_id'])}: \"item-1\" }}"
+    fields = ""
+    if row.scope == "resource":
+        key = naming.property_key(next(f.wire for f in contract.fields if f.name == "resource_id"))
+        fields = f", {{ {key}: {naming.string_literal(EXAMPLE_RESOURCE_ID)} }}"
     package = contract.packages[NAME]["package"]
     return "\n".join([
         f"import {{ ErrorPayloadError, newError, retry }} from {naming.string_literal(package)};",
