@@ -38,6 +38,8 @@ def visible(text: str) -> str:
     """Registry or payload text for a terminal line: controls (ESC sequences, CR, LF), format
     characters (bidi controls, zero-width) and separators are spelled `\\uXXXX`, so the text
     can neither drive the terminal nor display as something it is not."""
-    if text.isascii() and text.isprintable():
+    # Every invisible category is one str.isprintable rejects, so most text (any script) is done
+    # in one C pass; only a text holding a non-printable character is looked at per character.
+    if text.isprintable():
         return text
     return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)
