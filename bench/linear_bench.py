@@ -13,6 +13,7 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   validate  one payload of 40,000 unknown keys                vs 2,000 clean payloads, same bytes
   validate  20,000 payloads of unknown codes, each one character off a known one
                                                               vs the same 20,000 payloads, codes known
+  validate  20,000 payloads each sending `corrélation_id`     vs the same, keys right (about the same bytes)
 
 Run: python -m bench.linear_bench   (wall and CPU seconds, best of 2; on a shared machine the CPU
 ratio moves less with the other load)
@@ -64,9 +65,11 @@ def every_hint(n: int, hint: str) -> str:
     return re.sub(r"^    hints: \[.*\]$", lambda m: f"    hints: [{hint}]", synth.registry_text(n), flags=re.M)
 
 
-def payloads(registry: Path, n: int, spoil: bool) -> str:
-    """n valid payloads of the registry's codes in turn; spoilt, each code's last character is an
-    `x` (an unknown code one edit from a known one: a did-you-mean each, the same bytes)."""
+def payloads(registry: Path, n: int, spoil: str = "") -> str:
+    """n valid payloads of the registry's codes in turn; `code` spoilt, each code's last character
+    is an `x` (an unknown code one edit from a known one: a did-you-mean each, the same bytes);
+    `key` spoilt, correlation_id is sent as `corrélation_id` (an unknown key and a missing one, in
+    a message with a letter outside ASCII)."""
     import yaml
 
     loaded = yaml.safe_load(registry.read_text(encoding="utf-8"))
@@ -75,8 +78,9 @@ def payloads(registry: Path, n: int, spoil: bool) -> str:
     for i in range(n):
         code, entry = codes[i % len(codes)]
         scope = entry["scope"] if isinstance(entry["scope"], str) else entry["scope"][0]
-        row = {"code": code[:-1] + "x" if spoil else code, "category": entry["category"],
-               "retryable": categories[entry["category"]].get("retryable", False), "scope": scope, "correlation_id": f"req-{i:06d}"}
+        row = {"code": code[:-1] + "x" if spoil == "code" else code, "category": entry["category"],
+               "retryable": categories[entry["category"]].get("retryable", False), "scope": scope,
+               "corrélation_id" if spoil == "key" else "correlation_id": f"req-{i:06d}"}
         if scope == "resource":
             row["resource_id"] = "res_1"
         lines.append(json.dumps(row))
@@ -104,10 +108,12 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     unknown_hints = write("unknown-hints.yaml", every_hint(LINT_CODES, "did_you_meen, safe_to_replai"))
     known_hints = write("known-hints.yaml", every_hint(LINT_CODES, "did_you_mean, safe_to_replay"))
     all_deprecated = write("all-deprecated.yaml", deprecated(DIFF_CODES, "CODE_{:06d}").replace("version: 1.0.0", "version: 1.0.0", 1))
-    unknown_codes = write("unknown-codes.jsonl", payloads(clean, PAYLOADS, spoil=True))
-    known_codes = write("known-codes.jsonl", payloads(clean, PAYLOADS, spoil=False))
+    unknown_codes = write("unknown-codes.jsonl", payloads(clean, PAYLOADS, spoil="code"))
+    unknown_keys = write("unknown-keys.jsonl", payloads(clean, PAYLOADS, spoil="key"))
+    known_codes = write("known-codes.jsonl", payloads(clean, PAYLOADS))
     return [
         ("validate: 20,000 unknown codes", validate + [str(unknown_codes)], validate + [str(known_codes)], (0, 1)),
+        ("validate: 20,000 non-ASCII keys", validate + [str(unknown_keys)], validate + [str(known_codes)], (0, 1)),
         ("lint: every code collides", lint + [str(colliding)], lint + [str(apart)], (0, 1)),
         ("lint: unknown hints", lint + [str(unknown_hints)], lint + [str(known_hints)], (0, 1)),
         ("bump: every code deprecated", bump_cmd(old, all_deprecated), bump_cmd(old, reworded), (0, 1)),
