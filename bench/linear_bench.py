@@ -7,6 +7,7 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   lint      10,000 codes, each odd one the same identifier as the one before (5,000 collisions)
                                                               vs the odd ones named apart, same bytes
   lint      10,000 codes, each with two misspelt hints         vs the same hints spelt right
+  lint      10,000 codes, each with `descripton:`              vs the same key spelt right
   bump      10,000 codes all newly deprecated                  vs the reworded pair
   diff      10,000 codes all renamed (10,000 removed, added)  vs 10,000 codes with new descriptions
   bump      the same renamed pair                             vs the same reworded pair
@@ -105,6 +106,7 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     clean_payloads = write("clean.jsonl", line * (size // len(line)))
     validate = errgen_cmd() + ["validate", "--registry", str(clean)]
     colliding, apart = write("colliding.yaml", twins(LINT_CODES, "code")), write("apart.yaml", twins(LINT_CODES, "cade"))
+    misspelt_key = write("misspelt-key.yaml", synth.registry_text(LINT_CODES).replace("    description:", "    descripton:"))
     unknown_hints = write("unknown-hints.yaml", every_hint(LINT_CODES, "did_you_meen, safe_to_replai"))
     known_hints = write("known-hints.yaml", every_hint(LINT_CODES, "did_you_mean, safe_to_replay"))
     all_deprecated = write("all-deprecated.yaml", deprecated(DIFF_CODES, "CODE_{:06d}").replace("version: 1.0.0", "version: 1.0.0", 1))
@@ -115,6 +117,7 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
         ("validate: 20,000 unknown codes", validate + [str(unknown_codes)], validate + [str(known_codes)], (0, 1)),
         ("validate: 20,000 non-ASCII keys", validate + [str(unknown_keys)], validate + [str(known_codes)], (0, 1)),
         ("lint: every code collides", lint + [str(colliding)], lint + [str(apart)], (0, 1)),
+        ("lint: a misspelt key", lint + [str(misspelt_key)], lint + [str(clean)], (0, 1)),
         ("lint: unknown hints", lint + [str(unknown_hints)], lint + [str(known_hints)], (0, 1)),
         ("bump: every code deprecated", bump_cmd(old, all_deprecated), bump_cmd(old, reworded), (0, 1)),
         ("lint: unknown categories", lint + [str(unknown_categories)], lint + [str(clean)], (0, 1)),

@@ -88,3 +88,19 @@ def test_validate_answers_thousands_of_unknown_codes_from_one_index(tmp_path: Pa
     assert built == [1]
     assert found[0].message.endswith("did you mean 'CODE_000000' or 'CODE_000001' or 'CODE_000002'?")
     assert found[1999].message.endswith("did you mean 'CODE_001999'?")  # CODE_01999x: a 0 missing, an x extra
+
+
+def test_lint_offers_a_misspelt_key_on_every_code_without_difflib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 31 item 4: 10,000 codes each with `descripton:` cost lint 2.2x a clean registry (difflib
+    # per key); the same misspelling is now answered from the shape's speller.
+    text = registry(tmp_path, 500).read_text(encoding="utf-8").replace("    description: Code", "    descripton: Code")
+    path = tmp_path / "typo.yaml"
+    path.write_text(text, encoding="utf-8")
+
+    def whole_list(*args: object, **kwargs: object) -> list[str]:
+        raise AssertionError("a misspelt key was compared by difflib")
+
+    monkeypatch.setattr(difflib, "get_close_matches", whole_list)
+    messages = [d.message for d in lint_path(path).diagnostics if d.rule == "unknown-key"]
+    assert len(messages) == 500
+    assert all(m.endswith("; did you mean 'description'?") for m in messages)

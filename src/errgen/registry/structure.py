@@ -7,13 +7,14 @@ are left out of the model after their diagnostics are recorded; later rules see 
 
 from __future__ import annotations
 
-import difflib
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from errgen.diagnostics import Diagnostic, Loc, diag
 from errgen.languages import all_languages
 from errgen.registry.load import Document, Map, Seq
+from errgen.spelling import Speller, did_you_mean
 from errgen.registry.model import About, AcceptedBreak, Category, Code, Condition, DelaySource, Deprecation, HistoryEntry, Registry, Response, Wire
 
 FORMAT_VERSION = 1
@@ -203,10 +204,15 @@ class _Checker:
         return _BAD
 
     def _unknown_key(self, key: str, shape: Fields, loc: Loc, where: str) -> None:
-        known = list(shape.fields)
-        near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-        hint = f"; did you mean {near[0]!r}?" if near else f"; expected one of: {', '.join(known)}"
+        known = tuple(shape.fields)
+        hint = did_you_mean(_speller(known).nearest(str(key), n=1)) or f"; expected one of: {', '.join(known)}"
         self.error("unknown-key", f"unknown key {key!r} in {_name(where, shape.name)}{hint}", loc)
+
+
+@functools.lru_cache(maxsize=64)
+def _speller(known: tuple[str, ...]) -> Speller:
+    """One per shape: a registry can misspell the same kind of key on each of 10,000 codes."""
+    return Speller(known)
 
 
 def _join(where: str, key: object) -> str:
