@@ -3,14 +3,12 @@
 Object.defineProperty(exports, "__esModule", { value: true });
 // The recovery table: for each code, what a caller should do.
 
-function row(entry) {
-  return [entry.code, entry];
-}
+const { CODES } = require("./contract.js");
 
-/** Every code's entry, in registry order. */
-const RECOVERY_TABLE = new Map([
-  row({
-    code: "RATE_LIMITED",
+// Each code's entry but its code, by code, read only as `ENTRIES[code]` (a code `__proto__` makes
+// its entry this object's prototype, which that lookup returns all the same).
+const ENTRIES = {
+  "RATE_LIMITED": {
     category: "rate_limit",
     retryable: true,
     scope: "service",
@@ -22,9 +20,8 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: null,
     description: "Too many requests. Wait, then resume.",
-  }),
-  row({
-    code: "RESOURCE_NOT_FOUND",
+  },
+  "RESOURCE_NOT_FOUND": {
     category: "validation",
     retryable: false,
     scope: "request",
@@ -36,9 +33,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "The requested resource does not exist or is not visible to the caller.",
-  }),
-  row({
-    code: "AUTH_EXPIRED",
+  },
+  "AUTH_EXPIRED": {
     category: "auth",
     retryable: false,
     scope: "request",
@@ -50,9 +46,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The credential has expired. A human must renew it.",
-  }),
-  row({
-    code: "UPSTREAM_TIMEOUT",
+  },
+  "UPSTREAM_TIMEOUT": {
     category: "upstream",
     retryable: true,
     scope: "request",
@@ -64,9 +59,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "An upstream dependency did not answer in time. The write may or may not have been applied.",
-  }),
-  row({
-    code: "VALIDATION_FAILED",
+  },
+  "VALIDATION_FAILED": {
     category: "validation",
     retryable: false,
     scope: "resource",
@@ -78,9 +72,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The record does not satisfy the schema and cannot be processed as sent.",
-  }),
-  row({
-    code: "CONFLICT",
+  },
+  "CONFLICT": {
     category: "conflict",
     retryable: false,
     scope: "resource",
@@ -92,9 +85,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The resource was changed by someone else; re-read it before writing.",
-  }),
-  row({
-    code: "TENANT_UNKNOWN",
+  },
+  "TENANT_UNKNOWN": {
     category: "validation",
     retryable: false,
     scope: "request",
@@ -106,9 +98,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "did_you_mean", "state"],
     deprecated: null,
     description: "No tenant with that slug exists among the caller's tenants.",
-  }),
-  row({
-    code: "OPERATOR_NOT_ALLOWED",
+  },
+  "OPERATOR_NOT_ALLOWED": {
     category: "validation",
     retryable: false,
     scope: "request",
@@ -120,9 +111,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["searched", "accepted", "state"],
     deprecated: null,
     description: "The filter uses an operator this field does not support.",
-  }),
-  row({
-    code: "PAYMENT_TIMEOUT",
+  },
+  "PAYMENT_TIMEOUT": {
     category: "upstream",
     retryable: true,
     scope: "request",
@@ -134,9 +124,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state", "safe_to_replay"],
     deprecated: null,
     description: "The payment processor did not confirm in time. Replay with the same idempotency key.",
-  }),
-  row({
-    code: "REFUND_WINDOW_CLOSED",
+  },
+  "REFUND_WINDOW_CLOSED": {
     category: "business",
     retryable: false,
     scope: "resource",
@@ -148,9 +137,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "The refund window for this order has closed.",
-  }),
-  row({
-    code: "SERVICE_UNAVAILABLE",
+  },
+  "SERVICE_UNAVAILABLE": {
     category: "internal",
     retryable: false,
     scope: "service",
@@ -162,9 +150,8 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: null,
     description: "The service is down for everyone. Stop and report it upstream.",
-  }),
-  row({
-    code: "INTERNAL_ERROR",
+  },
+  "INTERNAL_ERROR": {
     category: "internal",
     retryable: false,
     scope: "request",
@@ -176,9 +163,8 @@ const RECOVERY_TABLE = new Map([
     hints: ["state"],
     deprecated: null,
     description: "Something failed inside the service. Report the correlation id.",
-  }),
-  row({
-    code: "ITEM_MISSING",
+  },
+  "ITEM_MISSING": {
     category: "validation",
     retryable: false,
     scope: "request",
@@ -190,8 +176,11 @@ const RECOVERY_TABLE = new Map([
     hints: [],
     deprecated: { since: "2.1.0", replacedBy: "RESOURCE_NOT_FOUND" },
     description: "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.",
-  }),
-]);
+  },
+};
+
+/** Every code's entry, in registry order. */
+const RECOVERY_TABLE = new Map(CODES.map((code) => [code, { code, ...ENTRIES[code] }]));
 exports.RECOVERY_TABLE = RECOVERY_TABLE;
 
 /** The entry of `code`, or undefined for a code this SDK does not know (safe for any string). */
