@@ -4,8 +4,8 @@
 // Usage: RuntimeBench SCHEMA BUDGET_MS CORPUS... (one JSON payload per line); prints one JSON
 // object per corpus on standard output. Bytes allocated per payload from the thread's counter.
 
+import com.example.syntheticerrors.Checked;
 import com.example.syntheticerrors.Errors;
-import com.example.syntheticerrors.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Schema;
@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.IntPredicate;
 
 public final class RuntimeBench {
@@ -44,12 +43,12 @@ public final class RuntimeBench {
       for (byte[] line : lines) {
         parsed.add(mapper.readTree(line));
       }
+      // What a client calls on a received body: one parse, the strict verdict and the decision.
       IntPredicate sdk =
           i -> {
-            Optional<JsonNode> raw = Json.read(lines.get(i));
-            boolean ok = raw.isPresent() && Errors.validate(raw.get()).isEmpty();
-            sink += Errors.decide(raw.orElse(null), 1).hashCode();
-            return ok;
+            Checked checked = Errors.check(lines.get(i), 1);
+            sink += checked.decision().hashCode();
+            return checked.valid();
           };
       IntPredicate peer = i -> schema.validate(parsed.get(i)).isEmpty();
       IntPredicate parse =
@@ -66,11 +65,19 @@ public final class RuntimeBench {
       double[] q = rate(parse, n, budgetNs / 2);
       System.out.printf(
           java.util.Locale.ROOT,
-          "{\"file\": \"%s\", \"n\": %d, \"bytes\": %d, \"sdk_per_s\": %f, \"peer_per_s\": %f, \"parse_per_s\": %f,"
-              + " \"sdk_valid\": %d, \"peer_valid\": %d, \"sdk_alloc_bytes\": %f,"
-              + " \"peer_alloc_bytes\": %f}%n",
-          args[f].replace("\\", "\\\\").replace("\"", "\\\""), n, size, s[0], p[0], q[0],
-          count(sdk, n), count(peer, n), s[1], p[1]);
+          "{\"file\": \"%s\", \"n\": %d, \"bytes\": %d, \"sdk_per_s\": %f, \"peer_per_s\": %f,"
+              + " \"parse_per_s\": %f, \"sdk_valid\": %d, \"peer_valid\": %d, \"sdk_alloc_bytes\":"
+              + " %f, \"peer_alloc_bytes\": %f}%n",
+          args[f].replace("\\", "\\\\").replace("\"", "\\\""),
+          n,
+          size,
+          s[0],
+          p[0],
+          q[0],
+          count(sdk, n),
+          count(peer, n),
+          s[1],
+          p[1]);
     }
   }
 
