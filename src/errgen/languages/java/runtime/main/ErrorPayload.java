@@ -6,13 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An error payload with a well-formed envelope. {@code code} and {@code category} are kept as the
@@ -217,16 +222,47 @@ public record ErrorPayload(
     return List.of(out);
   }
 
-  /** The plain values of a scalar map the envelope accepted, in order (a copy), or null. */
+  /**
+   * The plain values of a scalar map the envelope accepted, in order, or null when absent: a view
+   * of the JSON object, converted as it is read (the record and {@code Decision} copy it once).
+   */
   static Map<String, Object> scalars(JsonNode v) {
     if (v == null) {
       return null;
     }
-    Map<String, Object> out = new LinkedHashMap<>(Math.max(16, (int) (v.size() / 0.75f) + 1));
-    for (Map.Entry<String, JsonNode> e : v.properties()) {
-      out.put(e.getKey(), Json.plain(e.getValue()));
-    }
-    return out;
+    return new AbstractMap<>() {
+      @Override
+      public int size() {
+        return v.size();
+      }
+
+      @Override
+      public Set<Map.Entry<String, Object>> entrySet() {
+        return new AbstractSet<>() {
+          @Override
+          public int size() {
+            return v.size();
+          }
+
+          @Override
+          public Iterator<Map.Entry<String, Object>> iterator() {
+            Iterator<Map.Entry<String, JsonNode>> members = v.properties().iterator();
+            return new Iterator<>() {
+              @Override
+              public boolean hasNext() {
+                return members.hasNext();
+              }
+
+              @Override
+              public Map.Entry<String, Object> next() {
+                Map.Entry<String, JsonNode> e = members.next();
+                return new SimpleImmutableEntry<>(e.getKey(), Json.plain(e.getValue()));
+              }
+            };
+          }
+        };
+      }
+    };
   }
 
   /**

@@ -10,11 +10,14 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -131,6 +134,17 @@ public final class Json {
     }
   }
 
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
+  private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
+
+  // Whether eight bytes are all 1..127: no high bit set, and adding 127 to each (no carry out of a
+  // byte below 128) sets every high bit, which only a zero byte would not.
+  private static boolean ascii(long word) {
+    return (word & HIGH_BITS) == 0 && ((word + LOW_BITS) & HIGH_BITS) == HIGH_BITS;
+  }
+
   /**
    * Whether Jackson's byte parser reads these bytes as exactly the text the strict decoder gives:
    * well-formed UTF-8 (RFC 3629: no overlong form, surrogate or code point past U+10FFFF) with no
@@ -144,6 +158,10 @@ public final class Json {
     }
     int i = 0;
     while (i < n) {
+      if (i + 8 <= n && ascii((long) WORDS.get(bytes, i))) {
+        i += 8;
+        continue;
+      }
       int lead = bytes[i];
       if (lead > 0) {
         i++;
