@@ -38,10 +38,13 @@ public final class Json {
   // Every parse is bounded by the policy: no text, string, name or number longer than a body, no
   // nesting past maxJsonDepth. A number longer than maxNumberChars is then read as text but never
   // converted (no quadratic big-number parsing): it is out of range, like 1e400.
-  // Field names are not interned: a body's names never fill the JVM's string pool.
+  // Field names are neither interned nor kept in a symbol table: a body of many distinct names
+  // (a large `searched`) costs one string each, not a growing table (twice as fast at 1 MB), and
+  // never fills the JVM's string pool.
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
           .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+          .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   .maxNestingDepth(LIMITS.maxJsonDepth())
