@@ -73,6 +73,6 @@ def test_every_api_registry_java_sdk_passes_its_own_tests(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-3000:]
     for path in APIS:
         counts = _reports(tmp_path / path.stem / "java" / "target")
-        assert set(counts) == {"SdkTest", "ConformanceTest"}, (path.stem, counts)
+        assert set(counts) == {"SdkTest", "ConformanceTest", "CheckTest"}, (path.stem, counts)
         for name, (run, failures, errors, skipped) in counts.items():
             assert run > 0 and (failures, errors, skipped) == (0, 0, 0), (path.stem, name, counts[name])
