@@ -1,5 +1,5 @@
 """Issue 25: the generated Java SDK of every examples/apis registry passes its own JUnit tests
-(SdkTest and ConformanceTest, with -Xlint:all -Werror), in one Maven run over an aggregator pom
+(SdkTest, CheckTest and ConformanceTest, with -Xlint:all -Werror), in one Maven run over an aggregator pom
 that lists the 14 projects as modules (Maven resolves the plugins once and builds the modules one
 after the other in one JVM; ~/.m2 is shared, offline first).
 """
