@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,6 +30,8 @@ final class Contract {
   final List<FieldSpec> fields;
   final Map<String, FieldSpec> byName;
   final Map<String, FieldSpec> byWire;
+  // Each field's position in fields, by wire name: a payload walk's one lookup per member.
+  final Map<String, Integer> indexByWire;
   final Set<String> categories;
   final Map<String, RecoveryEntry> codes;
   // The recovery rule for a code this SDK does not know: retryable -> scope -> action.
@@ -45,8 +48,10 @@ final class Contract {
     List<FieldSpec> specs = new ArrayList<>();
     Map<String, FieldSpec> names = new LinkedHashMap<>();
     Map<String, FieldSpec> wires = new LinkedHashMap<>();
+    Map<String, Integer> positions = new HashMap<>();
     for (JsonNode field : data.get("fields")) {
       FieldSpec spec = FieldSpec.of(field);
+      positions.put(spec.wire(), specs.size());
       specs.add(spec);
       names.put(spec.name(), spec);
       wires.put(spec.wire(), spec);
@@ -54,6 +59,7 @@ final class Contract {
     fields = List.copyOf(specs);
     byName = Collections.unmodifiableMap(names);
     byWire = Collections.unmodifiableMap(wires);
+    indexByWire = Collections.unmodifiableMap(positions);
     Set<String> categoryNames = new LinkedHashSet<>();
     data.get("categories").forEach(c -> categoryNames.add(c.get("name").asText()));
     categories = Collections.unmodifiableSet(categoryNames);
@@ -96,5 +102,10 @@ final class Contract {
   /** The wire name of a field, by its canonical (snake_case) name. */
   String wire(String name) {
     return byName.get(name).wire();
+  }
+
+  /** The position of a field in {@link #fields}, by its canonical (snake_case) name. */
+  int index(String name) {
+    return indexByWire.get(wire(name));
   }
 }

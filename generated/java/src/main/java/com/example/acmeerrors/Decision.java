@@ -36,7 +36,8 @@ public record Decision(
   public Decision {
     didYouMean = List.copyOf(didYouMean);
     accepted = List.copyOf(accepted);
-    searched = Collections.unmodifiableMap(new LinkedHashMap<>(searched));
+    searched =
+        searched.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(searched));
   }
 
   /** How long to wait before a retry or after a pause, when the action waits. */

@@ -7,13 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An error payload with a well-formed envelope. {@code code} and {@code category} are kept as the
@@ -127,33 +132,31 @@ public record ErrorPayload(
    */
   @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static ErrorPayload fromJson(JsonNode raw) {
-    List<Problem> problems = Verdicts.envelope(raw);
+    List<Problem> problems = new ArrayList<>();
+    JsonNode[] values = Verdicts.fields(raw, problems);
     if (!problems.isEmpty()) {
       throw new InvalidPayloadException(problems);
     }
-    Map<String, Object> searched = null;
-    JsonNode s = field(raw, "searched");
-    if (s != null) {
-      searched = new LinkedHashMap<>();
-      for (Map.Entry<String, JsonNode> e : s.properties()) {
-        searched.put(e.getKey(), Json.plain(e.getValue()));
-      }
-    }
-    JsonNode delay = field(raw, "retry_after_ms");
-    JsonNode state = field(raw, "state");
-    JsonNode replay = field(raw, "safe_to_replay");
+    return of(values);
+  }
+
+  /** A payload from the {@link Verdicts#fields} of a payload whose envelope is fine. */
+  static ErrorPayload of(JsonNode[] values) {
+    JsonNode delay = values[Verdicts.RETRY_AFTER_MS];
+    JsonNode state = values[Verdicts.STATE];
+    JsonNode replay = values[Verdicts.SAFE_TO_REPLAY];
     return new ErrorPayload(
-        text(raw, "code"),
-        text(raw, "category"),
-        field(raw, "retryable").booleanValue(),
-        delay == null ? null : Verdicts.integralValue(delay).longValueExact(),
-        Scope.fromWire(text(raw, "scope")),
-        text(raw, "resource_id"),
-        text(raw, "correlation_id"),
-        text(raw, "message"),
-        searched,
-        strings(field(raw, "did_you_mean")),
-        strings(field(raw, "accepted")),
+        text(values[Verdicts.CODE]),
+        text(values[Verdicts.CATEGORY]),
+        values[Verdicts.RETRYABLE].booleanValue(),
+        delay == null ? null : Verdicts.longValue(delay),
+        Scope.fromWire(text(values[Verdicts.SCOPE])),
+        text(values[Verdicts.RESOURCE_ID]),
+        text(values[Verdicts.CORRELATION_ID]),
+        text(values[Verdicts.MESSAGE]),
+        scalars(values[Verdicts.SEARCHED]),
+        strings(values[Verdicts.DID_YOU_MEAN]),
+        strings(values[Verdicts.ACCEPTED]),
         state == null ? null : State.fromWire(state.textValue()),
         replay == null ? null : replay.booleanValue());
   }
@@ -204,22 +207,63 @@ public record ErrorPayload(
     };
   }
 
-  private static JsonNode field(JsonNode raw, String name) {
-    return raw.get(C.wire(name));
-  }
-
-  private static String text(JsonNode raw, String name) {
-    JsonNode v = field(raw, name);
+  static String text(JsonNode v) {
     return v == null ? null : v.textValue();
   }
 
-  private static List<String> strings(JsonNode v) {
+  /** The strings of a list the envelope accepted, or null when absent. */
+  static List<String> strings(JsonNode v) {
     if (v == null) {
       return null;
     }
-    List<String> out = new ArrayList<>();
-    v.forEach(item -> out.add(item.textValue()));
-    return out;
+    String[] out = new String[v.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = v.get(i).textValue();
+    }
+    return List.of(out);
+  }
+
+  /**
+   * The plain values of a scalar map the envelope accepted, in order, or null when absent: a view
+   * of the JSON object, converted as it is read (the record and {@code Decision} copy it once).
+   */
+  static Map<String, Object> scalars(JsonNode v) {
+    if (v == null) {
+      return null;
+    }
+    return new AbstractMap<>() {
+      @Override
+      public int size() {
+        return v.size();
+      }
+
+      @Override
+      public Set<Map.Entry<String, Object>> entrySet() {
+        return new AbstractSet<>() {
+          @Override
+          public int size() {
+            return v.size();
+          }
+
+          @Override
+          public Iterator<Map.Entry<String, Object>> iterator() {
+            Iterator<Map.Entry<String, JsonNode>> members = v.properties().iterator();
+            return new Iterator<>() {
+              @Override
+              public boolean hasNext() {
+                return members.hasNext();
+              }
+
+              @Override
+              public Map.Entry<String, Object> next() {
+                Map.Entry<String, JsonNode> e = members.next();
+                return new SimpleImmutableEntry<>(e.getKey(), Json.plain(e.getValue()));
+              }
+            };
+          }
+        };
+      }
+    };
   }
 
   /**

@@ -50,8 +50,9 @@ public final class Errors {
   /** The tolerant verdict on a raw payload (a client): a newer server's code is not an error. */
   public static Parsed parse(JsonNode raw) {
     JsonNode value = orNull(raw);
-    List<Problem> problems = Verdicts.envelope(value);
-    if (problems.isEmpty() && Verdicts.delayWithoutRetry(value)) {
+    List<Problem> problems = new ArrayList<>();
+    JsonNode[] values = Verdicts.fields(value, problems);
+    if (problems.isEmpty() && Verdicts.delayWithoutRetry(values)) {
       problems.add(
           new Problem(
               ProblemId.RETRY_AFTER_NOT_RETRYABLE,
@@ -60,8 +61,9 @@ public final class Errors {
     if (!problems.isEmpty()) {
       return new Parsed(Verdict.INVALID, null, problems, value);
     }
-    Verdict verdict = Verdicts.known(value) ? Verdict.KNOWN : Verdict.UNKNOWN;
-    return new Parsed(verdict, ErrorPayload.fromJson(value), List.of(), value);
+    Verdict verdict =
+        Verdicts.known(values, Verdicts.entry(values)) ? Verdict.KNOWN : Verdict.UNKNOWN;
+    return new Parsed(verdict, ErrorPayload.of(values), List.of(), value);
   }
 
   /** As {@link #parse(JsonNode)}, for JSON text; text that is not JSON is an invalid payload. */
@@ -72,6 +74,43 @@ public final class Errors {
   /** As {@link #parse(String)}, for UTF-8 bytes. */
   public static Parsed parse(byte[] json) {
     return parse(Json.readOrText(json));
+  }
+
+  // Checking a received body once.
+
+  /**
+   * A received error body (UTF-8 bytes) checked once: {@link #validate}'s problems and {@link
+   * #decide}'s decision (attempt {@code attempt}, the policy's limits) from one parse and one walk
+   * of the payload. Text that is not JSON is kept as a JSON string, an invalid payload.
+   */
+  public static Checked check(byte[] json, long attempt) {
+    return check(Json.readOrText(json), attempt);
+  }
+
+  /** As {@link #check(byte[], long)}, for JSON text. */
+  public static Checked check(String json, long attempt) {
+    return check(Json.readOrText(json), attempt);
+  }
+
+  /** As {@link #check(byte[], long)}, for a payload already parsed. */
+  public static Checked check(JsonNode raw, long attempt) {
+    return check(raw, attempt, C.policy.defaultMaxAttempts(), C.policy.defaultMaxDelayMs(), null);
+  }
+
+  /** As {@link #check(JsonNode, long)}, with {@link #decide}'s limits and jitter source. */
+  public static Checked check(
+      JsonNode raw, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    JsonNode value = orNull(raw);
+    List<Problem> problems = new ArrayList<>();
+    JsonNode[] values = Verdicts.fields(value, problems);
+    if (!problems.isEmpty()) {
+      return new Checked(value, problems, invalid(value));
+    }
+    RecoveryEntry entry = Verdicts.entry(values);
+    List<Problem> registry = Verdicts.registry(values, entry);
+    problems.addAll(registry);
+    Decision decision = decide(values, entry, registry, attempt, maxAttempts, maxDelayMs, jitter);
+    return new Checked(value, problems, decision);
   }
 
   // Deciding.
@@ -95,54 +134,78 @@ public final class Errors {
   public static Decision decide(
       JsonNode raw, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
     JsonNode value = orNull(raw);
-    if (!Verdicts.envelope(value).isEmpty()) {
-      JsonNode id = value.isObject() ? value.get(C.wire("correlation_id")) : null;
-      String correlationId = id != null && id.isTextual() ? id.textValue() : null;
-      return new Decision(
-          Action.ESCALATE,
-          Reason.INVALID_PAYLOAD,
-          null,
-          null,
-          correlationId,
-          null,
-          List.of(),
-          List.of(),
-          Map.of());
+    List<Problem> problems = new ArrayList<>();
+    JsonNode[] values = Verdicts.fields(value, problems);
+    if (!problems.isEmpty()) {
+      return invalid(value);
     }
-    ErrorPayload payload = ErrorPayload.fromJson(value);
-    if (Verdicts.delayWithoutRetry(value)) {
-      return decision(payload, Action.ESCALATE, Reason.INVALID_PAYLOAD, null);
+    return decide(values, Verdicts.entry(values), null, attempt, maxAttempts, maxDelayMs, jitter);
+  }
+
+  // The decision on a payload whose envelope is broken: escalate, quoting its id if it has one.
+  private static Decision invalid(JsonNode value) {
+    JsonNode id = value.isObject() ? value.get(C.wire("correlation_id")) : null;
+    String correlationId = id != null && id.isTextual() ? id.textValue() : null;
+    return new Decision(
+        Action.ESCALATE,
+        Reason.INVALID_PAYLOAD,
+        null,
+        null,
+        correlationId,
+        null,
+        List.of(),
+        List.of(),
+        Map.of());
+  }
+
+  /**
+   * The decision on a payload whose envelope is fine, from one walk of it ({@link Verdicts#fields})
+   * and its code's row ({@code entry}, null for an unknown code); {@code registry} is its registry
+   * problems when already known, else null (found here when needed).
+   */
+  private static Decision decide(
+      JsonNode[] values,
+      RecoveryEntry entry,
+      List<Problem> registry,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    if (Verdicts.delayWithoutRetry(values)) {
+      return decision(values, Action.ESCALATE, Reason.INVALID_PAYLOAD, null);
     }
     Action action;
     Reason reason;
     Long registryDelay = null;
-    if (!Verdicts.known(value)) {
-      action = C.fallback.get(payload.retryable()).get(payload.scope());
+    if (!Verdicts.known(values, entry)) {
+      boolean retryable = values[Verdicts.RETRYABLE].booleanValue();
+      Scope scope = Scope.fromWire(values[Verdicts.SCOPE].textValue());
+      action = C.fallback.get(retryable).get(scope);
       reason = Reason.UNKNOWN_CODE;
-    } else if (!Verdicts.registry(value).isEmpty()) {
-      return decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY, null);
+    } else if (!(registry != null ? registry : Verdicts.registry(values, entry)).isEmpty()) {
+      return decision(values, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY, null);
     } else {
-      RecoveryEntry entry = C.codes.get(payload.code());
-      action = entry.actions().get(payload.scope());
+      action = entry.actions().get(Scope.fromWire(values[Verdicts.SCOPE].textValue()));
       reason = Reason.REGISTRY;
       registryDelay = entry.retryAfterMs();
     }
     Action last = C.exhausted.get(action);
     if (last == null) {
-      return decision(payload, action, reason, null);
+      return decision(values, action, reason, null);
     }
     if (attempt >= maxAttempts) {
-      return decision(payload, last, Reason.ATTEMPTS_EXHAUSTED, null);
+      return decision(values, last, Reason.ATTEMPTS_EXHAUSTED, null);
     }
-    Long asked = payload.retryAfterMs() != null ? payload.retryAfterMs() : registryDelay;
+    JsonNode stated = values[Verdicts.RETRY_AFTER_MS];
+    Long asked = stated != null ? Long.valueOf(Verdicts.longValue(stated)) : registryDelay;
     long delay = asked != null ? asked : backoffMs(attempt);
     if (delay > maxDelayMs) {
-      return decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+      return decision(values, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
     }
     if (asked == null && jitter != null && delay > 0) {
       delay = (long) (jitter.nextDouble() * delay);
     }
-    return decision(payload, action, reason, delay);
+    return decision(values, action, reason, delay);
   }
 
   /** The recovery decision for a parsed payload. */
@@ -168,17 +231,21 @@ public final class Errors {
     return (long) ((random == null ? JITTER : random).nextDouble() * backoffMs(attempt));
   }
 
-  private static Decision decision(ErrorPayload p, Action action, Reason reason, Long delay) {
+  // A decision carrying the payload's code, ids and hints, from its fields.
+  private static Decision decision(JsonNode[] values, Action action, Reason reason, Long delay) {
+    List<String> didYouMean = ErrorPayload.strings(values[Verdicts.DID_YOU_MEAN]);
+    List<String> accepted = ErrorPayload.strings(values[Verdicts.ACCEPTED]);
+    Map<String, Object> searched = ErrorPayload.scalars(values[Verdicts.SEARCHED]);
     return new Decision(
         action,
         reason,
-        p.code(),
+        ErrorPayload.text(values[Verdicts.CODE]),
         delay,
-        p.correlationId(),
-        p.resourceId(),
-        p.didYouMean() == null ? List.of() : p.didYouMean(),
-        p.accepted() == null ? List.of() : p.accepted(),
-        p.searched() == null ? Map.of() : p.searched());
+        ErrorPayload.text(values[Verdicts.CORRELATION_ID]),
+        ErrorPayload.text(values[Verdicts.RESOURCE_ID]),
+        didYouMean == null ? List.of() : didYouMean,
+        accepted == null ? List.of() : accepted,
+        searched == null ? Map.of() : searched);
   }
 
   // Services.

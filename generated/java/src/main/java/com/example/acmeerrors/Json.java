@@ -11,11 +11,14 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +39,13 @@ public final class Json {
   // Every parse is bounded by the policy: no text, string, name or number longer than a body, no
   // nesting past maxJsonDepth. A number longer than maxNumberChars is then read as text but never
   // converted (no quadratic big-number parsing): it is out of range, like 1e400.
+  // Field names are neither interned nor kept in a symbol table: a body of many distinct names
+  // (a large `searched`) costs one string each, not a growing table (twice as fast at 1 MB), and
+  // never fills the JVM's string pool.
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
+          .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+          .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   .maxNestingDepth(LIMITS.maxJsonDepth())
@@ -52,14 +60,19 @@ public final class Json {
   /** The JSON value of a text, or empty when the text is not exactly one (bounded) JSON value. */
   public static Optional<JsonNode> read(String text) {
     try (JsonParser parser = FACTORY.createParser(text)) {
-      if (parser.nextToken() == null) {
-        return Optional.empty();
-      }
-      JsonNode value = value(parser);
-      return parser.nextToken() == null ? Optional.of(value) : Optional.empty();
+      return whole(parser);
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  // The parser's one value, or empty when there is none or something follows it.
+  private static Optional<JsonNode> whole(JsonParser parser) throws IOException {
+    if (parser.nextToken() == null) {
+      return Optional.empty();
+    }
+    JsonNode value = value(parser);
+    return parser.nextToken() == null ? Optional.of(value) : Optional.empty();
   }
 
   // The parser's current value as a tree; nesting is bounded by the factory's constraints.
@@ -114,7 +127,83 @@ public final class Json {
 
   /** As {@link #read(String)}, for bytes: invalid UTF-8 is not JSON. */
   public static Optional<JsonNode> read(byte[] bytes) {
-    return utf8(bytes).flatMap(Json::read);
+    if (!plainUtf8(bytes)) {
+      return utf8(bytes).flatMap(Json::read);
+    }
+    // Parsed from the bytes themselves: no decoded copy of the text.
+    try (JsonParser parser = FACTORY.createParser(bytes)) {
+      return whole(parser);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
+  private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
+
+  // Whether eight bytes are all 1..127: no high bit set, and adding 127 to each (no carry out of a
+  // byte below 128) sets every high bit, which only a zero byte would not.
+  private static boolean ascii(long word) {
+    return (word & HIGH_BITS) == 0 && ((word + LOW_BITS) & HIGH_BITS) == HIGH_BITS;
+  }
+
+  /**
+   * Whether Jackson's byte parser reads these bytes as exactly the text the strict decoder gives:
+   * well-formed UTF-8 (RFC 3629: no overlong form, surrogate or code point past U+10FFFF) with no
+   * NUL byte (from which Jackson would guess UTF-16 or UTF-32; a NUL is never in JSON text) and no
+   * byte-order mark. Anything else is read through the strict decoder, as before.
+   */
+  static boolean plainUtf8(byte[] bytes) {
+    int n = bytes.length;
+    if (n >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
+      return false;
+    }
+    int i = 0;
+    while (i < n) {
+      if (i + 8 <= n && ascii((long) WORDS.get(bytes, i))) {
+        i += 8;
+        continue;
+      }
+      int lead = bytes[i];
+      if (lead > 0) {
+        i++;
+        continue;
+      }
+      lead &= 0xFF;
+      int more;
+      int low = 0x80;
+      int high = 0xBF;
+      if (lead >= 0xC2 && lead <= 0xDF) {
+        more = 1;
+      } else if (lead >= 0xE0 && lead <= 0xEF) {
+        more = 2;
+        low = lead == 0xE0 ? 0xA0 : low;
+        high = lead == 0xED ? 0x9F : high;
+      } else if (lead >= 0xF0 && lead <= 0xF4) {
+        more = 3;
+        low = lead == 0xF0 ? 0x90 : low;
+        high = lead == 0xF4 ? 0x8F : high;
+      } else {
+        return false; // NUL, a continuation byte, C0, C1 or F5..FF
+      }
+      if (i + more >= n) {
+        return false;
+      }
+      int second = bytes[i + 1] & 0xFF;
+      if (second < low || second > high) {
+        return false;
+      }
+      for (int k = 2; k <= more; k++) {
+        int next = bytes[i + k] & 0xFF;
+        if (next < 0x80 || next > 0xBF) {
+          return false;
+        }
+      }
+      i += more + 1;
+    }
+    return true;
   }
 
   /** The text of a body: its JSON value, else the text itself as a JSON string. */
@@ -122,10 +211,9 @@ public final class Json {
     return read(text).orElseGet(() -> TextNode.valueOf(text));
   }
 
+  // Not JSON: the text, as decoded (malformed UTF-8 replaced).
   static JsonNode readOrText(byte[] bytes) {
-    return utf8(bytes)
-        .map(Json::readOrText)
-        .orElseGet(() -> TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8)));
+    return read(bytes).orElseGet(() -> TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8)));
   }
 
   static Optional<String> utf8(byte[] bytes) {
@@ -303,6 +391,9 @@ public final class Json {
     }
     if (node.isBoolean()) {
       return node.booleanValue();
+    }
+    if (node.isInt() || node.isLong()) {
+      return node.longValue();
     }
     if (node.isIntegralNumber()) {
       BigInteger big = node.bigIntegerValue();

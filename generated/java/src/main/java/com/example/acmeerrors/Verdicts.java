@@ -18,36 +18,67 @@ final class Verdicts {
 
   private Verdicts() {}
 
+  // Each contract field's position in the values a walk of a payload returns.
+  static final int CODE = C.index("code");
+  static final int CATEGORY = C.index("category");
+  static final int RETRYABLE = C.index("retryable");
+  static final int RETRY_AFTER_MS = C.index("retry_after_ms");
+  static final int SCOPE = C.index("scope");
+  static final int RESOURCE_ID = C.index("resource_id");
+  static final int CORRELATION_ID = C.index("correlation_id");
+  static final int MESSAGE = C.index("message");
+  static final int SEARCHED = C.index("searched");
+  static final int DID_YOU_MEAN = C.index("did_you_mean");
+  static final int ACCEPTED = C.index("accepted");
+  static final int STATE = C.index("state");
+  static final int SAFE_TO_REPLAY = C.index("safe_to_replay");
+
   static List<Problem> envelope(JsonNode raw) {
     List<Problem> problems = new ArrayList<>();
+    fields(raw, problems);
+    return problems;
+  }
+
+  /**
+   * One walk of a payload: each contract field's value by its position in {@link Contract#fields}
+   * (null when absent), with the envelope problems added to {@code problems}; null when the payload
+   * is not an object. Every later verdict reads these values instead of walking again.
+   */
+  static JsonNode[] fields(JsonNode raw, List<Problem> problems) {
     if (raw == null || !raw.isObject()) {
       problems.add(new Problem(ProblemId.NOT_AN_OBJECT, "the payload must be a JSON object"));
-      return problems;
+      return null;
     }
+    JsonNode[] values = new JsonNode[C.fields.size()];
     for (Map.Entry<String, JsonNode> e : raw.properties()) {
-      FieldSpec spec = C.byWire.get(e.getKey());
-      if (spec == null) {
+      Integer at = C.indexByWire.get(e.getKey());
+      if (at == null) {
         problems.add(
             new Problem(
                 ProblemId.EXTRA_FIELD, "field " + quote(e.getKey()) + " is not in the contract"));
-      } else if (!hasType(spec, e.getValue())) {
+        continue;
+      }
+      FieldSpec spec = C.fields.get(at);
+      values[at] = e.getValue();
+      if (!hasType(spec, e.getValue())) {
         problems.add(
             new Problem(
                 ProblemId.WRONG_TYPE,
                 "field " + quote(spec.wire()) + " must be " + expected(spec)));
       }
     }
-    for (FieldSpec spec : C.fields) {
-      if (spec.required() && !raw.has(spec.wire())) {
+    for (int i = 0; i < values.length; i++) {
+      FieldSpec spec = C.fields.get(i);
+      if (spec.required() && values[i] == null) {
         problems.add(
             new Problem(
                 ProblemId.MISSING_FIELD, "required field " + quote(spec.wire()) + " is missing"));
       }
     }
-    JsonNode scope = raw.get(C.wire("scope"));
+    JsonNode scope = values[SCOPE];
     if (scope != null
         && Scope.RESOURCE.wire().equals(scope.textValue())
-        && !raw.has(C.wire("resource_id"))) {
+        && values[RESOURCE_ID] == null) {
       problems.add(
           new Problem(
               ProblemId.RESOURCE_ID_MISSING,
@@ -57,21 +88,28 @@ final class Verdicts {
                   + C.wire("resource_id")
                   + " is required"));
     }
-    return problems;
+    return values;
   }
 
-  /** Registry problems of a payload whose envelope is fine. */
-  static List<Problem> registry(JsonNode raw) {
+  /** The registry's row for the code of a payload whose envelope is fine, or null. */
+  static RecoveryEntry entry(JsonNode[] values) {
+    return C.codes.get(values[CODE].textValue());
+  }
+
+  /**
+   * Registry problems of a payload whose envelope is fine, from its {@link #fields} and its code's
+   * {@link #entry}.
+   */
+  static List<Problem> registry(JsonNode[] values, RecoveryEntry entry) {
     List<Problem> problems = new ArrayList<>();
-    String code = raw.get(C.wire("code")).textValue();
-    String category = raw.get(C.wire("category")).textValue();
+    String code = values[CODE].textValue();
+    String category = values[CATEGORY].textValue();
     if (!C.categories.contains(category)) {
       problems.add(
           new Problem(
               ProblemId.UNKNOWN_CATEGORY,
               "category " + quote(category) + " is not in the registry"));
     }
-    RecoveryEntry entry = C.codes.get(code);
     if (entry == null) {
       problems.add(
           new Problem(
@@ -84,24 +122,25 @@ final class Verdicts {
               ProblemId.CATEGORY_MISMATCH,
               code + " has category " + entry.category() + ", not " + quote(category)));
     }
-    boolean retryable = raw.get(C.wire("retryable")).booleanValue();
+    boolean retryable = values[RETRYABLE].booleanValue();
     if (retryable != entry.retryable()) {
       problems.add(
           new Problem(ProblemId.RETRYABLE_MISMATCH, code + " has retryable " + entry.retryable()));
     }
-    Scope scope = Scope.fromWire(raw.get(C.wire("scope")).textValue());
+    Scope scope = Scope.fromWire(values[SCOPE].textValue());
     if (!entry.scopes().contains(scope)) {
       problems.add(
           new Problem(ProblemId.SCOPE_NOT_ALLOWED, code + " may not carry scope " + scope.wire()));
     }
-    if (raw.has(C.wire("retry_after_ms")) && !entry.retryable()) {
+    if (values[RETRY_AFTER_MS] != null && !entry.retryable()) {
       problems.add(
           new Problem(
               ProblemId.RETRY_AFTER_NOT_RETRYABLE,
               code + " is not retryable, so it has no " + C.wire("retry_after_ms")));
     }
-    for (FieldSpec spec : C.fields) {
-      if (spec.hint() && raw.has(spec.wire()) && !entry.hints().contains(spec.name())) {
+    for (int i = 0; i < values.length; i++) {
+      FieldSpec spec = C.fields.get(i);
+      if (spec.hint() && values[i] != null && !entry.hints().contains(spec.name())) {
         problems.add(
             new Problem(
                 ProblemId.HINT_NOT_ALLOWED,
@@ -112,22 +151,25 @@ final class Verdicts {
   }
 
   static List<Problem> all(JsonNode raw) {
-    List<Problem> problems = envelope(raw);
+    List<Problem> problems = new ArrayList<>();
+    JsonNode[] values = fields(raw, problems);
     if (problems.isEmpty()) {
-      problems.addAll(registry(raw));
+      problems.addAll(registry(values, entry(values)));
     }
     return problems;
   }
 
-  /** Whether the code and category are the registry's (the payload's envelope being fine). */
-  static boolean known(JsonNode raw) {
-    return C.codes.containsKey(raw.get(C.wire("code")).textValue())
-        && C.categories.contains(raw.get(C.wire("category")).textValue());
+  /**
+   * Whether the code and category are the registry's (the payload's envelope being fine; {@code
+   * entry} its code's {@link #entry}).
+   */
+  static boolean known(JsonNode[] values, RecoveryEntry entry) {
+    return entry != null && C.categories.contains(values[CATEGORY].textValue());
   }
 
   /** A non-retryable payload asking for a delay contradicts itself, whatever its code. */
-  static boolean delayWithoutRetry(JsonNode raw) {
-    return !raw.get(C.wire("retryable")).booleanValue() && raw.has(C.wire("retry_after_ms"));
+  static boolean delayWithoutRetry(JsonNode[] values) {
+    return !values[RETRYABLE].booleanValue() && values[RETRY_AFTER_MS] != null;
   }
 
   private static boolean hasType(FieldSpec spec, JsonNode v) {
@@ -145,10 +187,19 @@ final class Verdicts {
 
   /** A JSON number with an integral value (2.0 counts, as in JSON Schema) within bounds. */
   static boolean integral(JsonNode v, Long minimum, Long maximum) {
+    if (v.isInt() || v.isLong()) {
+      long value = v.longValue();
+      return (minimum == null || value >= minimum) && (maximum == null || value <= maximum);
+    }
     BigInteger value = integralValue(v);
     return value != null
         && (minimum == null || value.compareTo(BigInteger.valueOf(minimum)) >= 0)
         && (maximum == null || value.compareTo(BigInteger.valueOf(maximum)) <= 0);
+  }
+
+  /** The value of a number {@link #integral} accepted within a long's range. */
+  static long longValue(JsonNode v) {
+    return v.isInt() || v.isLong() ? v.longValue() : integralValue(v).longValueExact();
   }
 
   static BigInteger integralValue(JsonNode v) {
