@@ -37,7 +37,7 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from errgen.languages import all_languages
 
@@ -91,11 +91,11 @@ def relative_path(rel: object, where: str) -> str:
     characters, not one of errgen's own bookkeeping names."""
     if not isinstance(rel, str) or not rel:
         raise WriteError(f"{where}: {rel!r} is not a path")
-    parts = rel.split("/")
+    wrapped = f"/{rel}/"  # an empty, '.' or '..' part (or a leading '/') is a '//', '/./' or '/../' in it
     bad = (
-        # A Windows drive needs a ':' second (a path starting with a separator is refused first).
-        rel.startswith("/") or "\\" in rel or (rel[1:2] == ":" and PureWindowsPath(rel).drive) or _CONTROL.search(rel)
-        or any(p in ("", ".", "..") for p in parts) or parts[0].startswith(RESERVED_PREFIX)
+        "//" in wrapped or "/./" in wrapped or "/../" in wrapped or "\\" in rel or rel.startswith(RESERVED_PREFIX)
+        # A Windows drive needs a ':' second (a path starting with a separator is refused above).
+        or (rel[1:2] == ":" and PureWindowsPath(rel).drive) or _CONTROL.search(rel)
     )
     if bad:
         raise WriteError(f"{where}: {show(repr(rel))} is not a relative path inside the output folder")
@@ -449,7 +449,8 @@ def _destination(folders: Folders, rel: str, data: bytes, problems: list[str]) -
     """How a planned file meets the disk: 'same' bytes, 'new', 'exists' (to overwrite), or None
     with a problem noted (a folder where the file goes, or a file where a folder must be, or a
     name no file system holds: staging is flat, so only the move into place would find out)."""
-    if any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in rel.split("/")):
+    # A character is at most 4 bytes in UTF-8: only a long path can hold a name over NAME_MAX bytes.
+    if len(rel) > NAME_MAX // 4 and any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in rel.split("/")):
         problems.append(f"{show(folders.out / rel)}: File name too long (a folder or file name over {NAME_MAX} bytes)")
         return None
     problem = folders.problem(rel)
@@ -491,18 +492,20 @@ class _Staging:
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
 
     def write(self, rel: str, data: bytes) -> None:
-        def stage() -> None:
+        try:
             self._open()
             self.staged.append(_write(f"{self.files}/{staged_name(rel)}", data))
-        self._guard(stage, str(self.out / rel))
+        except OSError as exc:
+            raise WriteError(f"cannot write {show(self.out / rel)}: {exc.strerror}; nothing was changed") from None
 
     def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
-        def finish() -> None:
+        try:
             self._open()
             self.staged.append(_write(os.path.join(self.folder, "journal.json"), json.dumps({"write": written, "delete": deleted}).encode("utf-8")))
             self.staged.append(_write(os.path.join(self.folder, "manifest.json"), manifest.text().encode("utf-8")))
             _flush(self.folder, self.staged)  # every staged byte on disk before the rename below commits to them
-        self._guard(finish, str(self.folder))
+        except OSError as exc:
+            raise WriteError(f"cannot write {show(self.folder)}: {exc.strerror}; nothing was changed") from None
         try:
             os.replace(self.folder, self.root / COMMIT)
             _fsync(self.root)
@@ -532,12 +535,6 @@ class _Staging:
         _discard(self.folder)
         (self.folder / "files").mkdir(parents=True)
         self.staged.append(self.files)
-
-    def _guard(self, step: Callable[[], object], where: str) -> None:
-        try:
-            step()
-        except OSError as exc:
-            raise WriteError(f"cannot write {show(where)}: {exc.strerror}; nothing was changed") from None
 
 
 def recover(out: Path, root: Path | None = None) -> None:
@@ -714,8 +711,9 @@ def _flush(folder: Path, paths: list[str]) -> None:
             return
     finally:
         os.close(fd)
-    for path in [*paths, folder]:
+    for path in paths:
         _fsync(path)
+    _fsync(folder)
 
 
 def _syncfs(fd: int) -> bool:
