@@ -10,6 +10,7 @@ apparent (the bytes of its files) and on disk (`du`: the blocks allocated, at le
 
     python -m bench.site_bench [--codes 5000] [--repeat 5] [--shape plain|prose]
     python -m bench.site_bench --build [--dir /dev/shm] [--repeat 5]   # + whole builds, in a folder of that file system
+    python -m bench.site_bench --build --src ../other-clone/src          # whole builds of another errgen (before/after)
 """
 
 from __future__ import annotations
@@ -61,9 +62,9 @@ def renders(text: str, repeat: int) -> None:
     print(f"  render site / docs: {best['site'] / best['docs']:.2f}x wall, {best_cpu['site'] / best_cpu['docs']:.2f}x CPU (target < 2x)")
 
 
-def build(registry: Path, out: Path, target: str) -> Run:
-    """One `errgen build --target TARGET` into the empty folder `out`, in a fresh process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+def build(registry: Path, out: Path, target: str, src: Path) -> Run:
+    """One `errgen build --target TARGET` of errgen's code in `src` into the empty folder `out`, in a fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
     cmd = errgen_cmd() + ["build", "--registry", str(registry), "--out", str(out), f"--target={target}"]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -107,18 +108,18 @@ def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def builds(text: str, repeat: int, parent: Path, keep: bool) -> None:
+def builds(text: str, repeat: int, parent: Path, keep: bool, src: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix="site-bench-", dir=parent))
     try:
         registry = work / "registry.yaml"
         registry.write_text(text, encoding="utf-8")
-        print(f"  whole builds in {work} ({file_system(work)}), load average {load()} at the start")
-        build(registry, work / "warm-docs", "docs")  # compiled templates, bytecode: what any second build finds
-        build(registry, work / "warm-site", "site")
+        print(f"  whole builds of {src} in {work} ({file_system(work)}), load average {load()} at the start")
+        build(registry, work / "warm-docs", "docs", src)  # compiled templates, bytecode: what any second build finds
+        build(registry, work / "warm-site", "site", src)
         runs: dict[str, list[Run]] = {"docs": [], "site": []}
         for i in range(repeat):  # alternately, so both see the same load; a new folder each (no deletion in between)
             for target in runs:
-                runs[target].append(build(registry, work / f"{target}-{i}", target))
+                runs[target].append(build(registry, work / f"{target}-{i}", target, src))
         best = {}
         for target, done in runs.items():
             fastest, least = min(done, key=lambda r: r.wall), min(done, key=lambda r: r.cpu)
@@ -146,12 +147,14 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the whole builds write (default: the temporary folder); its file system's cost is part of the figures")
     parser.add_argument("--keep", action="store_true", help="leave the built folders in place (their path is printed)")
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the errgen source folder the whole builds run (another clone's src: a before/after comparison)")
     args = parser.parse_args()
     text = synth.registry_text(args.codes) if args.shape == "plain" else synth.prose_text(args.codes)
     print(f"{args.codes} codes ({args.shape}), best of {args.repeat}")
     renders(text, args.repeat)
     if args.build or args.dir:
-        builds(text, args.repeat, args.dir or Path(tempfile.gettempdir()), args.keep)
+        builds(text, args.repeat, args.dir or Path(tempfile.gettempdir()), args.keep, args.src.resolve())
 
 
 if __name__ == "__main__":

@@ -155,3 +155,28 @@ def test_each_folder_is_looked_at_once_and_no_path_is_resolved_per_file(tmp_path
     assert counts.calls.get("mkdir", 0) <= folders + 5, counts.calls
     assert (out / "site" / "CODE_0011" / "index.html").read_text() == "<p>new 11</p>\n"
     assert not write.compare(out, {t: write.hashes(p) for t, p in plan("new").items()})
+
+
+def reference_text(manifest: write.Manifest) -> str:
+    import json
+
+    targets = {name: {"files": dict(sorted(manifest.targets[name].items()))} for name in sorted(manifest.targets)}
+    return json.dumps({"$comment": write.MANIFEST_COMMENT, "targets": targets}, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("targets", [
+    {}, {"site": {}}, {"a": {}, "b": {"x": "0" * 64}},
+    {"site": {f"site/C{i}/index.html": f"{i:064x}" for i in range(5)}, "docs": {"docs/errors.md": "f" * 64}},
+    {"t": {"é/ünï\u2028cødé.txt": "a" * 64, 'q"uote\\/x': "b" * 64, "\U0001f600/x": "c" * 64}, "\u00e9t\"arget": {"z": "d" * 64}},
+])
+def test_the_manifest_text_is_json_dumps_with_an_indent_of_two(targets: dict[str, write.Hashes]) -> None:
+    manifest = write.Manifest(targets)
+    assert manifest.text() == reference_text(manifest)
+
+
+def test_the_manifest_of_a_real_build_is_json_dumps_with_an_indent_of_two() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "generated" / write.MANIFEST).read_text(encoding="utf-8")
+    manifest = write.parse_manifest(text.encode(), "generated")
+    assert manifest.text() == reference_text(manifest) == text
