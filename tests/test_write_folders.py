@@ -180,3 +180,10 @@ def test_the_manifest_of_a_real_build_is_json_dumps_with_an_indent_of_two() -> N
     text = (ROOT / "generated" / write.MANIFEST).read_text(encoding="utf-8")
     manifest = write.parse_manifest(text.encode(), "generated")
     assert manifest.text() == reference_text(manifest) == text
+
+
+def test_a_deep_path_is_checked_and_written_without_recursion(tmp_path: Path) -> None:
+    deep = "/".join(["d"] * 1500) + "/x.txt"  # deeper than Python's recursion limit, within PATH_MAX
+    out = tmp_path / "out"
+    write.commit(out, {"t": {deep: "x\n"}})
+    assert (out / deep).read_text() == "x\n"

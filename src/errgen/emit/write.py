@@ -3,9 +3,11 @@ build with the disk.
 
 Every destination is checked as its target's files come: it lies inside OUT after resolving `..`
 and symlinks, no file or folder of the user's is in the way, and a file errgen did not write (not
-in the manifest) is overwritten only when forced. Changed files are staged in OUT/.errgen-staging
-meanwhile, one target's text in memory at a time; when a check fails the staging folder (and OUT,
-if this build created it) is removed, and nothing else has changed.
+in the manifest) is overwritten only when forced. Each folder is looked at once per build, however
+many files it holds (`Folders`), so the checks cost a dictionary look-up per file, not a walk of
+every ancestor. Changed files are staged in OUT/.errgen-staging meanwhile, one target's text in
+memory at a time; when a check fails the staging folder (and OUT, if this build created it) is
+removed, and nothing else has changed.
 
 Staged files lie flat in the staging folder, each named by the sha256 of its path (no folder
 tree to make, then remove). Once every file has passed, a journal (files to move, files to
@@ -16,7 +18,8 @@ then are files moved into place, the orphans deleted and, last, the manifest rep
 that finds a commit folder (a build killed while moving) validates it and finishes it; a staging
 folder (killed earlier) is discarded. `compare` reports either leftover as stale, so after a kill
 at any step OUT is the old build, the new one, or a state `build --check` rejects and the next
-build completes.
+build completes. (The build that sealed the journal moves its files without reading it back: it
+checked every path on the way in.)
 
 errgen owns only the files listed in OUT/.errgen-manifest.json; it never deletes anything else.
 The manifest and the journal are untrusted input (a pull request can change them): both are
@@ -126,9 +129,13 @@ class Folders:
         """(kind, where): ("folder", ""), ("missing", ""), or a problem at the folder `where`:
         "file" (not a folder), "link" (a symlink to no folder), "outside", or "unresolvable"."""
         known = self.known.get(folder)
-        if known is None:
-            parent = self.state(folder.rpartition("/")[0])
-            known = self.known[folder] = self._look(folder) if parent[0] == "folder" else parent
+        below: list[str] = []  # up to the nearest folder already known (a loop: a path may be deep)
+        while known is None:
+            below.append(folder)
+            folder = folder.rpartition("/")[0]
+            known = self.known.get(folder)
+        for folder in reversed(below):
+            known = self.known[folder] = self._look(folder) if known[0] == "folder" else known
         return known
 
     def _look(self, folder: str) -> tuple[str, str]:
@@ -670,14 +677,16 @@ def _move_into_place(root: Path, out: Path, journal: _Journal | None = None) -> 
 def _make_folder(prefix: str, folder: str, made: set[str]) -> None:
     """OUT/folder and its missing parents, one mkdir each per build (an existing one fails
     harmlessly; one that is not a folder fails the move into it)."""
-    if folder in made:
-        return
-    _make_folder(prefix, folder.rpartition("/")[0], made)
-    try:
-        os.mkdir(prefix + folder)
-    except FileExistsError:
-        pass
-    made.add(folder)
+    missing: list[str] = []
+    while folder not in made:  # "" (OUT itself) always is
+        missing.append(folder)
+        folder = folder.rpartition("/")[0]
+    for folder in reversed(missing):
+        try:
+            os.mkdir(prefix + folder)
+        except FileExistsError:
+            pass
+        made.add(folder)
 
 
 def _remove(root: Path, rel: str) -> None:
