@@ -39,7 +39,7 @@ import shutil
 import stat
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path, PureWindowsPath
 from typing import Any, Iterable, Iterator, Mapping
 
 from errgen.languages import all_languages
@@ -647,7 +647,7 @@ def staged_name(rel: str) -> str:
 def _move_into_place(root: Path, out: Path, journal: _Journal | None = None) -> None:
     """Move the committed files into place, delete the orphans, then replace the manifest. The
     journal is read from the commit folder and checked, unless this process just sealed it."""
-    journal = journal or _read_journal(root, out)
+    journal = journal if journal is not None else _read_journal(root, out)
     folder = root / COMMIT
     files, prefix = os.path.join(folder, "files"), Folders(root, out).prefix
     try:
