@@ -145,7 +145,7 @@ def main() -> None:
                         help="short synthetic descriptions, or text-heavy ones like real catalogues")
     parser.add_argument("--build", action="store_true", help="also time whole `errgen build` runs of each target, and the site's size")
     parser.add_argument("--dir", type=Path, default=None,
-                        help="where the whole builds write (default: the temporary folder); its file system's cost is part of the figures")
+                        help="where the whole builds write (implies --build; default: the temporary folder); its file system's cost is part of the figures")
     parser.add_argument("--keep", action="store_true", help="leave the built folders in place (their path is printed)")
     parser.add_argument("--src", type=Path, default=ROOT / "src",
                         help="the errgen source folder the whole builds run (another clone's src: a before/after comparison)")
