@@ -5,7 +5,10 @@ command, and the ratio errgen / peers' sum (issue 18 target: <= 0.5x at 100 and 
 
 The build is of every default target, the site (a page and a folder per code) included, so the
 writer's per-file cost shows; `--site` adds a line timing the site target alone beside the
-Markdown catalogue (`--target docs`), whole builds into empty folders (issue 30: under 2x).
+Markdown catalogue (`--target docs`), whole builds into empty folders (issue 30: under 2x and
+20 MB: the line also gives the site's bytes and the blocks it takes, as `du -s` counts them).
+The builds write under `--dir` (default bench/out): its file system's cost of creating files and
+folders is part of every figure (compare `--dir /dev/shm`, a tmpfs, with a disk folder).
 
 Each size also times a bare libyaml compose of the same registry file in its own process (the
 issue's bound at 20,000 codes: a build within 4x of it, under 300 MB). Memory is shown twice: the
@@ -16,7 +19,7 @@ A second line runs the same peers on errgen's own schema (error.schema.json); it
 comparison only, since the plain schema is what a user of the peers would write.
 
 Run: python -m bench.build_bench [--codes 100 5000 20000 | --registry FILE ...] [--shape plain|prose] [--repeat 2]
-     [--no-own-schema] [--site]
+     [--no-own-schema] [--site] [--dir FOLDER]
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Callable
 
 from bench import synth
 from bench.common import NODE_BIN, OUT, Measure, errgen_cmd, measure, table
+from bench.site_bench import size as site_size
 
 COMPOSE = "import sys, yaml; yaml.compose(open(sys.argv[1], encoding='utf-8').read(), Loader=yaml.CSafeLoader)"
 
@@ -98,11 +102,12 @@ def memory(m: Measure) -> str:
     return f"{m.max_rss_mb:.0f} / {m.tree_pss_mb:.0f}"
 
 
-def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = None, shape: str = "plain", site: bool = False) -> list[list[object]]:
+def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = None, shape: str = "plain", site: bool = False,
+          folder: Path = OUT) -> list[list[object]]:
     registry = given or synth.write(OUT, n, shape)
     codes, categories = names(registry) if given or shape != "plain" else ([f"CODE_{i:06d}" for i in range(n)], list(synth.CATEGORIES))
     n = len(codes)
-    base = OUT / f"build-{n}"
+    base = folder / f"build-{n}"
 
     def build(i: int, targets: tuple[str, ...] = ()) -> list[str]:
         folder = base / "-".join((str(i),) + targets)
@@ -135,9 +140,11 @@ def bench(n: int, repeat: int, timeout: float, own: bool, given: Path | None = N
     if site:
         alone = best(lambda i: build(i, ("site",)), repeat, timeout)
         docs = best(lambda i: build(i, ("docs",)), repeat, timeout)
+        files, _, apparent, allocated = site_size(base / "0-site" / "site")
         rows.append([n, "--target site beside --target docs (Markdown catalogue)", cpu(alone), cpu(docs),
-                     f"{alone.seconds / docs.seconds:.2f}x ({alone.cpu_seconds / docs.cpu_seconds:.2f}x CPU)", "<= 2x (issue 30)",
-                     memory(alone), f"{docs.max_rss_mb:.0f}", "; ".join(sorted({alone.note, docs.note}))])
+                     f"{alone.seconds / docs.seconds:.2f}x ({alone.cpu_seconds / docs.cpu_seconds:.2f}x CPU)", "<= 2x, 20 MB (issue 30)",
+                     memory(alone), f"{docs.max_rss_mb:.0f}",
+                     "; ".join(sorted({alone.note, docs.note}) + [f"site: {files} files, {apparent / 1e6:.1f} MB, du {allocated / 1e6:.1f} MB"])])
     rows.append([n, "errgen build --check (no-op)", f"{check.seconds:.2f}", "", "", "", memory(check), "", check.note])
     return rows
 
@@ -153,12 +160,15 @@ def main() -> None:
                         help="synthetic registries of short descriptions (plain), or text-heavy ones like real catalogues (prose)")
     parser.add_argument("--no-own-schema", dest="own", action="store_false", help="skip the second, own-schema line")
     parser.add_argument("--site", action="store_true", help="add a line: the site target alone beside the Markdown catalogue alone")
+    parser.add_argument("--dir", type=Path, default=OUT,
+                        help="where the builds write (default bench/out); e.g. /dev/shm to leave the disk out of the figures")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    args.dir.mkdir(parents=True, exist_ok=True)
     rows: list[list[object]] = []
     headers = ["codes", "against", "errgen build s", "peer s", "ratio", "target", "errgen MB: max RSS / tree PSS", "peer max RSS MB", "note"]
     for n, given in [(0, path) for path in args.registry] or [(n, None) for n in args.codes]:
-        rows += bench(n, args.repeat, args.peer_timeout, args.own, given, args.shape, args.site)
+        rows += bench(n, args.repeat, args.peer_timeout, args.own, given, args.shape, args.site, args.dir)
         print(table(headers, rows), flush=True)
         print()
     print("ratio = errgen build (an edited registry each run) / the peer; targets from issue 18 (memory: under 300 MB at 20,000 codes)")

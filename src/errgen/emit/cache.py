@@ -25,11 +25,12 @@ from errgen.emit.write import CACHE, MAX_MANIFEST_BYTES, Hashes, WriteError, wri
 
 def record(root: Path, keys: dict[str, str], expected: dict[str, Hashes]) -> None:
     entries: dict[str, Any] = {}
+    prefix = os.path.join(root, "")  # string paths: pathlib's parsing per file cost more than the lstat
     for target, key in keys.items():
         files = {}
         for rel, sha in expected[target].items():
             try:
-                st = (root / rel).lstat()
+                st = os.lstat(prefix + rel)
             except OSError:
                 break
             files[rel] = [sha, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
@@ -53,9 +54,10 @@ def recall(root: Path, target: str, key: str) -> Hashes | None:
     if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("files"), dict):
         return None
     found: Hashes = {}
+    prefix = os.path.join(root, "")
     for rel, row in entry["files"].items():
         try:
-            st = (root / relative_path(rel, CACHE)).lstat()
+            st = os.lstat(prefix + relative_path(rel, CACHE))
         except (OSError, WriteError):
             return None
         if not isinstance(row, list) or len(row) != 5 or not isinstance(row[0], str) or row[1:] != [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns] or not stat.S_ISREG(st.st_mode):

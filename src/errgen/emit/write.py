@@ -3,9 +3,11 @@ build with the disk.
 
 Every destination is checked as its target's files come: it lies inside OUT after resolving `..`
 and symlinks, no file or folder of the user's is in the way, and a file errgen did not write (not
-in the manifest) is overwritten only when forced. Changed files are staged in OUT/.errgen-staging
-meanwhile, one target's text in memory at a time; when a check fails the staging folder (and OUT,
-if this build created it) is removed, and nothing else has changed.
+in the manifest) is overwritten only when forced. Each folder is looked at once per build, however
+many files it holds (`Folders`), so the checks cost a dictionary look-up per file, not a walk of
+every ancestor. Changed files are staged in OUT/.errgen-staging meanwhile, one target's text in
+memory at a time; when a check fails the staging folder (and OUT, if this build created it) is
+removed, and nothing else has changed.
 
 Staged files lie flat in the staging folder, each named by the sha256 of its path (no folder
 tree to make, then remove). Once every file has passed, a journal (files to move, files to
@@ -16,7 +18,8 @@ then are files moved into place, the orphans deleted and, last, the manifest rep
 that finds a commit folder (a build killed while moving) validates it and finishes it; a staging
 folder (killed earlier) is discarded. `compare` reports either leftover as stale, so after a kill
 at any step OUT is the old build, the new one, or a state `build --check` rejects and the next
-build completes.
+build completes. (The build that sealed the journal moves its files without reading it back: it
+checked every path on the way in.)
 
 errgen owns only the files listed in OUT/.errgen-manifest.json; it never deletes anything else.
 The manifest and the journal are untrusted input (a pull request can change them): both are
@@ -36,8 +39,8 @@ import shutil
 import stat
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from pathlib import Path, PureWindowsPath
+from typing import Any, Iterable, Iterator, Mapping
 
 from errgen.languages import all_languages
 
@@ -91,32 +94,106 @@ def relative_path(rel: object, where: str) -> str:
     characters, not one of errgen's own bookkeeping names."""
     if not isinstance(rel, str) or not rel:
         raise WriteError(f"{where}: {rel!r} is not a path")
-    parts = rel.split("/")
+    wrapped = f"/{rel}/"  # an empty, '.' or '..' part (or a leading '/') is a '//', '/./' or '/../' in it
     bad = (
-        rel.startswith("/") or "\\" in rel or PureWindowsPath(rel).drive or _CONTROL.search(rel)
-        or any(p in ("", ".", "..") for p in parts) or parts[0].startswith(RESERVED_PREFIX)
+        "//" in wrapped or "/./" in wrapped or "/../" in wrapped or "\\" in rel or rel.startswith(RESERVED_PREFIX)
+        # A Windows drive needs a ':' second (a path starting with a separator is refused above).
+        or (rel[1:2] == ":" and PureWindowsPath(rel).drive) or _CONTROL.search(rel)
     )
     if bad:
         raise WriteError(f"{where}: {show(repr(rel))} is not a relative path inside the output folder")
     return rel
 
 
-def inside(root: Path, rel: str, out: Path) -> Path:
-    """root/rel, after checking that the folders on the way resolve (symlinks followed) inside
-    root. The last component itself is never followed: errgen replaces or removes the entry."""
-    path = root / rel
-    try:
-        parent = path.parent.resolve()
-    except (OSError, RuntimeError) as exc:
-        raise WriteError(f"{show(out / rel)}: cannot resolve its folder ({exc})") from None
-    if parent != root and root not in parent.parents:
-        raise WriteError(f"{show(out / rel)}: its folder leads outside {out} (to {show(parent)}); errgen writes only inside {out}")
-    return path
+class Folders:
+    """What stands at each folder a build writes into or deletes from, inside OUT, looked at once
+    per folder however many files it holds (a 5,000-code site is 5,000 folders of one page each,
+    all in site/): a folder, missing (and so is everything below it), or in the way.
+
+    A symlinked folder is followed (realpath, once) and accepted when it resolves to a folder
+    inside OUT; one leading outside, or nowhere, is refused for every file below it. A folder is
+    looked at only once its parent is known to be a folder inside OUT, so a plain lstat does:
+    its real path is its parent's real path and its own name (names are never '..': see
+    relative_path). Paths are strings here: pathlib's parsing, per file, cost more than the
+    file system's calls."""
+
+    def __init__(self, root: Path, out: Path) -> None:
+        self.root, self.out = os.fspath(root), out
+        self.prefix = self.root if self.root.endswith(os.sep) else self.root + os.sep
+        self.known: dict[str, tuple[str, str]] = {"": ("folder", "")}
+
+    def path(self, rel: str) -> str:
+        return self.prefix + rel
+
+    def state(self, folder: str) -> tuple[str, str]:
+        """(kind, where): ("folder", ""), ("missing", ""), or a problem at the folder `where`:
+        "file" (not a folder), "link" (a symlink to no folder), "outside", or "unresolvable"."""
+        known = self.known.get(folder)
+        below: list[str] = []  # up to the nearest folder already known (a loop: a path may be deep)
+        while known is None:
+            below.append(folder)
+            folder = folder.rpartition("/")[0]
+            known = self.known.get(folder)
+        for folder in reversed(below):
+            known = self.known[folder] = self._look(folder) if known[0] == "folder" else known
+        return known
+
+    def _look(self, folder: str) -> tuple[str, str]:
+        path = self.prefix + folder
+        st = _lstat(path)
+        if st is None:
+            return ("missing", "")
+        if stat.S_ISDIR(st.st_mode):
+            return ("folder", "")
+        if not stat.S_ISLNK(st.st_mode):
+            return ("file", folder)
+        real = os.path.realpath(path)
+        if real != self.root and not real.startswith(self.prefix):
+            return ("outside", folder)
+        try:
+            target = os.stat(path)
+        except OSError as exc:
+            return ("link", folder) if isinstance(exc, FileNotFoundError) else ("unresolvable", folder)
+        return ("folder", "") if stat.S_ISDIR(target.st_mode) else ("link", folder)
+
+    def problem(self, rel: str) -> str | None:
+        """Why a file cannot be written at rel (its folders are in the way), or None."""
+        kind, where = self.state(rel.rpartition("/")[0])
+        if kind in ("folder", "missing"):
+            return None
+        if kind == "file":
+            return f"{show(self.out / where)} is a file where errgen needs a folder (for {show(rel)}); move it away"
+        if kind == "link":
+            return f"{show(self.out / where)} is a symlink to no folder where errgen needs one (for {show(rel)}); move it away"
+        return self.escape(rel)
+
+    def escape(self, rel: str) -> str | None:
+        """Why rel's folder is not inside OUT (a symlink leads outside, or cannot be resolved), or
+        None: all that deleting or replacing the entry at rel needs (never followed itself)."""
+        kind, where = self.state(rel.rpartition("/")[0])
+        if kind == "outside":
+            real = os.path.realpath(self.path(rel.rpartition("/")[0]))
+            return f"{show(self.out / rel)}: its folder leads outside {self.out} (to {show(real)}); errgen writes only inside {self.out}"
+        if kind == "unresolvable":
+            try:
+                os.stat(self.path(where))
+                reason = "it changed while being checked"
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+            return f"{show(self.out / rel)}: cannot resolve its folder ({show(self.out / where)}: {reason})"
+        return None
+
+    def inside(self, rel: str) -> str:
+        """OUT/rel as a string, or WriteError when its folder leads outside OUT."""
+        problem = self.escape(rel)
+        if problem is not None:
+            raise WriteError(problem)
+        return self.prefix + rel
 
 
-def _lstat(path: Path) -> os.stat_result | None:
+def _lstat(path: Path | str) -> os.stat_result | None:
     try:
-        return path.lstat()
+        return os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):  # under a file: not there either
         return None
     except OSError as exc:
@@ -144,8 +221,19 @@ class Manifest:
         return Manifest({**self.targets, **expected})
 
     def text(self) -> str:
-        targets = {name: {"files": dict(sorted(self.targets[name].items()))} for name in sorted(self.targets)}
-        return json.dumps({"$comment": MANIFEST_COMMENT, "targets": targets}, indent=2) + "\n"
+        """json.dumps(..., indent=2) of {"$comment", "targets": {name: {"files": {path: sha}}}},
+        keys sorted, spelled here: with an indent, json encodes in Python, a value at a time,
+        which cost more than the rest of committing a 5,000-file site. (Strings go through json's
+        own escaping, so the text is the same byte for byte; tests/test_write_folders.py.)"""
+        quote = json.encoder.encode_basestring_ascii  # what json.dumps uses for a str by default (ensure_ascii)
+        blocks = []
+        for name in sorted(self.targets):
+            files = self.targets[name]
+            body = ",\n".join(f"        {quote(rel)}: {quote(files[rel])}" for rel in sorted(files))
+            listing = f"{{\n{body}\n      }}" if files else "{}"
+            blocks.append(f'    {quote(name)}: {{\n      "files": {listing}\n    }}')
+        targets = "{\n" + ",\n".join(blocks) + "\n  }" if blocks else "{}"
+        return f'{{\n  "$comment": {quote(MANIFEST_COMMENT)},\n  "targets": {targets}\n}}\n'
 
 
 def parse_manifest(data: bytes, where: str) -> Manifest:
@@ -324,13 +412,14 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
     old = read_manifest(out, root)
     owned = old.files()
     staging = _Staging(root, out, lock)
+    folders = Folders(root, out)
     changes = Changes()
     problems: list[str] = []
     refused: list[str] = []
     writer: dict[str, str] = {}
 
     def place(rel: str, data: bytes) -> None:
-        state = _destination(root, rel, out, data, problems)
+        state = _destination(folders, rel, data, problems)
         if state == "same":
             changes.unchanged += 1
         elif state is not None:
@@ -357,54 +446,53 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
         place(IGNORE, ignore)
         changes.deleted = sorted(set(owned) - set(new.files()))
         for rel in changes.deleted:
-            inside(root, rel, out)
+            folders.inside(rel)
         if problems:
             raise WriteError("cannot build, nothing was changed:\n  " + "\n  ".join(problems))
         if refused:
             raise WriteError(f"refusing to overwrite {len(refused)} file(s) errgen did not write (not in {show(out / MANIFEST)}); "
                              f"move them away or pass --force. Nothing was changed:\n  " + "\n  ".join(refused))
-        staging.seal(sorted(changes.written), changes.deleted, new)
+        changes.written.sort()
+        staging.seal(changes.written, changes.deleted, new)
     except (Exception, KeyboardInterrupt):
         staging.discard()
         raise
-    changes.written.sort()
-    _move_into_place(root, out)
+    # The journal just sealed, every path of it checked above: not read back and checked again
+    # (a build killed from here on is finished by the next one, which does read and check it).
+    _move_into_place(root, out, _Journal(changes.written, changes.deleted, True))
     return changes
 
 
-def _destination(root: Path, rel: str, out: Path, data: bytes, problems: list[str]) -> str | None:
+def _destination(folders: Folders, rel: str, data: bytes, problems: list[str]) -> str | None:
     """How a planned file meets the disk: 'same' bytes, 'new', 'exists' (to overwrite), or None
     with a problem noted (a folder where the file goes, or a file where a folder must be, or a
     name no file system holds: staging is flat, so only the move into place would find out)."""
-    if any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in PurePosixPath(rel).parts):
-        problems.append(f"{show(out / rel)}: File name too long (a folder or file name over {NAME_MAX} bytes)")
+    # A character is at most 4 bytes in UTF-8: only a long path can hold a name over NAME_MAX bytes.
+    if len(rel) > NAME_MAX // 4 and any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in rel.split("/")):
+        problems.append(f"{show(folders.out / rel)}: File name too long (a folder or file name over {NAME_MAX} bytes)")
         return None
-    try:
-        path = inside(root, rel, out)
-    except WriteError as exc:
-        problems.append(str(exc))
+    problem = folders.problem(rel)
+    if problem is not None:
+        problems.append(problem)
         return None
-    for parent in reversed(PurePosixPath(rel).parents[:-1]):
-        st = _lstat(root / parent)
-        if st is None:
-            return "new"
-        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-            problems.append(f"{show(out / parent)} is a file where errgen needs a folder (for {show(rel)}); move it away")
-            return None
+    if folders.state(rel.rpartition("/")[0])[0] == "missing":
+        return "new"
+    path = folders.path(rel)
     st = _lstat(path)
     if st is None:
         return "new"
     if stat.S_ISDIR(st.st_mode):
-        problems.append(f"{show(out / rel)} is a folder where errgen writes a file; move it away")
+        problems.append(f"{show(folders.out / rel)} is a folder where errgen writes a file; move it away")
         return None
     if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and _read(path) == data:
         return "same"
     return "exists"
 
 
-def _read(path: Path) -> bytes | None:
+def _read(path: Path | str) -> bytes | None:
     try:
-        return path.read_bytes()
+        with open(path, "rb") as file:
+            return file.read()
     except OSError:
         return None
 
@@ -416,23 +504,26 @@ class _Staging:
     def __init__(self, root: Path, out: Path, lock: _Lock | None = None) -> None:
         self.root, self.out, self.lock = root, out, lock
         self.folder = root / STAGING
+        self.files = os.path.join(self.folder, "files")
         self.opened = False
-        self.staged: list[Path] = []  # what _flush must make durable where the file system cannot be flushed whole
+        self.staged: list[str] = []  # what _flush must make durable where the file system cannot be flushed whole
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
 
     def write(self, rel: str, data: bytes) -> None:
-        def stage() -> None:
+        try:
             self._open()
-            self.staged.append(_write(self.folder / "files" / staged_name(rel), data))
-        self._guard(stage, str(self.out / rel))
+            self.staged.append(_write(f"{self.files}/{staged_name(rel)}", data))
+        except OSError as exc:
+            raise WriteError(f"cannot write {show(self.out / rel)}: {exc.strerror}; nothing was changed") from None
 
     def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
-        def finish() -> None:
+        try:
             self._open()
-            self.staged.append(_write(self.folder / "journal.json", json.dumps({"write": written, "delete": deleted}).encode("utf-8")))
-            self.staged.append(_write(self.folder / "manifest.json", manifest.text().encode("utf-8")))
+            self.staged.append(_write(os.path.join(self.folder, "journal.json"), json.dumps({"write": written, "delete": deleted}).encode("utf-8")))
+            self.staged.append(_write(os.path.join(self.folder, "manifest.json"), manifest.text().encode("utf-8")))
             _flush(self.folder, self.staged)  # every staged byte on disk before the rename below commits to them
-        self._guard(finish, str(self.folder))
+        except OSError as exc:
+            raise WriteError(f"cannot write {show(self.folder)}: {exc.strerror}; nothing was changed") from None
         try:
             os.replace(self.folder, self.root / COMMIT)
             _fsync(self.root)
@@ -461,13 +552,7 @@ class _Staging:
         self.opened = True
         _discard(self.folder)
         (self.folder / "files").mkdir(parents=True)
-        self.staged.append(self.folder / "files")
-
-    def _guard(self, step: Callable[[], object], where: str) -> None:
-        try:
-            step()
-        except OSError as exc:
-            raise WriteError(f"cannot write {show(where)}: {exc.strerror}; nothing was changed") from None
+        self.staged.append(self.files)
 
 
 def recover(out: Path, root: Path | None = None) -> None:
@@ -492,7 +577,7 @@ def _discard(folder: Path) -> None:
 class _Journal:
     write: list[str]
     delete: list[str]
-    manifest: bytes | None
+    manifest: bool  # the new manifest is still to move (False: only the clean-up was left)
 
 
 def _read_journal(root: Path, out: Path) -> _Journal:
@@ -505,7 +590,7 @@ def _read_journal(root: Path, out: Path) -> _Journal:
         raise WriteError(f"{where}: not a folder errgen made; remove it")
     manifest_path = folder / "manifest.json"
     if _lstat(manifest_path) is None:
-        return _Journal([], [], None)  # the manifest moved: only the clean-up was left
+        return _Journal([], [], False)  # the manifest moved: only the clean-up was left
     manifest_data = _read_regular(manifest_path, where)
     raw = _json(_read_regular(folder / "journal.json", where), f"{where}/journal.json")
     if not isinstance(raw, dict) or set(raw) != {"write", "delete"} or not all(isinstance(raw[k], list) for k in raw):
@@ -523,9 +608,10 @@ def _read_journal(root: Path, out: Path) -> _Journal:
     for name in _staged(folder / "files", where):
         if name not in listed:
             raise WriteError(f"{where}: holds files/{show(name)}, which its journal does not list")
+    folders = Folders(root, out)
     for rel in write + delete:
-        inside(root, rel, out)
-    return _Journal(write, delete, manifest_data)
+        folders.inside(rel)
+    return _Journal(write, delete, True)
 
 
 def _read_regular(path: Path, where: str) -> bytes:
@@ -558,21 +644,24 @@ def staged_name(rel: str) -> str:
     return digest(rel)
 
 
-def _move_into_place(root: Path, out: Path) -> None:
-    journal = _read_journal(root, out)
+def _move_into_place(root: Path, out: Path, journal: _Journal | None = None) -> None:
+    """Move the committed files into place, delete the orphans, then replace the manifest. The
+    journal is read from the commit folder and checked, unless this process just sealed it."""
+    journal = journal if journal is not None else _read_journal(root, out)
     folder = root / COMMIT
+    files, prefix = os.path.join(folder, "files"), Folders(root, out).prefix
     try:
-        if journal.manifest is not None:
-            made: set[Path] = set()
+        if journal.manifest:
+            made: set[str] = {""}
             for rel in journal.write:
-                src = folder / "files" / staged_name(rel)
-                if _lstat(src) is None:
-                    continue  # moved before the interruption
-                dest = root / rel
-                if dest.parent not in made:  # one mkdir per folder, not per file
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    made.add(dest.parent)
-                os.replace(src, dest)
+                _make_folder(prefix, rel.rpartition("/")[0], made)
+                src = f"{files}/{staged_name(rel)}"
+                try:
+                    os.replace(src, prefix + rel)
+                except FileNotFoundError:
+                    if _lstat(src) is not None:
+                        raise
+                    # moved before the interruption
             for rel in journal.delete:
                 _remove(root, rel)
             # The manifest moves last: until it does, the old one still describes what errgen owns.
@@ -583,6 +672,21 @@ def _move_into_place(root: Path, out: Path) -> None:
         where = exc.filename if isinstance(exc.filename, str) else str(out)
         raise WriteError(f"build interrupted while moving files into {show(out)}: {show(where)}: {exc.strerror}. "
                          f"Fix the cause and run errgen build again to finish; until then build --check reports {show(out)} as stale") from None
+
+
+def _make_folder(prefix: str, folder: str, made: set[str]) -> None:
+    """OUT/folder and its missing parents, one mkdir each per build (an existing one fails
+    harmlessly; one that is not a folder fails the move into it)."""
+    missing: list[str] = []
+    while folder not in made:  # "" (OUT itself) always is
+        missing.append(folder)
+        folder = folder.rpartition("/")[0]
+    for folder in reversed(missing):
+        try:
+            os.mkdir(prefix + folder)
+        except FileExistsError:
+            pass
+        made.add(folder)
 
 
 def _remove(root: Path, rel: str) -> None:
@@ -601,10 +705,10 @@ def _remove(root: Path, rel: str) -> None:
 
 def write_synced(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write(path, data, sync=True)
+    _write(os.fspath(path), data, sync=True)
 
 
-def _write(path: Path, data: bytes, sync: bool = False) -> Path:
+def _write(path: str, data: bytes, sync: bool = False) -> str:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         view = memoryview(data)
@@ -617,7 +721,7 @@ def _write(path: Path, data: bytes, sync: bool = False) -> Path:
     return path
 
 
-def _flush(folder: Path, paths: list[Path]) -> None:
+def _flush(folder: Path, paths: list[str]) -> None:
     """Make everything written in folder durable: one syncfs(2) of its file system where Linux
     offers it (one flush, whatever the number of files), else an fsync of each of `paths` and of
     folder itself."""
@@ -627,8 +731,9 @@ def _flush(folder: Path, paths: list[Path]) -> None:
             return
     finally:
         os.close(fd)
-    for path in [*paths, folder]:
+    for path in paths:
         _fsync(path)
+    _fsync(folder)
 
 
 def _syncfs(fd: int) -> bool:
@@ -652,7 +757,7 @@ def _libc() -> Any:
         return None
 
 
-def _fsync(path: Path) -> None:
+def _fsync(path: Path | str) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
