@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::data::{Action, Category, Code, Scope, CATEGORIES, FIELDS, RECOVERY_TABLE};
+use crate::data::{Action, Category, Code, Scope, CATEGORIES, RECOVERY_TABLE};
 
 /// One code of the registry: what `new_error` fills in and what `decide` acts on.
 #[derive(Debug, PartialEq)]
@@ -113,8 +113,4 @@ pub fn recovery_entry(code: &str) -> Option<&'static CodeEntry> {
 #[must_use]
 pub fn category_entry(category: &str) -> Option<&'static CategoryEntry> {
     CATEGORIES.iter().find(|entry| entry.wire == category)
-}
-
-pub(crate) fn field_spec(wire: &str) -> Option<&'static FieldSpec> {
-    FIELDS.iter().find(|spec| spec.wire == wire)
 }
