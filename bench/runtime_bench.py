@@ -5,8 +5,8 @@ For every language, one program (bench/runtime/<lang>/, Python in this process) 
 corpus files, one JSON payload per line, and times two things over each:
 - the SDK: parse the bytes + validate strictly + decide (attempt 1), as a client of that language
   calls it: Python json.loads + validate_payload + decide; TypeScript JSON.parse +
-  payloadProblems + decide; Go RawJSON + Validate + Decide; Rust read_json + validate +
-  decide_value; Java Json.read + Errors.validate + Errors.decide;
+  payloadProblems + decide; Go RawJSON + Validate + Decide; Rust receive (one pass) +
+  is_valid + decide; Java Json.read + Errors.validate + Errors.decide;
 - the peer: its validator alone, compiled from the generated error.schema.json, on payloads
   already parsed by the language's usual JSON reader (Python fastjsonschema, and beside it
   jsonschema and pydantic; TypeScript ajv; Go santhosh-tekuri/jsonschema v6; Rust the jsonschema

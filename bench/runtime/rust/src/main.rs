@@ -1,5 +1,5 @@
 //! The Rust side of bench/runtime_bench.py: the generated crate's parse + validate + decide
-//! beside the `jsonschema` crate validating the same payloads against the generated schema.
+//! (`receive(bytes)`, then `is_valid` and `decide`) beside the `jsonschema` crate validating the same payloads against the generated schema.
 //!
 //! Usage: runner SCHEMA BUDGET_MS CORPUS... (one JSON payload per line); prints one JSON object
 //! per corpus on standard output. A counting global allocator gives allocations per payload.
@@ -44,15 +44,12 @@ fn main() {
         let text = std::fs::read(path).expect("corpus");
         let lines: Vec<&[u8]> = text.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
         let parsed: Vec<Value> = lines.iter().map(|l| serde_json::from_slice(l).expect("corpus JSON")).collect();
+        // What a client calls on an error body: one pass from the bytes to the strict verdict
+        // and the decision (the same checks as read_json + validate + decide_value).
         let sdk_one = |i: usize| -> bool {
-            match synthetic_errors::read_json(lines[i]) {
-                Some(raw) => {
-                    let ok = synthetic_errors::validate(&raw).is_ok();
-                    std::hint::black_box(synthetic_errors::decide_value(&raw, 1, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS));
-                    ok
-                }
-                None => false,
-            }
+            let received = synthetic_errors::receive(lines[i]);
+            std::hint::black_box(received.decide(1, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS));
+            received.is_valid()
         };
         let peer_one = |i: usize| -> bool { validator.is_valid(&parsed[i]) };
         let (sdk_per_s, sdk_allocs, sdk_bytes) = rate(&sdk_one, lines.len(), budget);
