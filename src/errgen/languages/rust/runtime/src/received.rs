@@ -52,11 +52,15 @@ pub(crate) enum Entries<'a> {
 }
 
 /// The contract fields of a payload object, by their index in `FIELDS` (a repeated key: the last
-/// one, as serde_json keeps it), and the keys outside the contract.
+/// value, as serde_json keeps it), and the keys outside the contract.
 pub(crate) struct Fields<'a> {
     slots: [Option<Got<'a>>; SLOTS],
-    /// As read: possibly repeated, in any order (sorted when reported).
-    extras: Vec<Cow<'a, str>>,
+    /// The member each slot's key first came at (its place in a `preserve_order` map).
+    first: [usize; SLOTS],
+    /// Keys outside the contract, each with the member it came at; possibly repeated.
+    extras: Vec<(Cow<'a, str>, usize)>,
+    /// How many members were read.
+    members: usize,
 }
 
 /// What a body holds. Not boxed: the fields live on the stack, so reading a payload allocates
@@ -356,16 +360,33 @@ impl<'a> Fields<'a> {
     fn new() -> Self {
         Fields {
             slots: std::array::from_fn(|_| None),
+            first: [0; SLOTS],
             extras: Vec::new(),
+            members: 0,
         }
+    }
+
+    /// A member of the contract, the slot `at`'s.
+    fn put(&mut self, at: usize, got: Got<'a>) {
+        if self.slots[at].is_none() {
+            self.first[at] = self.members;
+        }
+        self.slots[at] = Some(got);
+        self.members += 1;
+    }
+
+    /// A member outside the contract.
+    fn extra(&mut self, key: Cow<'a, str>) {
+        self.extras.push((key, self.members));
+        self.members += 1;
     }
 
     fn of_object(object: &'a Map<String, Value>) -> Self {
         let mut fields = Fields::new();
         for (key, value) in object {
             match slot_of(key) {
-                Some(at) => fields.slots[at] = Some(Got::of(value)),
-                None => fields.extras.push(Cow::Borrowed(key)),
+                Some(at) => fields.put(at, Got::of(value)),
+                None => fields.extra(Cow::Borrowed(key)),
             }
         }
         fields
@@ -392,22 +413,26 @@ impl<'a> Fields<'a> {
 
     /// What every payload must satisfy, even one whose code this SDK does not know: an object of
     /// contract fields with the right types, holding the required ones. Fields outside the
-    /// contract and fields of the wrong type are reported in key order (a `serde_json::Map`'s).
+    /// contract and fields of the wrong type are reported in the order a `serde_json::Map` of
+    /// the payload iterates: by key, or where each key first came with `preserve_order`.
     fn envelope_problems(&self, found: &mut Vec<Problem>) {
         let wrong = FIELDS
             .iter()
-            .zip(&self.slots)
-            .filter(|(spec, got)| got.as_ref().is_some_and(|got| !got.fits(spec)));
+            .zip(self.slots.iter().zip(self.first))
+            .filter(|(spec, (got, _))| got.as_ref().is_some_and(|got| !got.fits(spec)));
         if !self.extras.is_empty() || wrong.clone().next().is_some() {
-            let mut keyed: Vec<(&str, Problem)> = self
+            let mut keyed: Vec<(&str, usize, Problem)> = self
                 .extras
                 .iter()
-                .map(|key| (key.as_ref(), extra_field(key)))
-                .chain(wrong.map(|(spec, _)| (spec.wire, wrong_type(spec))))
+                .map(|(key, first)| (key.as_ref(), *first, extra_field(key)))
+                .chain(wrong.map(|(spec, (_, first))| (spec.wire, first, wrong_type(spec))))
                 .collect();
-            keyed.sort_by(|a, b| a.0.cmp(b.0));
-            keyed.dedup_by(|a, b| a.0 == b.0);
-            found.extend(keyed.into_iter().map(|(_, p)| p));
+            keyed.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+            keyed.dedup_by(|later, kept| later.0 == kept.0);
+            if !maps_sort_keys() {
+                keyed.sort_by_key(|k| k.1);
+            }
+            found.extend(keyed.into_iter().map(|(_, _, p)| p));
         }
         for (spec, _) in FIELDS
             .iter()
@@ -508,6 +533,18 @@ impl<'a> Fields<'a> {
             },
         }
     }
+}
+
+/// Whether a `serde_json::Map` iterates by key (its default), not in insertion order (its
+/// `preserve_order` feature, which any crate in a build can turn on).
+fn maps_sort_keys() -> bool {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut map = Map::new();
+        map.insert("b".to_owned(), Value::Null);
+        map.insert("a".to_owned(), Value::Null);
+        map.keys().next().is_some_and(|key| key == "a")
+    })
 }
 
 fn extra_field(key: &str) -> Problem {
@@ -687,9 +724,9 @@ impl<'a> Reader<'a> {
         let mut fields = Fields::new();
         self.members(|r, key| {
             match slot_of(&key) {
-                Some(at) => fields.slots[at] = Some(r.field()?),
+                Some(at) => fields.put(at, r.field()?),
                 None => {
-                    fields.extras.push(key);
+                    fields.extra(key);
                     r.skip()?;
                 }
             }

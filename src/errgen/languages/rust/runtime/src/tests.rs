@@ -900,6 +900,7 @@ fn receive_reads_bytes_as_read_json_and_checks_them_as_the_value_checks() {
         " \n\t\r",
         "\"zz\":1,\"aa\":[],",
         "\"zz\":1,\"zz\":2,",
+        "\"zz\":1,\"message\":7,\"aa\":[],\"zz\":3,\"correlation_id\":false,\"b\":0,",
         "\"\\u0063ode\":\"NOT_A_CODE\",",
         "\"message\":\"a\\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\",",
         "\"message\":\"\\ud800\",\"resource_id\":\"\\udc00x\\ud800\\u0041\\ud800\\ud800\\udc00\",",
@@ -1014,4 +1015,28 @@ fn receive_reads_bytes_as_read_json_and_checks_them_as_the_value_checks() {
 #[test]
 fn every_contract_field_has_a_slot_in_a_received_payload() {
     assert!(crate::data::FIELDS.len() <= crate::received::SLOTS);
+}
+
+/// Fields outside the contract and fields of the wrong type are reported in the order the
+/// payload's `serde_json::Map` iterates (by key; in document order with `preserve_order`), from
+/// bytes as from a value.
+#[test]
+fn envelope_problems_follow_the_maps_own_order() {
+    let text = b"{\"zz\":1,\"message\":7,\"aa\":[],\"zz\":3,\"correlation_id\":false,\"b\":0}";
+    let raw = read_json(text).unwrap();
+    let keys: Vec<&str> = raw
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let named = |found: &[Problem]| -> Vec<String> {
+        found
+            .iter()
+            .filter(|p| p.id == problem::EXTRA_FIELD || p.id == problem::WRONG_TYPE)
+            .map(|p| p.message.split('"').nth(1).unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(named(&problems(&raw)), keys);
+    assert_eq!(named(receive(text).problems()), keys);
 }
