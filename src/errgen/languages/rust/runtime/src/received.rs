@@ -653,15 +653,17 @@ impl Entries<'_> {
         match self {
             Entries::Value(map) => (*map).clone(),
             Entries::Json(text) => {
-                let mut out = Map::new();
+                let mut pairs = Vec::new();
                 let mut reader = Reader::new(text);
                 // The text was checked when it was read, so this reading succeeds.
                 let _ = reader.members(|r, key| {
-                    let value = r.scalar()?;
-                    out.insert(key.into_owned(), value);
+                    pairs.push((key.into_owned(), r.scalar()?));
                     Some(())
                 });
-                out
+                // Built at once (a repeated key: the last value, at the first key's place with
+                // `preserve_order`), as inserting each pair would: a sorted tree is built in one
+                // pass, where inserting searched it from the root per entry.
+                pairs.into_iter().collect()
             }
         }
     }
