@@ -530,6 +530,7 @@ fn hostile_megabytes_are_decided_quickly() {
             let reading = read_http(&parts, 0);
             let raw = reading.payload.clone().unwrap_or(Value::Null);
             let _ = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+            let _ = receive(&body).decide(1, 5, policy::DEFAULT_MAX_DELAY_MS);
             let _ = crate::reading::read_xml(std::str::from_utf8(&body).unwrap());
             let took = start.elapsed();
             assert!(took.as_millis() < budget_ms, "{name}: {took:?}");
