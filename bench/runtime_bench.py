@@ -5,8 +5,8 @@ For every language, one program (bench/runtime/<lang>/, Python in this process) 
 corpus files, one JSON payload per line, and times two things over each:
 - the SDK: parse the bytes + validate strictly + decide (attempt 1), as a client of that language
   calls it: Python json.loads + validate_payload + decide; TypeScript JSON.parse +
-  payloadProblems + decide; Go RawJSON + Validate + Decide; Rust read_json + validate +
-  decide_value; Java Errors.check (one parse, the strict problems and the decision);
+  payloadProblems + decide; Go RawJSON + Validate + Decide; Rust receive (one pass) +
+  is_valid + decide; Java Errors.check (one parse, the strict problems and the decision);
 - the peer: its validator alone, compiled from the generated error.schema.json, on payloads
   already parsed by the language's usual JSON reader (Python fastjsonschema, and beside it
   jsonschema and pydantic; TypeScript ajv; Go santhosh-tekuri/jsonschema v6; Rust the jsonschema
@@ -16,7 +16,8 @@ The peer's time leaves out parsing, so the SDK's figure carries a cost the peer'
 Corpora: a mix (80% valid payloads of every code and scope, 10% contradictions of the registry,
 5% extra fields, 5% unknown codes) at 100 and 5,000 codes, and single valid payloads of 1 KB to
 1 MB (a `searched` object of many entries and a long message) for linearity in payload size.
-Each side runs cyclically over a corpus for a time budget after a warm-up; both sides' counts of
+Each side runs cyclically over a corpus for a time budget after a warm-up (the Rust runner
+alternates its two sides in ten slices of it, so a changing load falls on both); both sides' counts of
 valid payloads over the first 2,000 are printed, so a disagreement shows. Allocations: Go mallocs
 and bytes per payload (runtime.MemStats), Rust allocations and bytes (a counting allocator), Java
 bytes (the thread's allocation counter), Python the tracemalloc peak over 200 payloads; Node
