@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::{json, Map, Value};
 
 use crate::data::{policy, Code, Scope};
-use crate::decide::{decide_value, decide_value_with_jitter};
+use crate::decide::{decide_value, decide_value_with_jitter, Decision};
 use crate::errors::new_error_with;
 use crate::http::{from_http, to_http, to_http_problem};
 use crate::json::integer_zeros;
@@ -15,6 +15,7 @@ use crate::mcp::{from_mcp_result, to_mcp_result};
 use crate::parts::HttpParts;
 use crate::payload::ErrorPayload;
 use crate::reading::{read_http, HttpReading};
+use crate::received::receive;
 use crate::suggest::did_you_mean;
 use crate::validate::{parse_value, problems, verdict};
 
@@ -107,6 +108,14 @@ pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
         }
         None => decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms)),
     };
+    same_from_bytes(
+        &raw,
+        attempt,
+        max_attempts,
+        clamp(max_delay_ms),
+        vector,
+        &decision,
+    )?;
     let reading = reading.map(|reading| ("reading", reading));
     Ok(reading
         .into_iter()
@@ -120,6 +129,33 @@ pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
             ),
         ])
         .collect())
+}
+
+/// Checks that [`receive`] of the payload's JSON text finds what the checks of the parsed value
+/// find (problems, verdict, decision): the vectors pin the one-pass path too.
+fn same_from_bytes(
+    raw: &Value,
+    attempt: u32,
+    max_attempts: u32,
+    max_delay_ms: u64,
+    vector: &Value,
+    decision: &Decision,
+) -> Result<(), String> {
+    let text = serde_json::to_vec(raw).map_err(|e| e.to_string())?;
+    let received = receive(&text);
+    let from_bytes = match vector.get("jitter_draw").and_then(Value::as_f64) {
+        Some(draw) => received.decide_with_jitter(attempt, max_attempts, max_delay_ms, || draw),
+        None => received.decide(attempt, max_attempts, max_delay_ms),
+    };
+    if received.problems() != problems(raw).as_slice()
+        || received.verdict() != verdict(raw)
+        || from_bytes != *decision
+    {
+        return Err(format!(
+            "receive(bytes) disagrees with the parsed value's checks: {received:?}, {from_bytes:?}"
+        ));
+    }
+    Ok(())
 }
 
 /// The reading of a `response` input (`responses.json`): status, header pairs, and the body

@@ -92,21 +92,7 @@ fn scan(text: &str) -> Option<Option<String>> {
                 {
                     i += 1;
                 }
-                let token = &text[start..i];
-                // A number longer than MAX_NUMBER_CHARS is never converted (no big-number
-                // parsing): it is out of range, like one past f64 (1e400).
-                let too_long = u64::try_from(token.len()).map_or(true, |n| n > MAX_NUMBER_CHARS);
-                let out = if too_long {
-                    is_number(token)
-                } else {
-                    matches!(token.parse::<f64>(), Ok(n) if n.is_infinite())
-                };
-                if out {
-                    let marker = if token.starts_with('-') {
-                        "-1.7976931348623157e308"
-                    } else {
-                        "1.7976931348623157e308"
-                    };
+                if let Some(marker) = out_of_range_marker(&text[start..i]) {
                     repairs.push((start, i, marker));
                 }
             }
@@ -125,6 +111,36 @@ fn scan(text: &str) -> Option<Option<String>> {
     }
     out.push_str(&text[last..]);
     Some(Some(out))
+}
+
+/// The marker a number token out of range is read as (the largest finite `f64` of its sign), or
+/// `None` when the token is read as it is.
+fn out_of_range_marker(token: &str) -> Option<&'static str> {
+    // A number longer than MAX_NUMBER_CHARS is never converted (no big-number parsing): it is
+    // out of range, like one past f64 (1e400).
+    let too_long = u64::try_from(token.len()).map_or(true, |n| n > MAX_NUMBER_CHARS);
+    let out = if too_long {
+        is_number(token)
+    } else {
+        matches!(token.parse::<f64>(), Ok(n) if n.is_infinite())
+    };
+    out.then(|| {
+        if token.starts_with('-') {
+            "-1.7976931348623157e308"
+        } else {
+            "1.7976931348623157e308"
+        }
+    })
+}
+
+/// A number token (a run of `0-9 - + . e E`) as [`read_json`] reads it, or `None` when it is not
+/// one JSON number: `-0` is `0`, a number out of range its marker, else serde_json's reading.
+pub(crate) fn number_token(token: &str) -> Option<serde_json::Number> {
+    let text = match token {
+        "-0" => "0",
+        _ => out_of_range_marker(token).unwrap_or(token),
+    };
+    serde_json::from_str(text).ok()
 }
 
 /// Skips a string body starting after its opening quote; returns the index after the closing
@@ -199,7 +215,7 @@ pub(crate) fn out_of_range(value: f64) -> bool {
     value.abs() == f64::MAX
 }
 
-fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+pub(crate) fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     let digits = bytes.get(at..at + 4)?;
     let text = std::str::from_utf8(digits).ok()?;
     if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -211,7 +227,15 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 /// A JSON number with an integral value (2.0 counts, as in JSON Schema), as a `u64` when it lies
 /// within `0..=maximum`.
 pub(crate) fn integral(value: &Value, minimum: u64, maximum: u64) -> Option<u64> {
-    let number = value.as_number()?;
+    integral_number(value.as_number()?, minimum, maximum)
+}
+
+/// [`integral`] of a number.
+pub(crate) fn integral_number(
+    number: &serde_json::Number,
+    minimum: u64,
+    maximum: u64,
+) -> Option<u64> {
     let n = if let Some(n) = number.as_u64() {
         n
     } else if number.is_i64() {

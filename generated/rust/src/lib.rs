@@ -4,6 +4,8 @@
 //! registry's wire names, and the recovery runtime every errgen SDK shares:
 //!
 //! - [`parse`] (tolerant) and [`validate`] (strict, the JSON Schema's verdicts);
+//! - [`receive`]: an error body's bytes read and checked in one pass, giving the strict
+//!   verdict and the decision (the fastest way from a response body to what to do);
 //! - [`decide`]: what an agent does about an error (retry, pause, skip, fix, stop, escalate);
 //! - [`new_error`], [`to_http`] / [`to_http_problem`] / [`from_http`] and [`to_mcp_result`] /
 //!   [`from_mcp_result`];
@@ -28,6 +30,7 @@ mod open_enum;
 mod parts;
 mod payload;
 mod reading;
+mod received;
 #[cfg(feature = "reqwest")]
 mod reqwest_response;
 mod retry;
@@ -60,6 +63,7 @@ pub use mcp::{from_mcp_result, to_mcp_result};
 pub use parts::HttpParts;
 pub use payload::ErrorPayload;
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
+pub use received::{receive, Received};
 #[cfg(feature = "reqwest")]
 pub use reqwest_response::{check_reqwest, ReqwestError};
 pub use retry::{retry, retry_blocking, AsResponseError, RetryPolicy};

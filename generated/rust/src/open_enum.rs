@@ -24,7 +24,7 @@ macro_rules! open_enum {
             pub fn from_wire(wire: &str) -> Self {
                 // Indexed on first use, so a lookup does not grow with the registry.
                 static INDEX: std::sync::OnceLock<
-                    std::collections::HashMap<&'static str, &'static $name>,
+                    crate::table::FastMap<&'static str, &'static $name>,
                 > = std::sync::OnceLock::new();
                 INDEX
                     .get_or_init(|| $table.iter().map(|row| (row.$wire, &row.$value)).collect())

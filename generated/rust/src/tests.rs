@@ -531,6 +531,7 @@ fn hostile_megabytes_are_decided_quickly() {
             let reading = read_http(&parts, 0);
             let raw = reading.payload.clone().unwrap_or(Value::Null);
             let _ = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+            let _ = receive(&body).decide(1, 5, policy::DEFAULT_MAX_DELAY_MS);
             let _ = crate::reading::read_xml(std::str::from_utf8(&body).unwrap());
             let took = start.elapsed();
             assert!(took.as_millis() < budget_ms, "{name}: {took:?}");
@@ -837,4 +838,207 @@ fn to_http_writes_members_in_the_order_they_are_put() {
     .unwrap();
     let body = String::from_utf8(to_http_problem(&payload).body).unwrap();
     assert!(body.starts_with(r#"{"type":"#), "{body}");
+}
+
+/// `receive(bytes)` against `read_json` + `problems` / `verdict` / `decide_value` on the same
+/// bytes: every problem (ids, messages, order), the verdict and the decision alike.
+fn received_as_read(bytes: &[u8]) {
+    let shown = String::from_utf8_lossy(bytes);
+    let received = receive(bytes);
+    let raw = read_json(bytes);
+    let as_value = raw.clone().unwrap_or(Value::Null);
+    for (attempt, max_attempts, max_delay_ms) in [
+        (1, 5, policy::DEFAULT_MAX_DELAY_MS),
+        (5, 5, 100),
+        (2, 9, 10),
+    ] {
+        let decision = received.decide(attempt, max_attempts, max_delay_ms);
+        assert_eq!(
+            decision,
+            decide_value(&as_value, attempt, max_attempts, max_delay_ms),
+            "{shown}"
+        );
+        let jittered = received.decide_with_jitter(attempt, max_attempts, max_delay_ms, || 0.5);
+        let expected =
+            decide_value_with_jitter(&as_value, attempt, max_attempts, max_delay_ms, || 0.5);
+        assert_eq!(jittered, expected, "{shown}");
+    }
+    match raw {
+        Some(raw) => {
+            assert_eq!(received.problems(), problems(&raw).as_slice(), "{shown}");
+            assert_eq!(received.verdict(), verdict(&raw), "{shown}");
+            assert_eq!(received.is_valid(), validate(&raw).is_ok(), "{shown}");
+        }
+        None => {
+            let ids: Vec<&str> = received.problems().iter().map(|p| p.id).collect();
+            assert_eq!(ids, [problem::NOT_AN_OBJECT], "{shown}");
+            assert_eq!(received.verdict(), Verdict::Invalid, "{shown}");
+            assert_eq!(
+                parse(bytes).unwrap_err().problems,
+                received.problems(),
+                "{shown}"
+            );
+        }
+    }
+}
+
+/// A payload's JSON text with `extra` inserted as its first members (`extra` ends with a comma).
+fn payload_text(entry: &CodeEntry, extra: &str) -> String {
+    let scope = entry.scopes[0].clone();
+    let payload = payload_for(entry, &scope).to_string();
+    format!("{{{extra}{}", &payload[1..])
+}
+
+#[test]
+fn receive_reads_bytes_as_read_json_and_checks_them_as_the_value_checks() {
+    let entry = first();
+    let retrying = RECOVERY_TABLE.iter().find(|e| e.retryable).unwrap_or(entry);
+    let hinted = RECOVERY_TABLE
+        .iter()
+        .find(|e| !e.hints.is_empty())
+        .unwrap_or(entry);
+    let members = [
+        "",
+        " \n\t\r",
+        "\"zz\":1,\"aa\":[],",
+        "\"zz\":1,\"zz\":2,",
+        "\"zz\":1,\"message\":7,\"aa\":[],\"zz\":3,\"correlation_id\":false,\"b\":0,",
+        "\"\\u0063ode\":\"NOT_A_CODE\",",
+        "\"message\":\"a\\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\",",
+        "\"message\":\"\\ud800\",\"resource_id\":\"\\udc00x\\ud800\\u0041\\ud800\\ud800\\udc00\",",
+        "\"message\":\"\\x\",",
+        "\"message\":\"\\u12\",",
+        "\"message\":\"\\ud800\\uZZZZ\",",
+        "\"message\":\"tab\there\",",
+        "\"message\":7,",
+        "\"message\":null,",
+        "\"scope\":\"resource\",",
+        "\"scope\":\"nowhere\",",
+        "\"retryable\":\"yes\",",
+        "\"category\":\"not-a-category\",",
+        "\"correlation_id\":[\"c\"],",
+        "\"extra\":{\"a\":[1,{\"b\":null}],\"c\":true},",
+        "\"extra\":[1,2,,],",
+        "\"extra\":tru,",
+        "\"extra\":nul,",
+        "\"extra\":01,",
+        "\"extra\":1.,",
+        "\"extra\":-,",
+        "\"extra\":1-2,",
+        "\"extra\":01e999,",
+        "\"extra\":1.e999,",
+        "\"extra\":{\"a\" 1},",
+        "\"extra\":{1:2},",
+    ];
+    let mut texts: Vec<String> = members.iter().map(|m| payload_text(entry, m)).collect();
+    for delay in [
+        "5",
+        "5.0",
+        "5.5",
+        "-0",
+        "-0.0",
+        "-1",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "0e999999999999",
+        "9007199254740991",
+        "9007199254740992",
+        "18446744073709551616",
+        "\"5\"",
+        "null",
+        &"1".repeat(70),
+        &format!("-{}", "1".repeat(70)),
+        &"1".repeat(64),
+    ] {
+        texts.push(payload_text(
+            retrying,
+            &format!("\"retry_after_ms\":{delay},"),
+        ));
+        texts.push(payload_text(entry, &format!("\"retry_after_ms\":{delay},")));
+    }
+    for hint in [
+        "\"searched\":{\"q\":\"x\",\"n\":-0,\"f\":1.5,\"t\":true,\"q\":\"y\",\"big\":1e400}",
+        "\"searched\":{\"q\":null}",
+        "\"searched\":{\"q\":[1]}",
+        "\"searched\":{}",
+        "\"searched\":[]",
+        "\"did_you_mean\":[\"a\",\"b\\u0063\"]",
+        "\"did_you_mean\":[\"a\",1]",
+        "\"did_you_mean\":[]",
+        "\"accepted\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\"]",
+        "\"did_you_mean\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\"]",
+        "\"state\":\"unchanged\"",
+        "\"state\":\"sideways\"",
+        "\"safe_to_replay\":false",
+    ] {
+        texts.push(payload_text(hinted, &format!("{hint},")));
+        texts.push(payload_text(entry, &format!("{hint},")));
+    }
+    let deep = |n: usize| {
+        payload_text(
+            entry,
+            &format!("\"extra\":{}1{},", "[".repeat(n), "]".repeat(n)),
+        )
+    };
+    texts.extend([
+        deep(policy::MAX_JSON_DEPTH - 1),
+        deep(policy::MAX_JSON_DEPTH),
+    ]);
+    let body = payload_text(entry, "");
+    texts.extend([
+        format!("{body} "),
+        format!(" {body}x"),
+        format!("{body},"),
+        body.replace('}', ",}"),
+        format!("\u{feff}{body}"),
+        String::new(),
+        "  ".to_owned(),
+        "[1,\"a\"]".to_owned(),
+        "\"text\"".to_owned(),
+        "-0".to_owned(),
+        "null".to_owned(),
+        "{}".to_owned(),
+        "{\"correlation_id\":\"c-9\"}".to_owned(),
+        "{\"correlation_id\":\"c-9\",\"code\":1}".to_owned(),
+    ]);
+    for text in &texts {
+        received_as_read(text.as_bytes());
+    }
+    received_as_read(b"{\"code\":\"\xff\"}");
+    received_as_read(&body.as_bytes()[..body.len() - 1]);
+    for entry in RECOVERY_TABLE.iter().take(50) {
+        for scope in entry.scopes {
+            received_as_read(payload_for(entry, scope).to_string().as_bytes());
+        }
+    }
+}
+
+#[test]
+fn every_contract_field_has_a_slot_in_a_received_payload() {
+    assert!(crate::data::FIELDS.len() <= crate::received::SLOTS);
+}
+
+/// Fields outside the contract and fields of the wrong type are reported in the order the
+/// payload's `serde_json::Map` iterates (by key; in document order with `preserve_order`), from
+/// bytes as from a value.
+#[test]
+fn envelope_problems_follow_the_maps_own_order() {
+    let text = b"{\"zz\":1,\"message\":7,\"aa\":[],\"zz\":3,\"correlation_id\":false,\"b\":0}";
+    let raw = read_json(text).unwrap();
+    let keys: Vec<&str> = raw
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let named = |found: &[Problem]| -> Vec<String> {
+        found
+            .iter()
+            .filter(|p| p.id == problem::EXTRA_FIELD || p.id == problem::WRONG_TYPE)
+            .map(|p| p.message.split('"').nth(1).unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(named(&problems(&raw)), keys);
+    assert_eq!(named(receive(text).problems()), keys);
 }
