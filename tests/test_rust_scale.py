@@ -65,6 +65,12 @@ def test_constants_are_named_after_their_words_else_numbered() -> None:
     ]
 
 
+def test_a_constant_too_wide_for_its_line_moves_its_list_after_the_equals_sign() -> None:
+    shared = SharedSlices()
+    name = shared.name("SCOPES", "Scope", ["Request", "Resource", "Service"], lambda v: f"Scope::{v}")
+    assert shared.constants == [f"const {name}: &[Scope] =\n    &[Scope::Request, Scope::Resource, Scope::Service];"]
+
+
 @pytest.mark.skipif(RUSTFMT is None, reason="needs rustfmt")
 def test_the_synthetic_table_is_as_rustfmt_formats_it(tmp_path: Path) -> None:
     data, _ = synthetic_data(300)

@@ -268,7 +268,13 @@ class SharedSlices:
         while len(name) > self.MAX_NAME or name in taken:
             name, n = f"{prefix}_{n}", n + 1
         self._names[key] = name
-        self._constants.setdefault(prefix, []).append(naming.array([literal(w) for w in words], 0, f"const {name}: &[{type_name}] = ", ";"))
+        items = [literal(w) for w in words]
+        lead = f"const {name}: &[{type_name}] ="
+        if len(", ".join(items)) <= naming.ARRAY_WIDTH:  # rustfmt keeps it on one line, after `=` if need be
+            line = naming.assignment(0, lead, f"&[{', '.join(items)}]", ";")
+        else:
+            line = naming.array(items, 0, f"{lead} ", ";")
+        self._constants.setdefault(prefix, []).append(line)
         return name
 
 
