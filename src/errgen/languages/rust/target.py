@@ -12,7 +12,7 @@ import dataclasses
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from errgen import contract
 from errgen.emit.errors import BuildError
@@ -255,7 +255,7 @@ class SharedSlices:
         """The declarations, by kind (in the order of first use), each kind in first-use order."""
         return [line for lines in self._constants.values() for line in lines]
 
-    def name(self, prefix: str, type_name: str, words: list[str], literal: Any) -> str:
+    def name(self, prefix: str, type_name: str, words: list[str], literal: Callable[[str], str]) -> str:
         """The constant holding `words` (each written by `literal`), declared on first use:
         named after its words (`SCOPES_RESOURCE_REQUEST`, `NO_HINTS`), or numbered when that
         name is long or already another list's (a digit after the prefix: no word name has one)."""
