@@ -12,7 +12,7 @@ import dataclasses
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from errgen import contract
 from errgen.emit.errors import BuildError
@@ -168,17 +168,18 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
     def opt(value: Any, render: Any = str) -> str:
         return "None" if value is None else f"Some({render(value)})"
 
+    shared = SharedSlices()
     code_rows = [[
         ("code", path("Code", c.code)),
         ("wire", naming.string(c.code)),
         ("category", path("Category", c.category)),
         ("retryable", _bool(c.retryable)),
         ("scope", path("Scope", c.scope)),
-        ("scopes", naming.list_value(f"Scope::{scope[s]}" for s in c.scopes)),
-        ("actions", naming.list_value(f"Action::{action[c.actions[s]]}" for s in c.scopes)),
+        ("scopes", shared.name("SCOPES", "Scope", [scope[s] for s in c.scopes], lambda v: f"Scope::{v}")),
+        ("actions", shared.name("ACTIONS", "Action", [action[c.actions[s]] for s in c.scopes], lambda v: f"Action::{v}")),
         ("retry_after_ms", opt(c.retry_after_ms, _int)),
         ("http_status", str(c.http_status)),
-        ("hints", naming.list_value(naming.string(view.field_map[h].wire) for h in c.hints)),
+        ("hints", shared.name("HINTS", "&str", [view.field_map[h].wire for h in c.hints], naming.string)),
         ("description", naming.string(c.description)),
         ("since", naming.string(c.since)),
         ("deprecated_since", opt(c.deprecated_since, naming.string)),
@@ -222,6 +223,7 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
                         for p in view.problems],
         "recovery_table": naming.struct_array("CodeEntry", code_rows),
+        "shared_slices": shared.constants,
         "category_table": naming.struct_array("CategoryEntry", category_rows),
         "rule_table": naming.struct_array("RuleRow", rule_rows),
         "field_table": naming.struct_array("FieldSpec", field_rows),
@@ -235,6 +237,46 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "fields": payload_fields(view),
         "constructor": constructor(payload_fields(view)),
     }
+
+
+class SharedSlices:
+    """The scopes, actions and hints of the recovery table's rows, one constant per distinct list,
+    which the rows name. Written as a slice literal in every row, 20,000 codes' slices took most of
+    rustc's time and memory (its type check of the one static grows faster than the rows:
+    bench/compile_bench.py); a registry has few distinct lists, so the constants stay few."""
+
+    MAX_NAME = 48  # a longer list is numbered, so a row's line stays short
+
+    def __init__(self) -> None:
+        self._names: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._constants: dict[str, list[str]] = {}
+
+    @property
+    def constants(self) -> list[str]:
+        """The declarations, by kind (in the order of first use), each kind in first-use order."""
+        return [line for lines in self._constants.values() for line in lines]
+
+    def name(self, prefix: str, type_name: str, words: list[str], literal: Callable[[str], str]) -> str:
+        """The constant holding `words` (each written by `literal`), declared on first use:
+        named after its words (`SCOPES_RESOURCE_REQUEST`, `NO_HINTS`), or numbered when that
+        name is long or already another list's (a digit after the prefix: no word name has one)."""
+        key = (prefix, tuple(words))
+        if key in self._names:
+            return self._names[key]
+        taken = set(self._names.values())
+        name = "_".join([prefix, *(naming.const_name(w) for w in words)]) if words else f"NO_{prefix}"
+        n = 1
+        while len(name) > self.MAX_NAME or name in taken:
+            name, n = f"{prefix}_{n}", n + 1
+        self._names[key] = name
+        items = [literal(w) for w in words]
+        lead = f"const {name}: &[{type_name}] ="
+        if len(", ".join(items)) <= naming.ARRAY_WIDTH:  # rustfmt keeps it on one line, after `=` if need be
+            line = naming.assignment(0, lead, f"&[{', '.join(items)}]", ";")
+        else:
+            line = naming.array(items, 0, f"{lead} ", ";")
+        self._constants.setdefault(prefix, []).append(line)
+        return name
 
 
 def policy_constants(view: contract.ContractView) -> list[str]:
