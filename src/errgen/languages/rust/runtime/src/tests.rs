@@ -1041,3 +1041,18 @@ fn envelope_problems_follow_the_maps_own_order() {
     assert_eq!(named(&problems(&raw)), keys);
     assert_eq!(named(receive(text).problems()), keys);
 }
+
+#[test]
+fn every_known_value_spells_its_own_wire_string() {
+    for row in crate::data::RECOVERY_TABLE {
+        assert_eq!(row.code.as_str(), row.wire);
+        assert_eq!(Code::from_wire(row.code.as_str()), row.code);
+    }
+    for row in crate::data::CATEGORIES {
+        assert_eq!(row.category.as_str(), row.wire);
+    }
+    assert_eq!(
+        Code::from_wire("NOT_A_CODE_OF_THIS_REGISTRY").as_str(),
+        "NOT_A_CODE_OF_THIS_REGISTRY"
+    );
+}
