@@ -4,7 +4,7 @@ the same payloads (issue 31 items 1 and 2).
 For every language, one program (bench/runtime/<lang>/, Python in this process) reads the same
 corpus files, one JSON payload per line, and times two things over each:
 - the SDK: parse the bytes + validate strictly + decide (attempt 1), as a client of that language
-  calls it: Python json.loads + validate_payload + decide; TypeScript JSON.parse +
+  calls it: Python json.loads + check (the strict problems and the decision); TypeScript JSON.parse +
   payloadProblems + decide; Go RawJSON + Validate + Decide; Rust receive (one pass) +
   is_valid + decide; Java Errors.check (one parse, the strict problems and the decision);
 - the peer: its validator alone, compiled from the generated error.schema.json, on payloads
@@ -200,14 +200,7 @@ def run_python(out: Path, registry: Any, files: list[Path], budget: float) -> li
         parsed = [json.loads(line) for line in lines]
 
         def sdk_one(i: int) -> bool:
-            raw = json.loads(lines[i])
-            try:
-                sdk.validate_payload(raw)
-                ok = True
-            except sdk.PayloadError:
-                ok = False
-            sdk.decide(raw)
-            return ok
+            return sdk.check(json.loads(lines[i])).valid
 
         def fast_one(i: int) -> bool:
             try:

@@ -124,7 +124,57 @@ def decide(
     `int(draw() * backoff)`, `draw` giving a number in [0, 1) (the conformance vectors inject it).
     """
     payload = _raw(payload)
-    if not isinstance(payload, dict) or _validate.envelope_problems(payload):
+    envelope = _validate.envelope_problems(payload) if isinstance(payload, dict) else None
+    return _decide(payload, envelope, None, attempt, max_attempts, max_delay_ms, jitter, draw)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A received payload checked once (`check`): its strict problems (none: valid) and what to
+    do about it."""
+
+    problems: Tuple[Tuple[str, str], ...]
+    decision: Decision
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def check(
+    payload: object,
+    attempt: int = 1,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
+    *,
+    jitter: bool = False,
+    draw: Callable[[], float] = random.random,
+) -> Checked:
+    """`validate_payload`'s problems (without raising) and `decide`'s decision from one look at
+    the payload: what a client calls on an error body it received."""
+    payload = _raw(payload)
+    envelope = _validate.envelope_problems(payload)
+    if not isinstance(payload, dict):
+        decision = _decide(payload, None, None, attempt, max_attempts, max_delay_ms, jitter, draw)
+        return Checked(tuple(envelope), decision)
+    registry = None if envelope else _validate.registry_problems(payload)
+    decision = _decide(payload, envelope, registry, attempt, max_attempts, max_delay_ms, jitter, draw)
+    return Checked(tuple(envelope or registry or ()), decision)
+
+
+def _decide(
+    payload: object,
+    envelope: Optional[list[Tuple[str, str]]],
+    registry: Optional[list[Tuple[str, str]]],
+    attempt: int,
+    max_attempts: int,
+    max_delay_ms: int,
+    jitter: bool,
+    draw: Callable[[], float],
+) -> Decision:
+    """`decide` given the payload's envelope problems (None: not an object) and, when already
+    known, its registry problems (None: not looked for yet)."""
+    if not isinstance(payload, dict) or envelope is None or envelope:
         correlation = payload.get(_W["correlation_id"]) if isinstance(payload, dict) else None
         return Decision(
             Action.ESCALATE,
@@ -140,7 +190,7 @@ def decide(
             Action(FALLBACK_ACTIONS[(payload[_W["scope"]], payload[_W["retryable"]])]),
             Reason.UNKNOWN_CODE,
         )
-    elif _validate.registry_problems(payload):
+    elif registry if registry is not None else _validate.registry_problems(payload):
         return _decision(payload, Action.ESCALATE, Reason.CONTRADICTS_REGISTRY)
     else:
         action, reason, registry_delay = (
