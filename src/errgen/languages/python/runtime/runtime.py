@@ -158,7 +158,9 @@ def check(
         decision = _decide(payload, None, None, attempt, max_attempts, max_delay_ms, jitter, draw)
         return Checked(tuple(envelope), decision)
     registry = None if envelope else _validate.registry_problems(payload)
-    decision = _decide(payload, envelope, registry, attempt, max_attempts, max_delay_ms, jitter, draw)
+    decision = _decide(
+        payload, envelope, registry, attempt, max_attempts, max_delay_ms, jitter, draw
+    )
     return Checked(tuple(envelope or registry or ()), decision)
 
 
