@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use crate::data::{problem, Code};
 use crate::payload::ErrorPayload;
+use crate::payload_error::{PayloadError, Problem};
 use crate::table::recovery_entry;
-use crate::validate::{problems, PayloadError, Problem};
+use crate::validate::problems;
 
 impl ErrorPayload {
     /// The payload as JSON with the registry's wire names.

@@ -22,6 +22,7 @@
 
 mod data;
 mod decide;
+mod decision;
 mod errors;
 mod http;
 mod json;
@@ -29,6 +30,7 @@ mod mcp;
 mod open_enum;
 mod parts;
 mod payload;
+mod payload_error;
 mod reading;
 mod received;
 #[cfg(feature = "reqwest")]
@@ -48,10 +50,8 @@ pub use data::{
     policy, problem, wire, Action, Category, Code, Hint, Reason, Scope, State, Verdict, CATEGORIES,
     RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
-pub use decide::{
-    backoff_ms, decide, decide_value, decide_value_with_jitter, decide_with_max_delay, full_jitter,
-    random_draw, Decision,
-};
+pub use decide::{decide, decide_value, decide_value_with_jitter, decide_with_max_delay};
+pub use decision::{backoff_ms, full_jitter, random_draw, Decision};
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, to_http_problem};
 #[cfg(feature = "http")]
@@ -62,6 +62,7 @@ pub use json::read_json;
 pub use mcp::{from_mcp_result, to_mcp_result};
 pub use parts::HttpParts;
 pub use payload::ErrorPayload;
+pub use payload_error::{PayloadError, Problem};
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use received::{receive, Received};
 #[cfg(feature = "reqwest")]
@@ -69,4 +70,4 @@ pub use reqwest_response::{check_reqwest, ReqwestError};
 pub use retry::{retry, retry_blocking, AsResponseError, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
-pub use validate::{parse, parse_value, problems, validate, verdict, PayloadError, Problem};
+pub use validate::{parse, parse_value, problems, validate, verdict};

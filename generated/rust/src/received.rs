@@ -13,10 +13,10 @@ use serde_json::{Map, Number, Value};
 
 use crate::data::{policy, problem, wire, Action, Code, Reason, Scope, Verdict, FIELDS};
 use crate::data::{TIMED_ACTIONS, UNKNOWN_CODE_RULE};
-use crate::decide::{backoff_ms, Decision};
+use crate::decision::{backoff_ms, Decision};
 use crate::json::{hex4, integral_number, number_token};
+use crate::payload_error::Problem;
 use crate::table::{category_entry, recovery_entry, CodeEntry, FieldKind, FieldSpec};
-use crate::validate::Problem;
 
 /// Room for the contract's fields (it has 13; `tests.rs` checks every one has a slot).
 pub(crate) const SLOTS: usize = 16;

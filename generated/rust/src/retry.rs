@@ -8,7 +8,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::data::{policy, TIMED_ACTIONS};
-use crate::decide::full_jitter;
+use crate::decision::full_jitter;
 use crate::reading::ResponseError;
 use crate::table::recovery_entry;
 

@@ -2,43 +2,13 @@
 //! The strict verdict (`validate`, the JSON Schema's) and the tolerant one (`parse`), on a raw
 //! JSON value as received. Field names, kinds and bounds come from the registry's field specs.
 
-use std::fmt;
-
 use serde_json::Value;
 
 use crate::data::{policy, problem, wire, Verdict};
 use crate::json::read_json;
 use crate::payload::ErrorPayload;
+use crate::payload_error::{PayloadError, Problem};
 use crate::received::Received;
-
-/// One reason the contract rejects a payload: a stable id (`wrong-type`, `unknown-code`, ...) and
-/// a message for people.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub id: &'static str,
-    pub message: String,
-}
-
-impl Problem {
-    pub(crate) fn new(id: &'static str, message: String) -> Self {
-        Problem { id, message }
-    }
-}
-
-/// A payload the contract rejects, with every problem found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PayloadError {
-    pub problems: Vec<Problem>,
-}
-
-impl fmt::Display for PayloadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let messages: Vec<&str> = self.problems.iter().map(|p| p.message.as_str()).collect();
-        f.write_str(&messages.join("; "))
-    }
-}
-
-impl std::error::Error for PayloadError {}
 
 /// Every reason the strict contract rejects `raw` (empty: valid), as `errgen validate` and the
 /// JSON Schema see it. Registry checks run only on a well-formed envelope.

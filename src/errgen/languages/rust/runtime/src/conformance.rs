@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use serde_json::{json, Map, Value};
 
 use crate::data::{policy, Code, Scope};
-use crate::decide::{decide_value, decide_value_with_jitter, Decision};
+use crate::decide::{decide_value, decide_value_with_jitter};
+use crate::decision::Decision;
 use crate::errors::new_error_with;
 use crate::http::{from_http, to_http, to_http_problem};
 use crate::json::integer_zeros;

@@ -13,12 +13,14 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::data::{policy, wire, Code, FIELDS, RESPONSE_SPEC};
-use crate::decide::{decide_value, decide_with_max_delay, Decision};
+use crate::decide::{decide_value, decide_with_max_delay};
+use crate::decision::Decision;
 use crate::json::{out_of_range, read_json};
 use crate::parts::{imf_fixdate_ms, HttpParts};
 use crate::payload::ErrorPayload;
+use crate::payload_error::PayloadError;
 use crate::table::recovery_entry;
-use crate::validate::{parse_value, PayloadError};
+use crate::validate::parse_value;
 
 /// What [`read_http`] found in a response.
 #[derive(Debug, Clone, PartialEq)]
