@@ -104,3 +104,9 @@ def test_lint_offers_a_misspelt_key_on_every_code_without_difflib(tmp_path: Path
     messages = [d.message for d in lint_path(path).diagnostics if d.rule == "unknown-key"]
     assert len(messages) == 500
     assert all(m.endswith("; did you mean 'description'?") for m in messages)
+
+
+def test_an_answer_remembered_for_one_n_is_not_given_for_another() -> None:
+    speller = Speller(NAMES)
+    assert speller.nearest("E44", n=1) == ["E42"]
+    assert speller.nearest("E44") == ["E42", "E43"]

@@ -27,18 +27,19 @@ class Speller:
         self._longest = max((len(n) for n in self._names), default=0)
         self._index: dict[str, list[int]] | None = None
         self._by_identity: dict[str, list[str]] = {}
-        self._answers: dict[str, list[str]] = {}
+        self._answers: dict[tuple[str, int], list[str]] = {}
 
     def nearest(self, word: str, n: int = 3) -> list[str]:
         """Up to `n` known names, best first: those differing only in case or separators
         (CARD_DECLINED for card_declined), else those one edit away (a character wrong, missing
         or extra), else those two edits away by the index (two neighbours swapped, say); in
         registry order within each, and never one as far from the word as it is long."""
-        if word not in self._answers:
+        key = (word, n)
+        if key not in self._answers:
             if len(self._answers) >= _MEMORY:
                 self._answers.clear()
-            self._answers[word] = self._look(word, n)
-        return self._answers[word]
+            self._answers[key] = self._look(word, n)
+        return self._answers[key]
 
     def _look(self, word: str, n: int) -> list[str]:
         if self._index is None:
