@@ -1,7 +1,8 @@
-"""The writer's cost grows with the bytes written, not with a disk round trip per file: staged
-files lie flat (no folder per output folder) and are made durable by one flush of the file system
-before the commit, where a per-file fsync used to be; where the file system cannot be flushed
-whole, every staged file is still fsynced before the commit."""
+"""The writer's cost grows with the bytes written, not with a disk round trip per file: files
+bound for folders the output has are staged flat (no folder per output folder; new folders are
+staged as trees that move in whole, tests/test_write_new_folders.py), and all are made durable
+by one flush of the file system before the commit, where a per-file fsync used to be; where the
+file system cannot be flushed whole, every staged file is still fsynced before the commit."""
 
 from __future__ import annotations
 

@@ -9,8 +9,12 @@ every ancestor. Changed files are staged in OUT/.errgen-staging meanwhile, one t
 memory at a time; when a check fails the staging folder (and OUT, if this build created it) is
 removed, and nothing else has changed.
 
-Staged files lie flat in the staging folder, each named by the sha256 of its path (no folder
-tree to make, then remove). Once every file has passed, a journal (files to move, files to
+A file going into a folder OUT already has is staged flat (files/, named by the sha256 of its
+path: no folder to make, then remove); a file going into a folder OUT lacks is staged at its own
+path under tree/, and the topmost such folder then moves into OUT by one rename, whatever it
+holds (a first build of a 5,000-page site is one move, not 5,000 folders made and 5,000 files
+moved: creating each file in its own small folder, and not in one flat folder of thousands,
+also costs the file system less). Once every file has passed, a journal (files to move, files to
 delete) and the new manifest join the staged files, and one flush of the file system makes them
 all durable (`_flush`: a per-file fsync would cost a disk round trip per file, which dominated a
 large build); renaming that folder to OUT/.errgen-commit marks the staged set complete, and only
@@ -29,6 +33,7 @@ validated, and a bad one stops the build before anything is touched.
 from __future__ import annotations
 
 import difflib
+import errno
 import fnmatch
 import functools
 import hashlib
@@ -155,6 +160,17 @@ class Folders:
         except OSError as exc:
             return ("link", folder) if isinstance(exc, FileNotFoundError) else ("unresolvable", folder)
         return ("folder", "") if stat.S_ISDIR(target.st_mode) else ("link", folder)
+
+    def new_folder(self, rel: str) -> str | None:
+        """The topmost of rel's folders that OUT lacks (the one a build moves in whole), or None
+        when rel's own folder is there."""
+        folder = rel.rpartition("/")[0]
+        if self.state(folder)[0] != "missing":
+            return None
+        parent = folder.rpartition("/")[0]
+        while self.state(parent)[0] == "missing":
+            folder, parent = parent, parent.rpartition("/")[0]
+        return folder
 
     def problem(self, rel: str) -> str | None:
         """Why a file cannot be written at rel (its folders are in the way), or None."""
@@ -427,7 +443,7 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
                 refused.append(show(out / rel))
             changes.written.append(rel)
             if not problems and not refused:  # past a refusal, only the checks go on
-                staging.write(rel, data)
+                staging.write(rel, data, folders.new_folder(rel) if state == "new" else None)
 
     try:
         for target, plan in plans.items() if isinstance(plans, Mapping) else plans:
@@ -453,13 +469,14 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
             raise WriteError(f"refusing to overwrite {len(refused)} file(s) errgen did not write (not in {show(out / MANIFEST)}); "
                              f"move them away or pass --force. Nothing was changed:\n  " + "\n  ".join(refused))
         changes.written.sort()
-        staging.seal(changes.written, changes.deleted, new)
+        journal = _Journal(changes.written, changes.deleted, True, sorted(staging.new_folders))
+        staging.seal(journal, new)
     except (Exception, KeyboardInterrupt):
         staging.discard()
         raise
     # The journal just sealed, every path of it checked above: not read back and checked again
     # (a build killed from here on is finished by the next one, which does read and check it).
-    _move_into_place(root, out, _Journal(changes.written, changes.deleted, True))
+    _move_into_place(root, out, journal)
     return changes
 
 
@@ -505,21 +522,36 @@ class _Staging:
         self.root, self.out, self.lock = root, out, lock
         self.folder = root / STAGING
         self.files = os.path.join(self.folder, "files")
+        self.tree = os.path.join(self.folder, "tree")
+        self.new_folders: set[str] = set()  # the topmost folders OUT lacks, staged under tree/
+        self.made: set[str] = set()  # the folders made under tree/ ("": tree/ itself, made on first use)
         self.opened = False
         self.staged: list[str] = []  # what _flush must make durable where the file system cannot be flushed whole
         self.created: list[Path] = []  # OUT and the parents this build made for it, outermost last
 
-    def write(self, rel: str, data: bytes) -> None:
+    def write(self, rel: str, data: bytes, new_folder: str | None = None) -> None:
+        """Stage rel's bytes: flat, or at rel under tree/ when it goes into new_folder, a folder
+        OUT lacks."""
         try:
             self._open()
-            self.staged.append(_write(f"{self.files}/{staged_name(rel)}", data))
+            if new_folder is None:
+                self.staged.append(_write(f"{self.files}/{staged_name(rel)}", data))
+                return
+            self.new_folders.add(new_folder)
+            if not self.made:
+                os.mkdir(self.tree)
+                self.made.add("")
+                self.staged.append(self.tree)
+            self.staged += _make_folder(self.tree + os.sep, rel.rpartition("/")[0], self.made)
+            self.staged.append(_write(f"{self.tree}/{rel}", data))
         except OSError as exc:
             raise WriteError(f"cannot write {show(self.out / rel)}: {exc.strerror}; nothing was changed") from None
 
-    def seal(self, written: list[str], deleted: list[str], manifest: Manifest) -> None:
+    def seal(self, journal: _Journal, manifest: Manifest) -> None:
         try:
             self._open()
-            self.staged.append(_write(os.path.join(self.folder, "journal.json"), json.dumps({"write": written, "delete": deleted}).encode("utf-8")))
+            text = json.dumps({"write": journal.write, "delete": journal.delete, "folders": journal.folders})
+            self.staged.append(_write(os.path.join(self.folder, "journal.json"), text.encode("utf-8")))
             self.staged.append(_write(os.path.join(self.folder, "manifest.json"), manifest.text().encode("utf-8")))
             _flush(self.folder, self.staged)  # every staged byte on disk before the rename below commits to them
         except OSError as exc:
@@ -578,6 +610,18 @@ class _Journal:
     write: list[str]
     delete: list[str]
     manifest: bool  # the new manifest is still to move (False: only the clean-up was left)
+    folders: list[str] = field(default_factory=list)  # staged under tree/, each moved in whole
+
+    def new_folder(self, rel: str) -> str | None:
+        """The folder of `folders` that rel lies in (its file is staged under tree/), or None."""
+        folder = rel.rpartition("/")[0]
+        while folder and folder not in self._folders:
+            folder = folder.rpartition("/")[0]
+        return folder or None
+
+    @functools.cached_property
+    def _folders(self) -> set[str]:
+        return set(self.folders)
 
 
 def _read_journal(root: Path, out: Path) -> _Journal:
@@ -593,10 +637,15 @@ def _read_journal(root: Path, out: Path) -> _Journal:
         return _Journal([], [], False)  # the manifest moved: only the clean-up was left
     manifest_data = _read_regular(manifest_path, where)
     raw = _json(_read_regular(folder / "journal.json", where), f"{where}/journal.json")
-    if not isinstance(raw, dict) or set(raw) != {"write", "delete"} or not all(isinstance(raw[k], list) for k in raw):
-        raise WriteError(f"{where}/journal.json: expected {{\"write\": [path], \"delete\": [path]}}")
+    if (not isinstance(raw, dict) or not {"write", "delete"} <= set(raw) <= {"write", "delete", "folders"}
+            or not all(isinstance(raw[k], list) for k in raw)):
+        raise WriteError(f"{where}/journal.json: expected {{\"write\": [path], \"delete\": [path], \"folders\": [path]}}")
     write = [relative_path(r, f"{where}/journal.json") for r in raw["write"]]
     delete = [relative_path(r, f"{where}/journal.json") for r in raw["delete"]]
+    journal = _Journal(write, delete, True, sorted(relative_path(r, f"{where}/journal.json") for r in raw.get("folders", [])))
+    for outer, inner in zip(journal.folders, journal.folders[1:]):
+        if inner == outer or inner.startswith(outer + "/"):
+            raise WriteError(f"{where}/journal.json: folder {show(inner)} is listed twice, or inside {show(outer)}")
     new = parse_manifest(manifest_data, f"{where}/manifest.json").files()
     owned = read_manifest(out, root).files()
     if set(write) - set(new):
@@ -608,10 +657,11 @@ def _read_journal(root: Path, out: Path) -> _Journal:
     for name in _staged(folder / "files", where):
         if name not in listed:
             raise WriteError(f"{where}: holds files/{show(name)}, which its journal does not list")
+    _check_tree(folder / "tree", where, journal)
     folders = Folders(root, out)
-    for rel in write + delete:
+    for rel in write + delete + journal.folders:
         folders.inside(rel)
-    return _Journal(write, delete, True)
+    return journal
 
 
 def _read_regular(path: Path, where: str) -> bytes:
@@ -639,6 +689,30 @@ def _staged(folder: Path, where: str) -> Iterator[str]:
             yield entry.name
 
 
+def _check_tree(tree: Path, where: str, journal: _Journal) -> None:
+    """tree/ holds only the journal's files that lie in its new folders, and the folders leading
+    to them: no link, nothing else (a planted commit can move nothing else into OUT)."""
+    if _lstat(tree) is None:
+        return
+    files = {rel for rel in journal.write if journal.new_folder(rel)}
+    leading = {"/".join(parts[:i]) for folder in journal.folders for parts in [folder.split("/")] for i in range(len(parts) + 1)}
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        if not (rel in leading or journal.new_folder(rel + "/x")):
+            raise WriteError(f"{where}: holds tree/{show(rel)}, a folder its journal does not list; remove {where}")
+        st = _lstat(tree / rel) if rel else _lstat(tree)
+        if st is None or not stat.S_ISDIR(st.st_mode):
+            raise WriteError(f"{where}: tree/{show(rel)} is not a folder; remove {where}")
+        with os.scandir(tree / rel if rel else tree) as entries:
+            for entry in entries:
+                path = f"{rel}/{entry.name}" if rel else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(path)
+                elif not entry.is_file(follow_symlinks=False) or path not in files:
+                    raise WriteError(f"{where}: holds tree/{show(path)}, which is not a regular file its journal lists; remove {where}")
+
+
 def staged_name(rel: str) -> str:
     """A file's name in the flat staging folder: distinct per path, and no folder to create."""
     return digest(rel)
@@ -649,13 +723,17 @@ def _move_into_place(root: Path, out: Path, journal: _Journal | None = None) -> 
     journal is read from the commit folder and checked, unless this process just sealed it."""
     journal = journal if journal is not None else _read_journal(root, out)
     folder = root / COMMIT
-    files, prefix = os.path.join(folder, "files"), Folders(root, out).prefix
+    files, tree, prefix = os.path.join(folder, "files"), os.path.join(folder, "tree"), Folders(root, out).prefix
     try:
         if journal.manifest:
             made: set[str] = {""}
+            moved = {new for new in journal.folders if _move_folder(f"{tree}/{new}", prefix, new, made)}
             for rel in journal.write:
+                new = journal.new_folder(rel)
+                if new in moved:
+                    continue
                 _make_folder(prefix, rel.rpartition("/")[0], made)
-                src = f"{files}/{staged_name(rel)}"
+                src = f"{tree}/{rel}" if new else f"{files}/{staged_name(rel)}"
                 try:
                     os.replace(src, prefix + rel)
                 except FileNotFoundError:
@@ -674,19 +752,40 @@ def _move_into_place(root: Path, out: Path, journal: _Journal | None = None) -> 
                          f"Fix the cause and run errgen build again to finish; until then build --check reports {show(out)} as stale") from None
 
 
-def _make_folder(prefix: str, folder: str, made: set[str]) -> None:
+def _move_folder(src: str, prefix: str, new: str, made: set[str]) -> bool:
+    """Move a staged folder to OUT/new in one rename: True once it is there (now, or before an
+    interruption); False when something took its place meanwhile (its files then move one by
+    one)."""
+    _make_folder(prefix, new.rpartition("/")[0], made)
+    try:
+        os.replace(src, prefix + new)  # onto nothing, or an empty folder: never merged into a folder with files
+    except FileNotFoundError:
+        if _lstat(src) is not None:
+            raise
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+            raise
+        return False
+    made.add(new)
+    return True
+
+
+def _make_folder(prefix: str, folder: str, made: set[str]) -> list[str]:
     """OUT/folder and its missing parents, one mkdir each per build (an existing one fails
-    harmlessly; one that is not a folder fails the move into it)."""
+    harmlessly; one that is not a folder fails the move into it). The folders it made."""
     missing: list[str] = []
     while folder not in made:  # "" (OUT itself) always is
         missing.append(folder)
         folder = folder.rpartition("/")[0]
+    created = []
     for folder in reversed(missing):
         try:
             os.mkdir(prefix + folder)
+            created.append(prefix + folder)
         except FileExistsError:
             pass
         made.add(folder)
+    return created
 
 
 def _remove(root: Path, rel: str) -> None:
