@@ -11,6 +11,7 @@ apparent (the bytes of its files) and on disk (`du`: the blocks allocated, at le
     python -m bench.site_bench [--codes 5000] [--repeat 5] [--shape plain|prose]
     python -m bench.site_bench --build [--dir /dev/shm] [--repeat 5]   # + whole builds, in a folder of that file system
     python -m bench.site_bench --build --src ../other-clone/src          # whole builds of another errgen (before/after)
+    python -m bench.site_bench --build --registry bench/out/aws-registry.yaml   # a real catalogue (bench/aws_catalog.py)
 """
 
 from __future__ import annotations
@@ -154,11 +155,17 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the whole builds write (implies --build; default: the temporary folder); its file system's cost is part of the figures")
     parser.add_argument("--keep", action="store_true", help="leave the built folders in place (their path is printed)")
+    parser.add_argument("--registry", type=Path, default=None,
+                        help="a registry file instead of a synthetic one (a real catalogue: `python -m bench.aws_catalog` writes AWS's 5,898 codes)")
     parser.add_argument("--src", type=Path, default=ROOT / "src",
                         help="the errgen source folder the whole builds run (another clone's src: a before/after comparison)")
     args = parser.parse_args()
-    text = synth.registry_text(args.codes) if args.shape == "plain" else synth.prose_text(args.codes)
-    print(f"{args.codes} codes ({args.shape}), best of {args.repeat}")
+    if args.registry:
+        text = args.registry.read_text(encoding="utf-8")
+        print(f"{args.registry}, best of {args.repeat}")
+    else:
+        text = synth.registry_text(args.codes) if args.shape == "plain" else synth.prose_text(args.codes)
+        print(f"{args.codes} codes ({args.shape}), best of {args.repeat}")
     renders(text, args.repeat)
     if args.build or args.dir:
         builds(text, args.repeat, args.dir or Path(tempfile.gettempdir()), args.keep, args.src.resolve())
