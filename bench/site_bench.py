@@ -5,8 +5,9 @@ First the renders alone: wall and CPU, best of --repeat, in this process, the co
 once beforehand, as a build does. With --build, then the whole commands a user runs, each a fresh
 process into an empty folder under --dir: `errgen build --target site` beside `--target docs`,
 run alternately, with wall, user and system CPU of each (median and best of --repeat), so the
-file system's share shows (the site writes 5,005 files in 5,002 folders, the catalogue one file). Last, the built site's size:
-apparent (the bytes of its files) and on disk (`du`: the blocks allocated, at least one per file).
+file system's share shows (the site writes 5,005 files in 5,002 folders, the catalogue one file).
+Last, the built site's size: apparent (the bytes of its files) and on disk (`du`: the blocks
+allocated, at least one per file).
 
     python -m bench.site_bench [--codes 5000] [--repeat 5] [--shape plain|prose]
     python -m bench.site_bench --build [--dir /dev/shm] [--repeat 5]   # + whole builds, in a folder of that file system
@@ -134,7 +135,7 @@ def builds(text: str, repeat: int, parent: Path, keep: bool, src: Path) -> None:
         # A disk's cost of making files moves from run to run (this VM's ext4: 0.4-2.5 s for the
         # same 10,000 inodes), so the median run is the figure; the best is beside it.
         print(f"  build  site / docs: {middle['site'].wall / middle['docs'].wall:.2f}x wall, "
-              f"{(middle['site'].cpu) / middle['docs'].cpu:.2f}x CPU, median of {repeat} (target < 2x); "
+              f"{middle['site'].cpu / middle['docs'].cpu:.2f}x CPU, median of {repeat} (target < 2x); "
               f"best of {repeat}: {best['site'][0] / best['docs'][0]:.2f}x wall, {best['site'][1] / best['docs'][1]:.2f}x CPU; "
               f"load average {load()} at the end")
         files, folders, apparent, allocated = size(work / "site-0" / "site")
