@@ -17,12 +17,12 @@ Corpora: a mix (80% valid payloads of every code and scope, 10% contradictions o
 5% extra fields, 5% unknown codes) at 100 and 5,000 codes, and single valid payloads of 1 KB to
 1 MB (a `searched` object of many entries and a long message) for linearity in payload size.
 Each side runs cyclically over a corpus for a time budget: every runner warms each side up, then
-the sides (the SDK, the peer, the plain parse and Python's slower peers) take turns in ten slices
-of it, each going on round the corpus where it stopped, so a changing load falls on all alike;
-both sides' counts of valid payloads over the first 2,000 are printed, so a disagreement shows. Allocations: Go mallocs
-and bytes per payload (runtime.MemStats), Rust allocations and bytes (a counting allocator), Java
-bytes (the thread's allocation counter), Python the tracemalloc peak over 200 payloads; Node
-reports none.
+the SDK and the peer (and the plain parse, except in Rust; in Python the slower peers too) take
+turns in ten slices of it, each going on round the corpus where it stopped, so a changing load
+falls on all alike; both sides' counts of valid payloads over the first 2,000 are printed, so a
+disagreement shows. Allocations: Go mallocs and bytes per payload (runtime.MemStats), Rust
+allocations and bytes (a counting allocator), Java bytes (the thread's allocation counter), Python
+the tracemalloc peak over 200 payloads; Node reports none.
 
     python -m bench.runtime_bench                 # 100 and 5,000 codes, every language, 1 s a side
     python -m bench.runtime_bench --quick         # 100 codes, 0.2 s a side (make bench)
