@@ -701,10 +701,10 @@ def _check_tree(tree: Path, where: str, journal: _Journal) -> None:
         rel = stack.pop()
         if not (rel in leading or journal.new_folder(rel + "/x")):
             raise WriteError(f"{where}: holds tree/{show(rel)}, a folder its journal does not list; remove {where}")
-        st = _lstat(tree / rel) if rel else _lstat(tree)
+        st = _lstat(tree / rel)  # tree / "" is tree
         if st is None or not stat.S_ISDIR(st.st_mode):
             raise WriteError(f"{where}: tree/{show(rel)} is not a folder; remove {where}")
-        with os.scandir(tree / rel if rel else tree) as entries:
+        with os.scandir(tree / rel) as entries:
             for entry in entries:
                 path = f"{rel}/{entry.name}" if rel else entry.name
                 if entry.is_dir(follow_symlinks=False):
