@@ -12,6 +12,8 @@ exports.asText = asText;
 exports.bodyTooLarge = bodyTooLarge;
 exports.toJson = toJson;
 exports.header = header;
+exports.writableHeader = writableHeader;
+exports.setHeader = setHeader;
 exports.trimOws = trimOws;
 exports.saturated = saturated;
 exports.httpDateMs = httpDateMs;
@@ -344,6 +346,21 @@ function header(headers, name) {
         return null; // an iterator that throws: no headers
     }
     return null;
+}
+// A header value errgen writes: visible ASCII and space only (no CR, LF, NUL or other control, no
+// non-ASCII), so nothing a payload carries can split a response or break a server's header check.
+const WRITABLE = /^[\x20-\x7e]+$/;
+/** Whether `to_http` may write `value` as a header (docs/conformance.md, "Writing headers"):
+ * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
+ * left out of the headers; the body still carries it. */
+function writableHeader(value) {
+    // All ASCII once the pattern holds, so UTF-16 units are characters here.
+    return value.length <= contract_js_1.MAX_HEADER_CHARS && WRITABLE.test(value);
+}
+/** Set header `name` to `value` when the value is writable; otherwise leave it out. */
+function setHeader(headers, name, value) {
+    if (writableHeader(value))
+        headers[name] = value;
 }
 const DIGITS = /^[0-9]+$/;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

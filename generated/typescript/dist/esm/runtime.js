@@ -6,7 +6,7 @@ import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFA
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
-import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import { asText, bodyTooLarge, mcpPayload, readJson, setHeader, toJson } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
 // The payload fields' wire names, in the contract's order.
@@ -188,14 +188,13 @@ export function toHttp(given, problem = false) {
     const code = own(payload, w("code"));
     const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
     const status = entry !== undefined ? entry.httpStatus : 500;
-    const headers = {
-        "Content-Type": problem ? "application/problem+json" : "application/json",
-        "x-should-retry": own(payload, w("retryable")) === true ? "true" : "false",
-    };
+    const headers = { "Content-Type": problem ? "application/problem+json" : "application/json" };
+    // Every value below goes through the one header rule (setHeader), as the API-shape writes do.
+    setHeader(headers, "x-should-retry", own(payload, w("retryable")) === true ? "true" : "false");
     const delay = delayOf(payload, entry);
     if (delay !== null) {
-        headers["Retry-After"] = String(Math.ceil(delay / 1000));
-        headers["retry-after-ms"] = String(delay);
+        setHeader(headers, "Retry-After", String(Math.ceil(delay / 1000)));
+        setHeader(headers, "retry-after-ms", String(delay));
     }
     const data = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
     const message = own(payload, w("message"));

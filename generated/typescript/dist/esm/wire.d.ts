@@ -25,6 +25,12 @@ export declare function toJson(value: unknown): string;
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
  * when absent, not text, or longer than MAX_HEADER_CHARS. */
 export declare function header(headers: unknown, name: string): string | null;
+/** Whether `to_http` may write `value` as a header (docs/conformance.md, "Writing headers"):
+ * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
+ * left out of the headers; the body still carries it. */
+export declare function writableHeader(value: string): boolean;
+/** Set header `name` to `value` when the value is writable; otherwise leave it out. */
+export declare function setHeader(headers: Record<string, string>, name: string, value: string): void;
 export declare function trimOws(text: string): string;
 export declare function saturated(digits: string, factor: number): number;
 /** Milliseconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or null. */

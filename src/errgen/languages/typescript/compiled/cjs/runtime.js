@@ -208,14 +208,13 @@ function toHttp(given, problem = false) {
     const code = (0, verdict_js_1.own)(payload, w("code"));
     const entry = typeof code === "string" ? (0, recovery_js_1.recoveryEntry)(code) : undefined;
     const status = entry !== undefined ? entry.httpStatus : 500;
-    const headers = {
-        "Content-Type": problem ? "application/problem+json" : "application/json",
-        "x-should-retry": (0, verdict_js_1.own)(payload, w("retryable")) === true ? "true" : "false",
-    };
+    const headers = { "Content-Type": problem ? "application/problem+json" : "application/json" };
+    // Every value below goes through the one header rule (setHeader), as the API-shape writes do.
+    (0, wire_js_1.setHeader)(headers, "x-should-retry", (0, verdict_js_1.own)(payload, w("retryable")) === true ? "true" : "false");
     const delay = delayOf(payload, entry);
     if (delay !== null) {
-        headers["Retry-After"] = String(Math.ceil(delay / 1000));
-        headers["retry-after-ms"] = String(delay);
+        (0, wire_js_1.setHeader)(headers, "Retry-After", String(Math.ceil(delay / 1000)));
+        (0, wire_js_1.setHeader)(headers, "retry-after-ms", String(delay));
     }
     const data = contract_js_1.ENVELOPE !== null ? Object.fromEntries([[contract_js_1.ENVELOPE, { ...payload }]]) : { ...payload };
     const message = (0, verdict_js_1.own)(payload, w("message"));
