@@ -4,6 +4,7 @@ export * from "./payload.js";
 export * from "./recovery.js";
 export * from "./runtime.js";
 export * from "./retry.js";
+export * from "./transport.js";
 export type { Condition, DelayUnit, ResponseSpec, Source } from "./reading.js";
 export type { Entry, FieldSpec, Json, Problem } from "./verdict.js";
 export type { Headers } from "./wire.js";

@@ -5,6 +5,7 @@
 // contract.ts.
 
 import { MAX_DELAY_VALUE_MS, MAX_XML_DEPTH, RESPONSE } from "./contract.js";
+import type { Action } from "./contract.js";
 import { has, isObject } from "./verdict.js";
 import { header, httpDateMs, saturated, trimOws } from "./wire.js";
 
@@ -35,6 +36,10 @@ export interface ResponseSpec {
   readonly variants: { readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[] };
   readonly retryable_statuses: readonly number[];
   readonly service_statuses: readonly number[];
+  /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
+  readonly status_actions: { readonly [status: string]: Action };
+  /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
+  readonly paused_with_delay: readonly number[];
 }
 
 /** What a value at a source yields: something usable, or null. */
@@ -174,6 +179,31 @@ function scaled(value: unknown, factor: number): number | null {
   return Math.min(value * factor, MAX_DELAY_VALUE_MS) + 0;
 }
 
+const DECIMAL = /^([0-9]+)\.([0-9]{1,9})$/;
+
+/** `0.<fraction>` of `factor` ms, rounded up to a whole ms (the digits as an integer: exact). */
+function fractionMs(fraction: string, factor: number): number {
+  return Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+}
+
+/** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
+ * saturated. A JSON fraction is first rounded to the microsecond (IEEE double arithmetic, as every
+ * SDK does), so that 64.57, which a double holds as 64.5699..., is 64,570 ms everywhere; the
+ * division by 1000 is then exact integer arithmetic. */
+export function secondsMs(value: unknown): number | null {
+  if (typeof value === "string") {
+    const decimal = DECIMAL.exec(value);
+    if (decimal === null) return scaled(value, 1000);
+    return Math.min(saturated(decimal[1] ?? "0", 1000) + fractionMs(decimal[2] ?? "", 1000), MAX_DELAY_VALUE_MS);
+  }
+  if (typeof value === "number" && !Number.isInteger(value) && value >= 0 && Number.isFinite(value)) {
+    if (value * 1000 > MAX_DELAY_VALUE_MS) return MAX_DELAY_VALUE_MS;
+    const micro = BigInt(Math.floor(value * 1_000_000 + 0.5));
+    return Math.min(Number((micro + BigInt(999)) / BigInt(1000)), MAX_DELAY_VALUE_MS);
+  }
+  return scaled(value, 1000);
+}
+
 /** `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms. */
 export function durationMs(text: string): number | null {
   if (!DURATION.test(text)) return null;
@@ -181,7 +211,7 @@ export function durationMs(text: string): number | null {
   for (const [, digits, fraction, unit] of text.matchAll(DURATION_PART)) {
     const factor = UNIT_MS[unit ?? ""] ?? 1;
     let part = saturated(digits ?? "0", factor);
-    if (fraction !== undefined) part += Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+    if (fraction !== undefined) part += fractionMs(fraction, factor);
     total = Math.min(total + part, MAX_DELAY_VALUE_MS);
   }
   return total;
@@ -198,13 +228,13 @@ export function delayReader(unit: DelayUnit, nowMs: number): Accept<number> {
       case "ms":
         return scaled(value, 1);
       case "seconds":
-        return scaled(value, 1000);
+        return secondsMs(value);
       case "epoch_seconds":
         return untilMs(scaled(value, 1000), nowMs);
       case "duration":
         return typeof value === "string" ? durationMs(value) : null;
-      default: { // "http": delta-seconds or an HTTP-date
-        const seconds = scaled(value, 1000);
+      default: { // "http": (decimal) delta-seconds or an HTTP-date
+        const seconds = secondsMs(value);
         if (seconds !== null || typeof value !== "string") return seconds;
         return untilMs(httpDateMs(value), nowMs);
       }

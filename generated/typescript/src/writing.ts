@@ -7,7 +7,6 @@ import { RESPONSE } from "./contract.js";
 import type { Condition, Source } from "./reading.js";
 import { isObject } from "./verdict.js";
 import type { Json } from "./verdict.js";
-import { setHeader } from "./wire.js";
 
 const ANY = -1; // the `[*]` step
 const FACTS = ["code", "message", "correlation_id", "resource_id"] as const;
@@ -59,8 +58,8 @@ export function put(node: unknown, path: readonly (string | number)[], value: un
 export function apply(body: unknown, headers: Record<string, string>, todo: readonly Write[]): unknown {
   for (const [source, value] of todo) {
     if (source.in === "header") {
-      // A value no header may carry (control characters, non-ASCII, too long, empty) is left out.
-      if (typeof value === "string") setHeader(headers, source.name, value);
+      // toHttp then leaves out a value no header may carry (wire.ts, writableHeader).
+      if (typeof value === "string") headers[source.name] = value;
     } else if (source.in === "body") {
       body = put(body, source.path, value);
     }

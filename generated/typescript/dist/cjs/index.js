@@ -11,3 +11,4 @@ reexport(require("./payload.js"));
 reexport(require("./recovery.js"));
 reexport(require("./runtime.js"));
 reexport(require("./retry.js"));
+reexport(require("./transport.js"));

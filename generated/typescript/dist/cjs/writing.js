@@ -10,7 +10,6 @@ exports.apply = apply;
 exports.toXml = toXml;
 const contract_js_1 = require("./contract.js");
 const verdict_js_1 = require("./verdict.js");
-const wire_js_1 = require("./wire.js");
 const ANY = -1; // the `[*]` step
 const FACTS = ["code", "message", "correlation_id", "resource_id"];
 // Characters the flat XML reader does not accept in an element name.
@@ -60,9 +59,9 @@ function put(node, path, value) {
 function apply(body, headers, todo) {
     for (const [source, value] of todo) {
         if (source.in === "header") {
-            // A value no header may carry (control characters, non-ASCII, too long, empty) is left out.
+            // toHttp then leaves out a value no header may carry (wire.ts, writableHeader).
             if (typeof value === "string")
-                (0, wire_js_1.setHeader)(headers, source.name, value);
+                headers[source.name] = value;
         }
         else if (source.in === "body") {
             body = put(body, source.path, value);

@@ -4,3 +4,4 @@ export * from "./payload.js";
 export * from "./recovery.js";
 export * from "./runtime.js";
 export * from "./retry.js";
+export * from "./transport.js";

@@ -4,7 +4,6 @@
 // condition made true, and for `format: xml` a flat XML document of those writes alone.
 import { RESPONSE } from "./contract.js";
 import { isObject } from "./verdict.js";
-import { setHeader } from "./wire.js";
 const ANY = -1; // the `[*]` step
 const FACTS = ["code", "message", "correlation_id", "resource_id"];
 // Characters the flat XML reader does not accept in an element name.
@@ -54,9 +53,9 @@ export function put(node, path, value) {
 export function apply(body, headers, todo) {
     for (const [source, value] of todo) {
         if (source.in === "header") {
-            // A value no header may carry (control characters, non-ASCII, too long, empty) is left out.
+            // toHttp then leaves out a value no header may carry (wire.ts, writableHeader).
             if (typeof value === "string")
-                setHeader(headers, source.name, value);
+                headers[source.name] = value;
         }
         else if (source.in === "body") {
             body = put(body, source.path, value);

@@ -132,6 +132,30 @@ function scaled(value, factor) {
         return MAX_DELAY_VALUE_MS;
     return Math.min(value * factor, MAX_DELAY_VALUE_MS) + 0;
 }
+const DECIMAL = /^([0-9]+)\.([0-9]{1,9})$/;
+/** `0.<fraction>` of `factor` ms, rounded up to a whole ms (the digits as an integer: exact). */
+function fractionMs(fraction, factor) {
+    return Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+}
+/** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
+ * saturated. A JSON fraction is first rounded to the microsecond (IEEE double arithmetic, as every
+ * SDK does), so that 64.57, which a double holds as 64.5699..., is 64,570 ms everywhere; the
+ * division by 1000 is then exact integer arithmetic. */
+export function secondsMs(value) {
+    if (typeof value === "string") {
+        const decimal = DECIMAL.exec(value);
+        if (decimal === null)
+            return scaled(value, 1000);
+        return Math.min(saturated(decimal[1] ?? "0", 1000) + fractionMs(decimal[2] ?? "", 1000), MAX_DELAY_VALUE_MS);
+    }
+    if (typeof value === "number" && !Number.isInteger(value) && value >= 0 && Number.isFinite(value)) {
+        if (value * 1000 > MAX_DELAY_VALUE_MS)
+            return MAX_DELAY_VALUE_MS;
+        const micro = BigInt(Math.floor(value * 1000000 + 0.5));
+        return Math.min(Number((micro + BigInt(999)) / BigInt(1000)), MAX_DELAY_VALUE_MS);
+    }
+    return scaled(value, 1000);
+}
 /** `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms. */
 export function durationMs(text) {
     if (!DURATION.test(text))
@@ -141,7 +165,7 @@ export function durationMs(text) {
         const factor = UNIT_MS[unit ?? ""] ?? 1;
         let part = saturated(digits ?? "0", factor);
         if (fraction !== undefined)
-            part += Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+            part += fractionMs(fraction, factor);
         total = Math.min(total + part, MAX_DELAY_VALUE_MS);
     }
     return total;
@@ -156,13 +180,13 @@ export function delayReader(unit, nowMs) {
             case "ms":
                 return scaled(value, 1);
             case "seconds":
-                return scaled(value, 1000);
+                return secondsMs(value);
             case "epoch_seconds":
                 return untilMs(scaled(value, 1000), nowMs);
             case "duration":
                 return typeof value === "string" ? durationMs(value) : null;
-            default: { // "http": delta-seconds or an HTTP-date
-                const seconds = scaled(value, 1000);
+            default: { // "http": (decimal) delta-seconds or an HTTP-date
+                const seconds = secondsMs(value);
                 if (seconds !== null || typeof value !== "string")
                     return seconds;
                 return untilMs(httpDateMs(value), nowMs);
