@@ -71,6 +71,10 @@ export interface DecideOptions {
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value). */
 export declare function decide(payload: unknown, options?: DecideOptions): Decision;
+/** How a response without a readable code is decided by its status alone, as the official API
+ * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
+ * defaults: 429 pause, 5xx retry, 401 and 403 stop, 404 skip, other 4xx fix), else its class
+ * (`4xx`), else escalate (docs/conformance.md). */
 export declare function statusAction(status: number): Action;
 /** What to do about a response (`readHttp`): its payload decided as `decide` does; a response
  * with no payload at all (a proxy's HTML 502, a gateway's bare 429 or `{"message":"Too Many

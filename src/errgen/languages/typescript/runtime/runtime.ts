@@ -204,15 +204,8 @@ function bare(action: Action, reason: Reason, delayMs: number | null, correlatio
  * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
  * defaults: 429 pause, 5xx retry, 401 and 403 stop, 404 skip, other 4xx fix), else its class
  * (`4xx`), else escalate (docs/conformance.md). */
-// TEMPORARY until the view renders status_actions (SPEC B): the same defaults.
-const STATUS_ACTIONS: { readonly [status: string]: Action } = (RESPONSE as { status_actions?: { readonly [status: string]: Action } }).status_actions ?? {
-  "401": "stop", "403": "stop", "404": "skip", "408": "retry", "410": "skip", "425": "retry", "429": "pause", "503": "pause",
-  "3xx": "escalate", "4xx": "fix", "5xx": "retry",
-};
-const PAUSED_WITH_DELAY: readonly number[] = (RESPONSE as { paused_with_delay?: readonly number[] }).paused_with_delay ?? [403];
-
 export function statusAction(status: number): Action {
-  const actions = STATUS_ACTIONS;
+  const actions = RESPONSE.status_actions;
   const exact = has(actions, String(status)) ? actions[String(status)] : undefined;
   const found = exact ?? (has(actions, `${Math.floor(status / 100)}xx`) ? actions[`${Math.floor(status / 100)}xx`] : undefined);
   return found !== undefined && Number.isInteger(status) && status >= 100 && status <= 599 ? found : "escalate";
@@ -228,7 +221,7 @@ export function decideResponse(reading: HttpReading, options: DecideOptions = {}
   let action = statusAction(reading.status);
   const delay = reading.fallbackDelayMs;
   // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
-  if (EXHAUSTED[action] === undefined && delay !== null && PAUSED_WITH_DELAY.includes(reading.status)) action = "pause";
+  if (EXHAUSTED[action] === undefined && delay !== null && RESPONSE.paused_with_delay.includes(reading.status)) action = "pause";
   const [timedAction, reason, delayMs] = timed(action, "status-fallback", delay, options);
   return bare(timedAction, reason, delayMs, reading.correlationId);
 }
