@@ -82,3 +82,18 @@ def test_a_code_header_and_a_request_id_header_of_an_api_shape_follow_the_same_r
         assert "<Code>" in str(got[name]["body"]), name  # the XML body still names the code
     for name, value in GOOD.items():
         assert got[name]["headers"]["x-ms-error-code"] == value, name  # type: ignore[index]
+
+
+def test_the_header_limit_counts_characters_not_utf16_units(tmp_path: Path) -> None:
+    """Issue 38 (Low): 8,192 characters is 8,192 code points, as the other SDKs count them; an
+    astral character is one character though JavaScript stores it as two units."""
+    build_to(STRIPE, tmp_path / "out", "typescript")
+    got = node_json("""
+const sdk = require("./out/typescript/dist/cjs/index.js");
+const read = (id) => sdk.readHttp(500, { "request-id": id }, "", 0).correlationId;
+const astral = "\\u{1F600}";
+console.log(JSON.stringify([read(astral.repeat(8192)) !== null, read(astral.repeat(8193)), read("a".repeat(8192)) !== null,
+                            read("a".repeat(8193)), read(astral.repeat(4096) + "a".repeat(4096)) !== null,
+                            read("\\ud800".repeat(8192)) !== null, read("\\ud800".repeat(8193))]));
+""", tmp_path)
+    assert got == [True, None, True, None, True, True, None]

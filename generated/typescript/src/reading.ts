@@ -413,23 +413,21 @@ function parse(text: string): [string, unknown] {
       else if (!SPACE_ONLY.test(chars)) throw new Unreadable(); // text outside the root element
       continue;
     }
-    let done: [string, unknown];
+    let value: unknown = ""; // an empty element's (`<a/>`): no Open made for it
     if (kind === OPEN) {
       if (root !== null || stack.length >= MAX_XML_DEPTH) throw new Unreadable(); // a second root, or too deep
-      const element = new Open(name);
       if (!empty) {
-        stack.push(element);
+        stack.push(new Open(name));
         continue;
       }
-      done = [name, element.value()];
     } else {
       const top = stack.pop();
       if (top === undefined || top.name !== name) throw new Unreadable();
-      done = [top.name, top.value()];
+      value = top.value();
     }
     const parent = stack[stack.length - 1];
-    if (parent === undefined) root = done;
-    else parent.add(done[0], done[1]);
+    if (parent === undefined) root = [name, value];
+    else parent.add(name, value);
   }
   if (root === null || stack.length > 0) throw new Unreadable();
   return root;

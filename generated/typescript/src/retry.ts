@@ -39,6 +39,56 @@ export interface RetryOptions {
   readonly signal?: AbortSignalLike;
   /** Told each decision, before the wait or the rejection it leads to. */
   readonly onDecision?: (decision: Decision, attempt: number) => void;
+  /** Told each failed attempt: its error, the decision (null: not the contract's to judge) and
+   * the wait before the next attempt (null: `retry` rejects with that error). */
+  readonly onAttempt?: (event: AttemptEvent) => void;
+  /** Where each retry (info) and each giving up (warn) is logged: `console`, pino, winston, or
+   * anything with `info` and `warn` (default: nothing is logged). */
+  readonly logger?: RetryLogger;
+  /** The OpenTelemetry span of the call (any object with `setAttribute`: no dependency on
+   * @opentelemetry/api): each failed attempt sets `error.type` (`errorType`). */
+  readonly span?: SpanLike;
+}
+
+/** One failed attempt, as `onAttempt` is told it. */
+export interface AttemptEvent {
+  readonly attempt: number;
+  readonly error: unknown;
+  readonly decision: Decision | null;
+  /** The wait before the next attempt; null when there is none (`retry` rejects). */
+  readonly delayMs: number | null;
+}
+
+/** A logger `retry` writes to: console's and the usual Node loggers' `info` and `warn`. */
+export interface RetryLogger {
+  info(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+}
+
+/** What `retry` needs of an OpenTelemetry span. */
+export interface SpanLike {
+  setAttribute(key: string, value: string): unknown;
+}
+
+/** The OpenTelemetry `error.type` of an error: its code (as sent), else the HTTP status of a
+ * response without one, else the transport failure (`refused`, `tls`, `reset`, `timeout`), else
+ * the error's name, else `_OTHER`. */
+export function errorType(error: unknown): string {
+  if (error instanceof ErrorPayloadError) return error.codeText ?? (error.status !== null ? String(error.status) : "_OTHER");
+  const failure = failureOf(error);
+  if (failure !== null) return failure;
+  const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
+  return typeof name === "string" && name !== "" ? name : "_OTHER";
+}
+
+function observe(options: RetryOptions, event: AttemptEvent): void {
+  const { attempt, error, decision, delayMs } = event;
+  options.span?.setAttribute("error.type", errorType(error));
+  options.onAttempt?.(event);
+  if (options.logger === undefined || decision === null) return;
+  const details = { attempt, action: decision.action, reason: decision.reason, code: decision.code, delayMs, errorType: errorType(error) };
+  if (delayMs !== null) options.logger.info(`retry: attempt ${attempt} failed (${details.errorType}), ${decision.action} in ${delayMs} ms`, details);
+  else options.logger.warn(`retry: giving up after attempt ${attempt} (${details.errorType}): ${decision.action}, ${decision.reason}`, details);
 }
 
 // Timers are looked up, not declared, so the package needs neither the DOM lib nor @types/node.
@@ -110,10 +160,11 @@ export async function retry<T>(call: (attempt: number) => T | Promise<T>, option
       // Once the caller aborted, the AbortError the call throws is a cancellation, not a timeout.
       const cancelled = isAborted(signal) && !(error instanceof ErrorPayloadError);
       const decision = cancelled ? null : decisionFor(error, { attempt, maxAttempts, maxDelayMs, jitter, idempotent });
-      if (decision === null) throw error;
-      options.onDecision?.(decision, attempt);
-      if (EXHAUSTED[decision.action] === undefined || decision.delayMs === null) throw error;
-      await wait(decision.delayMs, signal);
+      if (decision !== null) options.onDecision?.(decision, attempt);
+      const delayMs = decision !== null && EXHAUSTED[decision.action] !== undefined ? decision.delayMs : null;
+      observe(options, { attempt, error, decision, delayMs });
+      if (delayMs === null) throw error;
+      await wait(delayMs, signal);
     }
   }
 }

@@ -395,28 +395,26 @@ function parse(text) {
                 throw new Unreadable(); // text outside the root element
             continue;
         }
-        let done;
+        let value = ""; // an empty element's (`<a/>`): no Open made for it
         if (kind === OPEN) {
             if (root !== null || stack.length >= contract_js_1.MAX_XML_DEPTH)
                 throw new Unreadable(); // a second root, or too deep
-            const element = new Open(name);
             if (!empty) {
-                stack.push(element);
+                stack.push(new Open(name));
                 continue;
             }
-            done = [name, element.value()];
         }
         else {
             const top = stack.pop();
             if (top === undefined || top.name !== name)
                 throw new Unreadable();
-            done = [top.name, top.value()];
+            value = top.value();
         }
         const parent = stack[stack.length - 1];
         if (parent === undefined)
-            root = done;
+            root = [name, value];
         else
-            parent.add(done[0], done[1]);
+            parent.add(name, value);
     }
     if (root === null || stack.length > 0)
         throw new Unreadable();

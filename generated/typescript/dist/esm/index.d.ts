@@ -3,6 +3,7 @@ export * from "./contract.js";
 export * from "./payload.js";
 export * from "./recovery.js";
 export * from "./runtime.js";
+export * from "./errors.js";
 export * from "./retry.js";
 export * from "./transport.js";
 export type { Condition, DelayUnit, ResponseSpec, Source } from "./reading.js";

@@ -27,7 +27,37 @@ export interface RetryOptions {
     readonly signal?: AbortSignalLike;
     /** Told each decision, before the wait or the rejection it leads to. */
     readonly onDecision?: (decision: Decision, attempt: number) => void;
+    /** Told each failed attempt: its error, the decision (null: not the contract's to judge) and
+     * the wait before the next attempt (null: `retry` rejects with that error). */
+    readonly onAttempt?: (event: AttemptEvent) => void;
+    /** Where each retry (info) and each giving up (warn) is logged: `console`, pino, winston, or
+     * anything with `info` and `warn` (default: nothing is logged). */
+    readonly logger?: RetryLogger;
+    /** The OpenTelemetry span of the call (any object with `setAttribute`: no dependency on
+     * @opentelemetry/api): each failed attempt sets `error.type` (`errorType`). */
+    readonly span?: SpanLike;
 }
+/** One failed attempt, as `onAttempt` is told it. */
+export interface AttemptEvent {
+    readonly attempt: number;
+    readonly error: unknown;
+    readonly decision: Decision | null;
+    /** The wait before the next attempt; null when there is none (`retry` rejects). */
+    readonly delayMs: number | null;
+}
+/** A logger `retry` writes to: console's and the usual Node loggers' `info` and `warn`. */
+export interface RetryLogger {
+    info(message: string, ...details: unknown[]): void;
+    warn(message: string, ...details: unknown[]): void;
+}
+/** What `retry` needs of an OpenTelemetry span. */
+export interface SpanLike {
+    setAttribute(key: string, value: string): unknown;
+}
+/** The OpenTelemetry `error.type` of an error: its code (as sent), else the HTTP status of a
+ * response without one, else the transport failure (`refused`, `tls`, `reset`, `timeout`), else
+ * the error's name, else `_OTHER`. */
+export declare function errorType(error: unknown): string;
 /** The default Sleeper: a timer, cleared when `signal` aborts first. */
 export declare const sleep: Sleeper;
 /** The decision about an error a call threw: an ErrorPayloadError's own (`error.decide`), a

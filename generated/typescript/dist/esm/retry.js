@@ -7,6 +7,30 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, EXHAUSTED } from "./contract.js";
 import { decideFailure, ErrorPayloadError } from "./runtime.js";
 import { failureOf } from "./transport.js";
+/** The OpenTelemetry `error.type` of an error: its code (as sent), else the HTTP status of a
+ * response without one, else the transport failure (`refused`, `tls`, `reset`, `timeout`), else
+ * the error's name, else `_OTHER`. */
+export function errorType(error) {
+    if (error instanceof ErrorPayloadError)
+        return error.codeText ?? (error.status !== null ? String(error.status) : "_OTHER");
+    const failure = failureOf(error);
+    if (failure !== null)
+        return failure;
+    const name = typeof error === "object" && error !== null ? error.name : undefined;
+    return typeof name === "string" && name !== "" ? name : "_OTHER";
+}
+function observe(options, event) {
+    const { attempt, error, decision, delayMs } = event;
+    options.span?.setAttribute("error.type", errorType(error));
+    options.onAttempt?.(event);
+    if (options.logger === undefined || decision === null)
+        return;
+    const details = { attempt, action: decision.action, reason: decision.reason, code: decision.code, delayMs, errorType: errorType(error) };
+    if (delayMs !== null)
+        options.logger.info(`retry: attempt ${attempt} failed (${details.errorType}), ${decision.action} in ${delayMs} ms`, details);
+    else
+        options.logger.warn(`retry: giving up after attempt ${attempt} (${details.errorType}): ${decision.action}, ${decision.reason}`, details);
+}
 // setTimeout fires at once past 2^31 - 1 ms: a longer wait is waited in parts.
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 // A function, so that the compiler does not take `aborted` as unchanged since it was last read.
@@ -72,12 +96,13 @@ export async function retry(call, options = {}) {
             // Once the caller aborted, the AbortError the call throws is a cancellation, not a timeout.
             const cancelled = isAborted(signal) && !(error instanceof ErrorPayloadError);
             const decision = cancelled ? null : decisionFor(error, { attempt, maxAttempts, maxDelayMs, jitter, idempotent });
-            if (decision === null)
+            if (decision !== null)
+                options.onDecision?.(decision, attempt);
+            const delayMs = decision !== null && EXHAUSTED[decision.action] !== undefined ? decision.delayMs : null;
+            observe(options, { attempt, error, decision, delayMs });
+            if (delayMs === null)
                 throw error;
-            options.onDecision?.(decision, attempt);
-            if (EXHAUSTED[decision.action] === undefined || decision.delayMs === null)
-                throw error;
-            await wait(decision.delayMs, signal);
+            await wait(delayMs, signal);
         }
     }
 }

@@ -309,8 +309,28 @@ function pairsOf(headers) {
     }
     return isObject(headers) ? Object.entries(headers) : [];
 }
+/** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
+ * pair is one character, a lone surrogate one). */
+export function withinChars(text, limit) {
+    if (text.length <= limit)
+        return true;
+    if (text.length > 2 * limit)
+        return false;
+    let count = 0;
+    for (let i = 0; i < text.length; i++, count++) {
+        const ch = text.charCodeAt(i);
+        if (ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length) {
+            const next = text.charCodeAt(i + 1);
+            if (next >= 0xdc00 && next <= 0xdfff)
+                i++;
+        }
+        if (count >= limit)
+            return false;
+    }
+    return true;
+}
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
- * when absent, not text, or longer than MAX_HEADER_CHARS. */
+ * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
 export function header(headers, name) {
     let count = 0;
     try {
@@ -321,7 +341,7 @@ export function header(headers, name) {
                 continue;
             const [key, value] = pair;
             if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
-                return typeof value === "string" && value.length <= MAX_HEADER_CHARS ? value : null;
+                return typeof value === "string" && withinChars(value, MAX_HEADER_CHARS) ? value : null;
             }
         }
     }

@@ -3,11 +3,11 @@
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
 
 import {
-  BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
+  BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
   DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
-import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
@@ -152,8 +152,10 @@ export interface DecideOptions {
 }
 
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 export function decide(payload: unknown, options: DecideOptions = {}): Decision {
+  // The error a client caught decides by the response it was read from (`error.decide()`).
+  if (payload instanceof ErrorPayloadError) return payload.decide(options);
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
     return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -638,7 +640,14 @@ export class ErrorPayloadError extends Error {
   readonly payload: ErrorPayload | Json | null;
   /** What was received: the payload object, or a body's text, or null. */
   readonly raw: unknown;
-  readonly code: Code | string | null;
+  /** The code: a `Code` (compare it with a code literal: a misspelt one does not compile), an
+   * `UnknownCode` for a code this SDK does not know (a newer server's), null when the response
+   * carried no payload. `codeText` is the code as sent, whichever it is. */
+  readonly code: Code | UnknownCode | null;
+  readonly codeText: string | null;
+  /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
+   * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+  readonly category: Category | string | null;
   readonly retryable: boolean;
   readonly correlationId: string;
   /** The response's HTTP status; null for an error a service throws itself. */
@@ -649,17 +658,25 @@ export class ErrorPayloadError extends Error {
   readonly reading: HttpReading | null;
 
   constructor(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}) {
-    const data: Json | null = isObject(payload) ? { ...payload } : null;
+    // Read as unknown: narrowing the ErrorPayload union itself costs tsc a pass over every code
+    // (TS2590 "too complex" at 5,000 codes, tests/test_ts_scale.py).
+    const given: unknown = payload;
+    const data: Json | null = isObject(given) ? { ...given } : null;
     const status = options.status ?? options.reading?.status ?? null;
     super(errorMessage(data, status));
     if (Object.prototype.hasOwnProperty.call(options, "cause")) {
       Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
     }
     this.name = "ErrorPayloadError";
-    this.payload = data === null ? null : (payload as ErrorPayload | Json);
-    this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : payload;
+    // Two statements, not `? :`: a conditional expression reduces the ErrorPayload union (TS2590).
+    this.payload = null;
+    if (data !== null) this.payload = payload;
+    this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : given;
     const code = data === null ? undefined : own(data, w("code"));
-    this.code = code === undefined ? null : String(code);
+    this.codeText = code === undefined ? null : String(code);
+    this.code = this.codeText === null ? null : isKnownCode(this.codeText) ? this.codeText : new UnknownCode(this.codeText);
+    const category = data === null ? undefined : own(data, w("category"));
+    this.category = typeof category === "string" ? category : null;
     this.retryable = data !== null && own(data, w("retryable")) === true;
     const id = data === null ? options.reading?.correlationId : own(data, w("correlation_id"));
     this.correlationId = typeof id === "string" ? id : "";
@@ -670,7 +687,7 @@ export class ErrorPayloadError extends Error {
 
   /** Whether the code is this registry's (narrows `code` and `payload`). */
   isKnown(): this is ErrorPayloadError & { readonly code: Code; readonly payload: ErrorPayload } {
-    return this.code !== null && recoveryEntry(this.code) !== undefined;
+    return typeof this.code === "string";
   }
 
   /** What to do about this error: `decideResponse` on the response it was read from, else
@@ -689,9 +706,10 @@ export class ErrorPayloadError extends Error {
     return toMcpResult(this.carried());
   }
 
-  private carried(): ErrorPayload | Json {
-    if (this.payload === null) throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
-    return this.payload;
+  private carried(): Json {
+    const payload: unknown = this.payload;
+    if (!isObject(payload)) throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
+    return payload;
   }
 
   /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
@@ -707,12 +725,105 @@ export class ErrorPayloadError extends Error {
     return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
   }
 
+  /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+   * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+   * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+   * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined }, nowMs: number = Date.now()): ErrorPayloadError | null {
+    const response = "status" in given && typeof given.status === "number" ? (given as ParsedResponse)
+      : "response" in given ? given.response : undefined;
+    if (response === undefined || response === null) return null;
+    const headers = parsedHeaders(response.headers);
+    return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+  }
+
   /** The error of a reading (null when it is not an error), with the response's headers. */
   static fromReading(reading: HttpReading, headers: Headers = {}): ErrorPayloadError | null {
     if (!reading.error) return null;
-    const payload = isObject(reading.payload) ? reading.payload : null;
-    return new ErrorPayloadError(payload, { status: reading.status, headers, reading });
+    return ErrorPayloadError.of(isObject(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
   }
+
+  /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+   * payload), or this class when its category is not one of the registry's. */
+  static of(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}): ErrorPayloadError {
+    const given: unknown = payload;
+    const category = isObject(given) ? own(given, w("category")) : undefined;
+    const made = typeof category === "string" && (CATEGORIES as readonly string[]).includes(category)
+      ? categoryErrorClass(category as Category) : ErrorPayloadError;
+    return new made(payload, options);
+  }
+}
+
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+export class UnknownCode {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
+export type CategoryError<C extends Category> = ErrorPayloadError & { readonly category: C };
+
+/** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
+export interface CategoryErrorClass<C extends Category> {
+  new (payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): CategoryError<C>;
+  readonly prototype: CategoryError<C>;
+}
+
+const CATEGORY_CLASSES = new Map<string, CategoryErrorClass<Category>>();
+
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+export function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C> {
+  let made = CATEGORY_CLASSES.get(category);
+  if (made === undefined) {
+    const name = CATEGORY_ERRORS[category] ?? "ErrorPayloadError";
+    made = class extends ErrorPayloadError {
+      constructor(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}) {
+        super(payload, options);
+        this.name = name;
+      }
+    } as unknown as CategoryErrorClass<Category>;
+    Object.defineProperty(made, "name", { value: name });
+    CATEGORY_CLASSES.set(category, made);
+  }
+  return made as unknown as CategoryErrorClass<C>;
+}
+
+/** What `ErrorPayloadError.fromAxios` reads of a response whose client parsed the body (axios):
+ * the status, the headers (a plain object or AxiosHeaders; a value may be a list or a number),
+ * and `data` (parsed JSON, text or bytes). */
+export interface ParsedResponse {
+  readonly status: number;
+  readonly headers?: unknown;
+  readonly data?: unknown;
+}
+
+/** Header pairs of an already parsed response: lists joined with ", ", numbers and booleans as
+ * text, anything else left out. */
+function parsedHeaders(headers: unknown): [string, string][] {
+  if (!isObject(headers)) return [];
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === "string") pairs.push([name, value]);
+    else if (typeof value === "number" || typeof value === "boolean") pairs.push([name, String(value)]);
+    else if (Array.isArray(value)) pairs.push([name, value.map(String).join(", ")]);
+  }
+  return pairs;
+}
+
+/** A parsed body as `readHttp` reads it: text and bytes as they are, anything else as its JSON. */
+function parsedBody(data: unknown): unknown {
+  if (data === undefined || typeof data === "string" || data instanceof Uint8Array || data instanceof ArrayBuffer) return data ?? "";
+  return toJson(data);
 }
 
 /** Whether a response of this status may be an error: any status >= 300, and any at all when the

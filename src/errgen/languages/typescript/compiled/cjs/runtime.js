@@ -3,7 +3,7 @@
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.ErrorPayloadError = exports.PayloadError = void 0;
+exports.UnknownCode = exports.ErrorPayloadError = exports.PayloadError = void 0;
 exports.isKnownCode = isKnownCode;
 exports.payloadProblems = payloadProblems;
 exports.isErrorPayload = isErrorPayload;
@@ -24,6 +24,7 @@ exports.readHttp = readHttp;
 exports.readResponse = readResponse;
 exports.fromHttp = fromHttp;
 exports.didYouMean = didYouMean;
+exports.categoryErrorClass = categoryErrorClass;
 const contract_js_1 = require("./contract.js");
 const recovery_js_1 = require("./recovery.js");
 const verdict_js_1 = require("./verdict.js");
@@ -97,8 +98,11 @@ function decision(payload, action, reason, delayMs = null) {
     return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 function decide(payload, options = {}) {
+    // The error a client caught decides by the response it was read from (`error.decide()`).
+    if (payload instanceof ErrorPayloadError)
+        return payload.decide(options);
     if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
         const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -503,17 +507,26 @@ function levenshtein(a, b, budget) {
  * received. */
 class ErrorPayloadError extends Error {
     constructor(payload, options = {}) {
-        const data = (0, verdict_js_1.isObject)(payload) ? { ...payload } : null;
+        // Read as unknown: narrowing the ErrorPayload union itself costs tsc a pass over every code
+        // (TS2590 "too complex" at 5,000 codes, tests/test_ts_scale.py).
+        const given = payload;
+        const data = (0, verdict_js_1.isObject)(given) ? { ...given } : null;
         const status = options.status ?? options.reading?.status ?? null;
         super(errorMessage(data, status));
         if (Object.prototype.hasOwnProperty.call(options, "cause")) {
             Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
         }
         this.name = "ErrorPayloadError";
-        this.payload = data === null ? null : payload;
-        this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : payload;
+        // Two statements, not `? :`: a conditional expression reduces the ErrorPayload union (TS2590).
+        this.payload = null;
+        if (data !== null)
+            this.payload = payload;
+        this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : given;
         const code = data === null ? undefined : (0, verdict_js_1.own)(data, w("code"));
-        this.code = code === undefined ? null : String(code);
+        this.codeText = code === undefined ? null : String(code);
+        this.code = this.codeText === null ? null : isKnownCode(this.codeText) ? this.codeText : new UnknownCode(this.codeText);
+        const category = data === null ? undefined : (0, verdict_js_1.own)(data, w("category"));
+        this.category = typeof category === "string" ? category : null;
         this.retryable = data !== null && (0, verdict_js_1.own)(data, w("retryable")) === true;
         const id = data === null ? options.reading?.correlationId : (0, verdict_js_1.own)(data, w("correlation_id"));
         this.correlationId = typeof id === "string" ? id : "";
@@ -523,7 +536,7 @@ class ErrorPayloadError extends Error {
     }
     /** Whether the code is this registry's (narrows `code` and `payload`). */
     isKnown() {
-        return this.code !== null && (0, recovery_js_1.recoveryEntry)(this.code) !== undefined;
+        return typeof this.code === "string";
     }
     /** What to do about this error: `decideResponse` on the response it was read from, else
      * `decide` on its payload. */
@@ -539,9 +552,10 @@ class ErrorPayloadError extends Error {
         return toMcpResult(this.carried());
     }
     carried() {
-        if (this.payload === null)
+        const payload = this.payload;
+        if (!(0, verdict_js_1.isObject)(payload))
             throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
-        return this.payload;
+        return payload;
     }
     /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
      * success's body is left unread (unless the registry marks errors sent with a success status,
@@ -555,15 +569,90 @@ class ErrorPayloadError extends Error {
     static fromHttp(status, headers, body, nowMs = Date.now()) {
         return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
     }
+    /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+    static fromAxios(given, nowMs = Date.now()) {
+        const response = "status" in given && typeof given.status === "number" ? given
+            : "response" in given ? given.response : undefined;
+        if (response === undefined || response === null)
+            return null;
+        const headers = parsedHeaders(response.headers);
+        return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+    }
     /** The error of a reading (null when it is not an error), with the response's headers. */
     static fromReading(reading, headers = {}) {
         if (!reading.error)
             return null;
-        const payload = (0, verdict_js_1.isObject)(reading.payload) ? reading.payload : null;
-        return new ErrorPayloadError(payload, { status: reading.status, headers, reading });
+        return ErrorPayloadError.of((0, verdict_js_1.isObject)(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
+    }
+    /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+     * payload), or this class when its category is not one of the registry's. */
+    static of(payload, options = {}) {
+        const given = payload;
+        const category = (0, verdict_js_1.isObject)(given) ? (0, verdict_js_1.own)(given, w("category")) : undefined;
+        const made = typeof category === "string" && contract_js_1.CATEGORIES.includes(category)
+            ? categoryErrorClass(category) : ErrorPayloadError;
+        return new made(payload, options);
     }
 }
 exports.ErrorPayloadError = ErrorPayloadError;
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+class UnknownCode {
+    constructor(text) {
+        this.text = text;
+    }
+    toString() {
+        return this.text;
+    }
+    toJSON() {
+        return this.text;
+    }
+}
+exports.UnknownCode = UnknownCode;
+const CATEGORY_CLASSES = new Map();
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+function categoryErrorClass(category) {
+    let made = CATEGORY_CLASSES.get(category);
+    if (made === undefined) {
+        const name = contract_js_1.CATEGORY_ERRORS[category] ?? "ErrorPayloadError";
+        made = class extends ErrorPayloadError {
+            constructor(payload, options = {}) {
+                super(payload, options);
+                this.name = name;
+            }
+        };
+        Object.defineProperty(made, "name", { value: name });
+        CATEGORY_CLASSES.set(category, made);
+    }
+    return made;
+}
+/** Header pairs of an already parsed response: lists joined with ", ", numbers and booleans as
+ * text, anything else left out. */
+function parsedHeaders(headers) {
+    if (!(0, verdict_js_1.isObject)(headers))
+        return [];
+    const pairs = [];
+    for (const [name, value] of Object.entries(headers)) {
+        if (typeof value === "string")
+            pairs.push([name, value]);
+        else if (typeof value === "number" || typeof value === "boolean")
+            pairs.push([name, String(value)]);
+        else if (Array.isArray(value))
+            pairs.push([name, value.map(String).join(", ")]);
+    }
+    return pairs;
+}
+/** A parsed body as `readHttp` reads it: text and bytes as they are, anything else as its JSON. */
+function parsedBody(data) {
+    if (data === undefined || typeof data === "string" || data instanceof Uint8Array || data instanceof ArrayBuffer)
+        return data ?? "";
+    return (0, wire_js_1.toJson)(data);
+}
 /** Whether a response of this status may be an error: any status >= 300, and any at all when the
  * registry marks errors sent with a success status (`error_when`). */
 function mayBeError(status) {

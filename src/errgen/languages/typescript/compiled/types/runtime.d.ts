@@ -1,4 +1,4 @@
-import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import type { Json, Problem } from "./verdict.js";
 import type { Headers } from "./wire.js";
@@ -68,7 +68,7 @@ export interface DecideOptions {
     readonly draw?: () => number;
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 export declare function decide(payload: unknown, options?: DecideOptions): Decision;
 /** How a response without a readable code is decided by its status alone, as the official API
  * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
@@ -218,7 +218,14 @@ export declare class ErrorPayloadError extends Error {
     readonly payload: ErrorPayload | Json | null;
     /** What was received: the payload object, or a body's text, or null. */
     readonly raw: unknown;
-    readonly code: Code | string | null;
+    /** The code: a `Code` (compare it with a code literal: a misspelt one does not compile), an
+     * `UnknownCode` for a code this SDK does not know (a newer server's), null when the response
+     * carried no payload. `codeText` is the code as sent, whichever it is. */
+    readonly code: Code | UnknownCode | null;
+    readonly codeText: string | null;
+    /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
+     * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+    readonly category: Category | string | null;
     readonly retryable: boolean;
     readonly correlationId: string;
     /** The response's HTTP status; null for an error a service throws itself. */
@@ -247,6 +254,45 @@ export declare class ErrorPayloadError extends Error {
     static fromResponse(response: FetchResponse, nowMs?: number): Promise<ErrorPayloadError | null>;
     /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
+    /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+    static fromAxios(given: ParsedResponse | {
+        readonly response?: ParsedResponse | undefined;
+    }, nowMs?: number): ErrorPayloadError | null;
     /** The error of a reading (null when it is not an error), with the response's headers. */
     static fromReading(reading: HttpReading, headers?: Headers): ErrorPayloadError | null;
+    /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+     * payload), or this class when its category is not one of the registry's. */
+    static of(payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): ErrorPayloadError;
+}
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+export declare class UnknownCode {
+    readonly text: string;
+    constructor(text: string);
+    toString(): string;
+    toJSON(): string;
+}
+/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
+export type CategoryError<C extends Category> = ErrorPayloadError & {
+    readonly category: C;
+};
+/** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
+export interface CategoryErrorClass<C extends Category> {
+    new (payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): CategoryError<C>;
+    readonly prototype: CategoryError<C>;
+}
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+export declare function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C>;
+/** What `ErrorPayloadError.fromAxios` reads of a response whose client parsed the body (axios):
+ * the status, the headers (a plain object or AxiosHeaders; a value may be a list or a number),
+ * and `data` (parsed JSON, text or bytes). */
+export interface ParsedResponse {
+    readonly status: number;
+    readonly headers?: unknown;
+    readonly data?: unknown;
 }

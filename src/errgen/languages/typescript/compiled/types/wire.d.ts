@@ -21,8 +21,11 @@ export declare function asText(body: unknown): readonly [boolean, string];
 export declare function bodyTooLarge(body: unknown): boolean;
 /** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
 export declare function toJson(value: unknown): string;
+/** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
+ * pair is one character, a lone surrogate one). */
+export declare function withinChars(text: string, limit: number): boolean;
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
- * when absent, not text, or longer than MAX_HEADER_CHARS. */
+ * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
 export declare function header(headers: unknown, name: string): string | null;
 /** Headers as a plain object: names in lower case, the first value of a repeated name, among the
  * first MAX_HEADERS (what `header` reads); pairs that are not two strings are skipped. */
