@@ -157,13 +157,16 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
         _fail("--watch rebuilds on every save; it does not combine with --check")
     if show_diff and not check:
         _fail("--diff shows what --check finds; pass both")
+    # Targets named on the command line are a partial build (the others' files stay); the
+    # `targets` setting, or no target at all, is everything OUT holds (a dropped target's files go).
+    complete = click.get_current_context().get_parameter_source("targets") is not click.core.ParameterSource.COMMANDLINE
     if watch:
-        _watch(registry_path, out_dir, targets, force)
-    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force))
+        _watch(registry_path, out_dir, targets, force, complete=complete)
+    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force, complete=complete))
 
 
 def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
-                force: bool, prefix: str = "") -> int:
+                force: bool, prefix: str = "", complete: bool = False) -> int:
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
@@ -178,7 +181,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     try:
         result = _lint(registry_path)
         if check:
-            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff)
+            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff, complete=complete)
             if report:
                 click.echo(report.render(diffs=show_diff), err=True)
                 hint = "" if show_diff else " (--diff shows the changes)"
@@ -186,7 +189,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
                 return 1
             console.current().status(f"{out_dir}: up to date.")
             return 0
-        changed = pipeline.build(result.registry, out_dir, targets, force)
+        changed = pipeline.build(result.registry, out_dir, targets, force, complete)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
@@ -201,7 +204,8 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     return 0
 
 
-def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
+def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3,
+           complete: bool = False) -> NoReturn:
     """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
     its header and every fragment its `include` patterns match, re-globbed on every poll so a
     fragment added or removed while watching counts. Polled: no dependency, works on every file
@@ -219,7 +223,7 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
-                code = _build_once(path, out_dir, targets, False, False, force, stamp)
+                code = _build_once(path, out_dir, targets, False, False, force, stamp, complete)
                 if code:
                     click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
             time.sleep(interval)
