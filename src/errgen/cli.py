@@ -570,8 +570,9 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
     """Run each built SDK's conformance runner against the vectors.
 
     The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
-    What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
-    TypeScript runner compiled with the pinned TypeScript, which npm installs there once). Prints,
+    Each runs from a private copy of the files OUT's manifest lists for it, each checked against
+    the manifest's sha256 first (a file planted in OUT is never run; a changed one stops the run,
+    exit 2); what a runner builds goes to errgen's cache, never to OUT. Prints,
     per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.
