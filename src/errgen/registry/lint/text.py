@@ -110,7 +110,7 @@ def _spelled(number: float) -> str:
 @rule("non-finite-number")
 def non_finite_number(ctx: Context) -> Iterator[Finding]:
     """No registry number is NaN or infinite (`.nan`, `.inf`, `-.inf`, or a number too large for a
-    64-bit float such as `1e400`), wherever it stands: a `wire.response` condition's `equals` is
+    64-bit float such as `1.0e+400`), wherever it stands: a `wire.response` condition's `equals` is
     written into every SDK and into conformance/responses.json, and JSON has no spelling for
     either (TypeScript, Go and Java SDKs would fail to load). Write a finite number, or the
     value as a string."""
