@@ -44,7 +44,7 @@ function spelledApart(number) {
     return Number.isInteger(value) || Object.is(value, -0) || (value !== 0 && Math.abs(value) < 1e-4) || !/[.eE]/.test(number);
 }
 /** `text` with every JSON number longer than MAX_NUMBER_CHARS (outside strings) replaced by one
- * out of range (`1.0e+400`, read as Infinity): such a number is never converted, like 1e400 in every
+ * out of range (`1e400`, read as Infinity): such a number is never converted, like 1e400 in every
  * SDK. Only a run that is exactly a JSON number is replaced, so no invalid text becomes valid. Also
  * whether any number is spelled in a way a JavaScript number does not keep (`2.0`, `-0`, `1E3`). */
 function longNumbersOutOfRange(text) {
