@@ -4,7 +4,8 @@ targets it is told to build (issue 42 point 3).
 `build --check` reports every file in OUT that no build writes, so a file planted in a pull
 request (a Go `zz_init.go` with an `init()`, a Rust `build.rs`, a Python module shadowing
 `random`, a Maven `.mvn/jvm.config`, a second `_conformance.py`) fails the check. Build
-leftovers (what the generated .gitignore hides) are let be only while git does not track them.
+leftovers (what the generated .gitignore hides), and whatever else git ignores, are let be only
+while git does not track them.
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ def test_untracked_build_leftovers_are_let_be(repo: Path) -> None:
     egg-info, node_modules/, __pycache__/) is hidden by the generated .gitignore and is no
     finding while git does not track it."""
     plant(repo, HIDDEN)
+    assert unlisted(repo) == []
+
+
+def test_what_the_repository_ignores_and_does_not_track_is_let_be(repo: Path) -> None:
+    """A type checker's cache in the SDK folder, ignored by the repository's own .gitignore, is
+    no finding either; the same file not ignored is (git would commit it)."""
+    plant(repo, ("python/.mypy_cache/3.11/x.json",))
+    assert unlisted(repo) == ["python/.mypy_cache/3.11/x.json"]
+    (repo.parent / ".gitignore").write_text(".mypy_cache/\n")
     assert unlisted(repo) == []
 
 

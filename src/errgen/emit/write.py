@@ -931,7 +931,7 @@ def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, v
     report.extra = sorted(set(report.extra))
     if st is not None:
         others = set(kept.files()) - planned  # the files of targets this check leaves alone
-        report.unlisted = unlisted(root, planned | others | set(report.extra), own_text)
+        report.unlisted = unlisted(root, planned | others | set(report.extra))
     manifest = kept.updated(expected).text()
     on_disk = _read(root / MANIFEST) if st is not None else None
     if on_disk is None:
@@ -947,24 +947,27 @@ def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, v
 _BOOKKEEPING = frozenset({MANIFEST, IGNORE, CACHE, f"{CACHE}.tmp", STAGING, COMMIT})
 
 
-def unlisted(root: Path, known: set[str], ignore: str) -> list[str]:
+def unlisted(root: Path, known: set[str]) -> list[str]:
     """Every entry under OUT that is not a folder and not in `known` (what the build writes, and
-    the files of targets it leaves alone): a file, a link, a FIFO, whatever it is. Anything
-    there that errgen did not write may be compiled or run by whoever builds an SDK (a Go
+    the files of targets it leaves alone), and that git tracks or would commit: anything there
+    that errgen did not write may be compiled or run by whoever builds an SDK (a Go
     `zz_init.go`, a Rust `build.rs`, a Python `random.py`, a Maven `.mvn/jvm.config`).
 
-    Build leftovers are the exception: what the generated .gitignore hides (each language's
-    declared leftovers, such as rust/target/ or python/*.egg-info/, and __pycache__/), which
-    building or installing an SDK by hand leaves there. One is let be only while git does not
-    track it: a pull request can commit any path, ignored or not (`git add -f`), so a tracked
-    leftover is reported like any other file, and when git cannot say what it tracks (OUT is
-    not in a git work tree, or git is missing) every leftover is reported."""
-    rules = _leftover_rules(ignore)
-    tracked = _tracked(root)
-    # The folders holding a tracked file errgen does not write: a leftover folder among them is
-    # walked (to find that file); any other is skipped whole (node_modules/ may be large).
-    suspect = {rel.rpartition("/")[0] for rel in tracked - known} if tracked is not None else set()
-    suspect |= {parent for folder in list(suspect) for parent in _parents(folder)}
+    What git ignores and does not track is let be: build leftovers (the generated .gitignore
+    hides each language's, such as rust/target/ or python/*.egg-info/, and __pycache__/) and
+    whatever else the repository ignores (a .mypy_cache/). No pull request can bring such a file
+    (what it brings is tracked, and `git add -f` makes an ignored path tracked), so only this
+    machine put it there. When git cannot say (OUT is not in a git work tree, or git is
+    missing), every entry is reported, leftovers included."""
+    listed = _git_paths(root)
+    if listed is None:
+        return _walk(root, known)
+    return sorted(rel for rel in listed if rel not in known and rel.split("/")[0] not in _BOOKKEEPING
+                  and os.path.lexists(root / rel))
+
+
+def _walk(root: Path, known: set[str]) -> list[str]:
+    """Every entry under OUT but its folders and errgen's bookkeeping that is not in `known`."""
     found: list[str] = []
     stack = [""]
     while stack:
@@ -977,58 +980,30 @@ def unlisted(root: Path, known: set[str], ignore: str) -> list[str]:
             rel = f"{folder}/{entry.name}" if folder else entry.name
             if not folder and entry.name in _BOOKKEEPING:
                 continue
-            parts = rel.split("/")
-            spared = tracked is not None and _leftover(parts, rules, entry.is_dir(follow_symlinks=False))
             if entry.is_dir(follow_symlinks=False):
-                if not spared or rel in suspect:
-                    stack.append(rel)
-            elif rel not in known and not (spared and rel not in tracked):  # type: ignore[operator]
+                stack.append(rel)
+            elif rel not in known:
                 found.append(rel)
     return sorted(found)
 
 
-def _parents(folder: str) -> Iterator[str]:
-    while folder:
-        folder = folder.rpartition("/")[0]
-        yield folder
-
-
-def _leftover_rules(ignore: str) -> list[tuple[list[str] | None, str, bool]]:
-    """The generated .gitignore's build-leftover patterns as (folder parts, or None for any
-    folder; the name pattern; whether it names folders only)."""
-    rules: list[tuple[list[str] | None, str, bool]] = []
-    for line in ignore.splitlines():
-        if not line or line.startswith("#") or line.lstrip("/").rstrip("/") in _BOOKKEEPING:
-            continue
-        parts = line.strip("/").split("/")
-        rules.append((parts[:-1] if line.startswith("/") else None, parts[-1], line.endswith("/")))
-    return rules
-
-
-def _leftover(parts: list[str], rules: list[tuple[list[str] | None, str, bool]], is_dir: bool) -> bool:
-    """Whether the path (its parts) lies in, or is, what a leftover pattern hides, as git reads
-    the pattern: one path part matched by a glob, after the folder it is anchored at."""
-    for folder, pattern, folders_only in rules:
-        starts = range(len(parts)) if folder is None else [len(folder)] if parts[:len(folder)] == folder else []
-        for at in starts:
-            if at < len(parts) and fnmatch.fnmatchcase(parts[at], pattern) and (not folders_only or at < len(parts) - 1 or is_dir):
-                return True
-    return False
-
-
-def _tracked(root: Path) -> set[str] | None:
-    """The paths git tracks under OUT, relative to it; None when git cannot say (no git, OUT not
-    in a work tree). Its file-system monitor is turned off: it would run a configured command."""
+def _git_paths(root: Path) -> set[str] | None:
+    """The paths under OUT, relative to it, that git tracks or would add (untracked and not
+    ignored); None when git cannot say (no git, OUT not in a work tree). Its file-system monitor
+    is turned off: it would run a configured command."""
     import subprocess
 
-    try:
-        done = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--", "."], cwd=root,
-                              capture_output=True, timeout=120, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return {path for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path}
+    paths: set[str] = set()
+    for extra in ([], ["--others", "--exclude-standard"]):
+        try:
+            done = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", *extra, "--", "."], cwd=root,
+                                  capture_output=True, timeout=300, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if done.returncode != 0:
+            return None
+        paths.update(path.rstrip("/") for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path)
+    return paths
 
 
 def _diff(path: Path, text: str, rel: str) -> str:
