@@ -118,5 +118,6 @@ def test_without_a_usable_cache_the_copy_is_a_fresh_temp_folder(out: Path, monke
 def test_rust_conformance_leaves_no_cargo_lock_in_the_output_folder(out: Path, tmp_path: Path) -> None:
     """The real thing (slow: cargo builds the runner, in the cache)."""
     done = errgen("conformance", "--out", str(out), "--target", "rust", cwd=tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
+    # The runner ran (whether every vector passes is the SDK's business, not this test's).
+    assert done.returncode in (0, 1) and re.search(r"^rust: \d+ passed, \d+ failed$", done.stdout, re.M), done.stdout + done.stderr
     assert not (out / "rust" / "Cargo.lock").exists() and not (out / "rust" / "target").exists()
