@@ -96,7 +96,8 @@ def _non_finite(node: Any, loc: Loc, where: str) -> Iterator[tuple[float, Loc, s
         for key, value in node.items():
             inner = f"{where}.{key}" if where else str(key)
             if isinstance(key, float) and not math.isfinite(key):
-                yield key, node.key_locs.get(key, loc), f"a key of {where or 'the registry'}"
+                key_locs: dict[Any, Loc] = node.key_locs  # a key is a string, unless YAML read a number
+                yield key, key_locs.get(key, loc), f"a key of {where or 'the registry'}"
             yield from _non_finite(value, node.locs.get(key, loc), inner)
     elif isinstance(node, Seq):
         for i, (item, item_loc) in enumerate(zip(node, node.locs)):
@@ -114,9 +115,9 @@ def non_finite_number(ctx: Context) -> Iterator[Finding]:
     written into every SDK and into conformance/responses.json, and JSON has no spelling for
     either (TypeScript, Go and Java SDKs would fail to load). Write a finite number, or the
     value as a string."""
-    root = ctx.document.root if ctx.document else None
-    if root is None or not any(_MAYBE_NON_FINITE.search(text) for text in ctx.document.sources):
+    doc = ctx.document
+    if doc is None or not any(_MAYBE_NON_FINITE.search(text) for text in doc.sources):
         return
-    for number, loc, where in _non_finite(root, root.loc, ""):
+    for number, loc, where in _non_finite(doc.root, doc.root.loc, ""):
         yield Finding(f"{where} reads as {_spelled(number)}, a number that is not finite: JSON and the generated code "
                       "cannot hold it; write a finite number, or quote the value to make it a string", loc)
