@@ -93,6 +93,10 @@ class Config:
         key = setting if not self.table else f"{self.table} {setting}"
         return f"{_display(self.source)} {key}" if self.source else setting
 
+    def label(self, setting: str) -> str:
+        """How a message names a setting: 'errgen.toml: registry', 'pyproject.toml: [tool.errgen] out'."""
+        return f"{_display(self.source)}: {self.table + ' ' if self.table else ''}{setting}"
+
     def defaults(self, parameter_names: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
         """click's default_map: for each command (by its parameter names), the values it takes."""
         out: dict[str, dict[str, Any]] = {}
@@ -183,8 +187,21 @@ def _settings(table: dict[str, Any], spec: dict[str, tuple[str, Callable[[Any], 
         value = convert(raw)
         if value is None:
             raise ConfigError(f"{where}{prefix + key} must be {expected}, found {raw!r}")
+        if is_path:
+            _confine(base / value, f"{where}{prefix + key}", value, base)
         out[prefix + key] = _display(base / value) if is_path else value
     return out
+
+
+def _confine(path: Path, label: str, written: str, base: Path) -> None:
+    """A path setting resolves inside the repository root, links followed (errgen.paths): a
+    pull request's settings never point errgen at a file, or an output folder, outside it."""
+    from errgen.paths import Outside, confine
+
+    try:
+        confine(path, label, written, start=base)
+    except Outside as exc:
+        raise ConfigError(str(exc)) from None
 
 
 # Wiring into the command line: the group reads the settings once; commands ask where a value came from.
@@ -213,6 +230,17 @@ def unsaid() -> str | None:
         meta[f"{_META}.said"] = True
         return str(meta[_META].described())
     return None
+
+
+def label(param: str, setting: str, flag: str) -> str:
+    """How a message names where the current command's `param` came from: the setting that set
+    it ('errgen.toml: registry'), else the flag ('--registry')."""
+    ctx = click.get_current_context()
+    settings = ctx.meta.get(_META)
+    if ctx.get_parameter_source(param) is click.core.ParameterSource.DEFAULT_MAP and settings is not None \
+            and settings.source is not None:
+        return str(settings.label(setting))
+    return flag
 
 
 def set_by(param: str, setting: str, value: object) -> str:

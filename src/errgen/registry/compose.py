@@ -18,7 +18,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.registry.load import Document, Map, Seq, decode, load_text, restamped
+from errgen.paths import TooLarge
+from errgen.registry.load import MAX_BYTES, Document, Map, Seq, decode, load_text, restamped
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 
@@ -142,9 +143,11 @@ class WorkTree:
         return ("" if real == self._real else real.relative_to(self._real).as_posix()), kind
 
     def read(self, name: str) -> bytes:
-        fd = os.open(self._real / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # resolved already: a link here was swapped in
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read()
+        """A regular file only, at most the loader's limit (errgen.paths.read_regular); not
+        through a link: links were resolved already, so one here was swapped in."""
+        from errgen.paths import read_regular
+
+        return read_regular(self._real / name, MAX_BYTES, follow=False)
 
     def holds(self, name: str, data: bytes) -> bool:
         return self.read(name) == data
@@ -401,6 +404,9 @@ def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) 
             doc = load_text(decode(data, shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
+        return None
+    except TooLarge as exc:
+        diagnostics.append(diag("file-too-large", f"fragment is {exc.size} bytes or more; the limit is {exc.limit}", shown, Loc(1, 1)))
         return None
     except (OSError, subprocess.CalledProcessError) as exc:
         diagnostics.append(diag("file-unreadable", f"cannot read fragment {shown}: {exc}", shown, Loc(1, 1)))
