@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_errgen
 from errgen.registry import compose
 from errgen.registry.load import load_text
 
@@ -85,3 +85,58 @@ def test_a_huge_committed_link_is_never_read(tmp_path: Path, requested: list[str
     tree._git = lambda *args: calls.append(list(args)) or original(*args)  # type: ignore[method-assign]
     assert tree.resolve("teams/link.yaml") is None
     assert not [c for c in calls if c[0] == "cat-file"]
+
+
+# --- point 7: one long JSON Lines line ------------------------------------------------------------
+
+GOOD = '{"code": "RATE_LIMITED", "message": "slow down"}\n'
+
+
+def _long_line(size: int) -> str:
+    return '{"code": "RATE_LIMITED", "message": "' + "x" * size + '"}\n'
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".txt"])  # by name, and sniffed
+def test_a_line_past_the_payload_limit_is_reported_and_streaming_goes_on(tmp_path: Path, suffix: str) -> None:
+    from errgen.contract import Policy
+
+    path = tmp_path / f"log{suffix}"
+    long = _long_line(Policy().max_body_bytes)
+    path.write_text(GOOD + long + GOOD)
+    done = run_errgen("validate", str(path))
+    assert done.returncode == 1
+    size = len(long) - 1  # its newline is not part of it
+    assert f"{path}:2: error[payload-too-large]: payload 2: line is {size:,} bytes, past the payload limit of 1,048,576" in done.stdout
+    assert f"{path}:3: error[missing-field]: payload 3" in done.stdout  # the line after it is read
+
+
+def test_a_long_line_on_a_pipe_is_reported_too() -> None:
+    done = run_errgen("validate", "-", input=GOOD + _long_line(2_000_000) + GOOD)
+    assert "-:2: error[payload-too-large]" in done.stdout and "-:3: error[missing-field]" in done.stdout
+
+
+def test_a_line_at_the_limit_is_read(tmp_path: Path) -> None:
+    from errgen.contract import Policy
+
+    line = _long_line(0)
+    path = tmp_path / "log.jsonl"
+    path.write_text(GOOD + line.replace('"message": ""', '"message": "' + "x" * (Policy().max_body_bytes - len(line) + 1) + '"'))
+    done = run_errgen("validate", str(path))
+    assert "payload-too-large" not in done.stdout and f"{path}:2: error[missing-field]" in done.stdout
+
+
+def test_memory_stays_at_one_line_limit_however_long_the_line(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from errgen.validate.inputs import records
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(GOOD + _long_line(24_000_000) + GOOD)
+    tracemalloc.start()
+    try:
+        found = [(r.line, r.error_rule if r.error else "") for r in records(str(path))]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == [(1, ""), (2, "payload-too-large"), (3, "")]
+    assert peak < 6_000_000, peak  # a 24 MB line: under 6 MB at its peak (main held it whole, about 4.5x)
