@@ -616,7 +616,7 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
 
     The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
     What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
-    TypeScript runner compiled with the pinned TypeScript, which npm installs there once). Prints,
+    TypeScript runner ships compiled in the package, so it needs only node). Prints,
     per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.
