@@ -159,3 +159,12 @@ def test_a_settings_error_quoting_a_value_is_masked(repo: Path) -> None:
     (repo / "errgen.toml").write_text(f'targets = "{TOKEN}"\n')
     done = run_errgen("lint", cwd=repo)
     assert done.returncode == 2 and "targets must be" in _clean(done)
+
+
+@pytest.mark.parametrize("name", ["errgen.toml", "pyproject.toml"])
+def test_a_settings_file_that_is_a_link_out_of_the_repository_is_not_read(repo: Path, outside: Path, name: str) -> None:
+    (outside / "creds.toml").write_text(f'[tool.errgen]\npassword = "{TOKEN}"\n' if name == "pyproject.toml" else f'password = "{TOKEN}"\n')
+    (repo / name).symlink_to(outside / "creds.toml")
+    done = run_errgen("lint", cwd=repo)
+    assert done.returncode == 2
+    assert f"{name}: leads outside the repository" in _clean(done) and "password" not in done.stderr

@@ -136,10 +136,10 @@ def find(start: Path) -> Config:
     for folder in folders:
         own = folder / "errgen.toml"
         if own.is_file():
-            return parse(own, _read(own), "")
+            return parse(own, _read(_inside(own, root or start)), "")
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            table = _read(pyproject).get("tool", {}).get("errgen")
+            table = _read(_inside(pyproject, root or start)).get("tool", {}).get("errgen")
             if table is not None:
                 return parse(pyproject, table, "[tool.errgen]")
     if root is None:
@@ -147,6 +147,16 @@ def find(start: Path) -> Config:
     if root == start.absolute():
         return Config(searched=f"in {_display(start)} (the repository root)")
     return Config(searched=f"in {_display(start)} or a parent up to the repository root {_display(root)}")
+
+
+def _inside(path: Path, root: Path) -> Path:
+    """A settings file is the repository's own: one that is a link leading out of it (to a
+    TOML file of someone else's, whose keys and values an error would quote) is refused."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise ConfigError(f"{_display(path)}: leads outside the repository ({top}) through a symbolic link; "
+                          "errgen does not read it")
+    return path
 
 
 def _read(path: Path) -> dict[str, Any]:
