@@ -235,7 +235,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
-        click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
+        click.echo(f"{prefix}errgen: {_masked(str(exc))}{config.set_by('targets', 'targets', targets)}", err=True)
         return 2
     except (BuildError, WriteError) as exc:
         click.echo(f"{prefix}errgen: {_masked(str(exc))}", err=True)
