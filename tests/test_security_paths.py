@@ -105,6 +105,17 @@ def test_a_committed_registry_link_that_leads_out_is_refused_and_never_printed(r
         assert "leads outside the repository" in _clean(done), command
 
 
+def test_a_committed_output_folder_link_that_leads_out_is_refused(repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (repo / "generated").symlink_to(tmp_path / "elsewhere")
+    for command in (["build", "--target", "schema"], ["build", "--check"], ["conformance"], ["build", "--out", "generated"]):
+        done = run_errgen(*command, cwd=repo)
+        assert done.returncode == 2, (command, done.stderr)
+        assert '"generated" leads outside the repository' in done.stderr, command
+    assert "the default output folder" in run_errgen("build", cwd=repo).stderr
+    assert not list((tmp_path / "elsewhere").iterdir())
+
+
 def test_named_files_may_be_anywhere_but_not_through_a_link_in_the_repository(repo: Path, outside: Path, tmp_path: Path) -> None:
     shutil.copy(REGISTRY, tmp_path / "old.yaml")  # a copy of the last release beside the checkout: the caller's choice
     assert run_errgen("diff", str(tmp_path / "old.yaml"), "registry/errors.yaml", cwd=repo).returncode == 0

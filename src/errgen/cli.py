@@ -58,7 +58,8 @@ def _confined(path: Path, param: str, setting: str, flag: str) -> Path:
         return _named(path, flag)
     default = source in (None, click.core.ParameterSource.DEFAULT)
     try:
-        return confine(path, "the default " + setting if default else config.label(param, setting, flag))
+        what = "the default output folder" if setting == "out" else f"the default {setting}"
+        return confine(path, what if default else config.label(param, setting, flag))
     except Outside as exc:
         _fail(str(exc))
 
