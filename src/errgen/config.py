@@ -10,6 +10,12 @@ the current folder is read. A settings file in a shared folder above a checkout 
 to a folder whose runner `errgen conformance` runs, or allow every leak) is never obeyed. With
 -v every command says which file it used, or where it looked.
 
+`registry` and `out` must resolve inside the repository root once links are followed (outside a
+repository, inside the current folder): the settings come with the checkout, so a pull request
+could otherwise point errgen at ~/.netrc or write outside. Anything else is a ConfigError that
+names the file, the key and the value as written (errgen.paths). A settings file that is itself
+a link leading out of the repository is not read.
+
     registry = "contract/errors.yaml"
     out = "sdk"
     targets = ["python", "typescript"]
