@@ -1,13 +1,14 @@
 """Where errgen may read and write: the repository it runs in, and regular files only.
 
 In CI on a pull request everything in the checkout, settings and symbolic links included, is
-written by whoever opened it. So the project's registry and output folder (however they are named:
-the settings, `--registry` / `--out`, or the defaults) must resolve inside the repository root
-after every symbolic link is followed; the root is the first folder up from the current one that
-holds `.git`, or, outside a repository, the current folder. A file named only on the command line
-(`diff OLD NEW`, `bump --from`, `validate FILE`) is the caller's choice and may be anywhere, but a
-path that is inside the repository as written may not leave it through a link: a link committed
-into the checkout never points errgen outside it.
+written by whoever opened it; the command line is not. So the project's registry and output
+folder, when the settings name them or they are left at their defaults, must resolve inside the
+repository root after every symbolic link is followed (`confine`); the root is the first folder
+up from the current one that holds `.git`, or, outside a repository, the current folder. A path
+typed on the command line (`--registry`, `--out`, `diff OLD NEW`, `bump --from`, `validate FILE`)
+is the caller's choice and may be anywhere, but a path that is inside the repository as typed
+may not leave it through a link (`no_link_out`): a link committed into the checkout never points
+errgen outside it. docs/security.md states the rule.
 
 A registry file is read only when it is a regular file (a FIFO would block, `/dev/zero` never
 ends), and never past the loader's size limit, before a byte is parsed.
@@ -71,7 +72,11 @@ def no_link_out(path: Path, label: str, start: Path | None = None) -> Path:
 
 
 class NotRegular(OSError):
-    """The path names something other than a regular file (a FIFO, a device, a socket)."""
+    """The path names something other than a regular file; `kind` says what ("a FIFO", "a device")."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__(f"{path} is {kind}, not a regular file")
+        self.kind = kind
 
 
 class TooLarge(OSError):
@@ -93,7 +98,7 @@ def read_regular(path: Path | str, limit: int, dir_fd: int | None = None, follow
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(21, "Is a directory", str(path))
         if not stat.S_ISREG(st.st_mode):
-            raise NotRegular(f"{path} is not a regular file ({_kind(st.st_mode)})")
+            raise NotRegular(str(path), _kind(st.st_mode))
         if st.st_size > limit:
             raise TooLarge(st.st_size, limit)
         if hasattr(os, "set_blocking"):
@@ -119,4 +124,4 @@ def _kind(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    return "not a file"
+    return "not a file"  # pragma: no cover - every other type is one of the above

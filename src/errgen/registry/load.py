@@ -93,7 +93,7 @@ def read_text(path: Path, display: str) -> str:
     except TooLarge as exc:
         raise Fatal(diag("file-too-large", f"registry is {exc.size} bytes or more; the limit is {MAX_BYTES}", display, Loc(1, 1))) from None
     except NotRegular as exc:
-        msg = f"{display} is {str(exc).rpartition('(')[2].rstrip(')')}, not a regular file; errgen reads a registry only from a file"
+        msg = f"{display} is {exc.kind}, not a regular file; errgen reads a registry only from a file"
         raise Fatal(diag("file-unreadable", msg, display, Loc(1, 1))) from None
     except FileNotFoundError:
         raise Fatal(diag("file-not-found", f"no registry file at {display}", display, Loc(1, 1))) from None
