@@ -10,6 +10,7 @@ while git does not track them.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -31,6 +32,13 @@ HIDDEN = ("rust/target/build.rs", "rust/Cargo.lock", "python/build/lib/acme_erro
 
 def git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(autouse=True)
+def plain_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    """git with no user or system settings: a global excludes file must not change what is ignored."""
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
 
 
 @pytest.fixture(scope="module")
