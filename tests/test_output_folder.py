@@ -131,6 +131,9 @@ def test_a_manifest_listing_a_planted_file_does_not_make_it_errgens(repo: Path) 
     report = check(load_registry(), repo, SDKS, trust_cache=False, complete=True)
     assert {"go/zz_init.go", "python/random.py"} <= set(report.extra + report.unlisted), report.render()
     assert ".errgen-manifest.json" in report.stale
+    # Checking python alone (--target python) still reports a file in python/ listed under another target.
+    partial = check(load_registry(), repo, ["python"], trust_cache=False, complete=False)
+    assert "python/random.py" in partial.unlisted, partial.render()
 
 
 def settings(folder: Path, *targets: str) -> None:
