@@ -410,9 +410,14 @@ public final class Errors {
     }
   }
 
-  // A header set once: a later value replaces an earlier one of the same name, in its place.
+  // A header set once: a later value replaces an earlier one of the same name, in its place. A
+  // value that is not writable (docs/conformance.md, "Writing headers") is left out: the body
+  // still carries it, and no CR, LF or NUL can split the response.
   private static void putHeader(
       List<Map.Entry<String, String>> headers, String name, String value) {
+    if (!writable(value)) {
+      return;
+    }
     for (int i = 0; i < headers.size(); i++) {
       if (headers.get(i).getKey().equals(name)) {
         headers.set(i, header(name, value));
@@ -420,6 +425,23 @@ public final class Errors {
       }
     }
     headers.add(header(name, value));
+  }
+
+  /**
+   * Whether {@code value} may be written as a header value: not empty, at most {@link
+   * Policy#maxHeaderChars()} characters (the readers' own bound), each one visible ASCII or space.
+   */
+  static boolean writable(String value) {
+    if (value == null || value.isEmpty() || value.length() > C.policy.maxHeaderChars()) {
+      return false;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c > 0x7E) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** An HTTP response for a payload: status, delay headers and a body in the API's own shape. */
@@ -440,17 +462,17 @@ public final class Errors {
     RecoveryEntry entry = C.codes.get(payload.code());
     int status = entry != null ? entry.httpStatus() : 500;
     List<Map.Entry<String, String>> headers = new ArrayList<>();
-    headers.add(header("Content-Type", problem ? "application/problem+json" : "application/json"));
+    putHeader(headers, "Content-Type", problem ? "application/problem+json" : "application/json");
     // For clients that never read the body (the official API SDKs' retry policy obeys it).
-    headers.add(header("x-should-retry", Boolean.toString(payload.retryable())));
+    putHeader(headers, "x-should-retry", Boolean.toString(payload.retryable()));
     Long delay = payload.retryAfterMs();
     if (delay == null && entry != null && payload.retryable()) {
       delay = entry.retryAfterMs();
     }
     if (delay != null) {
       long ms = Math.min(delay, C.policy.maxDelayValueMs());
-      headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
-      headers.add(header("retry-after-ms", Long.toString(ms)));
+      putHeader(headers, "Retry-After", Long.toString((ms + 999) / 1000));
+      putHeader(headers, "retry-after-ms", Long.toString(ms));
     }
     String sent = sentCode(payload, fields);
     ObjectNode body = Json.NODES.objectNode();

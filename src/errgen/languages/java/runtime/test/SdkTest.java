@@ -403,6 +403,45 @@ class SdkTest {
   }
 
   @Test
+  void toHttpWritesOnlyVisibleAsciiHeaderValues() {
+    String[] hostile = {
+      "c-1\r\nSet-Cookie: a=b", "c\u0000d", "\u00e9t\u00e9", "x".repeat(100_000), "\u2028"
+    };
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      for (String bad : hostile) {
+        ErrorPayload p =
+            Errors.newError(
+                entry.knownCode(), bad, b -> b.message(bad).resourceId(bad).scope(entry.scope()));
+        HttpMessage out = Errors.toHttp(p);
+        for (Map.Entry<String, String> h : out.headers()) {
+          assertTrue(Errors.writable(h.getValue()), h.getKey() + " carries an unsafe value");
+        }
+        // Where the API's shape puts a fact in a header, a clean value is written there.
+        for (String fact : List.of("correlation_id", "message", "resource_id")) {
+          for (JsonNode source : Contract.INSTANCE.response.get(fact)) {
+            if (source.get("in").asText().equals("header")) {
+              assertNull(out.header(source.get("name").asText()), fact);
+              break;
+            }
+          }
+        }
+      }
+      HttpMessage clean = Errors.toHttp(payload(entry));
+      for (JsonNode source : Contract.INSTANCE.response.get("correlation_id")) {
+        if (source.get("in").asText().equals("header")) {
+          assertEquals("c-1", clean.header(source.get("name").asText()));
+          break;
+        }
+      }
+    }
+    assertFalse(Errors.writable(""));
+    assertTrue(Errors.writable("x".repeat(RecoveryTable.policy().maxHeaderChars())));
+    assertFalse(Errors.writable("x".repeat(RecoveryTable.policy().maxHeaderChars() + 1)));
+    assertTrue(Errors.writable(" ~"));
+    assertFalse(Errors.writable("\u007f"));
+  }
+
+  @Test
   void javaNetHttpResponse() {
     RecoveryEntry retryable =
         RecoveryTable.entries().stream()
