@@ -188,23 +188,194 @@ public final class Errors {
       reason = Reason.REGISTRY;
       registryDelay = entry.retryAfterMs();
     }
-    Action last = C.exhausted.get(action);
-    if (last == null) {
-      return decision(values, action, reason, null);
-    }
-    if (attempt >= maxAttempts) {
-      return decision(values, last, Reason.ATTEMPTS_EXHAUSTED, null);
-    }
     JsonNode stated = values[Verdicts.RETRY_AFTER_MS];
     Long asked = stated != null ? Long.valueOf(Verdicts.longValue(stated)) : registryDelay;
-    long delay = asked != null ? asked : backoffMs(attempt);
-    if (delay > maxDelayMs) {
-      return decision(values, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+    Timed t = timed(action, reason, asked, attempt, maxAttempts, maxDelayMs, jitter);
+    return decision(values, t.action(), t.reason(), t.delay());
+  }
+
+  /** A decision's action, reason and delay once the timing rule has been applied. */
+  private record Timed(Action action, Reason reason, Long delay) {}
+
+  /**
+   * The timing rule of a timed action (retry, pause), the same for a payload, a response decided by
+   * its status and a transport failure: attempts first, then the delay ({@code named}, else the
+   * backoff) and its bound. The bound is on the delay the rule asks for, so escalating never
+   * depends on a random draw; jitter then spreads only a backoff (a named delay is waited as
+   * named). Any other action has no delay.
+   */
+  private static Timed timed(
+      Action action,
+      Reason reason,
+      Long named,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    Action last = C.exhausted.get(action);
+    if (last == null) {
+      return new Timed(action, reason, null);
     }
-    if (asked == null && jitter != null && delay > 0) {
+    if (attempt >= maxAttempts) {
+      return new Timed(last, Reason.ATTEMPTS_EXHAUSTED, null);
+    }
+    long delay = named != null ? named : backoffMs(attempt);
+    if (delay > maxDelayMs) {
+      return new Timed(Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+    }
+    if (named == null && jitter != null && delay > 0) {
       delay = (long) (jitter.nextDouble() * delay);
     }
-    return decision(values, action, reason, delay);
+    return new Timed(action, reason, delay);
+  }
+
+  // Deciding a response and a transport failure.
+
+  /** {@link #decideResponse(HttpReading, long, long, long, Random)} with the policy's limits. */
+  public static Decision decideResponse(HttpReading reading, long attempt) {
+    return decideResponse(
+        reading, attempt, C.policy.defaultMaxAttempts(), C.policy.defaultMaxDelayMs(), null);
+  }
+
+  /** As above, with these limits and no jitter. */
+  public static Decision decideResponse(
+      HttpReading reading, long attempt, long maxAttempts, long maxDelayMs) {
+    return decideResponse(reading, attempt, maxAttempts, maxDelayMs, null);
+  }
+
+  /**
+   * What to do about a response ({@link #readHttp}): a payload, or a body that claims the API's
+   * error shape, is decided as {@link #decide} decides it; a response with no payload at all (a
+   * proxy's HTML 502, a gateway's bare 429, an empty 503) by its status ({@link #statusAction}),
+   * with reason {@code status-fallback}, honouring its {@code Retry-After}.
+   *
+   * @param reading what {@link #readHttp} found
+   * @param attempt this attempt, 1 for the first
+   * @param maxAttempts attempts before a retry escalates and a pause stops
+   * @param maxDelayMs a longer wait gets {@code escalate}
+   * @param jitter with a source, a backoff delay is a uniform draw below it; null for none
+   * @return the decision
+   */
+  public static Decision decideResponse(
+      HttpReading reading, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    if (!reading.error() || reading.claimed()) {
+      return decide(reading.payload(), attempt, maxAttempts, maxDelayMs, jitter);
+    }
+    Action action = statusAction(reading.status());
+    Long delay = reading.fallbackDelayMs();
+    // A 403 that names a wait is a rate limit (GitHub's secondary limits send exactly that).
+    if (!C.exhausted.containsKey(action)
+        && delay != null
+        && contains(C.response.get("paused_with_delay"), reading.status())) {
+      action = Action.PAUSE;
+    }
+    Timed t =
+        timed(action, Reason.STATUS_FALLBACK, delay, attempt, maxAttempts, maxDelayMs, jitter);
+    return new Decision(
+        t.action(),
+        t.reason(),
+        null,
+        t.delay(),
+        reading.correlationId(),
+        null,
+        List.of(),
+        List.of(),
+        Map.of());
+  }
+
+  /**
+   * How a response without a readable code is decided by its status, as the official API clients
+   * do: the registry's {@code wire.statuses} over errgen's defaults (429 pause, 5xx retry, 401 and
+   * 403 stop, 404 skip, other 4xx fix), by the exact status, else its class ({@code 5xx}); {@code
+   * escalate} for a status outside 100..599.
+   */
+  public static Action statusAction(int status) {
+    JsonNode actions = C.response.get("status_actions");
+    JsonNode found = actions.get(Integer.toString(status));
+    if (found == null) {
+      found = actions.get(Math.floorDiv(status, 100) + "xx");
+    }
+    return found != null && status >= 100 && status <= 599
+        ? Action.fromWire(found.asText())
+        : Action.ESCALATE;
+  }
+
+  private static boolean contains(JsonNode numbers, int status) {
+    for (JsonNode n : numbers) {
+      if (n.isInt() && n.intValue() == status) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@link #decideFailure(TransportFailure, boolean, long, long, long, Random)}, default limits.
+   */
+  public static Decision decideFailure(TransportFailure failure, boolean idempotent, long attempt) {
+    return decideFailure(
+        failure,
+        idempotent,
+        attempt,
+        C.policy.defaultMaxAttempts(),
+        C.policy.defaultMaxDelayMs(),
+        null);
+  }
+
+  /**
+   * What to do when no response came ({@link TransportFailure#of} names the failure): {@code
+   * refused} and {@code tls} (the request never left) are retried; {@code reset} and {@code
+   * timeout} (the server may have applied it) only when the call is {@code idempotent}, else
+   * escalated with reason {@code outcome-unknown}. A retry follows the timing rule of {@link
+   * #decide} with reason {@code transport-failure}.
+   *
+   * @param failure what happened
+   * @param idempotent whether the call may be applied twice (a GET, or a request with an {@code
+   *     Idempotency-Key})
+   * @param attempt this attempt, 1 for the first
+   * @param maxAttempts attempts before a retry escalates
+   * @param maxDelayMs a longer backoff gets {@code escalate}
+   * @param jitter with a source, the backoff is a uniform draw below it; null for none
+   * @return the decision (no code, ids or hints)
+   */
+  public static Decision decideFailure(
+      TransportFailure failure,
+      boolean idempotent,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    if (!failure.neverSent() && !idempotent) {
+      return failureDecision(new Timed(Action.ESCALATE, Reason.OUTCOME_UNKNOWN, null));
+    }
+    return failureDecision(
+        timed(
+            Action.RETRY,
+            Reason.TRANSPORT_FAILURE,
+            null,
+            attempt,
+            maxAttempts,
+            maxDelayMs,
+            jitter));
+  }
+
+  /**
+   * As above, for a failure named by its wire string (anything unknown counts as {@code reset}).
+   */
+  public static Decision decideFailure(
+      String failure,
+      boolean idempotent,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    return decideFailure(
+        TransportFailure.fromWire(failure), idempotent, attempt, maxAttempts, maxDelayMs, jitter);
+  }
+
+  private static Decision failureDecision(Timed t) {
+    return new Decision(
+        t.action(), t.reason(), null, t.delay(), null, null, List.of(), List.of(), Map.of());
   }
 
   /** The recovery decision for a parsed payload. */
