@@ -89,12 +89,17 @@ def wrapped_assignment(head: str, value: str, indent: int) -> list[str]:
 
 
 def switch_rule_lines(constant: str, expression: str, indent: int) -> list[str]:
-    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long."""
+    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long,
+    then after a call's `(` (its arguments on one line) when still too long."""
     pad = " " * indent
     line = f"{pad}case {constant} -> {expression};"
     if len(line) <= COLUMN_LIMIT:
         return [line]
-    return [f"{pad}case {constant} ->", f"{pad}    {expression};"]
+    second = f"{pad}    {expression};"
+    call, paren, arguments = expression.partition("(")
+    if len(second) <= COLUMN_LIMIT or not paren:
+        return [f"{pad}case {constant} ->", second]
+    return [f"{pad}case {constant} ->", f"{pad}    {call}(", f"{pad}        {arguments};"]
 
 
 def code_field_lines(name: str, ordinal: int, wire: str) -> list[str]:

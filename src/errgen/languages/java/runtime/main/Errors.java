@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 
@@ -674,13 +676,11 @@ public final class Errors {
    * long)}.
    */
   public static HttpReading readHttp(HttpResponse<?> response) {
-    List<Map.Entry<String, String>> headers = new ArrayList<>();
-    response
-        .headers()
-        .map()
-        .forEach((name, values) -> values.forEach(v -> headers.add(header(name, v))));
     return Reading.read(
-        response.statusCode(), headers, bodyOf(response.body()), System.currentTimeMillis());
+        response.statusCode(),
+        pairs(response.headers()),
+        bodyOf(response.body()),
+        System.currentTimeMillis());
   }
 
   // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
@@ -722,22 +722,91 @@ public final class Errors {
 
   /**
    * Throws the error an HTTP response from {@code java.net.http} carries, as the exception of its
-   * category (catch {@link ErrorPayloadException} for all); returns normally when the response is
-   * no error.
+   * category (catch {@link ServiceException} for every error response, {@link
+   * ErrorPayloadException} for those with a payload); returns normally when the response is no
+   * error. A response below 300 is not read when the registry marks no 2xx as an error, so a
+   * streamed body stays unread.
    *
-   * @throws ErrorPayloadException the category's subclass, when the response is an error
-   * @throws InvalidPayloadException when it is an error whose payload the contract cannot read
+   * @throws ErrorPayloadException the category's subclass, when the response carries a payload
+   * @throws NoPayloadException when it is an error without a payload this SDK can read (a proxy's
+   *     HTML 502, an empty 429, a body breaking the contract)
    */
   public static void throwIfError(HttpResponse<?> response) {
-    HttpReading reading = readHttp(response);
+    Optional<ServiceException> error = errorOf(response);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /**
+   * As {@link #throwIfError(HttpResponse)}, for any client's response: OkHttp's {@code (r.code(),
+   * r.headers().toMultimap(), r.body().string())}, Spring's {@code (r.getStatusCode().value(),
+   * r.getHeaders(), body)}.
+   *
+   * @param status the HTTP status
+   * @param headers the headers, each name with its values
+   * @param body the body text (null for none)
+   */
+  public static void throwIfError(
+      int status, Map<String, ? extends List<String>> headers, String body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /** As {@link #throwIfError(int, Map, String)}, for a body of UTF-8 bytes. */
+  public static void throwIfError(
+      int status, Map<String, ? extends List<String>> headers, byte[] body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /** The error a {@code java.net.http} response carries; empty when it is no error. */
+  public static Optional<ServiceException> errorOf(HttpResponse<?> response) {
+    if (response.statusCode() < 300 && C.response.get("error_when").isEmpty()) {
+      return Optional.empty();
+    }
+    return errorOf(readHttp(response), response.headers());
+  }
+
+  /** The error a response carries; empty when it is no error. See {@link #throwIfError}. */
+  public static Optional<ServiceException> errorOf(
+      int status, Map<String, ? extends List<String>> headers, String body) {
+    HttpHeaders map = ServiceException.headersOf(headers);
+    return errorOf(readHttp(status, pairs(map), body, System.currentTimeMillis()), map);
+  }
+
+  /** As above, for a body of UTF-8 bytes. */
+  public static Optional<ServiceException> errorOf(
+      int status, Map<String, ? extends List<String>> headers, byte[] body) {
+    HttpHeaders map = ServiceException.headersOf(headers);
+    return errorOf(readHttp(status, pairs(map), body, System.currentTimeMillis()), map);
+  }
+
+  /**
+   * The exception of a reading: the payload's category exception when the payload is valid, else a
+   * {@link NoPayloadException} (with the contract's problems when the body claimed the API's error
+   * shape). Either decides through {@link #decideResponse}.
+   */
+  private static Optional<ServiceException> errorOf(HttpReading reading, HttpHeaders headers) {
     if (!reading.error()) {
-      return;
+      return Optional.empty();
     }
     Parsed parsed = parse(reading.payload());
-    if (!parsed.ok()) {
-      throw new InvalidPayloadException(parsed.problems());
+    if (parsed.ok()) {
+      return Optional.of(ErrorPayloadException.of(parsed.payload(), reading, headers));
     }
-    throw ErrorPayloadException.of(parsed.payload());
+    List<Problem> problems = reading.claimed() ? parsed.problems() : List.of();
+    return Optional.of(new NoPayloadException(reading, headers, problems));
+  }
+
+  private static List<Map.Entry<String, String>> pairs(HttpHeaders headers) {
+    List<Map.Entry<String, String>> pairs = new ArrayList<>();
+    headers.map().forEach((name, values) -> values.forEach(v -> pairs.add(header(name, v))));
+    return pairs;
   }
 
   /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */

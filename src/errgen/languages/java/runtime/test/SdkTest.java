@@ -145,10 +145,10 @@ class SdkTest {
     Errors.throwIfError(new FakeResponse<>(200, Map.of(), "{}"));
     // A registry may read the code from the status itself: then even "[1]" is its error.
     HttpResponse<String> junk = new FakeResponse<>(500, Map.of(), "[1]");
-    Class<? extends RuntimeException> expected =
+    Class<? extends ServiceException> expected =
         Errors.parse(Errors.readHttp(junk).payload()).ok()
             ? ErrorPayloadException.class
-            : InvalidPayloadException.class;
+            : NoPayloadException.class;
     assertThrows(expected, () -> Errors.throwIfError(junk));
   }
 
@@ -354,6 +354,134 @@ class SdkTest {
     ExecutionException thrown = assertThrows(ExecutionException.class, failed::get);
     assertSame(error, thrown.getCause());
     assertEquals(4, slept.size());
+  }
+
+  @Test
+  void theCaughtErrorCarriesTheStatusTheHeadersAndDecidesByTheResponse() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      HttpMessage out = Errors.toHttp(payload(entry));
+      Map<String, List<String>> headers = new HashMap<>(headerMap(out));
+      headers.put("X-Request-Id", List.of("req-1"));
+      ServiceException e =
+          assertThrows(
+              ServiceException.class,
+              () -> Errors.throwIfError(new FakeResponse<>(out.status(), headers, out.body())));
+      assertEquals(entry.httpStatus(), e.status());
+      assertEquals(Optional.of("req-1"), e.headers().firstValue("x-request-id"));
+      assertTrue(e.reading().isPresent());
+      assertEquals(
+          Errors.decideResponse(e.reading().orElseThrow(), 1, 5, Long.MAX_VALUE, null),
+          e.decide(1, 5, Long.MAX_VALUE, null));
+      assertEquals(entry.code(), e.errorType());
+    }
+    // A service's own error carries no response.
+    ErrorPayloadException raised = ErrorPayloadException.of(payload(FIRST));
+    assertEquals(0, raised.status());
+    assertEquals(Map.of(), raised.headers().map());
+    assertEquals(Optional.empty(), raised.reading());
+    Map<String, List<String>> html = Map.of("Content-Type", List.of("text/html"));
+    ServiceException proxy =
+        assertThrows(
+            ServiceException.class,
+            () -> Errors.throwIfError(502, html, "<html><body>502 Bad Gateway</body></html>"));
+    assertEquals(502, proxy.status());
+    if (!proxy.reading().orElseThrow().claimed()) {
+      assertSame(NoPayloadException.class, proxy.getClass());
+      assertEquals(List.of(), ((NoPayloadException) proxy).problems());
+      assertEquals(Reason.STATUS_FALLBACK, proxy.decide(1).reason());
+      assertEquals(Errors.statusAction(502), proxy.decide(1).action());
+      assertEquals("502", proxy.errorType());
+    }
+    Errors.throwIfError(204, null, (String) null);
+  }
+
+  @Test
+  void theRetrierRetriesACodelessServerErrorAndTellsTheObserver() throws Exception {
+    assumeTrue(Errors.statusAction(502) == Action.RETRY, "this registry does not retry a 502");
+    List<Duration> slept = new ArrayList<>();
+    List<Retrier.Attempt> seen = new ArrayList<>();
+    Retrier retrier = Retrier.withDefaults().sleeper(slept::add).onAttempt(seen::add);
+    AtomicInteger calls = new AtomicInteger();
+    String ok =
+        retrier.call(
+            () -> {
+              if (calls.incrementAndGet() == 1) {
+                Errors.throwIfError(502, Map.of(), "<html>Bad Gateway</html>");
+              }
+              return "ok";
+            });
+    assertEquals("ok", ok);
+    assertEquals(2, calls.get());
+    assertEquals(1, slept.size());
+    assertEquals(1, seen.size());
+    assertTrue(seen.get(0).willRetry());
+    assertEquals(Reason.STATUS_FALLBACK, seen.get(0).decision().reason());
+    assertEquals(Optional.of(slept.get(0)), seen.get(0).decision().delay());
+  }
+
+  @Test
+  void theRetrierRetriesATransportFailureWhenItMay() throws Exception {
+    List<Duration> slept = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    Retrier retrier =
+        Retrier.withDefaults().sleeper(slept::add).onAttempt(a -> types.add(a.errorType()));
+    AtomicInteger calls = new AtomicInteger();
+    // Refused: the request never left, so it is sent again whatever the call.
+    String ok =
+        retrier.call(
+            () -> {
+              if (calls.incrementAndGet() == 1) {
+                throw new ConnectException("refused");
+              }
+              return "ok";
+            });
+    assertEquals("ok", ok);
+    assertEquals(List.of(Duration.ofMillis(Errors.backoffMs(1))), slept);
+    // A timeout after the request left: only an idempotent call is sent again.
+    calls.set(0);
+    HttpTimeoutException timeout = new HttpTimeoutException("request timed out");
+    Retrier.Call<String, IOException> timesOutOnce =
+        () -> {
+          if (calls.incrementAndGet() == 1) {
+            throw timeout;
+          }
+          return "ok";
+        };
+    assertSame(timeout, assertThrows(HttpTimeoutException.class, () -> retrier.call(timesOutOnce)));
+    calls.set(0);
+    assertEquals("ok", retrier.idempotent(true).call(timesOutOnce));
+    assertEquals(List.of("refused", "timeout", "timeout"), types);
+    Decision unknown = retrier.decide(timeout, 1).orElseThrow();
+    assertEquals(Reason.OUTCOME_UNKNOWN, unknown.reason());
+    assertEquals(Optional.empty(), retrier.decide(new IllegalStateException(), 1));
+  }
+
+  @Test
+  void cancellingTheAsyncRetrierStopsFurtherCalls() throws Exception {
+    CompletableFuture<Void> wait = new CompletableFuture<>();
+    Retrier retrier =
+        Retrier.withDefaults()
+            .sleeper(
+                new Retrier.Sleeper() {
+                  @Override
+                  public void sleep(Duration delay) {}
+
+                  @Override
+                  public CompletableFuture<Void> after(Duration delay) {
+                    return wait;
+                  }
+                });
+    AtomicInteger calls = new AtomicInteger();
+    CompletableFuture<String> result =
+        retrier.callAsync(
+            () -> {
+              calls.incrementAndGet();
+              return CompletableFuture.failedFuture(new ConnectException("refused"));
+            });
+    assertFalse(result.isDone());
+    assertTrue(result.cancel(true));
+    wait.complete(null);
+    assertEquals(1, calls.get());
   }
 
   @Test
