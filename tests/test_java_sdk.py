@@ -77,6 +77,15 @@ def test_string_literals_are_ascii_and_never_form_a_unicode_escape() -> None:
     assert naming.string_literal("a b", unbreakable=True) == '"a\\sb"'
 
 
+def test_category_exceptions_are_named_without_a_doubled_suffix() -> None:
+    """Issue 40: Stripe's `rate_limit_error` is a RateLimitException, not a RateLimitErrorException."""
+    categories = [(name, None) for name in ("rate_limit_error", "api_error", "error", "card_exception", "rate_limit")]
+    assert naming.exception_names(categories, {"ServiceException"}) == {
+        "rate_limit_error": "RateLimitException", "api_error": "ApiException", "error": "ErrorException",
+        "card_exception": "CardException", "rate_limit": "RateLimit2Exception",
+    }
+
+
 def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
     assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
     long = "x" * 90
