@@ -54,3 +54,15 @@ def test_the_caught_error_carries_status_headers_and_reading() -> None:
     assert "return Errors.decideResponse(reading, attempt, maxAttempts, maxDelayMs, jitter);" in base
     assert "public class ErrorPayloadException extends ServiceException {" in _source(files, "ErrorPayloadException")
     assert "public class NoPayloadException extends ServiceException {" in _source(files, "NoPayloadException")
+
+
+def test_one_optional_accessor_style() -> None:
+    """Issue 40: every record component that may be null has `optional<Component>()`, in the payload,
+    the decision and the reading alike (the older names stay, deprecated)."""
+    files = _files()
+    decision, reading = _source(files, "Decision"), _source(files, "HttpReading")
+    for name, kind in (("Code", "String"), ("DelayMs", "Long"), ("CorrelationId", "String"), ("ResourceId", "String")):
+        assert f"public Optional<{kind}> optional{name}() {{" in decision, name
+    for name, kind in (("Code", "String"), ("CorrelationId", "String"), ("DelayMs", "Long"), ("Document", "JsonNode")):
+        assert f"public Optional<{kind}> optional{name}() {{" in reading, name
+    assert "@Deprecated\n  public Optional<String> correlation() {" in decision

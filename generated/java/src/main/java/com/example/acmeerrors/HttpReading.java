@@ -50,22 +50,67 @@ public record HttpReading(
   }
 
   /** The code read, when a source yields one. */
-  public Optional<String> codeRead() {
+  public Optional<String> optionalCode() {
     return Optional.ofNullable(code);
   }
 
   /** The request id read, when a source yields one. */
-  public Optional<String> correlationIdRead() {
+  public Optional<String> optionalCorrelationId() {
     return Optional.ofNullable(correlationId);
   }
 
   /** The delay read, when a source yields one. */
-  public Optional<Long> delayRead() {
+  public Optional<Long> optionalDelayMs() {
     return Optional.ofNullable(delayMs);
   }
 
   /** The parsed body, when it reads as JSON or flat XML. */
-  public Optional<JsonNode> documentRead() {
+  public Optional<JsonNode> optionalDocument() {
     return Optional.ofNullable(document);
+  }
+
+  /** The delay a response without a payload asks for, when it names one. */
+  public Optional<Long> optionalFallbackDelayMs() {
+    return Optional.ofNullable(fallbackDelayMs);
+  }
+
+  /**
+   * As {@link #optionalCode()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<String> codeRead() {
+    return optionalCode();
+  }
+
+  /**
+   * As {@link #optionalCorrelationId()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<String> correlationIdRead() {
+    return optionalCorrelationId();
+  }
+
+  /**
+   * As {@link #optionalDelayMs()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<Long> delayRead() {
+    return optionalDelayMs();
+  }
+
+  /**
+   * As {@link #optionalDocument()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<JsonNode> documentRead() {
+    return optionalDocument();
   }
 }

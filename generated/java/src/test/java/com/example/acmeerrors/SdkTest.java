@@ -596,7 +596,8 @@ class SdkTest {
     assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
     assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
     assertEquals(Optional.of(Duration.ofSeconds(7)), Errors.decide(raw, 1, 5).delay());
-    assertEquals(Optional.of("c-2"), Errors.decide(raw, 1, 5).correlation());
+    assertEquals(Optional.of("c-2"), Errors.decide(raw, 1, 5).optionalCorrelationId());
+    assertEquals(Optional.of(7000L), Errors.decide(raw, 1, 5).optionalDelayMs());
     assertEquals(Optional.empty(), Errors.decide(raw, 5, 5).delay());
   }
 
