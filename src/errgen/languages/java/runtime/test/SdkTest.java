@@ -361,13 +361,13 @@ class SdkTest {
     for (RecoveryEntry entry : RecoveryTable.entries()) {
       HttpMessage out = Errors.toHttp(payload(entry));
       Map<String, List<String>> headers = new HashMap<>(headerMap(out));
-      headers.put("X-Request-Id", List.of("req-1"));
+      headers.put("X-Errgen-Probe", List.of("p-1"));
       ServiceException e =
           assertThrows(
               ServiceException.class,
               () -> Errors.throwIfError(new FakeResponse<>(out.status(), headers, out.body())));
       assertEquals(entry.httpStatus(), e.status());
-      assertEquals(Optional.of("req-1"), e.headers().firstValue("x-request-id"));
+      assertEquals(Optional.of("p-1"), e.headers().firstValue("x-errgen-probe"));
       assertTrue(e.reading().isPresent());
       assertEquals(
           Errors.decideResponse(e.reading().orElseThrow(), 1, 5, Long.MAX_VALUE, null),
@@ -397,7 +397,11 @@ class SdkTest {
 
   @Test
   void theRetrierRetriesACodelessServerErrorAndTellsTheObserver() throws Exception {
-    assumeTrue(Errors.statusAction(502) == Action.RETRY, "this registry does not retry a 502");
+    String page = "<html>Bad Gateway</html>";
+    if (Errors.statusAction(502) != Action.RETRY
+        || Errors.readHttp(502, List.of(), page, 0).claimed()) {
+      return; // this registry does not retry a 502, or reads a code from its status
+    }
     List<Duration> slept = new ArrayList<>();
     List<Retrier.Attempt> seen = new ArrayList<>();
     Retrier retrier = Retrier.withDefaults().sleeper(slept::add).onAttempt(seen::add);
@@ -406,7 +410,7 @@ class SdkTest {
         retrier.call(
             () -> {
               if (calls.incrementAndGet() == 1) {
-                Errors.throwIfError(502, Map.of(), "<html>Bad Gateway</html>");
+                Errors.throwIfError(502, Map.of(), page);
               }
               return "ok";
             });

@@ -2,6 +2,9 @@
 package com.example.acmeerrors;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -465,8 +468,52 @@ public final class Retrier {
     }
     Attempt seen = new Attempt(attempt, error, decided.get());
     LOG.log(System.Logger.Level.DEBUG, () -> describe(seen));
+    Telemetry.errorType(seen.errorType());
     observer.accept(seen);
     return seen.willRetry() ? seen.decision().delay() : Optional.empty();
+  }
+
+  /**
+   * OpenTelemetry's current span, when the OpenTelemetry API is on the class path (found by name:
+   * no dependency): each decided attempt sets its {@code error.type}, as the semantic conventions
+   * ask of a failed operation. Without the API, or if it fails, nothing happens.
+   */
+  private static final class Telemetry {
+    private static final MethodHandle CURRENT;
+    private static final MethodHandle SET;
+
+    static {
+      MethodHandle current = null;
+      MethodHandle set = null;
+      try {
+        Class<?> span = Class.forName("io.opentelemetry.api.trace.Span");
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        current = lookup.findStatic(span, "current", MethodType.methodType(span));
+        set =
+            lookup.findVirtual(
+                span, "setAttribute", MethodType.methodType(span, String.class, String.class));
+      } catch (ReflectiveOperationException | LinkageError e) {
+        current = null; // no OpenTelemetry API here
+      }
+      CURRENT = current;
+      SET = set;
+    }
+
+    private Telemetry() {}
+
+    static void errorType(String value) {
+      if (CURRENT == null || SET == null) {
+        return;
+      }
+      try {
+        Object span = CURRENT.invoke();
+        Object ignored = SET.invoke(span, "error.type", value);
+      } catch (Error e) {
+        throw e;
+      } catch (Throwable e) { // an observer's failure never fails the call
+        LOG.log(System.Logger.Level.DEBUG, "cannot set error.type on the current span", e);
+      }
+    }
   }
 
   private static String describe(Attempt a) {
