@@ -175,7 +175,8 @@ _DECIMAL = re.compile(r"([0-9]+)\.([0-9]{1,9})")
 
 def _fraction_ms(fraction: str, factor: int) -> int:
     """`0.<fraction>` of `factor` ms, rounded up to a whole ms (exact: no binary floating point)."""
-    return -(-int(fraction) * factor // 10 ** len(fraction))
+    scale: int = 10 ** len(fraction)
+    return -(-int(fraction) * factor // scale)
 
 
 def seconds_ms(value: object) -> Optional[int]:

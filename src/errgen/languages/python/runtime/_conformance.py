@@ -157,28 +157,43 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
         return {"name": vector["name"], **sorted_keys(writing_outputs(vector["input"]))}
     now_ms = vector.get("now_ms", 0)
     given = vector["input"]
-    draw: Optional[float] = vector.get("jitter_draw")
-    timing = (
-        vector.get("attempt", 1),
-        vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
-        vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
-    )
-    jitter = {"jitter": draw is not None, "draw": lambda: float(draw or 0)}
+    given_draw: Optional[float] = vector.get("jitter_draw")
+    attempt: int = vector.get("attempt", 1)
+    max_attempts: int = vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS)
+    max_delay_ms: int = vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS)
+    jitter = given_draw is not None
+
+    def draw() -> float:
+        return float(given_draw or 0)
+
     if "transport" in given:
         failure = given["transport"]
-        decided = decide_failure(failure["failure"], failure["idempotent"], *timing, **jitter)
+        decided = decide_failure(
+            failure["failure"],
+            failure["idempotent"],
+            attempt,
+            max_attempts,
+            max_delay_ms,
+            jitter=jitter,
+            draw=draw,
+        )
         return {"name": vector["name"], "decision": decision_json(decided)}
     reading = http_reading(given, now_ms)
     raw = reading.payload if reading is not None else raw_payload(given, now_ms)
     verdict = check_payload(raw)
-    decision = (
-        decide_response(reading, *timing, **jitter)
-        if reading is not None
-        else decide(raw, *timing, **jitter)
-    )
+    if reading is not None:
+        decision = decide_response(
+            reading, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw
+        )
+    else:
+        decision = decide(raw, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw)
     return {
         "name": vector["name"],
-        **({"reading": reading_json(reading)} if "response" in given else {}),
+        **(
+            {"reading": reading_json(reading)}
+            if reading is not None and "response" in given
+            else {}
+        ),
         "valid": verdict.valid,
         "problems": sorted({p[0] for p in verdict.problems}),
         "parsed": verdict.parsed.value,

@@ -182,7 +182,7 @@ def raise_for_response(
 def _header_map(headers: Headers) -> dict[str, str]:
     """Header names in lower case, the first value of a repeated name, as read_http reads them."""
     items = getattr(headers, "items", None)
-    pairs = items() if callable(items) else headers
+    pairs: Any = items() if callable(items) else headers
     out: dict[str, str] = {}
     try:
         for pair in pairs:
