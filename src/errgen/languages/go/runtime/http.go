@@ -374,7 +374,9 @@ func AsProblem() HTTPOption { return func(o *httpOptions) { o.problem = true } }
 // write that API's own shape (docs/conformance.md, "Writing in the API's own shape"): a code that
 // shares its wire code with others goes out as that wire code, each fact also sits where the API
 // carries it first in the body and in a header, every `equals` condition holds, and an XML API
-// gets an XML body of those writes alone.
+// gets an XML body of those writes alone. A header value is written only when it is non-empty, at
+// most 8,192 characters and visible ASCII or space throughout (no CR, LF or NUL can split the
+// response); otherwise that header is left out and the body still carries the value.
 func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header, body []byte) {
 	var o httpOptions
 	for _, opt := range opts {
@@ -403,14 +405,11 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Content-Type", "application/problem+json")
 	}
 	// For clients that never read the body (the official API SDKs' retry policy obeys it).
-	if retryable, _ := obj.vals[wRetryable].(bool); retryable {
-		header.Set("X-Should-Retry", "true")
-	} else {
-		header.Set("X-Should-Retry", "false")
-	}
+	retryable, _ := obj.vals[wRetryable].(bool)
+	setHeader(header, "X-Should-Retry", strconv.FormatBool(retryable))
 	if delay, ok := payloadDelay(obj, e); ok {
-		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
-		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
+		setHeader(header, "Retry-After", strconv.FormatInt((delay+999)/1000, 10))
+		setHeader(header, "Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
 	var out any = obj
 	if envelope != "" {
