@@ -167,8 +167,9 @@ func hasInfinite(v any) bool {
 // pythonMaxIntChars is the longest integer text the Python SDK reads as an int (longer is inf).
 const pythonMaxIntChars = 4000
 
-// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision; a
-// real response's reading as well.
+// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision (an
+// HTTP input's by DecideResponse); a real response's reading as well; a transport failure's
+// decision alone.
 func runVector(v *object) (*object, error) {
 	if input, ok := v.vals["input"].(*object); ok && (input.has("new_error") || input.has("to_http") || input.has("did_you_mean")) {
 		written, err := writingOutputs(input)
@@ -183,25 +184,12 @@ func runVector(v *object) (*object, error) {
 		}
 		return result, nil
 	}
-	raw, reading, err := vectorInput(v)
-	if err != nil {
-		return nil, err
-	}
 	attempt, err1 := vectorInt(v, "attempt", 1)
 	maxAttempts, err2 := vectorInt(v, "max_attempts", DefaultMaxAttempts)
 	maxDelay, err3 := vectorInt(v, "max_delay_ms", DefaultMaxDelayMS)
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return nil, err
 	}
-	result := newObject()
-	result.set("name", v.vals["name"])
-	if reading != nil {
-		result.set("reading", readingValue(reading))
-	}
-	problems := problemIDs(raw.Problems())
-	result.set("valid", len(problems) == 0)
-	result.set("problems", normalize(problems))
-	result.set("parsed", string(raw.Parsed()))
 	opts := []DecideOption{WithMaxDelayMS(maxDelay)}
 	if draw, ok := v.vals["jitter_draw"].(json.Number); ok {
 		value, err := strconv.ParseFloat(string(draw), 64)
@@ -210,8 +198,52 @@ func runVector(v *object) (*object, error) {
 		}
 		opts = append(opts, WithJitterDraw(func() float64 { return value }))
 	}
-	result.set("decision", raw.Decide(int(attempt), int(maxAttempts), opts...).value())
+	result := newObject()
+	result.set("name", v.vals["name"])
+	if input, ok := v.vals["input"].(*object); ok && input.has("transport") {
+		failure, idempotent, err := vectorTransport(input.vals["transport"])
+		if err != nil {
+			return nil, err
+		}
+		result.set("decision", DecideFailure(failure, idempotent, int(attempt), int(maxAttempts), opts...).value())
+		return result, nil
+	}
+	raw, reading, err := vectorInput(v)
+	if err != nil {
+		return nil, err
+	}
+	if input := v.vals["input"].(*object); input.has("response") {
+		result.set("reading", readingValue(reading))
+	}
+	problems := problemIDs(raw.Problems())
+	result.set("valid", len(problems) == 0)
+	result.set("problems", normalize(problems))
+	result.set("parsed", string(raw.Parsed()))
+	decision := raw.Decide(int(attempt), int(maxAttempts), opts...)
+	if reading != nil {
+		decision = DecideResponse(*reading, int(attempt), int(maxAttempts), opts...)
+	}
+	result.set("decision", decision.value())
 	return result, nil
+}
+
+// vectorTransport reads a transport input: {"failure": "reset", "idempotent": false}.
+func vectorTransport(value any) (Failure, bool, error) {
+	t, ok := value.(*object)
+	failure, isText := t.getString("failure")
+	idempotent, isBool := t.vals["idempotent"].(bool)
+	if !ok || !isText || !isBool {
+		return "", false, errors.New(`"transport" must be an object with a string "failure" and a boolean "idempotent"`)
+	}
+	return Failure(failure), idempotent, nil
+}
+
+func (o *object) getString(key string) (string, bool) {
+	if o == nil {
+		return "", false
+	}
+	text, ok := o.vals[key].(string)
+	return text, ok
 }
 
 func readingValue(r *Reading) *object {
@@ -246,7 +278,7 @@ func vectorInput(v *object) (Raw, *Reading, error) {
 		if err != nil {
 			return Raw{}, nil, err
 		}
-		return reading.Payload, nil, nil
+		return reading.Payload, reading, nil
 	case input.has("mcp"):
 		return FromMCPResult(input.vals["mcp"]), nil, nil
 	case input.has("response"):
@@ -256,7 +288,7 @@ func vectorInput(v *object) (Raw, *Reading, error) {
 		}
 		return reading.Payload, reading, nil
 	}
-	return Raw{}, nil, errors.New("input holds none of payload, http, mcp, response")
+	return Raw{}, nil, errors.New("input holds none of payload, http, mcp, response, transport")
 }
 
 // vectorHTTP reads an "http" or "response" input: status, header pairs in order, body text (a
