@@ -94,7 +94,10 @@ def test_module_path_and_package_come_from_the_registry() -> None:
     assert "\nmodule example.com/acme/errs\n" in files["go/go.mod"]
     assert '\t_ "example.com/acme/errs"\n' in files["go/cmd/conformance/main.go"]
     assert all(text.split("\n\n", 1)[1].startswith("package errs\n") for name, text in files.items()
-               if name.endswith(".go") and "/cmd/" not in name and "/internal/" not in name and not name.endswith("doc.go"))
+               if name.endswith(".go") and "/cmd/" not in name and "/internal/" not in name
+               and not name.endswith(("doc.go", "example_test.go")))
+    # The Example functions are an external test package, as pkg.go.dev shows them: qualified names.
+    assert "\npackage errs_test\n" in files["go/example_test.go"] and '\t"example.com/acme/errs"\n' in files["go/example_test.go"]
     default = go_target.render(lint_text(text).registry)
     assert "\nmodule demoerrors\n" in default["go/go.mod"]
 

@@ -48,6 +48,7 @@ def render(registry: Registry) -> dict[str, str]:
         files["go/LICENSE"] = notice
     files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
     files["go/conformance_hook.go"] = render_template(NAME, "conformance_hook.go.jinja", **context)
+    files["go/example_test.go"] = render_template(NAME, "example_test.go.jinja", **context)
     files["go/internal/conformance/conformance.go"] = render_template(NAME, "internal_conformance.go.jinja", **context)
     for name, text in runtime_sources().items():
         files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
@@ -133,6 +134,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "import_line": import_line(module, package),
         "about": view.about,
         "example": example_arguments(view, package, codes),
+        **example_facts(view, codes),
         "licence": readme_licence(view, "module"),
         "registry_name_text": view.name,
         "readme_header": view.header,
@@ -161,6 +163,12 @@ def import_line(module: str, package: str) -> str:
     elements = module.split("/")
     last = elements[-2] if len(elements) > 1 and re.fullmatch(r"v[0-9]+", elements[-1]) else elements[-1]
     return naming.string_literal(module) if last == package else f"{package} {naming.string_literal(module)}"
+
+
+def example_facts(view: ContractView, codes: dict[str, str]) -> dict[str, Any]:
+    """The example code's constant and HTTP status, for the Example functions' output."""
+    row = example_code(view)
+    return {"example_ident": codes[row.code] if row else None, "example_status": row.http_status if row else None}
 
 
 def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -> str | None:
