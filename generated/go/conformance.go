@@ -445,7 +445,9 @@ func writingOutputs(input *object) (*object, error) {
 	return out, nil
 }
 
-// errorOptions are NewError's options for a new_error input's scope and fields (canonical names).
+// errorOptions are NewError's options for a new_error input's scope and fields (canonical
+// names): WithRetryAfter for the delay, and every other field of the view set by its wire name,
+// so a field the contract gains reaches the payload with no change here.
 func errorOptions(spec *object) ([]ErrorOption, error) {
 	var opts []ErrorOption
 	if scope, ok := spec.vals["scope"].(string); ok {
@@ -456,43 +458,36 @@ func errorOptions(spec *object) ([]ErrorOption, error) {
 		return opts, nil
 	}
 	for _, name := range fields.keys {
-		value := fields.vals[name]
-		text, _ := value.(string)
-		switch name {
-		case "resource_id":
-			opts = append(opts, WithResourceID(text))
-		case "message":
-			opts = append(opts, WithMessage(text))
-		case "retry_after_ms":
+		wire, known := wireOf[name]
+		switch {
+		case name == canonicalRetryAfterMS:
 			ms, err := vectorInt(fields, name, 0)
 			if err != nil {
 				return nil, err
 			}
 			opts = append(opts, WithRetryAfter(time.Duration(ms)*time.Millisecond))
-		case "searched":
-			searched, _ := plainValue(value).(map[string]any)
-			opts = append(opts, WithSearched(searched))
-		case "did_you_mean", "accepted":
-			items, _ := value.([]any)
-			texts := make([]string, len(items))
-			for i, item := range items {
-				texts[i], _ = item.(string)
-			}
-			if name == "accepted" {
-				opts = append(opts, WithAccepted(texts...))
-			} else {
-				opts = append(opts, WithDidYouMean(texts...))
-			}
-		case "state":
-			opts = append(opts, WithState(State(text)))
-		case "safe_to_replay":
-			safe, _ := value.(bool)
-			opts = append(opts, WithSafeToReplay(safe))
+		case known:
+			opts = append(opts, withWireValue(wire, fields.vals[name]))
 		default:
-			return nil, fmt.Errorf("new_error: no option for field %q", name)
+			return nil, fmt.Errorf("new_error: no field %q", name)
 		}
 	}
 	return opts, nil
+}
+
+// withWireValue sets the field of a wire name to a JSON value, through the payload's JSON form
+// (its struct tags); a value the field cannot hold leaves the payload as it was.
+func withWireValue(wire string, value any) ErrorOption {
+	return func(p *ErrorPayload) {
+		obj, ok := p.value().(*object)
+		if !ok {
+			return
+		}
+		obj.set(wire, value)
+		if typed := payloadFrom(obj); typed != nil {
+			*p = *typed
+		}
+	}
 }
 
 // writtenOutputs adds both HTTP forms and the MCP result of p to out.

@@ -29,7 +29,7 @@ GO_VERSION = "1.21"
 # The runner checks conformance/responses.json (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
 RUNTIME_PACKAGE = "package errgenruntime\n"
-DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
+DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "options.go", "table.go")
 # encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
 _TAG_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
 
@@ -153,6 +153,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
         "fields": [field_spec(f) for f in view.fields],
         "payload_fields": [payload_field(f) for f in view.fields],
+        "options": [error_option(f) for f in view.fields if not f.required and f.name not in HAND_WRITTEN_OPTIONS],
         "unknown_actions": unknown_actions(view, scopes, actions),
         "rows": [table_row(row, codes, categories, scopes, actions) for row in view.codes],
     }
@@ -210,6 +211,25 @@ def payload_field(f: FieldSpec) -> dict[str, str]:
     tag = f"json:{naming.string_literal(f.wire if f.required else f.wire + ',omitempty')}"
     literal = f"`{tag}`" if "`" not in tag else naming.string_literal(tag)
     return {"name": naming.field_name(f.name), "type": kind, "tag": literal, "comment": naming.comment(f.description)}
+
+
+# Optional fields whose NewError option the runtime writes itself, in a caller's unit:
+# WithRetryAfter takes a time.Duration.
+HAND_WRITTEN_OPTIONS = frozenset({"retry_after_ms"})
+
+
+def error_option(f: FieldSpec) -> dict[str, str]:
+    """NewError's option for an optional field: With<Field>, taking the field's value (a list as
+    variadic arguments, a pointer field's value by value)."""
+    field = payload_field(f)
+    kind, name = field["type"], field["name"]
+    param, value = f"value {kind}", "value"
+    if kind.startswith("[]"):
+        param, value = f"values ...{kind[2:]}", "values"
+    elif kind.startswith("*"):
+        param, value = f"value {kind[1:]}", "&value"
+    return {"ident": f"With{name}", "field": name, "param": param, "value": value,
+            "comment": naming.comment(f"{f.name}: {f.description}")}
 
 
 def unknown_actions(view: ContractView, scopes: dict[str, str], actions: dict[str, str]) -> str:
