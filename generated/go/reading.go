@@ -68,10 +68,6 @@ type responseSpec struct {
 
 var response = loadResponseSpec(responseSpecJSON)
 
-// defaultStatusActions stand in for a spec rendered before the view had status_actions.
-const defaultStatusActions = `{"401":"stop","403":"stop","404":"skip","408":"retry","410":"skip","425":"retry",` +
-	`"429":"pause","503":"pause","3xx":"escalate","4xx":"fix","5xx":"retry"}`
-
 // loadResponseSpec reads the generated spec; errgen wrote it, so a malformed one is a bug.
 func loadResponseSpec(text string) *responseSpec {
 	doc, ok := decodeJSON([]byte(text), -1)
@@ -91,20 +87,14 @@ func loadResponseSpec(text string) *responseSpec {
 	spec.retryableStatuses = intsOf(root.vals["retryable_statuses"])
 	spec.serviceStatuses = intsOf(root.vals["service_statuses"])
 	spec.statusActions = map[string]Action{}
-	actions, _ := root.vals["status_actions"].(*object)
-	if actions == nil {
-		defaults, _ := decodeJSON([]byte(defaultStatusActions), -1)
-		actions = defaults.(*object)
-	}
-	for _, key := range actions.keys {
-		if action, ok := actions.vals[key].(string); ok {
-			spec.statusActions[key] = Action(action)
+	if actions, ok := root.vals["status_actions"].(*object); ok {
+		for _, key := range actions.keys {
+			if action, ok := actions.vals[key].(string); ok {
+				spec.statusActions[key] = Action(action)
+			}
 		}
 	}
-	spec.pausedWithDelay = []int{403}
-	if root.has("paused_with_delay") {
-		spec.pausedWithDelay = intsOf(root.vals["paused_with_delay"])
-	}
+	spec.pausedWithDelay = intsOf(root.vals["paused_with_delay"])
 	if variants, ok := root.vals["variants"].(*object); ok {
 		for _, wire := range variants.keys {
 			rows, _ := variants.vals[wire].([]any)

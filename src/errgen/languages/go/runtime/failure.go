@@ -36,9 +36,9 @@ const (
 // failure string counts as a reset.
 func DecideFailure(failure Failure, idempotent bool, attempt, maxAttempts int, opts ...DecideOption) Decision {
 	if failure != FailureRefused && failure != FailureTLS && !idempotent {
-		return bare(ActionEscalate, reasonOutcomeUnknown, 0)
+		return bare(ActionEscalate, ReasonOutcomeUnknown, 0)
 	}
-	return bare(timed(ActionRetry, reasonTransportFailure, attempt, maxAttempts, nil, options(opts)))
+	return bare(timed(ActionRetry, ReasonTransportFailure, attempt, maxAttempts, nil, options(opts)))
 }
 
 // FailureOf names the transport failure err stands for, and false for any other error (the

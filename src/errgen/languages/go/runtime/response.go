@@ -6,13 +6,6 @@ import "strconv"
 // does; a response that carries no payload at all (a proxy's HTML 502, a gateway's bare 429, an
 // empty 503) by its HTTP status, as the official API clients do.
 
-// The reasons of a decision taken without a payload.
-const (
-	reasonStatusFallback   = Reason("status-fallback")
-	reasonTransportFailure = Reason("transport-failure")
-	reasonOutcomeUnknown   = Reason("outcome-unknown")
-)
-
 // StatusAction is how a response without a readable code is decided by its status: the
 // registry's `wire.statuses` over errgen's defaults (401 and 403 stop, 404 and 410 skip, 408 and
 // 5xx retry, 429 and 503 pause, other 4xx fix), by the exact status, else its class ("5xx"),
@@ -48,7 +41,7 @@ func DecideResponse(r Reading, attempt, maxAttempts int, opts ...DecideOption) D
 			action = ActionPause
 		}
 	}
-	action, reason, delay := timed(action, reasonStatusFallback, attempt, maxAttempts, named, options(opts))
+	action, reason, delay := timed(action, ReasonStatusFallback, attempt, maxAttempts, named, options(opts))
 	d := bare(action, reason, delay)
 	d.CorrelationID, d.hasCorrelation = r.CorrelationID, r.CorrelationID != ""
 	return d

@@ -77,14 +77,14 @@ func unclaimedReading(t *testing.T, status int, headers []headerPair, body strin
 func TestDecideResponseFallsBackOnTheStatus(t *testing.T) {
 	r := unclaimedReading(t, 502, nil, "<html>bad gateway</html>")
 	d := DecideResponse(r, 1, 3)
-	want, _, delay := timed(StatusAction(502), reasonStatusFallback, 1, 3, nil, options(nil))
+	want, _, delay := timed(StatusAction(502), ReasonStatusFallback, 1, 3, nil, options(nil))
 	if d.Action != want || d.DelayMS != delay || d.hasCode || d.Payload != nil {
 		t.Errorf("502: %+v, want %s after %d ms", d, want, delay)
 	}
 	if got := r.Decide(1, 3); got.Action != d.Action || got.Reason != d.Reason {
 		t.Errorf("Reading.Decide differs from DecideResponse: %+v", got)
 	}
-	if _, isTimed := exhaustedActions[want]; isTimed && d.Reason != reasonStatusFallback {
+	if _, isTimed := exhaustedActions[want]; isTimed && d.Reason != ReasonStatusFallback {
 		t.Errorf("502: reason %s", d.Reason)
 	}
 	// The response's Retry-After is waited as named, and the attempts still run out.
@@ -116,13 +116,13 @@ func TestDecideFailureRetriesWhatNeverLeft(t *testing.T) {
 		action     Action
 		reason     Reason
 	}{
-		{FailureRefused, false, ActionRetry, reasonTransportFailure},
-		{FailureTLS, false, ActionRetry, reasonTransportFailure},
-		{FailureReset, false, ActionEscalate, reasonOutcomeUnknown},
-		{FailureTimeout, false, ActionEscalate, reasonOutcomeUnknown},
-		{FailureReset, true, ActionRetry, reasonTransportFailure},
-		{FailureTimeout, true, ActionRetry, reasonTransportFailure},
-		{Failure("bogus"), false, ActionEscalate, reasonOutcomeUnknown},
+		{FailureRefused, false, ActionRetry, ReasonTransportFailure},
+		{FailureTLS, false, ActionRetry, ReasonTransportFailure},
+		{FailureReset, false, ActionEscalate, ReasonOutcomeUnknown},
+		{FailureTimeout, false, ActionEscalate, ReasonOutcomeUnknown},
+		{FailureReset, true, ActionRetry, ReasonTransportFailure},
+		{FailureTimeout, true, ActionRetry, ReasonTransportFailure},
+		{Failure("bogus"), false, ActionEscalate, ReasonOutcomeUnknown},
 	} {
 		d := DecideFailure(c.failure, c.idempotent, 1, 3)
 		if d.Action != c.action || d.Reason != c.reason {
@@ -220,7 +220,7 @@ func TestAPIErrorCarriesTheResponseAndRetryRetriesIt(t *testing.T) {
 	if !errors.As(err, &api) || !errors.As(err, &invalid) || api.StatusCode != 502 || api.Header.Get("X-Proxy") != "edge-1" {
 		t.Fatalf("got %#v", err)
 	}
-	if d := api.Decide(1, 3); d.Reason != reasonStatusFallback || api.ErrorFault() != FaultServer || !api.RetryableError() {
+	if d := api.Decide(1, 3); d.Reason != ReasonStatusFallback || api.ErrorFault() != FaultServer || !api.RetryableError() {
 		t.Errorf("the 502's decision: %+v, fault %s", d, api.ErrorFault())
 	}
 	var slept []time.Duration
