@@ -264,3 +264,37 @@ func TestAPIErrorCarriesTheResponseAndRetryRetriesIt(t *testing.T) {
 		t.Errorf("the log: %s", logged.String())
 	}
 }
+
+// RetryResponse sends the whole body again on every attempt, and a request carrying an
+// Idempotency-Key is retried after a connection dropped mid-call.
+func TestRetryResponseResendsTheBody(t *testing.T) {
+	var bodies []string
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bodies = append(bodies, string(body)); len(bodies) == 1 {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close() // the request arrived; the answer never does
+			}
+			return
+		}
+		fmt.Fprint(w, "created")
+	}))
+	defer server.Close()
+	noWait := WithSleeper(func(context.Context, time.Duration) error { return nil })
+	req, _ := http.NewRequest(http.MethodPost, server.URL, strings.NewReader("charge=1"))
+	if _, err := RetryResponse(context.Background(), nil, req, noWait); err == nil || len(bodies) != 1 {
+		t.Fatalf("a POST without an idempotency key is sent once: %v, bodies %q", err, bodies)
+	}
+	bodies = nil
+	req, _ = http.NewRequest(http.MethodPost, server.URL, strings.NewReader("charge=1"))
+	req.Header.Set("Idempotency-Key", "k-1")
+	resp, err := RetryResponse(context.Background(), nil, req, noWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(bodies) != 2 || bodies[0] != "charge=1" || bodies[1] != "charge=1" {
+		t.Errorf("bodies sent: %q", bodies)
+	}
+}

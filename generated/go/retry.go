@@ -132,17 +132,21 @@ func RetryValue[T any](ctx context.Context, call func(ctx context.Context) (T, e
 	}
 }
 
-// RetryResponse sends req with client until a response is no error, as RetryValue retries:
-// the response of a success (its body yours to read and close), else the last error (an
-// *APIError, whose response body is read and closed, or the client's). A request with a body
-// must have GetBody (http.NewRequest sets it for the usual readers) to be sent again; a request
-// carrying an Idempotency-Key header counts as Idempotent.
+// RetryResponse sends req with client (nil: http.DefaultClient) until a response is no error,
+// as RetryValue retries: the response of a success (its body yours to read and close), else the
+// last error (an *APIError, whose response body is read and closed, or the client's). A request
+// carrying an Idempotency-Key header counts as Idempotent. A request with a body is sent again
+// only when it has GetBody (http.NewRequest sets it for bytes, strings and their readers), so
+// every attempt sends the whole body; without it, the first attempt is the only one.
 func RetryResponse(ctx context.Context, client *http.Client, req *http.Request, opts ...RetryOption) (*http.Response, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	if req.Header.Get("Idempotency-Key") != "" {
 		opts = append(opts, Idempotent())
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		opts = append(opts, WithMaxAttempts(1))
 	}
 	return RetryValue(ctx, func(ctx context.Context) (*http.Response, error) {
 		attempt := req.Clone(ctx)
