@@ -157,9 +157,11 @@ func TestFailureOfRealClientErrors(t *testing.T) {
 	untrusted.StartTLS()
 	defer untrusted.Close()
 	_, badCertificate := http.Get(untrusted.URL)
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { time.Sleep(300 * time.Millisecond) }))
+	// The server answers only once the client gave up; the timeout leaves the dial (a refused
+	// failure) time to finish even on a loaded machine.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	defer slow.Close()
-	_, timedOut := (&http.Client{Timeout: 20 * time.Millisecond}).Get(slow.URL)
+	_, timedOut := (&http.Client{Timeout: 300 * time.Millisecond}).Get(slow.URL)
 	hangUp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
