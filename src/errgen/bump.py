@@ -44,7 +44,10 @@ class Source:
 
     @classmethod
     def read(cls, path: Path) -> "Source":
-        text = path.read_bytes().decode("utf-8")
+        from errgen.paths import read_regular
+        from errgen.registry.load import MAX_BYTES
+
+        text = read_regular(path, MAX_BYTES).decode("utf-8")  # lint read it already: same checks
         return cls(text.removeprefix(BOM), text.startswith(BOM))
 
     @property
