@@ -35,6 +35,20 @@ def snake(wire: str) -> str:
     return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
 
 
+def words_of(wire: str) -> list[str]:
+    """The lower-case words a name is made of: `RateLimitError` -> rate, limit, error."""
+    return [w.lower() for w in words(wire)]
+
+
+def unique_among(name: str, taken: set[str]) -> str:
+    """`name`, or `name2`, `name3`... the first whose lower case is not in `taken`."""
+    candidate, n = name, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{name}{n}"
+    return candidate
+
+
 def unique(names: Iterable[str]) -> list[str]:
     """The names in order, a later clash made unique with a suffix (_2, _3, ...): deterministic,
     since registry order is."""
@@ -90,6 +104,13 @@ def string_literal(value: str) -> str:
     for raw, escaped in _LINE_SEPARATORS.items():
         literal = literal.replace(raw, escaped)
     return literal
+
+
+def docstring_text(value: str) -> str:
+    """Registry text on one line inside a triple-quoted docstring: backslashes and quotes escaped,
+    so no text ends the string early, and every character that is not printable escaped."""
+    flat = " ".join(value.split()).replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in flat)
 
 
 def toml_string(value: str) -> str:

@@ -26,7 +26,7 @@ LABEL = "Python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
 # Its runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
-FORMATTED = ("__init__.py", "_contract.py")  # rendered, then formatted by black
+FORMATTED = ("__init__.py", "_contract.py", "exceptions.py")  # rendered, then formatted by black
 LINE_LENGTH = naming.LINE_LENGTH
 
 
@@ -40,6 +40,8 @@ def render(registry: Registry) -> dict[str, str]:
         "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
+        "exports": EXPORTS,
+        "exceptions": exception_classes(contract),
         "problem_members": PROBLEM_MEMBERS,
         "about": contract.about,
         "example": example_arguments(contract),
@@ -84,6 +86,39 @@ def code_snippets(contract: ContractView) -> dict[str, str]:
     """For the site's code pages: each code as a caller branches on it with this SDK."""
     package = contract.packages[NAME]["package"]
     return {wire: f"from {package} import Code\n\nif payload.code == Code.{member}:\n    ..." for member, wire in code_members(contract)}
+
+
+# What the package exports besides its enums and its exception classes.
+EXPORTS = (
+    "APIError", "Checked", "DEFAULT_MAX_ATTEMPTS", "DEFAULT_MAX_DELAY_MS", "Decision", "Deprecation", "ErrorPayload",
+    "HttpReading", "HttpResponse", "Payload", "PayloadError", "RECOVERY_TABLE", "REGISTRY_NAME", "REGISTRY_VERSION",
+    "RecoveryEntry", "UnknownCode", "UnknownErrorPayload", "Verdict", "backoff_ms", "check", "check_payload", "decide",
+    "decide_failure", "decide_response", "did_you_mean", "error_from_response", "error_from_response_async",
+    "failure_of", "from_http", "from_mcp_result", "new_error", "parse_payload", "raise_for_response",
+    "raise_for_response_async", "read_http", "recovery_entry", "retry", "retry_async", "status_action", "to_http",
+    "to_mcp_result", "validate_payload",
+)
+
+
+def exception_classes(contract: ContractView) -> list[dict[str, str]]:
+    """One APIError subclass per category, in registry order: class name, wire value, docstring.
+
+    Named as stripe-python names its own, after the category's words with one `Error` suffix:
+    `rate_limit` -> RateLimitError, `rate_limit_error` -> RateLimitError (not RateLimitErrorError).
+    A name the package already exports, in any letter case (`api_error` -> ApiError beside
+    APIError), becomes `<Words>CategoryError`, so no two names differ only in case."""
+    taken = {name.lower() for name in (*EXPORTS, *(e["name"] for e in enums(contract)))}
+    out: list[dict[str, str]] = []
+    for row in contract.categories:
+        words = naming.words_of(row.identifier_text)
+        stem = naming.type_name("_".join(words[:-1] if len(words) > 1 and words[-1] == "error" else words))
+        name = stem if stem.endswith("Error") else f"{stem}Error"
+        if name.lower() in taken:
+            name = f"{stem.removesuffix('Error')}CategoryError"
+        name = naming.unique_among(name, taken)
+        taken.add(name.lower())
+        out.append({"name": name, "wire": row.name, "doc": row.description})
+    return out
 
 
 def enums(contract: ContractView) -> list[dict[str, Any]]:
