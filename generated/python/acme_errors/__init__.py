@@ -48,7 +48,6 @@ from .runtime import (
     did_you_mean,
     from_http,
     from_mcp_result,
-    new_error,
     parse_payload,
     read_http,
     status_action,
@@ -56,6 +55,7 @@ from .runtime import (
     to_mcp_result,
     validate_payload,
 )
+from ._new_error import new_error
 from ._transport import failure_of
 from .retry import retry, retry_async
 

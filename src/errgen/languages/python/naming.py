@@ -138,6 +138,17 @@ def assignment(name: str, literal: str, indent: int = 4) -> str:
     return f"{pad}{name} = (\n{pad}    {literal}\n{pad})"
 
 
+def literal_alias(name: str, members: list[str], indent: int = 4) -> str:
+    """`name = Literal[members]` laid out as black lays it out: several members one per line with
+    a trailing comma; one member on one line when it fits, else alone on the next line."""
+    pad = " " * indent
+    if len(members) > 1:
+        body = "".join(f"{pad}    {m},\n" for m in members)
+        return f"{pad}{name} = Literal[\n{body}{pad}]"
+    line = f"{pad}{name} = Literal[{members[0]}]"
+    return line if len(line) <= LINE_LENGTH else f"{pad}{name} = Literal[\n{pad}    {members[0]}\n{pad}]"
+
+
 def string_tuple(values: Iterable[str]) -> str:
     """A tuple literal of strings with no magic trailing comma, so black keeps it on one line."""
     items = [string_literal(v) for v in values]

@@ -52,6 +52,9 @@ def render(registry: Registry) -> dict[str, str]:
     # One line per code: black would take a second per 5,000 codes on every registry edit, so the
     # template writes black's layout itself (naming.python.assignment; tests hold it to black's).
     files[f"{base}/enums.py"] = render_template(NAME, "enums.py.jinja", **context)
+    # The same for new_error's overloads: one Literal line per code, laid out as black would.
+    context["signatures"] = new_error_signatures(contract)
+    files[f"{base}/_new_error.py"] = render_template(NAME, "_new_error.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
     # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.verdicts).
@@ -119,6 +122,42 @@ def exception_classes(contract: ContractView) -> list[dict[str, str]]:
         taken.add(name.lower())
         out.append({"name": name, "wire": row.name, "doc": row.description})
     return out
+
+
+# The payload fields new_error fills itself, or takes as its own parameters.
+_FILLED = ("code", "category", "retryable", "scope", "correlation_id")
+
+
+def new_error_signatures(contract: ContractView) -> list[dict[str, Any]]:
+    """new_error's overloads: one per distinct (retryable, hint fields) among the codes, in registry
+    order, each with the codes it takes (a `Literal` alias laid out as black lays it out) and its
+    keyword parameters (name, annotation). Few signatures however many codes: mypy stays fast."""
+    members = dict((wire, name) for name, wire in code_members(contract))
+    groups: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+    for row in contract.codes:
+        groups.setdefault((row.retryable, tuple(sorted(row.hints))), []).append(members[row.code])
+    out = []
+    for n, ((retryable, hints), codes) in enumerate(groups.items(), start=1):
+        alias = f"_Codes{n}"
+        fields = [
+            (f.name, field_annotation(contract, f.type, f.values))
+            for f in contract.fields
+            if f.name not in _FILLED and (retryable or f.name != "retry_after_ms") and (not f.hint or f.name in hints)
+        ]
+        out.append({"alias": alias, "literal": naming.literal_alias(alias, [f"Code.{c}" for c in codes]), "fields": fields})
+    return out
+
+
+def field_annotation(contract: ContractView, kind: str, values: tuple[str, ...]) -> str:
+    """The Python type new_error takes for a payload field, None allowed (the field left out)."""
+    if kind == "enum":
+        enum = next(v.name for v in contract.vocabularies if v.values == values)
+        return f"Optional[Union[{enum}, Literal[{', '.join(naming.string_literal(v) for v in values)}]]]"
+    return f"Optional[{_ANNOTATIONS[kind]}]"
+
+
+_ANNOTATIONS = {"string": "str", "integer": "int", "boolean": "bool", "string_list": "Sequence[str]",
+                "scalar_map": "Mapping[str, Union[str, int, float, bool]]"}
 
 
 def enums(contract: ContractView) -> list[dict[str, Any]]:
