@@ -434,6 +434,10 @@ def doc_program() -> str:
 def test_the_docs_page_type_checks_strictly_without_casts_or_any(built: Path, tmp_path: Path) -> None:
     program = doc_program()
     assert "def refund" in program and "raise_for_response" in program and "retry(" in program
+    for used in ("except RateLimitError", "case UnknownCode()", "failure_of(", "decide_failure(", "on_attempt=",
+                 'getLogger("acme_errors")', "requests.get(", "httpx.Client(", "aiohttp.ClientSession()",
+                 "await raise_for_response_async(response)", "start_as_current_span"):
+        assert used in program, used
     assert not re.search(r"\bAny\b|\bcast\(|type: ignore", program)
     done = mypy_strict(built, program, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -448,3 +452,12 @@ def test_the_docs_page_runs(built: Path, tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith('429 1 {"code":"RATE_LIMITED"')
     assert lines[1] == "b'{}' b'{}' [429, 200, 429, 200]"
+    assert lines[2:] == [
+        "RateLimitError 429 2 slow down",
+        "APIError no payload, HTTP 502 retry status-fallback",
+        "refused retry transport-failure escalate outcome-unknown",
+        "b'{}' b'{}' b'{}' " + str(["RateLimitError 1: pause 1000"] * 3),
+    ]
+    # Each client's 429, logged by the package's logger at INFO (the page sets that level).
+    logged = [line for line in done.stderr.splitlines() if line.startswith("acme_errors ")]
+    assert logged == ["acme_errors INFO attempt 1 failed (RATE_LIMITED): registry, retrying in 1000 ms"] * 3
