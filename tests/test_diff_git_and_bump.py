@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REGISTRY, run_errgen
+from conftest import FIXTURES, REGISTRY, ROOT, load_registry, run_errgen
 
 
 def git(repo: Path, *args: str) -> None:
@@ -139,3 +139,21 @@ def test_against_head_in_any_repository_path(tmp_path: Path, folder: bytes) -> N
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert done.returncode == 0, done.stderr
     assert b"no contract changes" in done.stdout
+
+
+def test_a_code_added_in_a_release_between_old_and_new_keeps_its_since(tmp_path: Path) -> None:
+    """Diffing across two releases (2.0.0 -> 2.2.0 with 2.1.0 in NEW's history): a code added in
+    2.1.0 says since: 2.1.0, and that is right; a since at or before OLD's version is not."""
+    text = REGISTRY.read_text()
+    version = load_registry().version
+    later = text.replace(f"\nversion: {version}\n", "\nversion: 99.1.0\n", 1).rstrip("\n") + (
+        "\n  - version: 99.1.0\n    date: 2026-12-03\n    changes: [\"Add LATE_CODE.\"]\n")
+    later = later.replace("\ncodes:\n", "\ncodes:\n  LATE_CODE:\n    category: internal\n    scope: request\n"
+                          "    description: A code added in the latest release.\n    since: 99.1.0\n\n", 1)
+    path = tmp_path / "errors.yaml"
+    path.write_text(later)
+    done = run_errgen("diff", str(ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"), str(path))
+    assert "since-mismatch" not in done.stdout, done.stdout
+    path.write_text(later.replace("    since: 99.1.0\n\n", "    since: 2.0.0\n\n", 1))
+    done = run_errgen("diff", str(ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"), str(path))
+    assert "LATE_CODE first appears in 99.1.0 but says since: 2.0.0" in done.stdout, done.stdout
