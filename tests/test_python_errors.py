@@ -170,6 +170,8 @@ except ValidationError as error:
     print(error.payload)
 except APIError as error:
     print(kind(error))
+assert_type(RateLimitError.from_raw({}), RateLimitError)
+assert_type(APIError.from_raw({}), APIError)
 """
     done = mypy_strict(built, program, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import MappingProxyType
 import inspect
 from enum import Enum
-from typing import Any, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from . import _validate
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES, RESPONSE
@@ -37,11 +37,14 @@ from .runtime import (
     to_http,
 )
 
+E = TypeVar("E", bound="APIError")
+
 
 class APIError(Exception):
-    """An error of this contract. A service raises `APIError(new_error(...))`; a caller catches
-    it from `raise_for_response` or `retry`. `payload` is the typed payload (None when a response
-    carried none that is valid: `raw` keeps what it did carry, and `decide` escalates it)."""
+    """An error of this contract. A service raises `APIError(new_error(...))` (or its category's
+    class); a caller catches it, as the class of its category (`RateLimitError`...), from
+    `raise_for_response` or `retry`. `payload` is the typed payload (None when a response carried
+    none that is valid: `raw` keeps what it did carry, and `decide` goes by the status)."""
 
     payload: Optional[Payload]
     raw: object
@@ -103,17 +106,19 @@ class APIError(Exception):
 
     @classmethod
     def from_raw(
-        cls,
+        cls: Type[E],
         raw: object,
         status: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
         reading: Optional[HttpReading] = None,
-    ) -> APIError:
+    ) -> E:
         """The error of a payload as received, valid or not (`decide` judges `raw`). Called on
         `APIError`, it is an instance of the subclass of the payload's category
         (`RateLimitError`...), or `APIError` itself for no valid payload or a category this SDK
         does not know; called on a subclass, an instance of that subclass."""
-        return _rebuild(None if cls is APIError else cls, raw, status, headers, reading)
+        made = _rebuild(None if cls is APIError else cls, raw, status, headers, reading)
+        assert isinstance(made, cls)  # APIError: a subclass; any other class: itself
+        return made
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # Process pools pickle exceptions: rebuild from what was received, not from the message,
