@@ -11,6 +11,7 @@ import importlib
 import json
 import logging
 import pickle
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -383,3 +384,63 @@ result: str = retry(call, on_attempt=observe, idempotent=True)
 """
     done = mypy_strict(built, program, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+FAKE_TRACE = '''\
+class Span:
+    def __init__(self) -> None:
+        self.attributes: dict[str, object] = {}
+
+    def is_recording(self) -> bool:
+        return True
+
+    def set_attribute(self, key: str, value: object) -> None:
+        self.attributes[key] = value
+
+
+CURRENT = Span()
+
+
+def get_current_span() -> Span:
+    return CURRENT
+'''
+PROGRAM = '''\
+import sys
+{setup}
+import acme_errors
+
+calls = [acme_errors.APIError.from_raw({limited!r}), "done"]
+
+
+def call() -> str:
+    outcome = calls.pop(0)
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return str(outcome)
+
+
+acme_errors.retry(call, sleep=lambda seconds: None)
+{report}
+'''
+
+
+def test_error_type_on_a_stand_in_opentelemetry_and_no_import_without_one(built: Path, tmp_path: Path) -> None:
+    """The SDK needs no OpenTelemetry: a stand-in `opentelemetry.trace` on the path gets the
+    attribute; an application that never imported OpenTelemetry makes the SDK import nothing."""
+    fake = tmp_path / "fake" / "opentelemetry"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("", encoding="utf-8")
+    (fake / "trace.py").write_text(FAKE_TRACE, encoding="utf-8")
+    path = f"{built}:{tmp_path / 'fake'}"
+    runs = {
+        "traced": ("from opentelemetry import trace", "print(trace.CURRENT.attributes)"),
+        "untraced": ("", "print(sorted(name for name in sys.modules if name.startswith('opentelemetry')))"),
+    }
+    out = {}
+    for name, (setup, report) in runs.items():
+        program = PROGRAM.format(setup=setup, report=report, limited={**RATE_LIMITED, "retry_after_ms": 10})
+        done = subprocess.run([sys.executable, "-c", program], env={"PYTHONPATH": path, "PATH": "/usr/bin:/bin"},
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        out[name] = done.stdout.strip()
+    assert out == {"traced": "{'error.type': 'RATE_LIMITED'}", "untraced": "[]"}
