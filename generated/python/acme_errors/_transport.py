@@ -62,6 +62,10 @@ _WRAPPERS = ("ConnectionError", "URLError", "MaxRetryError", "ClientOSError", "T
 def failure_of(error: BaseException) -> Optional[str]:
     """`refused`, `tls`, `reset` or `timeout` for an exception that means no response came; None
     for any other exception (a bug in the caller, an APIError, a cancelled task)."""
+    from .errors import APIError  # here: errors imports the runtime, which imports this module
+
+    if isinstance(error, APIError):  # a response came; a category's class may be TimeoutError
+        return None
     seen: set[int] = set()
     found: Optional[str] = None
     current: Optional[BaseException] = error

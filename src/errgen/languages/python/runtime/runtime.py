@@ -34,7 +34,7 @@ from ._contract import (
 )
 from ._transport import NOT_SENT
 from ._wire import Headers
-from .enums import Action, Code, Parsed, Reason, Scope
+from .enums import Action, Code, Parsed, Reason, Scope, UnknownCode
 from .models import ErrorPayload
 from .recovery import RecoveryEntry, recovery_entry
 
@@ -56,9 +56,9 @@ class Decision:
 
     action: Action
     reason: Reason
-    # The payload's code: a `Code` member when this SDK knows it, the text a newer server sent
-    # when it does not, None when there is no valid payload.
-    code: Optional[Union[Code, str]] = None
+    # The payload's code: a `Code` member when this SDK knows it, an `UnknownCode` holding the
+    # text a newer server sent when it does not, None when there is no valid payload.
+    code: Optional[Union[Code, UnknownCode]] = None
     delay_ms: Optional[int] = None
     correlation_id: Optional[str] = None
     resource_id: Optional[str] = None
@@ -243,7 +243,7 @@ def _decision(
     return Decision(
         action=action,
         reason=reason,
-        code=_code(payload[_W["code"]]),
+        code=code_of(payload[_W["code"]]),
         delay_ms=delay,
         correlation_id=payload[_W["correlation_id"]],
         resource_id=payload.get(_W["resource_id"]),
@@ -253,9 +253,10 @@ def _decision(
     )
 
 
-def _code(code: str) -> Union[Code, str]:
+def code_of(code: str) -> Union[Code, UnknownCode]:
+    """A code's text as the SDK types it: its `Code` member, else an `UnknownCode`."""
     entry = recovery_entry(code)
-    return entry.code if entry is not None else code
+    return entry.code if entry is not None else UnknownCode(code)
 
 
 def _raw(payload: object) -> object:
