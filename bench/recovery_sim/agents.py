@@ -253,10 +253,10 @@ class ErrgenHandler:
             except TRANSPORT_ERRORS as error:
                 status, decision = 0, api.decide_failure(api.transport_failure(error) or "reset", True, attempt)
             else:
-                if status == 200:
+                reading = api.read_http(status, headers, body, now_ms=EPOCH_S * 1000 + self.client.clock.now)
+                if not reading.error:  # the SDK's reading says what is an error, not a status list here
                     return Outcome("done", version=_version(body))
-                now_ms = EPOCH_S * 1000 + self.client.clock.now
-                decision = api.decide_response(api.read_http(status, headers, body, now_ms=now_ms), attempt)
+                decision = api.decide_response(reading, attempt)
             action = decision.action.value
             if action in ("retry", "pause"):
                 self.client.sleep(decision.delay_ms or 0)
