@@ -160,7 +160,8 @@ def _one(sdk: Any, agent: str, world: Any, header: str | None) -> tuple[Service,
     server = serve(service)
     report = Report()
     try:
-        agents.AGENTS[agent](Env(world.rows(), server.server_address[1], Operator(service), sdk, world.clock, 1), report)
+        env = Env(world.rows(), server.server_address[1], Operator(service), sdk, world.clock, 1, world if agent == "oracle" else None)
+        agents.AGENTS[agent](env, report)
     finally:
         server.shutdown()
         server.server_close()
@@ -535,3 +536,10 @@ def test_the_stand_in_decides_as_the_spec_says(sdk: Any) -> None:
 def _own_error(sdk: Any) -> tuple[int, dict[str, str], str]:
     response = sdk.to_http(sdk.new_error("VALIDATION_FAILED", "c-1", resource_id="r", accepted=["email"], state="unchanged"))
     return response.status, dict(response.headers), response.body
+
+
+@pytest.mark.parametrize("faults", [{"reset_before": True, "reset_after": True}, {"reset_before": True, "hangs": True},
+                                    {"reset_after": True, "hangs": True, "timeout_committed": True}, {"hangs": True}])
+def test_the_oracle_knows_which_dropped_call_was_applied(sdk: Any, faults: dict[str, bool]) -> None:
+    service, report = _one(sdk, "oracle", _quiet_world(1, **faults), "x-should-retry")
+    assert len(service.writes) == 1 and report.completed

@@ -560,12 +560,15 @@ def oracle_agent(env: Env, report: Report) -> None:
             client.read(item.id)
         waits = [(BUSY_MS, item.backend_busy), (SHARD_MS, item.shard_moving), (LOCK_MS, item.locked),
                  (PROXY_MS, item.proxy_502 or item.proxy_503), (BARE_429_MS, item.bare_429)]
+        # The calls it knows will drop, in the order the service drops them, and whether each was applied.
+        drops = [applied for on, applied in ((item.reset_before, False), (item.reset_after, True),
+                                             (item.hangs and not item.reset_after, item.timeout_committed)) if on]
         for _ in range(MAX_CALLS_PER_ITEM):
             _oracle_wait(world, client, item.true_tenant, post=True)
             try:
                 status, _, _ = client.enrich(item.id, item.true_tenant, item.true_version, key)
-            except TRANSPORT_ERRORS:  # it knows whether the dropped write was applied
-                if item.reset_after or item.hangs and item.timeout_committed:
+            except TRANSPORT_ERRORS:
+                if drops.pop(0):
                     report.completed.add(item.id)
                     break
                 continue
