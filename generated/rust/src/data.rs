@@ -158,6 +158,9 @@ pub enum Reason {
     ContradictsRegistry,
     AttemptsExhausted,
     DelayExceedsMax,
+    StatusFallback,
+    TransportFailure,
+    OutcomeUnknown,
 }
 
 /// The tolerant reading of a raw payload: known, unknown or invalid.
@@ -586,6 +589,18 @@ static REASON_WIRES: &[Wire<Reason>] = &[
         value: Reason::DelayExceedsMax,
         wire: "delay-exceeds-max",
     },
+    Wire {
+        value: Reason::StatusFallback,
+        wire: "status-fallback",
+    },
+    Wire {
+        value: Reason::TransportFailure,
+        wire: "transport-failure",
+    },
+    Wire {
+        value: Reason::OutcomeUnknown,
+        wire: "outcome-unknown",
+    },
 ];
 
 static VERDICT_WIRES: &[Wire<Verdict>] = &[
@@ -651,7 +666,7 @@ pub(crate) static TIMED_ACTIONS: &[Timed] = &[
 
 /// How a real API's response carries the code, request id and delay (errgen's
 /// `docs/conformance.md`, "Reading a real response"), as JSON data from the contract view.
-pub(crate) static RESPONSE_SPEC: &str = "{\"format\":\"json\",\"error_when\":[],\"code\":[{\"in\":\"body\",\"path\":[\"code\"]}],\"message\":[{\"in\":\"body\",\"path\":[\"message\"]}],\"correlation_id\":[{\"in\":\"body\",\"path\":[\"correlation_id\"]}],\"resource_id\":[{\"in\":\"body\",\"path\":[\"resource_id\"]}],\"retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"own_retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"variants\":{},\"retryable_statuses\":[408,425,429,500,502,503,504],\"service_statuses\":[429,503]}";
+pub(crate) static RESPONSE_SPEC: &str = "{\"format\":\"json\",\"error_when\":[],\"code\":[{\"in\":\"body\",\"path\":[\"code\"]}],\"message\":[{\"in\":\"body\",\"path\":[\"message\"]}],\"correlation_id\":[{\"in\":\"body\",\"path\":[\"correlation_id\"]}],\"resource_id\":[{\"in\":\"body\",\"path\":[\"resource_id\"]}],\"retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"own_retry_after\":[{\"at\":{\"in\":\"header\",\"name\":\"retry-after-ms\"},\"unit\":\"ms\"},{\"at\":{\"in\":\"header\",\"name\":\"retry-after\"},\"unit\":\"http\"}],\"variants\":{},\"retryable_statuses\":[408,425,429,500,502,503,504],\"service_statuses\":[429,503],\"status_actions\":{\"3xx\":\"escalate\",\"401\":\"stop\",\"403\":\"stop\",\"404\":\"skip\",\"408\":\"retry\",\"410\":\"skip\",\"425\":\"retry\",\"429\":\"pause\",\"4xx\":\"fix\",\"503\":\"pause\",\"5xx\":\"retry\"},\"paused_with_delay\":[403]}";
 
 /// The payload's fields, in wire order.
 pub(crate) static FIELDS: &[FieldSpec] = &[
