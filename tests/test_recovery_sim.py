@@ -6,6 +6,7 @@ and an oracle, all with the same operator. Every harm is counted from the servic
 from __future__ import annotations
 
 import dataclasses
+import http.client
 import importlib
 import json
 import subprocess
@@ -513,24 +514,24 @@ def test_the_status_code_clients_see_the_same_new_faults(sdk: Any, run: str) -> 
         assert sum(service.errors_sent.values()) >= 1, (run, fault)
 
 
-def test_the_stand_in_decides_as_the_spec_says(sdk: Any) -> None:
-    """Until the SDK has decide_response / decide_failure: the stand-in's answers on the new faults."""
-    from bench.recovery_sim import sdk_gap
+def test_the_sdk_decides_the_new_faults_as_errgens_agent_relies_on(sdk: Any) -> None:
+    """The generated SDK's decide_response and decide_failure on exactly what the service sends."""
+    def decide(status: int, headers: dict[str, str], body: str, attempt: int = 1) -> Any:
+        return sdk.decide_response(sdk.read_http(status, headers, body, now_ms=0), attempt)
 
-    api = sdk_gap.api(sdk)
-    html = api.decide_response(api.read_http(502, {"Content-Type": "text/html"}, NGINX_502, now_ms=0), 1)
+    html = decide(502, {"Content-Type": "text/html"}, NGINX_502)
     assert (html.action.value, html.reason.value, html.delay_ms) == ("retry", "status-fallback", sdk.backoff_ms(1))
-    bare = api.decide_response(api.read_http(429, {"Retry-After": "1"}, GATEWAY_429, now_ms=0), 1)
+    assert decide(503, {"Content-Type": "text/html"}, NGINX_503).action.value == "pause"
+    bare = decide(429, {"Retry-After": "1"}, GATEWAY_429)
     assert (bare.action.value, bare.reason.value, bare.delay_ms) == ("pause", "status-fallback", 1000)
-    empty = api.decide_response(api.read_http(503, {}, "", now_ms=0), 5)
-    assert (empty.action.value, empty.reason.value) == ("stop", "attempts-exhausted")
-    own = api.decide_response(api.read_http(*_own_error(sdk), now_ms=0), 1)
+    assert (decide(503, {}, "", attempt=5).action.value, decide(503, {}, "", attempt=5).reason.value) == ("stop", "attempts-exhausted")
+    own = decide(*_own_error(sdk))
     assert (own.reason.value, own.action.value) == ("registry", "skip")  # VALIDATION_FAILED, scope resource
-    assert api.decide_failure("reset", False, 1).reason.value == "outcome-unknown"
-    assert api.decide_failure("timeout", True, 2).delay_ms == sdk.backoff_ms(2)
-    assert api.decide_failure("refused", False, 1).action.value == "retry"
-    assert [api.transport_failure(e) for e in (ConnectionRefusedError(), TimeoutError(), ConnectionResetError(), ValueError())] == [
-        "refused", "timeout", "reset", None]
+    assert sdk.decide_failure("reset", False, 1).reason.value == "outcome-unknown"
+    assert sdk.decide_failure("timeout", True, 2).delay_ms == sdk.backoff_ms(2)
+    assert sdk.decide_failure("refused", False, 1).action.value == "retry"
+    dropped = [http.client.RemoteDisconnected("closed"), TimeoutError("timed out"), ValueError()]
+    assert [sdk.failure_of(e) for e in dropped] == ["reset", "timeout", None]
 
 
 def _own_error(sdk: Any) -> tuple[int, dict[str, str], str]:

@@ -5,8 +5,8 @@ and writes again on its version (up to three times); a 401 and any other escalat
 client handles errors. Every agent sees only its rows and the responses (the oracle alone reads
 the world, to set the floor).
 
-- errgen: the generated SDK's public API (`read_http`, `decide_response`, `decide_failure`,
-  `transport_failure`, the decision's hint fields), nothing else, for control flow.
+- errgen: the generated SDK's public API (`read_http`, `decide_response`, `failure_of`,
+  `decide_failure`, the decision's hint fields), nothing else, for control flow.
 - anthropic, openai: the real client libraries (`anthropic.Anthropic`, `openai.OpenAI`) with their
   default retry policy, pointed at the service with `base_url`, their sleep and clock virtual.
 - stripe-style: stripe-python's retry policy, re-implemented: `Stripe-Should-Retry`, else 409 and
@@ -30,7 +30,6 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
-from bench.recovery_sim import sdk_gap
 from bench.recovery_sim.service import TIMEOUT_HEADER, Service
 from bench.recovery_sim.world import (BARE_429_MS, BUSY_MS, CALL_MS, HUMAN_RENEWAL_MS, LOCK_MS, PROXY_MS, REGIONS, SHARD_MS,
                                       TIMEOUT_MS, Clock, Row, World)
@@ -227,13 +226,13 @@ class ErrgenHandler:
     """The SDK's public API, nothing else, for control flow: every branch is an action and its
     hints, never a code or a status (the operator is handed the status, as for every agent).
     A response goes through `read_http` and `decide_response` (so a proxy's HTML page or a bare
-    429 falls back on its status), a dropped call through `transport_failure` and
-    `decide_failure`, idempotent because every call is a GET or carries the job's key.
+    429 falls back on its status), a dropped call through `failure_of` and `decide_failure`,
+    idempotent because every call is a GET or carries the job's key.
     `guess` is the agent this benchmark used to run, kept to show what the counts catch: it takes
     `did_you_mean[0]` and writes `accepted[0]` without re-reading."""
 
     def __init__(self, env: Env, guess: bool = False) -> None:
-        self.client, self.api, self.guess = Client(env), sdk_gap.api(env.sdk), guess
+        self.client, self.api, self.guess = Client(env), env.sdk, guess
 
     def renew(self, token: str) -> bool:
         renewed, self.client.token = token != self.client.token, token
@@ -251,7 +250,7 @@ class ErrgenHandler:
             try:
                 status, headers, body = send()
             except TRANSPORT_ERRORS as error:
-                status, decision = 0, api.decide_failure(api.transport_failure(error) or "reset", True, attempt)
+                status, decision = 0, api.decide_failure(api.failure_of(error) or "reset", True, attempt)
             else:
                 reading = api.read_http(status, headers, body, now_ms=EPOCH_S * 1000 + self.client.clock.now)
                 if not reading.error:  # the SDK's reading says what is an error, not a status list here
