@@ -9,6 +9,7 @@ counts as blind unless that version was read first."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import subprocess
@@ -43,8 +44,10 @@ NGINX_503 = ("<html>\r\n<head><title>503 Service Temporarily Unavailable</title>
 GATEWAY_429 = '{"message":"Too Many Requests"}'
 
 
+@functools.cache
 def load_sdk() -> Any:
-    """The simulation registry's generated Python SDK, built by errgen into bench/out/."""
+    """The simulation registry's generated Python SDK, built by errgen into bench/out/, once per
+    process: a module is imported once anyway, and a sweep's points then share one build."""
     out = OUT / "sim-sdk"
     cmd = [sys.executable, "-m", "errgen", "build", "--registry", str(REGISTRY), "--target", "python", "--out", str(out)]
     subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
