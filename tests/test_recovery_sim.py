@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bench.recovery_sim import agents
-from bench.recovery_sim.__main__ import REAL_CLIENTS, RUNS, SEEDS, Result, simulate, sweep, sweep_table, table
+from bench.recovery_sim.__main__ import REAL_CLIENTS, RUNS, Result, simulate, sweep, sweep_table, table
 from bench.recovery_sim.agents import Client, Env, Operator, Report, unambiguous, virtual_time
 from bench.recovery_sim.service import GATEWAY_429, NGINX_502, NGINX_503, Service, load_sdk, serve
 from bench.recovery_sim.world import HUMAN_RENEWAL_MS, RATES, TIMEOUT_MS, Row, make_world, parse_rates, parse_sweep
@@ -26,7 +26,7 @@ from conftest import ROOT
 pytest.importorskip("anthropic")
 pytest.importorskip("openai")
 
-UNTUNED = [int(s) for s in SEEDS.split(",")]
+UNTUNED = [11, 12, 13, 14, 15]  # the tests' seeds, apart from the documented run's (the default, 41-45)
 ITEMS = 120
 FAULTS = {"RATE_LIMITED", "SERVICE_UNAVAILABLE", "BACKEND_UNAVAILABLE", "UPSTREAM_TIMEOUT", "WRITE_OUTCOME_UNKNOWN",
           "VERSION_CONFLICT", "VALIDATION_FAILED", "TENANT_UNKNOWN", "AUTH_EXPIRED", "BACKEND_BUSY", "LOCK_TIMEOUT", "SHARD_MOVING",

@@ -5,6 +5,6 @@ proxy and a gateway that answer in their own formats and connections that drop o
 HTTP on loopback, in virtual time, with the same operator; every harm is counted from the
 service's write log.
 
-Run: python -m bench.recovery_sim [--seeds 11,12,13,14,15] [--items 2000] [--runs errgen,plain,...]
+Run: python -m bench.recovery_sim [--seeds 41,42,43,44,45] [--items 2000] [--runs errgen,plain,...]
      [--fault NAME=RATE ...] [--sweep NAME=R1,R2,...] [--json PATH]
 """

@@ -5,7 +5,7 @@ registry's generated Python SDK, a proxy and a gateway in front, dropped and hun
 real HTTP on loopback, virtual time), with the same operator; one table, one chart, optionally
 every number as JSON.
 
-    python -m bench.recovery_sim [--seeds 11,12,13,14,15] [--items 2000] [--runs errgen,anthropic,...]
+    python -m bench.recovery_sim [--seeds 41,42,43,44,45] [--items 2000] [--runs errgen,anthropic,...]
                                  [--fault NAME=RATE ...] [--sweep NAME=R1,R2,...]
                                  [--chart bench/out/recovery-simulation.png] [--json PATH] [--markdown]
 
@@ -54,7 +54,7 @@ RUNS: dict[str, tuple[str, str | None]] = {
     "errgen-guess": ("errgen-guess", "x-should-retry"),
 }
 REAL_CLIENTS = ("anthropic", "anthropic + x-should-retry", "openai", "openai + x-should-retry", "tenacity")
-SEEDS = "11,12,13,14,15"  # never used while building the agents or the fault mix
+SEEDS = "41,42,43,44,45"  # picked before this version of the benchmark first ran on them, never changed after
 
 
 @dataclass
