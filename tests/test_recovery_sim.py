@@ -1,7 +1,8 @@
-"""End to end: the generated SDK on both sides of a real HTTP service with injected faults, against
-the real anthropic and openai client libraries, a Stripe-style policy, a hand-written job, tenacity
-and an oracle, all with the same operator. Every harm is counted from the service's own write log
-(the tenant and version of every write), never from what an agent claims."""
+"""End to end: the generated SDK on both sides of a real HTTP service with injected faults (its own
+errors, a proxy's HTML pages, a gateway's bare 429, dropped and hung connections), against the real
+anthropic and openai client libraries, a Stripe-style policy, a hand-written client, tenacity and
+an oracle, each inside the same job with the same operator. Every harm is counted from the
+service's own write log (the tenant and version of every write), never from what an agent claims."""
 
 from __future__ import annotations
 
