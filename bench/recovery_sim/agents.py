@@ -441,6 +441,7 @@ class StripeHandler(StatusHandler):
 
     def _send(self, call: Callable[[], tuple[int, dict[str, str], str]]) -> tuple[int, dict[str, str], str] | Exception:
         answer: tuple[int, dict[str, str], str] | Exception = ValueError("no call")
+        headers: dict[str, str] = {}
         for retries in range(self.policy.max_retries + 1):
             try:
                 answer = call()
