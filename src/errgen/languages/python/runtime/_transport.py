@@ -61,10 +61,9 @@ _WRAPPERS = ("ConnectionError", "URLError", "MaxRetryError", "ClientOSError", "T
 def failure_of(error: BaseException) -> Optional[str]:
     """`refused`, `tls`, `reset` or `timeout` for an exception that means no response came; None
     for any other exception (a bug in the caller, an APIError, a cancelled task)."""
-    from .errors import APIError  # here: errors imports the runtime, which imports this module
+    if type(error).__module__.startswith(f"{__package__}."):
+        return None  # this SDK's own errors (APIError and its classes): a response came
 
-    if isinstance(error, APIError):  # a response came; a category's class may be TimeoutError
-        return None
     seen: set[int] = set()
     found: Optional[str] = None
     current: Optional[BaseException] = error
