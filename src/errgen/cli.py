@@ -404,9 +404,31 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
     else:
         before, after = _lint(old, _registry_format(fmt), named="OLD"), _lint(new, _registry_format(fmt), named="NEW")
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
-    report = run_diff(old_registry, after.registry, new_registry=fresh)
+    report = run_diff(old_registry, after.registry, new_registry=fresh, bump=_bump_command(ref, old, new, registry_path))
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _bump_command(ref: str | None, old: Path | None, new: Path | None, registry_path: Path | None) -> str:
+    """The `errgen bump` that compares with the OLD this diff compared with. Plain `errgen bump`
+    compares with HEAD, so once the change is committed it says "nothing to do"; the hint names
+    the base (the merge-base's commit, not the branch, with --merge-base)."""
+    if ref is not None:
+        words = ["errgen", "bump", "--against", ref]
+        if registry_path is not None:
+            words += ["--registry", str(registry_path)]
+    else:
+        words = ["errgen", "bump", "--from", str(old), "--registry", str(new)]
+    return " ".join(_shell_word(w) for w in words)
+
+
+def _shell_word(word: str) -> str:
+    """`word` as a shell reads it, quoted only when it must be (HEAD~1 and HEAD^ stay readable:
+    `~` expands only at a word's start)."""
+    import re
+    import shlex
+
+    return word if re.fullmatch(r"[\w@%+=:,./^-][\w@%+=:,./^~-]*", word) else shlex.quote(word)
 
 
 def _merge_base(ref: str, current: Path) -> str:
