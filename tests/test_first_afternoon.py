@@ -56,3 +56,134 @@ def test_diff_hint_with_merge_base_names_the_fork_commit_and_files_name_from(rep
     old.write_text(git(repo, "show", "HEAD:registry/errors.yaml"))
     done = run_errgen("diff", str(old), str(path), cwd=repo)
     assert f"errgen bump --from {old} --registry {path}" in done.stdout, done.stdout
+
+
+# --- point 8: bump writes `since` on a new code that has none yet -----------------------------------
+
+QUOTA = "  QUOTA_EXCEEDED:\n    category: rate_limit\n    scope: request\n    http_status: 429\n    description: Quota used up.\n\n"
+
+
+def test_bump_writes_since_on_a_new_code_that_has_none(repo: Path) -> None:
+    path = repo / "registry" / "errors.yaml"
+    before = path.read_text()
+    path.write_text(before.replace("  INTERNAL_ERROR:\n", QUOTA + "  INTERNAL_ERROR:\n", 1))
+    done = run_errgen("bump", "--date", "2026-11-30", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    text = path.read_text()
+    assert "  QUOTA_EXCEEDED:\n    since: 2.2.0\n    category: rate_limit\n" in text
+    assert "version: 2.2.0\n" in text and '    changes: ["QUOTA_EXCEEDED was added"]\n' in text
+    # Only the lines bump must write changed: the code as typed, plus its since, version and history.
+    assert text.replace("    since: 2.2.0\n    category: rate_limit", "    category: rate_limit").count("\n") == \
+        (before + QUOTA).count("\n") + 3
+    assert run_errgen("diff", "--against", "HEAD", cwd=repo).returncode == 0
+    again = run_errgen("bump", cwd=repo)
+    assert again.returncode == 0 and path.read_text() == text and "nothing to do" in again.stderr + again.stdout
+
+
+def test_bump_dry_run_shows_the_since_line_and_writes_nothing(repo: Path) -> None:
+    path = repo / "registry" / "errors.yaml"
+    typed = path.read_text().replace("  INTERNAL_ERROR:\n", QUOTA + "  INTERNAL_ERROR:\n", 1)
+    path.write_text(typed)
+    done = run_errgen("bump", "--dry-run", "--date", "2026-11-30", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "+    since: 2.2.0\n" in done.stdout and path.read_text() == typed
+
+
+def test_bump_without_since_in_a_flow_mapping_still_says_what_is_missing(repo: Path) -> None:
+    path = repo / "registry" / "errors.yaml"
+    flow = "  QUOTA_EXCEEDED: {category: rate_limit, scope: request, http_status: 429, description: Quota used up.}\n\n"
+    path.write_text(path.read_text().replace("  INTERNAL_ERROR:\n", flow + "  INTERNAL_ERROR:\n", 1))
+    done = run_errgen("bump", cwd=repo)
+    assert done.returncode == 1 and "missing the required key 'since'" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- point 7: Ctrl-C, help text, docs a newcomer follows ---------------------------------------------
+
+def _errgen_env(*front: Path) -> dict[str, str]:
+    import os
+
+    from conftest import ROOT
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([*(str(p) for p in front), str(ROOT / "src")])}
+
+
+@pytest.mark.parametrize("how", ["module", "console-script"])
+def test_ctrl_c_during_imports_exits_130_with_one_line(tmp_path: Path, how: str) -> None:
+    import sys
+
+    # A click that is interrupted while it loads: Ctrl-C landing in errgen's biggest import.
+    (tmp_path / "click").mkdir()
+    (tmp_path / "click" / "__init__.py").write_text("raise KeyboardInterrupt\n")
+    argv = [sys.executable, "-m", "errgen", "lint"] if how == "module" else \
+        [sys.executable, "-c", "import sys; from errgen.entry import main; sys.argv = ['errgen', 'lint']; sys.exit(main())"]
+    done = subprocess.run(argv, cwd=tmp_path, env=_errgen_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "errgen: interrupted\n")
+
+
+def test_the_console_script_starts_where_ctrl_c_is_handled() -> None:
+    import tomllib
+
+    from conftest import ROOT
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"errgen": "errgen.entry:main"}
+    assert "from errgen.entry import main\n" in (ROOT / "src" / "errgen" / "__main__.py").read_text()
+
+
+def test_ctrl_c_while_a_command_loads_exits_130_without_a_traceback(tmp_path: Path, workdir: Path) -> None:
+    import signal
+    import sys
+
+    # A real SIGINT, sent while errgen is importing click (a stand-in that says so, then waits).
+    (tmp_path / "click").mkdir()
+    (tmp_path / "click" / "__init__.py").write_text("import sys, time\nprint('loading', file=sys.stderr, flush=True)\ntime.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "errgen", "build"], cwd=workdir, env=_errgen_env(tmp_path),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None and proc.stderr.readline() == "loading\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "errgen: interrupted\n")
+
+
+def _help_texts(width: int) -> dict[str, str]:
+    from click.testing import CliRunner
+
+    from errgen.cli import main
+
+    runner = CliRunner()
+    return {name: runner.invoke(main, [name, "--help"], terminal_width=width).output for name in main.commands}
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_help_never_breaks_a_word_at_a_hyphen(width: int) -> None:
+    import re
+
+    texts = _help_texts(width)
+    assert "errgen docs diff-rules" in " ".join(texts["diff"].split())
+    for name, text in texts.items():
+        assert not re.search(r"\w-\n", text), (name, text)
+
+
+def test_ci_docs_pin_pre_commit_by_commit_sha_and_say_how_tags_would_be_used() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "ci.md").read_text()
+    assert "rev: <tag>" not in text and "@v0.1.0`," not in text  # errgen's repository has no tags
+    assert "rev: <commit sha>" in text and "git ls-remote" in text and "autoupdate --freeze" in text
+    assert "Once errgen tags its releases" in text
+
+
+def test_adopting_shows_a_wire_rename_that_lints(workdir: Path) -> None:
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "adopting.md").read_text()
+    blocks = re.findall(r"```yaml\n(wire:\n  rename: [^\n]+\n)```", text)
+    assert blocks == ["wire:\n  rename: {code: type, correlation_id: request_id}\n"]
+    path = workdir / "registry" / "errors.yaml"
+    path.write_text(path.read_text().replace("problem_base:", blocks[0] + "problem_base:", 1))
+    done = run_errgen("build", "--target", "schema", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    schema = (workdir / "generated" / "schema" / "error.schema.json").read_text()
+    assert '"type"' in schema and '"request_id"' in schema

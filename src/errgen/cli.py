@@ -18,9 +18,11 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
+from errgen.entry import INTERRUPTED, Interrupted
 from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
+    from errgen.registry.load import Document
     from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
 
@@ -92,7 +94,7 @@ def _registry_path(path: Path | None, named: str | None = None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False,
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | _Text | None" = None, report: bool = False,
           named: str | None = None) -> "LintResult":
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result.
@@ -251,7 +253,7 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
     """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
     its header and every fragment its `include` patterns match, re-globbed on every poll so a
     fragment added or removed while watching counts. Polled: no dependency, works on every file
-    system and with editors that save by renaming. Ctrl-C exits 0."""
+    system and with editors that save by renaming. Ctrl-C exits 130, as --help says."""
     import time
 
     path = _registry_path(registry_path)
@@ -269,9 +271,9 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
                 if code:
                     click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
             time.sleep(interval)
-    except KeyboardInterrupt:
+    except (Interrupted, KeyboardInterrupt):  # Interrupted: Ctrl-C under errgen.entry's handler
         click.echo("stopped", err=True)
-        sys.exit(0)
+        sys.exit(INTERRUPTED)
 
 
 class _Watched:
@@ -431,6 +433,18 @@ def _shell_word(word: str) -> str:
     return word if re.fullmatch(r"[\w@%+=:,./^-][\w@%+=:,./^~-]*", word) else shlex.quote(word)
 
 
+class _Text:
+    """A registry's text to lint in place of its file (bump's, with the since lines it adds)."""
+
+    def __init__(self, text: str, display: str) -> None:
+        self.text, self.display = text, display
+
+    def document(self) -> "Document":
+        from errgen.registry.load import load_text
+
+        return load_text(self.text, self.display)
+
+
 def _merge_base(ref: str, current: Path) -> str:
     from errgen.diff.git import merge_base
 
@@ -483,12 +497,19 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         shown = _read_at(ref or "HEAD", current, hint)
         fresh = shown is None
         before = None if shown is None else _lint(None, source=shown).registry
-    after = _lint(current).registry
+    source = bumping.Source.read(current)
+    filled, given = bumping.with_since(source, str(current))
+    after = _lint(current if not given else None, source=_Text(filled.text, str(current)) if given else None).registry
     old_version = before.version if before else ""
     plan = bumping.plan(before or empty_registry(after, "(none)"), after, day.date() if day else datetime.date.today(), new_registry=fresh)
+    bumping.fill_since(plan, before, after, given)
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
-    source = bumping.Source.read(current)
-    text = plan.apply(source, after)
+    text = plan.apply(filled, after)
+    if text is not None:
+        try:
+            bumping.verify_since(text, after, plan, given)
+        except bumping.EditError as exc:
+            _fail(f"cannot set since on {', '.join(given)} ({exc}); set it by hand and run bump again")
     try:  # a folder registry's new codes have their `since` in the fragment files
         edits = bumping.edits(current, source, text, after, plan)
     except bumping.EditError as exc:
