@@ -187,3 +187,32 @@ def test_adopting_shows_a_wire_rename_that_lints(workdir: Path) -> None:
     assert done.returncode == 0, done.stderr
     schema = (workdir / "generated" / "schema" / "error.schema.json").read_text()
     assert '"type"' in schema and '"request_id"' in schema
+
+
+# --- point 9: tests do not depend on ignored files or on an idle machine -----------------------------
+
+def test_golden_tests_compare_the_repository_files_not_an_installs_leftovers(tmp_path: Path) -> None:
+    from conftest import repository_files
+
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".gitignore").write_text("*.egg-info/\n")
+    python = tmp_path / "generated" / "python"
+    (python / "acme_errors.egg-info").mkdir(parents=True)
+    (python / "acme_errors.egg-info" / "PKG-INFO").write_text("Metadata-Version: 2.1\n")  # pip install ./generated/python
+    (python / "pyproject.toml").write_text("[project]\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "x")
+    (python / "new.py").write_text("")  # not committed yet, not ignored: a build's new output counts
+    assert repository_files(tmp_path / "generated", tmp_path) == [python / "new.py", python / "pyproject.toml"]
+
+
+def test_no_golden_comparison_lists_the_generated_folder_itself() -> None:
+    import re
+
+    from conftest import ROOT
+
+    walks = re.compile(r"(GENERATED|generated\b)[^\n]*\.(rglob|iterdir|glob)\(|os\.walk\((GENERATED|generated)\b")
+    found = [f"{p.name}:{n}" for p in sorted((ROOT / "tests").glob("test_*.py"))
+             for n, line in enumerate(p.read_text().splitlines(), 1) if walks.search(line) and "tmp_path" not in line
+             and "workdir" not in line and "repository_files" not in line]
+    assert found == []
