@@ -216,3 +216,25 @@ def test_no_golden_comparison_lists_the_generated_folder_itself() -> None:
              for n, line in enumerate(p.read_text().splitlines(), 1) if walks.search(line) and "tmp_path" not in line
              and "workdir" not in line and "repository_files" not in line]
     assert found == []
+
+
+# --- point 6: the site's index wraps code names only at `_`, `.`, `-` --------------------------------
+
+def test_index_name_cells_wrap_only_after_underscore_dot_or_hyphen() -> None:
+    import re
+
+    from conftest import load_registry
+    from errgen.emit.targets import site
+
+    files = site.render(load_registry())
+    cells = re.findall(r'<td><a href="[^"]*"><code class="name">(.*?)</code></a>', files["site/index.html"])
+    names = [cell.replace("<wbr>", "") for cell in cells]
+    assert "RATE_LIMITED" in names and len(names) == len(set(names)) >= 10
+    for cell in cells:
+        pieces = cell.split("<wbr>")
+        assert all(piece[-1] in "_.-" for piece in pieces[:-1]), cell  # a break only after those
+        assert all(not re.search(r"[_.-].", piece) for piece in pieces), cell  # and after every one of them
+    css = files["site/site.css"]
+    rule = re.search(r"td code\.name \{([^}]*)\}", css)
+    assert rule and "overflow-wrap: normal" in rule.group(1) and "word-break: keep-all" in rule.group(1)
+    assert css.index("td code { overflow-wrap: anywhere; }") < rule.start()  # the later, more specific rule wins

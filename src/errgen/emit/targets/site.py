@@ -74,11 +74,21 @@ def index_rows(groups: list[tuple[Any, list[CodeRow]]], pages: dict[str, str], s
         links, codes, descriptions = (_escaped_each(texts) for texts in
                                       ([pages[row.code] for row in rows], [row.code for row in rows], [row.description for row in rows]))
         tables[category.name] = Markup("".join(
-            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code>{code}</code></a>'
+            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code class="name">{_breakable(code)}</code></a>'
             f'{_DEPRECATED_BADGE if row.deprecated_since else ""}</td><td>{row.http_status}</td><td>{shared.brief_actions(row)}</td>'
             f"<td>{description}</td></tr>\n"
             for row, link, code, description in zip(rows, links, codes, descriptions)))
     return tables
+
+
+_BREAK_AFTER = re.compile(r"([_.-])")
+
+
+def _breakable(escaped_code: str) -> str:
+    """A code name that wraps only after `_`, `.` or `-` (a <wbr> there; the stylesheet keeps the
+    name cells from breaking anywhere else): `RATE_LIMITED` never becomes `RATE_LIM` / `ITED` on a
+    narrow screen. The name is escaped already, and no entity holds those characters."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", escaped_code)
 
 
 _DEPRECATED_ROW, _DEPRECATED_BADGE = ' class="deprecated"', ' <span class="badge">deprecated</span>'
