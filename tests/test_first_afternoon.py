@@ -238,3 +238,29 @@ def test_index_name_cells_wrap_only_after_underscore_dot_or_hyphen() -> None:
     rule = re.search(r"td code\.name \{([^}]*)\}", css)
     assert rule and "overflow-wrap: normal" in rule.group(1) and "word-break: keep-all" in rule.group(1)
     assert css.index("td code { overflow-wrap: anywhere; }") < rule.start()  # the later, more specific rule wins
+
+
+# --- point 4: generated prose names the fields as the wire does --------------------------------------
+
+RENAMED_WIRE = "wire:\n  rename: {code: type, correlation_id: request_id, retry_after_ms: wait_ms, did_you_mean: suggestions}\n"
+
+
+def test_catalogue_recovery_table_and_site_use_the_wire_names() -> None:
+    from conftest import REGISTRY
+    from errgen.emit.targets import catalogue, recovery, site
+    from errgen.registry.lint import lint_text
+
+    text = REGISTRY.read_text().replace("problem_base:", RENAMED_WIRE + "problem_base:", 1)
+    registry = lint_text(text).registry
+    assert registry is not None and any(code.hints for code in registry.codes)
+    docs = {**catalogue.render(registry), **recovery.render(registry), **site.render(registry)}
+    prose = {name: body for name, body in docs.items() if name.endswith((".md", ".html"))}
+    assert {"docs/errors.md", "recovery.md", "site/index.html"} <= set(prose)
+    for name, body in prose.items():
+        for old in ("code", "correlation_id", "retry_after_ms", "did_you_mean"):
+            assert f"`{old}`" not in body and f"<code>{old}</code>" not in body and f"| {old} |" not in body, (name, old)
+    assert "stable `type`" in prose["docs/errors.md"] and "`request_id`" in prose["docs/errors.md"]
+    assert "`suggestions`" in prose["docs/errors.md"]
+    assert "| wait_ms |" in prose["recovery.md"] and "with the `request_id`" in prose["recovery.md"]
+    assert "<code>type</code>" in prose["site/index.html"]
+    assert any("<code>request_id</code>" in body for name, body in prose.items() if name.startswith("site/") and name.endswith("/index.html"))

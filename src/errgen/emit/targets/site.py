@@ -24,7 +24,7 @@ from markupsafe import Markup
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
-from errgen.emit.targets.catalogue import ACTION_ADVICE
+from errgen.emit.targets.catalogue import advice, wire_names
 from errgen.registry.model import Registry
 from errgen.emit.render import comment, json_lines, to_json
 from errgen.emit.render import render as render_template
@@ -52,8 +52,9 @@ def render(registry: Registry) -> dict[str, str]:
         by_category[row.category].append(row)
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
     versions = {entry.version for entry in registry.history}
-    shared = Shared()
-    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": shared}
+    shared = Shared(contract)
+    common = {"view": contract, "header": contract.header, "advice": shared.advice, "wire": shared.wire, "versions": versions,
+              "shared": shared}
 
     files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", groups=groups,
                                                    tables=index_rows(groups, pages, shared), **common),
@@ -200,9 +201,10 @@ class Shared:
     """The parts of fragments.html.jinja, each rendered once per distinct key: a registry's codes
     share a few scope, hint and action combinations."""
 
-    def __init__(self) -> None:
+    def __init__(self, contract: ContractView) -> None:
         from errgen.emit.render import environment
 
+        self.advice, self.wire = advice(contract), wire_names(contract)  # prose names fields as the wire does
         self._macros = environment(NAME).get_template("fragments.html.jinja").module
         self._made: dict[tuple[Any, ...], Any] = {}
 
@@ -216,10 +218,10 @@ class Shared:
         return self._part("scopes", (row.scope, row.scopes), row)
 
     def hints(self, row: CodeRow) -> Any:
-        return self._part("hints", row.hints, row)
+        return self._part("hints", row.hints, row, self.wire)
 
     def actions(self, row: CodeRow) -> Any:
-        return self._part("actions", tuple(row.actions.items()), row, ACTION_ADVICE)
+        return self._part("actions", tuple(row.actions.items()), row, self.advice)
 
     def brief_actions(self, row: CodeRow) -> Any:
         return self._part("brief_actions", tuple(row.actions.items()), row)
