@@ -264,3 +264,51 @@ def test_catalogue_recovery_table_and_site_use_the_wire_names() -> None:
     assert "| wait_ms |" in prose["recovery.md"] and "with the `request_id`" in prose["recovery.md"]
     assert "<code>type</code>" in prose["site/index.html"]
     assert any("<code>request_id</code>" in body for name, body in prose.items() if name.startswith("site/") and name.endswith("/index.html"))
+
+
+# --- point 2: errgen docs resolves every rule id errgen can print, to its own entry ------------------
+
+def test_every_printable_rule_id_has_its_own_docs_entry() -> None:
+    from errgen import manual
+    from errgen.rule_ids import printable
+
+    ids = printable()
+    assert {"unknown-key", "missing-key", "wrong-type", "duplicate-key", "yaml-syntax", "file-not-found", "too-deep",
+            "number-too-large", "include-pattern", "fragment-owner", "git-unknown-ref", "leak-secret", "leak-stack-trace",
+            "no-code", "http-status-mismatch", "retry-after-header-mismatch", "deprecated-code", "message-carries-hints",
+            "code-removed", "version-bump-insufficient", "unknown-category", "http-status-range"} <= set(ids)
+    for rule_id, kinds in ids.items():
+        text = manual.lookup(rule_id)
+        assert text is not None, rule_id
+        entries = [line for line in text.splitlines() if line.startswith(f"| `{rule_id}` |") or line.lstrip("#").strip() == rule_id]
+        assert len(entries) == len(kinds), (rule_id, kinds, text)
+
+
+def test_an_id_naming_a_lint_rule_and_a_verdict_problem_prints_both_lint_first() -> None:
+    done = run_errgen("docs", "unknown-category")
+    assert done.returncode == 0, done.stderr
+    lint = done.stdout.index("| `unknown-category` | A code's category is one of the registry's categories. |")
+    verdict = done.stdout.index("| `unknown-category` | (only when the envelope has no problems)")
+    assert lint < verdict and "(registry.md)" in done.stdout and "(conformance.md)" in done.stdout
+    assert "leak-secret" in run_errgen("docs", "leak-secret").stdout
+
+
+def test_the_source_raises_no_id_missing_from_the_list() -> None:
+    import re
+
+    from conftest import ROOT
+    from errgen.rule_ids import LOAD, VALIDATE, VERDICT, printable
+
+    raised = set()
+    for path in (ROOT / "src" / "errgen").rglob("*.py"):
+        if "languages" in path.parts or "emit" in path.parts:
+            continue  # the SDKs' runtimes and the vectors name their own cases
+        text = path.read_text(encoding="utf-8")
+        raised |= set(re.findall(r'(?:diag|_fatal|error)\(\s*"([a-z0-9]+(?:-[a-z0-9]+)+)"', text))
+        raised |= set(re.findall(r'yield \(\s*"([a-z0-9]+(?:-[a-z0-9]+)+)"', text))
+        raised |= set(re.findall(r'found\.append\(\s*\(\s*"([a-z0-9]+(?:-[a-z0-9]+)+)"', text))
+        raised |= set(re.findall(r'error_rule(?:: str)? ?= ?"([a-z-]+)"', text))
+    raised |= {f"duplicate-{kind}" for kind in ("code", "category")}  # compose names them with an f-string
+    assert {"yaml-syntax", "git-unknown-ref", "no-code", "invalid-json", "payload-too-large", "hint-not-allowed"} <= raised
+    assert raised <= set(printable()), sorted(raised - set(printable()))
+    assert len(set(LOAD)) == len(LOAD) and len(set(VALIDATE)) == len(VALIDATE) and len(set(VERDICT)) == len(VERDICT)

@@ -585,18 +585,17 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
 def _complete_docs(typed: str) -> list[str]:
     """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
     from errgen import manual
-    from errgen.diff.changes import RULE_SPECS
-    from errgen.registry.lint.base import RULES
+    from errgen.rule_ids import printable
 
-    return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
+    return sorted(n for n in {*manual.topics(), *printable()} if n.startswith(typed))
 
 
 @main.command("docs")
 @click.argument("name", required=False, metavar="[TOPIC|RULE]", shell_complete=lambda _ctx, _param, typed: _complete_docs(typed))
 def show_docs(name: str | None) -> None:
     """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
-    diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
-    http-status-range). With no argument, list the pages. errgen's output names a rule's section
+    diff-rules), or the entry of one rule (any rule id errgen prints: lint, load, diff or
+    validate, e.g. code-removed, http-status-range, unknown-key, leak-secret). With no argument, list the pages. errgen's output names a rule's section
     by this command, and links to it too when `docs-url` in the settings says where a copy is published."""
     from errgen import manual
 
