@@ -312,3 +312,48 @@ def test_the_source_raises_no_id_missing_from_the_list() -> None:
     assert {"yaml-syntax", "git-unknown-ref", "no-code", "invalid-json", "payload-too-large", "hint-not-allowed"} <= raised
     assert raised <= set(printable()), sorted(raised - set(printable()))
     assert len(set(LOAD)) == len(LOAD) and len(set(VALIDATE)) == len(VALIDATE) and len(set(VERDICT)) == len(VERDICT)
+
+
+# --- point 5: renames on the site and in the catalogue -----------------------------------------------
+
+def _renamed_later() -> str:
+    """The default registry, then a 3.0.0 that renames RATE_LIMITED (since 1.0.0) to TOO_MANY_REQUESTS
+    and removes CONFLICT, written as `errgen bump` writes the history."""
+    from conftest import REGISTRY
+
+    text = REGISTRY.read_text().replace("  RATE_LIMITED:\n", "  TOO_MANY_REQUESTS:\n    renamed_from: [RATE_LIMITED]\n", 1)
+    start = text.index("  CONFLICT:\n")
+    end = text.index("\n\n", start) + 2
+    text = text[:start] + text[end:]
+    text = text.replace("\nversion: 2.1.0\n", "\nversion: 3.0.0\n", 1)
+    return text + ('  - version: 3.0.0\n    date: 2026-12-01\n'
+                   '    changes: ["RATE_LIMITED was renamed to TOO_MANY_REQUESTS", "CONFLICT was removed"]\n')
+
+
+def test_site_lists_a_rename_under_the_version_that_renamed_it_and_keeps_the_old_page() -> None:
+    import re
+
+    from errgen.emit.targets import catalogue, site
+    from errgen.registry.lint import lint_text
+
+    result = lint_text(_renamed_later())
+    assert result.ok, [d.text() for d in result.diagnostics]
+    registry = result.registry
+    assert registry.code_map["TOO_MANY_REQUESTS"].since == "1.0.0"  # a rename keeps its since
+    files = site.render(registry)
+    changelog = files["site/changelog.html"]
+    v3 = changelog[changelog.index('id="v3.0.0"'):changelog.index('id="v2.1.0"')]
+    v1 = changelog[changelog.index('id="v1.0.0"'):]
+    assert "TOO_MANY_REQUESTS</code></a> (from" in v3 and "TOO_MANY_REQUESTS</code></a> (from" not in v1
+    assert "<h3>Removed</h3>" in v3 and '<a href="CONFLICT/index.html"><code>CONFLICT</code></a>' in v3
+    # The old type URIs still answer, say what happened, and link on.
+    old = files["site/RATE_LIMITED/index.html"]
+    assert "was renamed to" in old and '<a href="../TOO_MANY_REQUESTS/index.html">' in old and 'href="../changelog.html#v3.0.0"' in old
+    assert "was removed in version" in files["site/CONFLICT/index.html"]
+    # Search knows the old names.
+    index = files["site/search-index.js"]
+    assert re.search(r'\["RATE_LIMITED", "[a-z_]+", "renamed to TOO_MANY_REQUESTS in 3\.0\.0", "TOO_MANY_REQUESTS/index\.html", 0\]', index)
+    assert '["CONFLICT", "removed", "removed in 3.0.0", "CONFLICT/index.html", 0]' in index
+    # The Markdown catalogue mentions the rename and the removal.
+    md = catalogue.render(registry)["docs/errors.md"]
+    assert "- Renamed from `RATE_LIMITED` in 3.0.0" in md and "## Removed codes" in md and "- `CONFLICT`: removed in 3.0.0" in md

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.registry.model import Registry
@@ -20,6 +23,45 @@ ACTION_ADVICE = {
     "stop": "stop the job and report upstream with `{correlation_id}`",
     "escalate": "hand it to a human with `{correlation_id}`",
 }
+
+
+def renamed_in(contract: ContractView) -> dict[str, str]:
+    """The version that renamed each renamed code. Its `since` is no guide (a rename keeps the
+    since of the code it renames), so it is read from the history: the first entry, from its
+    since on, that names the code with one of its old names (what `errgen diff` requires it to
+    announce, and `errgen bump` writes), else the first that names the code; else its since."""
+    found = {}
+    for row in contract.codes:
+        if not row.renamed_from:
+            continue
+        entries = _entries_from(contract, row.since)
+        names = [set(_WORD.findall(" ".join(entry.changes))) for entry in entries]
+        both = next((e.version for e, words in zip(entries, names) if row.code in words and words & set(row.renamed_from)), None)
+        found[row.code] = both or next((e.version for e, words in zip(entries, names) if row.code in words), row.since)
+    return found
+
+
+def removed_in(contract: ContractView) -> dict[str, str]:
+    """Codes the history says were removed (`X was removed`, as `errgen bump` writes it) and
+    that no code has now, nor had as an old name: each with the version that removed it."""
+    gone = {code for row in contract.codes for code in (row.code, *row.renamed_from)}
+    found: dict[str, str] = {}
+    for entry in contract.registry.history:
+        for text in entry.changes:
+            for name in _REMOVED.findall(text):
+                if name not in gone:
+                    found.setdefault(name, entry.version)
+    return found
+
+
+_WORD = re.compile(r"[A-Za-z0-9_.:#/-]*[A-Za-z0-9_]")
+_REMOVED = re.compile(r"([A-Za-z0-9_.:#/-]*[A-Za-z0-9_]) was removed\b")
+
+
+def _entries_from(contract: ContractView, since: str) -> list[Any]:
+    history = list(contract.registry.history)
+    start = next((i for i, entry in enumerate(history) if entry.version == since), 0)
+    return history[start:]
 
 
 def wire_names(contract: ContractView) -> dict[str, str]:
@@ -41,5 +83,6 @@ def render(registry: Registry) -> dict[str, str]:
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
     examples = {row.code: payload.example(contract, row) for row in contract.codes}
     text = render_template(NAME, "errors.md.jinja", view=contract, groups=groups, examples=examples, advice=advice(contract),
-                           wire=wire_names(contract), header=contract.header)
+                           wire=wire_names(contract), renamed=renamed_in(contract), removed=removed_in(contract),
+                           header=contract.header)
     return {"docs/errors.md": text}
