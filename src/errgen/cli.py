@@ -205,13 +205,16 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
     if show_diff and not check:
         _fail("--diff shows what --check finds; pass both")
     _confined(out_dir, "out_dir", "out", "--out")
+    # Targets named on the command line are a partial build (the others' files stay); the
+    # `targets` setting, or no target at all, is everything OUT holds (a dropped target's files go).
+    complete = click.get_current_context().get_parameter_source("targets") is not click.core.ParameterSource.COMMANDLINE
     if watch:
-        _watch(registry_path, out_dir, targets, force)
-    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force))
+        _watch(registry_path, out_dir, targets, force, complete=complete)
+    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force, complete=complete))
 
 
 def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
-                force: bool, prefix: str = "") -> int:
+                force: bool, prefix: str = "", complete: bool = False) -> int:
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
@@ -226,7 +229,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     try:
         result = _lint(registry_path)
         if check:
-            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff)
+            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff, complete=complete)
             if report:
                 click.echo(report.render(diffs=show_diff), err=True)
                 hint = "" if show_diff else " (--diff shows the changes)"
@@ -234,7 +237,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
                 return 1
             console.current().status(f"{out_dir}: up to date.")
             return 0
-        changed = pipeline.build(result.registry, out_dir, targets, force)
+        changed = pipeline.build(result.registry, out_dir, targets, force, complete)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
@@ -249,7 +252,8 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     return 0
 
 
-def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
+def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3,
+           complete: bool = False) -> NoReturn:
     """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
     its header and every fragment its `include` patterns match, re-globbed on every poll so a
     fragment added or removed while watching counts. Polled: no dependency, works on every file
@@ -267,7 +271,7 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
-                code = _build_once(path, out_dir, targets, False, False, force, stamp)
+                code = _build_once(path, out_dir, targets, False, False, force, stamp, complete)
                 if code:
                     click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
             time.sleep(interval)
@@ -658,8 +662,10 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
     """Run each built SDK's conformance runner against the vectors.
 
     The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
-    What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
-    TypeScript runner ships compiled in the package, so it needs only node). Prints,
+    Each runs from a private copy of the files OUT's manifest lists for it, each checked against
+    the manifest's sha256 first (a file planted in OUT is never run; a changed one stops the run,
+    exit 2); what a runner builds goes to errgen's cache, never to OUT (the TypeScript runner
+    ships compiled in the package, so it needs only node). Prints,
     per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.
