@@ -357,3 +357,16 @@ def test_site_lists_a_rename_under_the_version_that_renamed_it_and_keeps_the_old
     # The Markdown catalogue mentions the rename and the removal.
     md = catalogue.render(registry)["docs/errors.md"]
     assert "- Renamed from `RATE_LIMITED` in 3.0.0" in md and "## Removed codes" in md and "- `CONFLICT`: removed in 3.0.0" in md
+
+
+def test_ctrl_c_while_the_command_line_is_parsed_exits_130_not_aborted(tmp_path: Path) -> None:
+    import sys
+
+    # click would print "Aborted!" and exit 1 for an interrupt while it builds the context.
+    script = ("import sys, click\n"
+              "def interrupted(*args, **kwargs):\n    raise KeyboardInterrupt\n"
+              "click.Context.__init__ = interrupted\n"
+              "sys.argv = ['errgen', 'lint']\n"
+              "from errgen.entry import main\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=_errgen_env(), capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "errgen: interrupted\n")

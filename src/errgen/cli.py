@@ -18,7 +18,7 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
-from errgen.entry import INTERRUPTED, Interrupted
+from errgen.entry import INTERRUPTED
 from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
@@ -275,7 +275,7 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
                 if code:
                     click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
             time.sleep(interval)
-    except (Interrupted, KeyboardInterrupt):  # Interrupted: Ctrl-C under errgen.entry's handler
+    except KeyboardInterrupt:
         click.echo("stopped", err=True)
         sys.exit(INTERRUPTED)
 

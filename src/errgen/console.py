@@ -148,6 +148,15 @@ class Group(click.Group):
             cmd.callback = _announcing(cmd.callback)
         super().add_command(cmd, name)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any) -> click.Context:
+        """Ctrl-C while the command line is parsed: the same one line and 130 (click itself
+        would print "Aborted!" and exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            click.echo("errgen: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C ends any command with the shell's convention, exit 130, and one line (a build
         interrupted while staging leaves the output as it was; while moving files in, the next
