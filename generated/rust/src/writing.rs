@@ -234,6 +234,16 @@ fn element(out: &mut String, name: &str, value: &Node) {
     }
 }
 
+/// Whether a header value may be written (errgen's `docs/conformance.md`, "Writing"): 1 to
+/// `MAX_HEADER_CHARS` characters, each visible ASCII or a space. Anything else (CR, LF, NUL,
+/// other controls, non-ASCII, a 100 KB message) would split or break the response, or be cut by
+/// the reader: the header is left out, and the body still carries the value.
+pub(crate) fn writable(value: &str) -> bool {
+    let limit = usize::try_from(policy::MAX_HEADER_CHARS).unwrap_or(usize::MAX);
+    // Visible ASCII only, so the byte count is the character count.
+    !value.is_empty() && value.len() <= limit && value.bytes().all(|b| (b' '..=b'~').contains(&b))
+}
+
 fn set_header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
     match headers.iter_mut().find(|(n, _)| n == name) {
         Some(header) => header.1 = value.to_owned(),

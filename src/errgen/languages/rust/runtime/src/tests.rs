@@ -1056,3 +1056,49 @@ fn every_known_value_spells_its_own_wire_string() {
         "NOT_A_CODE_OF_THIS_REGISTRY"
     );
 }
+
+#[test]
+fn a_header_is_written_only_when_its_value_is_visible_ascii_within_the_limit() {
+    let limit = usize::try_from(policy::MAX_HEADER_CHARS).unwrap();
+    let (at_limit, past_limit) = ("7".repeat(limit), "7".repeat(limit + 1));
+    assert!(crate::writing::writable(" ~ visible ASCII and space"));
+    assert!(crate::writing::writable(&at_limit));
+    for refused in [
+        "",
+        "a\r\nSet-Cookie: x=1",
+        "nul\0",
+        "tab\t",
+        "del\u{7f}",
+        "caf\u{e9}",
+        &past_limit,
+    ] {
+        assert!(!crate::writing::writable(refused), "{refused:?}");
+    }
+    // Every fact a registry may write to a header, hostile: no header carries it, the body does.
+    let entry = first();
+    let clean = parse_value(&payload_for(entry, &entry.scope)).unwrap();
+    for hostile in ["a\r\nSet-Cookie: x=1", "nul\0", "caf\u{e9}", &past_limit] {
+        let mut payload = clean.clone();
+        payload.message = Some(hostile.to_owned());
+        payload.correlation_id = hostile.to_owned();
+        payload.resource_id = Some(hostile.to_owned());
+        for (parts, plain) in [
+            (to_http(&payload), to_http(&clean)),
+            (to_http_problem(&payload), to_http_problem(&clean)),
+        ] {
+            assert!(parts
+                .headers
+                .iter()
+                .all(|(_, v)| crate::writing::writable(v)));
+            let names =
+                |p: &HttpParts| p.headers.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+            assert!(names(&parts).iter().all(|n| names(&plain).contains(n)));
+            assert_eq!(
+                parts.header("x-should-retry"),
+                plain.header("x-should-retry")
+            );
+            let body = String::from_utf8(parts.body).unwrap();
+            assert!(body.contains("Set-Cookie") || !hostile.contains("Set-Cookie"));
+        }
+    }
+}
