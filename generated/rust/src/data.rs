@@ -158,6 +158,9 @@ pub enum Reason {
     ContradictsRegistry,
     AttemptsExhausted,
     DelayExceedsMax,
+    StatusFallback,
+    TransportFailure,
+    OutcomeUnknown,
 }
 
 /// The tolerant reading of a raw payload: known, unknown or invalid.
@@ -585,6 +588,18 @@ static REASON_WIRES: &[Wire<Reason>] = &[
     Wire {
         value: Reason::DelayExceedsMax,
         wire: "delay-exceeds-max",
+    },
+    Wire {
+        value: Reason::StatusFallback,
+        wire: "status-fallback",
+    },
+    Wire {
+        value: Reason::TransportFailure,
+        wire: "transport-failure",
+    },
+    Wire {
+        value: Reason::OutcomeUnknown,
+        wire: "outcome-unknown",
     },
 ];
 

@@ -293,9 +293,32 @@ fn http_headers_give_a_delay_only_in_their_exact_forms() {
         delay(&[("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")]),
         Some(json!(252_618_189_022_000u64))
     );
+    // A JSON fraction of seconds is rounded to the microsecond first: 64.57 (Discord) is 64,570 ms.
+    let seconds = |v: Value| crate::reading::seconds_ms(&v);
+    assert_eq!(seconds(json!(64.57)), Some(64_570));
+    assert_eq!(seconds(json!(0.0004)), Some(1));
+    assert_eq!(seconds(json!(2.0)), Some(2000));
+    assert_eq!(seconds(json!(1e300)), Some(policy::MAX_DELAY_VALUE_MS));
+    assert_eq!(seconds(json!(-0.5)), None);
+    // Decimal seconds, rounded up to the millisecond, exactly (no binary floating point).
+    for (decimal, ms) in [
+        ("1.5", 1500),
+        ("2.128", 2128),
+        ("1.0001", 1001),
+        ("0.000000001", 1),
+    ] {
+        assert_eq!(
+            delay(&[("Retry-After", decimal)]),
+            Some(json!(ms)),
+            "{decimal}"
+        );
+    }
     for ignored in [
         "-1",
-        "1.5",
+        "1.",
+        ".5",
+        "1.0000000001",
+        "1.5e3",
         "+3",
         "Sunday, 06-Nov-94 08:49:37 GMT",
         "Sun Nov  6 08:49:37 1994",
@@ -614,10 +637,15 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
         assert_eq!(err.decide(1, 5), payload.decide(1, 5));
         assert!(recovery_entry(&status).is_none() || err.code().is_some_and(Code::is_known));
     } else {
-        assert!(matches!(err, ResponseError::Invalid { .. }));
+        // No payload at all: decided by the status (503: pause), never an invalid payload.
+        assert!(err.payload().is_none() && err.payload_error().is_some());
         assert!(std::error::Error::source(&err).is_some());
-        assert_eq!(err.decide(1, 5).action, Action::Escalate);
+        let decision = err.decide(1, 5);
+        assert_eq!(decision.reason, Reason::StatusFallback);
+        assert_eq!(decision.action, status_action(503));
+        assert!(err.is_retryable());
     }
+    assert_eq!((err.status(), err.headers()), (503, &[][..]));
     junk.status = 200;
     junk.body = b"{}".to_vec();
     assert_eq!(read_http(&junk, 0).check(), Ok(()));
@@ -745,7 +773,7 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
         Duration::from_millis(1500)
     };
     assert_eq!(slept, [waited; 2]);
-    // An error that is no API response (a transport failure) is returned at once.
+    // An error that is neither an API response nor a transport failure is returned at once.
     struct Transport;
     impl AsResponseError for Transport {
         fn as_response_error(&self) -> Option<&ResponseError> {
@@ -764,7 +792,7 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
     assert!(result.is_err());
     assert_eq!(calls, 1);
     // A delay past the policy's bound escalates: no wait.
-    let short = policy.with_max_delay(Duration::from_millis(1499));
+    let short = policy.clone().with_max_delay(Duration::from_millis(1499));
     assert_eq!(short.wait(&response_error(entry, Some(1500)), 1), None);
     assert_eq!(
         policy.wait(&response_error(entry, Some(1500)), 1),
@@ -775,14 +803,14 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
 #[test]
 fn jitter_spreads_a_backoff_only() {
     let raw = retryable_unknown();
-    let error = ResponseError::Payload(Box::new(parse_value(&raw).unwrap()));
+    let error = ResponseError::of_payload(&raw);
     let decided = error.decide(2, 5).delay().unwrap();
     let policy = RetryPolicy::default().with_jitter(true);
     let waits: Vec<Duration> = (0..20).map(|_| policy.wait(&error, 2).unwrap()).collect();
     assert!(waits.iter().all(|w| *w < decided), "{waits:?}");
     let mut named = raw;
     named[wire::RETRY_AFTER_MS] = json!(1234);
-    let error = ResponseError::Payload(Box::new(parse_value(&named).unwrap()));
+    let error = ResponseError::of_payload(&named);
     assert_eq!(policy.wait(&error, 2), Some(Duration::from_millis(1234)));
 }
 
@@ -1102,4 +1130,193 @@ fn a_header_is_written_only_when_its_value_is_visible_ascii_within_the_limit() {
             assert!(body.contains("Set-Cookie") || !hostile.contains("Set-Cookie"));
         }
     }
+}
+
+/// A response of `status` with `headers` and a body that is no payload (a proxy's page).
+fn codeless(status: u16, headers: &[(&str, &str)], body: &str) -> HttpReading {
+    let mut parts = response(headers, &json!(null));
+    parts.status = status;
+    parts.body = body.as_bytes().to_vec();
+    read_http(&parts, 0)
+}
+
+#[test]
+fn a_response_without_a_payload_is_decided_by_its_status() {
+    if code_from_status() {
+        return; // every response of such an API has a code: its status
+    }
+    let html = "<html><body>502 Bad Gateway</body></html>";
+    let limit = policy::DEFAULT_MAX_DELAY_MS;
+    let decision = decide_response(&codeless(502, &[], html), 1, 5, limit);
+    assert_eq!(
+        (&decision.action, decision.reason, decision.delay_ms),
+        (
+            &status_action(502),
+            Reason::StatusFallback,
+            Some(backoff_ms(1))
+        )
+    );
+    assert_eq!((decision.code, decision.resource_id), (None, None));
+    // Decimal seconds (Microsoft Graph's Retry-After: 2.128) are rounded up to the millisecond.
+    let bare = codeless(429, &[("Retry-After", "2.128")], "");
+    let decision = decide_response(&bare, 1, 5, limit);
+    assert_eq!(
+        (decision.reason, decision.delay_ms),
+        (Reason::StatusFallback, Some(2128))
+    );
+    assert_eq!(decision.action, status_action(429));
+    // A 403 that names a wait is a rate limit (GitHub's secondary limits): pause.
+    let limited = codeless(403, &[("Retry-After", "60")], "");
+    if !matches!(status_action(403), Action::Retry | Action::Pause) {
+        let decision = decide_response(&limited, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.delay_ms),
+            (Action::Pause, Some(60_000))
+        );
+    }
+    // The timing rule: the last attempt, and a delay past the bound.
+    let decision = decide_response(&bare, 5, 5, limit);
+    assert_eq!(decision.reason, Reason::AttemptsExhausted);
+    let decision = decide_response(&bare, 1, 5, 2000);
+    assert_eq!(
+        (decision.action, decision.reason),
+        (Action::Escalate, Reason::DelayExceedsMax)
+    );
+    // Jitter draws a backoff only.
+    let drawn = decide_response_with_jitter(&codeless(502, &[], ""), 2, 5, limit, || 0.5);
+    assert_eq!(drawn.delay_ms, Some(backoff_ms(2) / 2));
+    let named = decide_response_with_jitter(&bare, 1, 5, limit, || 0.5);
+    assert_eq!(named.delay_ms, Some(2128));
+    // Not an error: decided as its payload (none: escalate).
+    let fine = decide_response(&codeless(200, &[], "{}"), 1, 5, limit);
+    assert_eq!(fine.reason, Reason::InvalidPayload);
+}
+
+#[test]
+fn status_actions_follow_the_exact_status_then_its_class() {
+    for status in [0, 99, 600, u16::MAX] {
+        assert_eq!(status_action(status), Action::Escalate);
+    }
+    let spec = &crate::reading::spec().status_actions;
+    for status in [301, 400, 401, 404, 418, 429, 500, 502, 503, 599] {
+        let key = spec
+            .get(&status.to_string())
+            .or_else(|| spec.get(&format!("{}xx", status / 100)));
+        let expected = key.map_or(Action::Escalate, |a| Action::from_wire(a));
+        assert_eq!(status_action(status), expected, "{status}");
+    }
+}
+
+#[test]
+fn transport_failures_are_retried_when_the_request_never_left_or_may_be_sent_twice() {
+    let limit = policy::DEFAULT_MAX_DELAY_MS;
+    for failure in [Failure::Refused, Failure::Tls] {
+        let decision = decide_failure(failure, false, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.reason, decision.delay_ms),
+            (Action::Retry, Reason::TransportFailure, Some(backoff_ms(1)))
+        );
+    }
+    for failure in [Failure::Reset, Failure::Timeout] {
+        let decision = decide_failure(failure, false, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.reason, decision.delay_ms),
+            (Action::Escalate, Reason::OutcomeUnknown, None)
+        );
+        let decision = decide_failure(failure, true, 2, 5, limit);
+        assert_eq!(decision.delay_ms, Some(backoff_ms(2)));
+        let last = decide_failure(failure, true, 5, 5, limit);
+        assert_eq!(
+            (last.action, last.reason),
+            (Action::Escalate, Reason::AttemptsExhausted)
+        );
+    }
+    let drawn = decide_failure_with_jitter(Failure::Refused, false, 3, 5, limit, || 0.25);
+    assert_eq!(drawn.delay_ms, Some(backoff_ms(3) / 4));
+    assert_eq!(Failure::from_name("eof"), Failure::Reset);
+    let kinds = [
+        (std::io::ErrorKind::ConnectionRefused, Failure::Refused),
+        (std::io::ErrorKind::TimedOut, Failure::Timeout),
+        (std::io::ErrorKind::ConnectionReset, Failure::Reset),
+        (std::io::ErrorKind::UnexpectedEof, Failure::Reset),
+    ];
+    for (kind, failure) in kinds {
+        let wrapped: Box<dyn std::error::Error> = Box::new(std::io::Error::from(kind));
+        assert_eq!(failure_of(wrapped.as_ref()), Some(failure));
+    }
+    let other: Box<dyn std::error::Error> = "a bug".into();
+    assert_eq!(failure_of(other.as_ref()), None);
+}
+
+#[test]
+fn the_retry_helpers_retry_transport_failures_and_tell_the_observer() {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let policy = RetryPolicy::default()
+        .with_max_attempts(3)
+        .on_attempt(move |a| {
+            let entry = (a.attempt, a.error_type.clone(), a.wait, a.failure, a.status);
+            log.lock().unwrap().push(entry);
+        });
+    let reset = || std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+    let mut calls = 0;
+    let result: Result<(), _> = retry_blocking(
+        &policy,
+        || {
+            calls += 1;
+            Err(reset())
+        },
+        |_| unreachable!("a reset of a call that is not idempotent is not sent again"),
+    );
+    assert!(result.is_err() && calls == 1);
+    let idempotent = policy.clone().with_idempotent(true);
+    let mut slept = Vec::new();
+    let mut calls = 0;
+    let result: Result<(), _> = retry_blocking(
+        &idempotent,
+        || {
+            calls += 1;
+            Err(reset())
+        },
+        |d| slept.push(d),
+    );
+    assert!(result.is_err() && calls == 3);
+    let backoff = |a| Duration::from_millis(backoff_ms(a));
+    assert_eq!(slept, [backoff(1), backoff(2)]);
+    let reset = Some(Failure::Reset);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            (1, "reset".to_owned(), None, reset, None),
+            (1, "reset".to_owned(), Some(backoff(1)), reset, None),
+            (2, "reset".to_owned(), Some(backoff(2)), reset, None),
+            (3, "reset".to_owned(), None, reset, None),
+        ]
+    );
+    // A codeless 502 is retried, and the observer sees its status as the error type.
+    if code_from_status() {
+        return;
+    }
+    seen.lock().unwrap().clear();
+    let mut answers = vec![
+        Ok("done"),
+        codeless(502, &[], "<html></html>").check().map(|()| ""),
+    ];
+    let result = retry_blocking(&policy, || answers.pop().unwrap(), |_| {});
+    assert_eq!(result, Ok("done"));
+    let wait =
+        Some(backoff(1)).filter(|_| matches!(status_action(502), Action::Retry | Action::Pause));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [(1, "502".to_owned(), wait, None, Some(502))]
+    );
+}
+
+#[test]
+fn the_caught_error_is_one_pointer_for_result() {
+    assert_eq!(
+        std::mem::size_of::<ResponseError>(),
+        std::mem::size_of::<usize>()
+    );
 }

@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, Hasher};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::data::{policy, Action, Code, Reason};
+use crate::data::{policy, Action, Code, Reason, TIMED_ACTIONS};
 
 /// What to do about one error. `reason` says which rule decided.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,4 +61,61 @@ pub fn full_jitter(delay_ms: u64) -> u64 {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(delay_ms);
     hasher.finish() % delay_ms
+}
+
+/// Whether `action` waits a delay before acting (retry, pause).
+pub(crate) fn is_timed(action: &Action) -> bool {
+    TIMED_ACTIONS.iter().any(|timed| timed.action == *action)
+}
+
+/// The timing rule every decision of a timed action (retry, pause) goes through, the payload's,
+/// a status fallback's and a transport failure's alike: the last attempt gives the action's
+/// exhausted form; the delay is `named`, else the backoff for `attempt`; a delay past
+/// `max_delay_ms` escalates (checked before any draw, so escalating never depends on chance);
+/// then `draw` spreads a backoff, never a named delay. Any other action passes unchanged.
+pub(crate) fn timed<F: FnOnce() -> f64>(
+    action: Action,
+    reason: Reason,
+    limits: (u32, u32, u64),
+    named: Option<u64>,
+    draw: Option<F>,
+) -> (Action, Reason, Option<u64>) {
+    let (attempt, max_attempts, max_delay_ms) = limits;
+    let Some(timed) = TIMED_ACTIONS.iter().find(|timed| timed.action == action) else {
+        return (action, reason, None);
+    };
+    if attempt >= max_attempts {
+        return (timed.exhausted.clone(), Reason::AttemptsExhausted, None);
+    }
+    let delay = named.unwrap_or_else(|| backoff_ms(attempt));
+    if delay > max_delay_ms {
+        return (Action::Escalate, Reason::DelayExceedsMax, None);
+    }
+    let delay = match draw {
+        Some(draw) if named.is_none() => (draw() * delay as f64) as u64,
+        _ => delay,
+    };
+    (action, reason, Some(delay))
+}
+
+impl Decision {
+    /// A decision that carries no payload's facts: a status fallback's or a transport failure's.
+    pub(crate) fn bare(
+        action: Action,
+        reason: Reason,
+        delay_ms: Option<u64>,
+        correlation_id: Option<String>,
+    ) -> Self {
+        Decision {
+            action,
+            reason,
+            code: None,
+            delay_ms,
+            correlation_id,
+            resource_id: None,
+            did_you_mean: Vec::new(),
+            accepted: Vec::new(),
+            searched: Map::new(),
+        }
+    }
 }

@@ -39,6 +39,7 @@ mod suggest;
 mod table;
 #[cfg(test)]
 mod tests;
+mod transport;
 mod validate;
 mod writing;
 
@@ -49,7 +50,10 @@ pub use data::{
     policy, problem, wire, Action, Category, Code, Hint, Reason, Scope, State, Verdict, CATEGORIES,
     RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
-pub use decide::{decide, decide_value, decide_value_with_jitter, decide_with_max_delay};
+pub use decide::{
+    decide, decide_response, decide_response_with_jitter, decide_value, decide_value_with_jitter,
+    decide_with_max_delay, status_action,
+};
 pub use decision::{backoff_ms, full_jitter, random_draw, Decision};
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, to_http_problem};
@@ -66,7 +70,8 @@ pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use received::{receive, Received};
 #[cfg(feature = "reqwest")]
 pub use reqwest_response::{check_reqwest, ReqwestError};
-pub use retry::{retry, retry_blocking, AsResponseError, RetryPolicy};
+pub use retry::{retry, retry_blocking, AsResponseError, Attempt, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
+pub use transport::{decide_failure, decide_failure_with_jitter, failure_of, Failure};
 pub use validate::{parse, parse_value, problems, validate, verdict};
