@@ -287,9 +287,59 @@ def test_an_unreadable_error_response_is_an_api_error_without_payload(sdk: Modul
     error = sdk.error_from_response(http_error)
     http_error.close()
     assert error is not None and error.payload is None and error.code is None and error.status == 502
-    assert error.decide(1).reason is sdk.Reason.INVALID_PAYLOAD  # never guessed: escalated
+    assert error.headers["content-type"] == "text/html"
+    # No payload at all: decided by its status, as the official clients do (a proxy's 502 is retried).
+    decision = error.decide(1)
+    assert (decision.action, decision.reason, decision.delay_ms) == (sdk.Action.RETRY, sdk.Reason.STATUS_FALLBACK, 500)
     with pytest.raises(sdk.PayloadError):
         error.to_http()
+
+
+def test_a_json_body_at_the_api_s_shape_that_breaks_the_contract_stays_invalid(sdk: ModuleType) -> None:
+    reading = sdk.read_http(502, {}, json.dumps({"code": True, "message": "x"}))
+    assert reading.claimed and sdk.decide_response(reading).reason is sdk.Reason.INVALID_PAYLOAD
+
+
+def test_retry_retries_a_bare_429_and_a_transport_failure_but_not_a_reset_write(sdk: ModuleType) -> None:
+    outcomes: list[Any] = [
+        sdk.error_from_response(sdk.HttpResponse(429, {"Retry-After": "1.5"}, "")),
+        ConnectionRefusedError("refused"),
+        TimeoutError("read timed out"),
+        "done",
+    ]
+    waits: list[float] = []
+
+    def call() -> str:
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return str(outcome)
+
+    assert sdk.retry(call, idempotent=True, sleep=waits.append) == "done"
+    assert waits == [1.5, 1.0, 2.0]  # the gateway's 1.5 s, then the backoff of attempts 2 and 3
+    outcomes[:] = [ConnectionResetError("reset after the write")]
+    with pytest.raises(ConnectionResetError):  # not idempotent: the outcome is unknown, never resent
+        sdk.retry(call, sleep=waits.append)
+    assert sdk.decide_failure(sdk.failure_of(ConnectionResetError())).reason is sdk.Reason.OUTCOME_UNKNOWN
+
+
+@pytest.mark.parametrize("failure, kind", [
+    (ConnectionRefusedError(), "refused"), (TimeoutError(), "timeout"), (ConnectionResetError(), "reset"),
+    (BrokenPipeError(), "reset"), (ValueError("a bug"), None), (FileNotFoundError(), None),
+])
+def test_failure_of_names_standard_library_failures(sdk: ModuleType, failure: BaseException, kind: Any) -> None:
+    assert sdk.failure_of(failure) == kind
+
+
+def test_failure_of_names_requests_failures(sdk: ModuleType) -> None:
+    import requests
+
+    assert sdk.failure_of(requests.exceptions.ReadTimeout()) == "timeout"
+    assert sdk.failure_of(requests.exceptions.SSLError()) == "tls"
+    try:
+        requests.get("http://127.0.0.1:9/", timeout=5)  # the discard port: nothing listens
+    except requests.exceptions.ConnectionError as error:
+        assert sdk.failure_of(error) == "refused"
 
 
 def _http_error(url: str) -> urllib.error.HTTPError:

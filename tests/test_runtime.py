@@ -52,10 +52,11 @@ def test_vectors_cover_every_code_scope_and_case_kind() -> None:
                  "/contradiction/", "/last-attempt", "article-000/", "backoff/", "max-delay/", "http/header/date",
                  "http/header/ignored/superscript-two", "http/not-json/1000-brackets", "mcp/no-payload/content-true"):
         assert any(kind in n for n in names), kind
-    assert {next(iter(v["input"])) for v in vectors} == {"payload", "http", "mcp"}
+    assert {next(iter(v["input"])) for v in vectors} == {"payload", "http", "transport", "mcp"}
     reasons = {v["expected"]["decision"]["reason"] for v in vectors}
-    assert reasons == {"registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"}
-    assert {v["expected"]["parsed"] for v in vectors} == {"known", "unknown", "invalid"}
+    assert reasons == {"registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max",
+                       "status-fallback", "transport-failure", "outcome-unknown"}
+    assert {v["expected"]["parsed"] for v in vectors if "parsed" in v["expected"]} == {"known", "unknown", "invalid"}
 
 
 def test_payload_vectors_agree_with_the_json_schema() -> None:
@@ -115,7 +116,8 @@ def test_emit_prints_one_json_line_per_input(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["name"] for line in lines] == ["a", "b", "c"]
-    assert all(line["decision"]["reason"] == "invalid-payload" and line["parsed"] == "invalid" for line in lines)
+    assert all(line["parsed"] == "invalid" for line in lines)
+    assert [line["decision"]["reason"] for line in lines] == ["invalid-payload", "invalid-payload", "status-fallback"]
 
 
 def test_conformance_skips_a_language_whose_tool_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -164,9 +164,18 @@ const (
 
 	// ReasonDelayExceedsMax is delay-exceeds-max.
 	ReasonDelayExceedsMax Reason = "delay-exceeds-max"
+
+	// ReasonStatusFallback is status-fallback.
+	ReasonStatusFallback Reason = "status-fallback"
+
+	// ReasonTransportFailure is transport-failure.
+	ReasonTransportFailure Reason = "transport-failure"
+
+	// ReasonOutcomeUnknown is outcome-unknown.
+	ReasonOutcomeUnknown Reason = "outcome-unknown"
 )
 
-var allReasons = []Reason{ReasonRegistry, ReasonUnknownCode, ReasonInvalidPayload, ReasonContradictsRegistry, ReasonAttemptsExhausted, ReasonDelayExceedsMax}
+var allReasons = []Reason{ReasonRegistry, ReasonUnknownCode, ReasonInvalidPayload, ReasonContradictsRegistry, ReasonAttemptsExhausted, ReasonDelayExceedsMax, ReasonStatusFallback, ReasonTransportFailure, ReasonOutcomeUnknown}
 
 // The tolerant reading of a raw payload: known, unknown or invalid.
 const (

@@ -20,7 +20,11 @@ from errgen.registry.model import ACTIONS, FIELD_NAMES, About, CHOOSABLE_ACTIONS
 FieldType = Literal["string", "boolean", "integer", "enum", "string_list", "scalar_map"]
 
 # Why a decision was taken; stable ids every SDK emits and the vectors pin.
-REASONS = ("registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max")
+REASONS = ("registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max",
+           "status-fallback", "transport-failure", "outcome-unknown")
+# What went wrong when no response came (docs/conformance.md, "Transport failures"): the first two
+# before the request left, the others possibly after the server applied it.
+TRANSPORT_FAILURES = ("refused", "tls", "reset", "timeout")
 
 # Why the strict verdict rejects a payload; stable ids every SDK and `errgen validate` report.
 ENVELOPE_PROBLEMS = ("not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing")

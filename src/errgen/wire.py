@@ -10,9 +10,10 @@ Plain data, so each language renders it as a literal: a source is `{"in": "heade
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from errgen.registry.model import Condition, Registry, Response
+from errgen.registry.model import ACTIONS, Condition, Registry, Response
 from errgen.registry.sources import (  # noqa: F401  (re-exported: the source syntax)
     ANY, FORMATS, MAX_INDEX, MAX_KEY_LENGTH, MAX_PATH_STEPS, UNITS, SourceError, parse_path, parse_source, source_text,
 )
@@ -20,6 +21,16 @@ from errgen.registry.sources import (  # noqa: F401  (re-exported: the source sy
 # An unknown code's retryable and scope come from its status (docs/registry.md).
 RETRYABLE_STATUSES = (408, 425, 429, 500, 502, 503, 504)
 SERVICE_STATUSES = (429, 503)
+# How a response with no readable code is decided, as the official API clients do (Stripe's,
+# OpenAI's, AWS's): by its status ("404"), else its class ("4xx"), else escalate. A registry's
+# `wire.statuses` overrides entries. A 403 that names a delay is a rate limit (GitHub's secondary
+# limits): PAUSED_WITH_DELAY.
+STATUS_ACTIONS: dict[str, str] = {
+    "401": "stop", "403": "stop", "404": "skip", "408": "retry", "410": "skip", "425": "retry", "429": "pause",
+    "503": "pause", "3xx": "escalate", "4xx": "fix", "5xx": "retry",
+}
+PAUSED_WITH_DELAY = (403,)
+STATUS_KEY = re.compile(r"[1-5](?:[0-9]{2}|xx)")
 DEFAULT_DELAY_SOURCES: tuple[dict[str, Any], ...] = (
     {"at": {"in": "header", "name": "retry-after-ms"}, "unit": "ms"},
     {"at": {"in": "header", "name": "retry-after"}, "unit": "http"},
@@ -70,7 +81,17 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         "variants": variants(registry),
         "retryable_statuses": list(RETRYABLE_STATUSES),
         "service_statuses": list(SERVICE_STATUSES),
+        "status_actions": status_actions(registry),
+        "paused_with_delay": list(PAUSED_WITH_DELAY),
     }
+
+
+def status_actions(registry: Registry) -> dict[str, str]:
+    """STATUS_ACTIONS with the registry's `wire.statuses` over it, keys sorted (lint reports a bad
+    key or action; those are left out)."""
+    merged = dict(STATUS_ACTIONS)
+    merged.update({k: v for k, v in registry.wire.statuses.items() if STATUS_KEY.fullmatch(k) and v in ACTIONS})
+    return dict(sorted(merged.items()))
 
 
 def variants(registry: Registry) -> dict[str, list[list[Any]]]:

@@ -28,16 +28,20 @@ from .runtime import (
     check,
     check_payload,
     decide,
+    decide_failure,
+    decide_response,
     did_you_mean,
     from_http,
     from_mcp_result,
     new_error,
     parse_payload,
     read_http,
+    status_action,
     to_http,
     to_mcp_result,
     validate_payload,
 )
+from ._transport import failure_of
 from .retry import retry, retry_async
 
 __all__ = [
@@ -71,8 +75,11 @@ __all__ = [
     "check",
     "check_payload",
     "decide",
+    "decide_failure",
+    "decide_response",
     "did_you_mean",
     "error_from_response",
+    "failure_of",
     "from_http",
     "from_mcp_result",
     "new_error",
@@ -82,6 +89,7 @@ __all__ = [
     "recovery_entry",
     "retry",
     "retry_async",
+    "status_action",
     "to_http",
     "to_mcp_result",
     "validate_payload",

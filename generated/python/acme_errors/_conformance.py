@@ -23,6 +23,8 @@ from .runtime import (
     PayloadError,
     check_payload,
     decide,
+    decide_failure,
+    decide_response,
     did_you_mean,
     from_http,
     from_mcp_result,
@@ -155,30 +157,60 @@ def outputs(vector: Mapping[str, Any]) -> dict[str, Any]:
     if any(kind in vector["input"] for kind in WRITING):
         return {"name": vector["name"], **sorted_keys(writing_outputs(vector["input"]))}
     now_ms = vector.get("now_ms", 0)
-    raw = raw_payload(vector["input"], now_ms)
+    given = vector["input"]
+    given_draw: Optional[float] = vector.get("jitter_draw")
+    attempt: int = vector.get("attempt", 1)
+    max_attempts: int = vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS)
+    max_delay_ms: int = vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS)
+    jitter = given_draw is not None
+
+    def draw() -> float:
+        return float(given_draw or 0)
+
+    if "transport" in given:
+        failure = given["transport"]
+        decided = decide_failure(
+            failure["failure"],
+            failure["idempotent"],
+            attempt,
+            max_attempts,
+            max_delay_ms,
+            jitter=jitter,
+            draw=draw,
+        )
+        return {"name": vector["name"], "decision": decision_json(decided)}
+    reading = http_reading(given, now_ms)
+    raw = reading.payload if reading is not None else raw_payload(given, now_ms)
     verdict = check_payload(raw)
-    draw: Optional[float] = vector.get("jitter_draw")
-    decision = decide(
-        raw,
-        vector.get("attempt", 1),
-        vector.get("max_attempts", DEFAULT_MAX_ATTEMPTS),
-        vector.get("max_delay_ms", DEFAULT_MAX_DELAY_MS),
-        jitter=draw is not None,
-        draw=lambda: float(draw or 0),
-    )
-    reading = (
-        {"reading": reading_json(response_reading(vector["input"]["response"], now_ms))}
-        if "response" in vector["input"]
-        else {}
-    )
+    if reading is not None:
+        decision = decide_response(
+            reading, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw
+        )
+    else:
+        decision = decide(raw, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw)
     return {
         "name": vector["name"],
-        **reading,
+        **(
+            {"reading": reading_json(reading)}
+            if reading is not None and "response" in given
+            else {}
+        ),
         "valid": verdict.valid,
         "problems": sorted({p[0] for p in verdict.problems}),
         "parsed": verdict.parsed.value,
         "decision": decision_json(decision),
     }
+
+
+def http_reading(given: Mapping[str, Any], now_ms: int) -> Optional[HttpReading]:
+    """The reading of an `http` or `response` input; None for the other kinds."""
+    if "response" in given:
+        return response_reading(given["response"], now_ms)
+    if "http" in given:
+        response = given["http"]
+        headers = [(str(name), str(value)) for name, value in response.get("headers", [])]
+        return read_http(response["status"], headers, response["body"], now_ms=now_ms)
+    return None
 
 
 def emitted(vector: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ flat-XML body or a header. Nothing here raises on what a server sends; limits co
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Callable, Mapping, Optional, Tuple
 
@@ -169,6 +170,33 @@ def _scaled(value: object, factor: int) -> Optional[int]:
     return min(int(value) * factor, MAX_DELAY_VALUE_MS)
 
 
+_DECIMAL = re.compile(r"([0-9]+)\.([0-9]{1,9})")
+
+
+def _fraction_ms(fraction: str, factor: int) -> int:
+    """`0.<fraction>` of `factor` ms, rounded up to a whole ms (exact: no binary floating point)."""
+    scale: int = 10 ** len(fraction)
+    return -(-int(fraction) * factor // scale)
+
+
+def seconds_ms(value: object) -> Optional[int]:
+    """Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded
+    up, saturated. A JSON fraction is first rounded to the microsecond, so that 64.57, which binary
+    floating point holds as 64.5699..., is 64,570 ms in every language."""
+    if isinstance(value, str):
+        decimal = _DECIMAL.fullmatch(value)
+        if decimal is None:
+            return _scaled(value, 1000)
+        whole, fraction = decimal.groups()
+        return min(_wire.saturated(whole, 1000) + _fraction_ms(fraction, 1000), MAX_DELAY_VALUE_MS)
+    if isinstance(value, float) and not value.is_integer() and 0 <= value < float("inf"):
+        if value * 1000 > MAX_DELAY_VALUE_MS:
+            return MAX_DELAY_VALUE_MS
+        micro = math.floor(value * 1_000_000 + 0.5)
+        return min(-(-micro // 1000), MAX_DELAY_VALUE_MS)
+    return _scaled(value, 1000)
+
+
 def duration_ms(text: str) -> Optional[int]:
     """`30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms."""
     if not _DURATION.fullmatch(text):
@@ -178,8 +206,7 @@ def duration_ms(text: str) -> Optional[int]:
         factor = _UNIT_MS[unit]
         part = _wire.saturated(whole, factor)
         if fraction:
-            scale = 10 ** len(fraction)
-            part += -(-int(fraction) * factor // scale)
+            part += _fraction_ms(fraction, factor)
         total = min(total + part, MAX_DELAY_VALUE_MS)
     return total
 
@@ -191,13 +218,13 @@ def delay_reader(unit: str, now_ms: int) -> Accept:
         if unit == "ms":
             return _scaled(value, 1)
         if unit == "seconds":
-            return _scaled(value, 1000)
+            return seconds_ms(value)
         if unit == "epoch_seconds":
             when = _scaled(value, 1000)
             return None if when is None else min(max(0, when - now_ms), MAX_DELAY_VALUE_MS)
         if unit == "duration":
             return duration_ms(value) if isinstance(value, str) else None
-        seconds = _scaled(value, 1000)  # "http": delta-seconds or an HTTP-date
+        seconds = seconds_ms(value)  # "http": (decimal) seconds or an HTTP-date
         if seconds is not None or not isinstance(value, str):
             return seconds
         when = _wire.http_date_ms(value)

@@ -90,6 +90,9 @@ class Reason(_StrEnum):
     CONTRADICTS_REGISTRY = "contradicts-registry"
     ATTEMPTS_EXHAUSTED = "attempts-exhausted"
     DELAY_EXCEEDS_MAX = "delay-exceeds-max"
+    STATUS_FALLBACK = "status-fallback"
+    TRANSPORT_FAILURE = "transport-failure"
+    OUTCOME_UNKNOWN = "outcome-unknown"
 
 
 class Parsed(_StrEnum):

@@ -99,6 +99,9 @@ class Wire:
     format: str = "json"
     # None: the payload's own places (a registry for a new API).
     response: Response | None = None
+    # How a response with no readable code is decided: status ("404") or class ("5xx") -> action,
+    # over errgen.wire.STATUS_ACTIONS.
+    statuses: Mapping[str, str] = field(default_factory=dict)
 
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
         return (self.case, tuple(sorted(self.rename.items())), self.envelope)

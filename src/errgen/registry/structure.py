@@ -117,7 +117,8 @@ TARGETS = Fields(
 WIRE = Fields(
     "wire",
     {"case": (STR, False), "rename": (NamedMap(STR, "a mapping of field names to wire names"), False), "envelope": (STR, False),
-     "format": (STR, False), "response": (RESPONSE, False)},
+     "format": (STR, False), "response": (RESPONSE, False),
+     "statuses": (NamedMap(STR, "a mapping of HTTP statuses (404) or classes (5xx) to actions"), False)},
 )
 REGISTRY = Fields(
     "registry",
@@ -296,7 +297,8 @@ def _wire(raw: dict[str, Any] | None) -> Wire:
         return Wire()
     rename = {k: v for k, v in raw.get("rename", {}).items() if not k.startswith("__")}
     return Wire(case=raw.get("case", "snake"), rename=rename, envelope=raw.get("envelope"), locs=raw["__locs__"],
-                format=raw.get("format", "json"), response=_response(raw.get("response")))
+                format=raw.get("format", "json"), response=_response(raw.get("response")),
+                statuses={str(k): v for k, v in raw.get("statuses", {}).items() if not str(k).startswith("__")})
 
 
 def _condition(raw: dict[str, Any], loc: Loc) -> Condition:

@@ -36,7 +36,7 @@ export declare const HINT_FIELDS: readonly ["searched", "did_you_mean", "accepte
 export type HintField = (typeof HINT_FIELDS)[number];
 
 /** Which rule decided a Decision. */
-export declare const REASONS: readonly ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"];
+export declare const REASONS: readonly ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max", "status-fallback", "transport-failure", "outcome-unknown"];
 export type Reason = (typeof REASONS)[number];
 
 /** The tolerant reading of a raw payload: known, unknown or invalid. */

@@ -28,7 +28,7 @@ export const STATES = ["unchanged", "changed", "unknown"];
 export const HINT_FIELDS = ["searched", "did_you_mean", "accepted", "state", "safe_to_replay"];
 
 /** Which rule decided a Decision. */
-export const REASONS = ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max"];
+export const REASONS = ["registry", "unknown-code", "invalid-payload", "contradicts-registry", "attempts-exhausted", "delay-exceeds-max", "status-fallback", "transport-failure", "outcome-unknown"];
 
 /** The tolerant reading of a raw payload: known, unknown or invalid. */
 export const PARSED = ["known", "unknown", "invalid"];
@@ -70,7 +70,7 @@ export const FIELDS = [
 ];
 
 /** Where a real response carries each fact (the registry's `wire.response`), as plain data. */
-export const RESPONSE = JSON.parse("{\"format\": \"json\", \"error_when\": [], \"code\": [{\"in\": \"body\", \"path\": [\"code\"]}], \"message\": [{\"in\": \"body\", \"path\": [\"message\"]}], \"correlation_id\": [{\"in\": \"body\", \"path\": [\"correlation_id\"]}], \"resource_id\": [{\"in\": \"body\", \"path\": [\"resource_id\"]}], \"retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"own_retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"variants\": {}, \"retryable_statuses\": [408, 425, 429, 500, 502, 503, 504], \"service_statuses\": [429, 503]}");
+export const RESPONSE = JSON.parse("{\"format\": \"json\", \"error_when\": [], \"code\": [{\"in\": \"body\", \"path\": [\"code\"]}], \"message\": [{\"in\": \"body\", \"path\": [\"message\"]}], \"correlation_id\": [{\"in\": \"body\", \"path\": [\"correlation_id\"]}], \"resource_id\": [{\"in\": \"body\", \"path\": [\"resource_id\"]}], \"retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"own_retry_after\": [{\"at\": {\"in\": \"header\", \"name\": \"retry-after-ms\"}, \"unit\": \"ms\"}, {\"at\": {\"in\": \"header\", \"name\": \"retry-after\"}, \"unit\": \"http\"}], \"variants\": {}, \"retryable_statuses\": [408, 425, 429, 500, 502, 503, 504], \"service_statuses\": [429, 503], \"status_actions\": {\"3xx\": \"escalate\", \"401\": \"stop\", \"403\": \"stop\", \"404\": \"skip\", \"408\": \"retry\", \"410\": \"skip\", \"425\": \"retry\", \"429\": \"pause\", \"4xx\": \"fix\", \"503\": \"pause\", \"5xx\": \"retry\"}, \"paused_with_delay\": [403]}");
 
 /** RFC 9457 members a problem+json body adds around the payload. */
 export const PROBLEM_MEMBERS = ["type", "title", "status", "detail", "instance"];

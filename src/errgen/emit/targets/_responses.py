@@ -39,18 +39,28 @@ class Reading:
     raw: Any = None
     pad: int = 0  # spaces before the body (a long body without a long file)
     extra: dict[str, Any] = field(default_factory=dict)
+    # A response without a payload: the delay its standard Retry-After headers ask for, when the
+    # registry's own delay sources give none (stated by construction).
+    fallback_delay: int | None = None
+    attempt: int = 1
 
 
 def render(contract: ContractView, vector_head: dict[str, Any], expected: Any, to_json: Any) -> str:
     p = contract.policy
     lines = []
+    from errgen.emit.targets.vectors import status_decision
+
     for case in cases(contract):
         response: dict[str, Any] = {"status": case.status, "headers": case.headers, "body": case.body}
         if case.pad:
             response["body_pad"] = case.pad
-        judged = expected(contract, case.raw, 1, p.default_max_attempts, p.default_max_delay_ms)
+        judged = expected(contract, case.raw, case.attempt, p.default_max_attempts, p.default_max_delay_ms)
+        if case.error and not claimed(contract, case.status, case.headers, " " * case.pad + case.body, case.code):
+            delay = case.delay_ms if case.delay_ms is not None else case.fallback_delay
+            judged["decision"] = status_decision(contract, case.status, case.correlation_id, delay, case.attempt,
+                                                 p.default_max_attempts, p.default_max_delay_ms)
         reading = {"error": case.error, "code": case.code, "correlation_id": case.correlation_id, "delay_ms": case.delay_ms}
-        lines.append("    " + to_json({"name": case.name, "input": {"response": response}, "now_ms": NOW_MS, "attempt": 1,
+        lines.append("    " + to_json({"name": case.name, "input": {"response": response}, "now_ms": NOW_MS, "attempt": case.attempt,
                                         "max_attempts": p.default_max_attempts, "max_delay_ms": p.default_max_delay_ms,
                                         "expected": {"reading": reading, **judged}}))
     limits = {"max_body_bytes": p.max_body_bytes, "max_number_chars": p.max_number_chars, "max_headers": p.max_headers,
@@ -190,6 +200,7 @@ def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
     yield from limits(contract, rows)
     if contract.response["format"] == "xml":
         yield from xml(contract, rows)
+    yield from infrastructure(contract)
 
 
 def _reading(contract: ContractView, name: str, response: Response, code: str | None, *, registry_code: str | None = None,
@@ -240,6 +251,24 @@ def generic_http_case_holds(contract: ContractView, http: dict[str, Any], raw: A
         return True
     document = _json_document(http["body"], contract.policy.max_json_depth)
     return reference_code(contract.response["code"], http["status"], http["headers"], document) is None
+
+
+def claimed(contract: ContractView, status: int, headers: list[list[str]], body: str, code: Any = ...) -> bool:
+    """Whether a response carries a payload to decide (docs/conformance.md, "Deciding a response"):
+    a code is read (`code`, when the case states it; else read here from a JSON body), or its JSON
+    body holds where the registry reads the code (its first key). Otherwise it is decided by its
+    status."""
+    text = body[1:] if body.startswith("\ufeff") else body
+    readable = len(body.encode("utf-8", "surrogatepass")) <= contract.policy.max_body_bytes
+    xml = contract.response["format"] == "xml" and text.lstrip(" \t\r\n").startswith("<")
+    document = _json_document(body, contract.policy.max_json_depth) if readable and not xml else None
+    if code is ...:
+        code = reference_code(contract.response["code"], status, headers, document)
+    if code is not None:
+        return True
+    return isinstance(document, dict) and any(
+        source["in"] == "body" and source["path"] and isinstance(source["path"][0], str) and source["path"][0] in document
+        for source in contract.response["code"])
 
 
 def _unread(contract: ContractView, document: Any) -> Any:
@@ -297,7 +326,9 @@ def _depth(value: Any) -> int:
 def _json_document(text: str, max_depth: int) -> Any:
     """The document `read_http` reads from a JSON body (one BOM removed), None when it reads none."""
     try:
-        document = json.loads(text[1:] if text.startswith("\ufeff") else text, parse_constant=_reject)
+        # Past Python's limit on digits an int may have, a number is still JSON (out of range).
+        document = json.loads(text[1:] if text.startswith("\ufeff") else text, parse_constant=_reject,
+                              parse_int=lambda digits: int(digits) if len(digits) <= 4000 else float("inf"))
     except (ValueError, RecursionError):  # not JSON, or nested past any reader's limit
         return None
     return document if _depth(document) <= max_depth else None
@@ -329,8 +360,11 @@ def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator
 
 # Each unit: (label, value as sent, delay in ms at NOW_MS).
 UNIT_VALUES: dict[str, list[tuple[str, Any, int | None]]] = {
-    "http": [("seconds", "7", 7000), ("date", "Wed, 21 Oct 2026 07:28:05 GMT", 5000), ("fraction", "1.5", None)],
-    "seconds": [("text", "7", 7000), ("number", 7, 7000), ("negative", -1, None)],
+    "http": [("seconds", "7", 7000), ("date", "Wed, 21 Oct 2026 07:28:05 GMT", 5000), ("fraction", "1.5", 1500),
+             ("fraction-graph", "2.128", 2128), ("number-fraction", 64.57, 64570), ("fraction-comma", "1,5", None)],
+    "seconds": [("text", "7", 7000), ("number", 7, 7000), ("negative", -1, None), ("text-fraction", "2.128", 2128),
+                ("number-fraction-discord", 64.57, 64570), ("number-fraction-rounds-up", 0.0001, 1),
+                ("number-negative-fraction", -0.5, None), ("number-fraction-huge", 1e300, MAX_DELAY_VALUE_MS)],
     "ms": [("text", "250", 250), ("number", 250, 250), ("fraction", 2.5, None)],
     "epoch_seconds": [("future", str(NOW_MS // 1000 + 60), 60_000), ("past", "1000", 0), ("number", NOW_MS // 1000 + 2, 2000)],
     "duration": [("seconds", "30s", 30_000), ("fraction", "1.5s", 1500), ("compound", "6m0s", 360_000),
@@ -515,3 +549,83 @@ def xml(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
     ]
     for label, body in bad:
         yield Reading(f"response/xml/refused/{label}", 400, [], body, True, None, raw=body)
+
+
+# ---- what sits in front of the API ------------------------------------------------------------------
+
+NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
+             "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+HTML = [["Content-Type", "text/html"]]
+# (label, status, headers, body, attempt): responses a proxy, gateway, CDN or load balancer sends
+# on its own, with no payload of the API's. Each is decided by its status.
+INFRASTRUCTURE: list[tuple[str, int, list[list[str]], str, int]] = [
+    ("nginx-502", 502, HTML, NGINX_502, 1),
+    ("nginx-502/attempt-3", 502, HTML, NGINX_502, 3),
+    ("nginx-502/last-attempt", 502, HTML, NGINX_502, 5),
+    ("cloudflare-520", 520, HTML, "<!DOCTYPE html><html><head><title>520: Web server is returning an unknown error</title></head></html>", 1),
+    ("cloudflare-524", 524, HTML, "<html><body>A timeout occurred</body></html>", 1),
+    ("alb-504", 504, HTML, "<html><body><center><h1>504 Gateway Time-out</h1></center></body></html>", 1),
+    ("empty-503", 503, [], "", 1),
+    ("empty-503/retry-after", 503, [["Retry-After", "30"]], "", 1),
+    ("empty-503/last-attempt", 503, [], "", 5),
+    ("html-503/retry-after-too-long", 503, [*HTML, ["Retry-After", "7200"]], "<html>maintenance</html>", 1),
+    ("text-500", 500, [["Content-Type", "text/plain"]], "Internal Server Error", 1),
+    ("bare-429", 429, [["Retry-After", "2"]], "", 1),
+    ("bare-429/decimal", 429, [["Retry-After", "2.128"]], "", 1),
+    ("bare-429/date", 429, [["Retry-After", "Wed, 21 Oct 2026 07:28:05 GMT"]], "", 1),
+    ("bare-429/no-retry-after", 429, [], "", 1),
+    ("api-gateway-429", 429, [["Content-Type", "application/json"], ["Retry-After", "1"]], '{"message":"Too Many Requests"}', 1),
+    ("api-gateway-502", 502, [["Content-Type", "application/json"]], '{"message": "Internal server error"}', 1),
+    ("html-408", 408, HTML, "<html>Request Timeout</html>", 1),
+    ("html-401", 401, HTML, "<html>401 Authorization Required</html>", 1),
+    ("html-403", 403, HTML, "<html>403 Forbidden</html>", 1),
+    ("403-retry-after", 403, [["Retry-After", "60"]], "", 1),
+    ("html-404", 404, HTML, "<html>404 Not Found</html>", 1),
+    ("html-410", 410, HTML, "<html>410 Gone</html>", 1),
+    ("nginx-413", 413, HTML, "<html><head><title>413 Request Entity Too Large</title></head></html>", 1),
+    ("html-414", 414, HTML, "<html>414 Request-URI Too Large</html>", 1),
+    ("html-400", 400, HTML, "<html>400 Bad Request</html>", 1),
+    ("html-301", 301, [["Location", "https://example.com/"]], "<html>Moved Permanently</html>", 1),
+    ("html-501", 501, HTML, "<html>Not Implemented</html>", 1),
+    ("text-599", 599, [], "network connect timeout error", 1),
+]
+# What each Retry-After above asks for, in ms at NOW_MS, by unit of the source reading it.
+_RETRY_AFTER: dict[str, dict[str, int | None]] = {
+    "2": {"http": 2000, "seconds": 2000, "ms": 2}, "30": {"http": 30_000, "seconds": 30_000, "ms": 30},
+    "7200": {"http": 7_200_000, "seconds": 7_200_000, "ms": 7200}, "1": {"http": 1000, "seconds": 1000, "ms": 1},
+    "60": {"http": 60_000, "seconds": 60_000, "ms": 60}, "2.128": {"http": 2128, "seconds": 2128},
+    "Wed, 21 Oct 2026 07:28:05 GMT": {"http": 5000},
+}
+
+
+def _header_delay(entries: list[dict[str, Any]], headers: list[list[str]]) -> int | None:
+    """The delay the first delay source reading one of these headers gives (the values above)."""
+    for entry in entries:
+        if entry["at"]["in"] != "header":
+            continue
+        value = next((v for n, v in headers if n.lower() == entry["at"]["name"]), None)
+        found = _RETRY_AFTER.get(value or "", {}).get(entry["unit"])
+        if found is not None:
+            return found
+    return None
+
+
+def infrastructure(contract: ContractView) -> Iterator[Reading]:
+    """Responses with no payload of the API's: decided by status, never as an invalid payload."""
+    spec = contract.response
+    for label, status, headers, body, attempt in INFRASTRUCTURE:
+        document = _json_document(body, contract.policy.max_json_depth) if not body.lstrip().startswith("<") else None
+        if reference_code(spec["code"], status, headers, document) is not None:
+            continue  # this registry reads a code from it (the status, a header): not a codeless response
+        if any(entry["at"]["in"] == "body" for entry in spec["retry_after"]) and isinstance(document, dict):
+            continue  # a body delay source might read this JSON: not stated by construction here
+        correlation = reference_code(spec["correlation_id"], status, headers, document)
+        raw: Any = body
+        if document is not None:
+            env = contract.envelope
+            value = document[env] if env and isinstance(document, dict) and env in document else document
+            names = {f.wire for f in contract.fields}
+            raw = {k: v for k, v in value.items() if k in names} if isinstance(value, dict) else value
+        yield Reading(f"response/infrastructure/{label}", status, headers, body, True, None, correlation,
+                      _header_delay(spec["retry_after"], headers), raw,
+                      fallback_delay=_header_delay(spec["own_retry_after"], headers), attempt=attempt)

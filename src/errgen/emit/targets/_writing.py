@@ -98,6 +98,14 @@ def new_error_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
             yield new_error_case(contract, f"new_error/retry-after-{label}", retryable.code, None, {**base, "retry_after_ms": ms})
     base = {"resource_id": "r-1"} if first.scope == "resource" else {}
     yield new_error_case(contract, "new_error/hostile-text", first.code, None, {**base, "message": HOSTILE}, correlation_id=HOSTILE)
+    # Header injection: a value a header would carry (correlation id, message, code in an API's
+    # own shape) is written to a header only when it is visible ASCII within the header limit.
+    limit = contract.policy.max_header_chars
+    for label, value in (("crlf", "c-1\r\nSet-Cookie: session=stolen"), ("lf", "c-1\nX-Injected: 1"), ("nul", "c-1\u0000x"),
+                         ("tab", "c-1\tx"), ("del", "c-1\u007fx"), ("non-ascii", "c-\u00e9t\u00e9"), ("at-limit", "c" * limit),
+                         ("over-limit", "c" * (limit + 1))):
+        yield new_error_case(contract, f"new_error/header-value/{label}", first.code, None, {**base, "message": value},
+                             correlation_id=value)
     yield from refused(contract)
 
 
@@ -159,7 +167,13 @@ def http(contract: ContractView, payload: dict[str, Any], problem: bool) -> dict
     if contract.response["format"] == "xml":
         headers["content-type"] = "application/xml"
         shaped = to_xml(shaped)
-    return {"status": status, "headers": sorted([k, v] for k, v in headers.items()), "body": shaped}
+    return {"status": status, "headers": sorted([k, v] for k, v in headers.items() if writable(contract, v)), "body": shaped}
+
+
+def writable(contract: ContractView, value: str) -> bool:
+    """The one rule for a header value (docs/conformance.md, "Writing"): 1 to max_header_chars
+    characters, each visible ASCII or a space; any other is left out (the body keeps it)."""
+    return 0 < len(value) <= contract.policy.max_header_chars and all(" " <= c <= "~" for c in value)
 
 
 def api_shape(contract: ContractView, payload: dict[str, Any], body: dict[str, Any], headers: dict[str, str]) -> Any:

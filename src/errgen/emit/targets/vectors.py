@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from errgen import manual
-from errgen.contract import ContractView, CodeRow, view
+from errgen.contract import TRANSPORT_FAILURES, ContractView, CodeRow, view
 from errgen.emit.targets import _responses, _writing
 from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload  # noqa: F401
 from errgen.registry.model import Registry
@@ -89,7 +89,19 @@ def vector(contract: ContractView, case: Case) -> dict[str, Any]:
                            "max_delay_ms": max_delay}
     if case.now_ms is not None:
         out["now_ms"] = case.now_ms
+    if "transport" in case.input:
+        failure = case.input["transport"]
+        out["expected"] = {"decision": transport_decision(contract, failure["failure"], failure["idempotent"], attempt,
+                                                          max_attempts, max_delay)}
+        return out
     out["expected"] = expected(contract, case.raw, attempt, max_attempts, max_delay)
+    if "http" in case.input:
+        given = case.input["http"]
+        if not _responses.claimed(contract, given["status"], given["headers"], given["body"]):
+            document = _responses._json_document(given["body"], contract.policy.max_json_depth)
+            correlation = _responses.reference_code(contract.response["correlation_id"], given["status"], given["headers"], document)
+            out["expected"]["decision"] = status_decision(contract, given["status"], correlation, None, attempt,
+                                                          max_attempts, max_delay)
     return out
 
 
@@ -157,6 +169,49 @@ def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, 
     return filled(contract, raw, action, reason, delay)
 
 
+def timed(contract: ContractView, action: str, reason: str, attempt: int, max_attempts: int, max_delay_ms: int,
+          named: int | None) -> tuple[str, str, int | None]:
+    """The timing rule of a timed action: attempts, the delay (named, else the backoff), its bound."""
+    if action not in contract.exhausted:
+        return action, reason, None
+    if attempt >= max_attempts:
+        return contract.exhausted[action], "attempts-exhausted", None
+    delay = named if named is not None else backoff(contract, attempt)
+    if delay > max_delay_ms:
+        return "escalate", "delay-exceeds-max", None
+    return action, reason, delay
+
+
+def empty_decision(action: str, reason: str, delay: int | None = None, correlation: str | None = None) -> dict[str, Any]:
+    return {"action": action, "reason": reason, "code": None, "delay_ms": delay, "correlation_id": correlation,
+            "resource_id": None, "did_you_mean": [], "accepted": [], "searched": {}}
+
+
+def status_action(contract: ContractView, status: int) -> str:
+    actions = contract.response["status_actions"]
+    found = actions.get(str(status)) or actions.get(f"{status // 100}xx")
+    return found if found and 100 <= status <= 599 else "escalate"
+
+
+def status_decision(contract: ContractView, status: int, correlation: str | None, delay: int | None, attempt: int,
+                    max_attempts: int, max_delay_ms: int) -> dict[str, Any]:
+    """A response without a payload, decided by its status (docs/conformance.md, "Deciding a response")."""
+    action = status_action(contract, status)
+    if action not in contract.exhausted and delay is not None and status in contract.response["paused_with_delay"]:
+        action = "pause"
+    action, reason, waited = timed(contract, action, "status-fallback", attempt, max_attempts, max_delay_ms, delay)
+    return empty_decision(action, reason, waited, correlation)
+
+
+def transport_decision(contract: ContractView, failure: str, idempotent: bool, attempt: int, max_attempts: int,
+                       max_delay_ms: int) -> dict[str, Any]:
+    """No response at all (docs/conformance.md, "Transport failures")."""
+    if failure not in ("refused", "tls") and not idempotent:
+        return empty_decision("escalate", "outcome-unknown")
+    action, reason, delay = timed(contract, "retry", "transport-failure", attempt, max_attempts, max_delay_ms, None)
+    return empty_decision(action, reason, delay)
+
+
 def filled(contract: ContractView, raw: dict[str, Any], action: str, reason: str, delay: int | None = None) -> dict[str, Any]:
     def get(name: str, empty: Any) -> Any:
         return raw.get(_w(contract, name), empty)
@@ -193,9 +248,19 @@ def _all_cases(contract: ContractView) -> Iterator[Case]:
 
     for row in contract.codes:
         yield from code_cases(contract, row, first)
-    for more in (unknown_codes, invalid_payloads, timing, http_cases, mcp_cases):
+    for more in (unknown_codes, invalid_payloads, timing, http_cases, transport_cases, mcp_cases):
         yield from (case for case in more(contract) if "http" not in case.input
-                    or _responses.generic_http_case_holds(contract, case.input["http"], case.raw))
+                    or _responses.generic_http_case_holds(contract, case.input["http"], case.raw)
+                    and not _fallback_with_delay(contract, case.input["http"]))
+
+
+def _fallback_with_delay(contract: ContractView, given: dict[str, Any]) -> bool:
+    """An errgen-shaped HTTP case this registry does not read as a payload (an API's own shape),
+    with delay headers: its delay is pinned by responses.json's cases of that API, not here."""
+    names = {e["at"]["name"] for e in (*contract.response["retry_after"], *contract.response["own_retry_after"])
+             if e["at"]["in"] == "header"}
+    return (any(name.lower() in names for name, _ in given["headers"])
+            and not _responses.claimed(contract, given["status"], given["headers"], given["body"]))
 
 
 def payload_case(name: str, raw: Any, **options: Any) -> Case:
@@ -357,6 +422,10 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
         ("retry-after-ms/invalid-then-seconds", [["retry-after-ms", "2.5"], ["Retry-After", "4"]], 4000),
         ("retry-after-ms/zero", [["retry-after-ms", "0"]], 0),
         ("seconds", [["Retry-After", "3"]], 3000),
+        ("seconds/decimal", [["Retry-After", "1.5"]], 1500),
+        ("seconds/decimal-rounds-up", [["Retry-After", "2.1281"]], 2129),
+        ("seconds/decimal-nanoseconds", [["Retry-After", "0.000000001"]], 1),
+        ("seconds/decimal-saturates", [["Retry-After", "9007199254741.5"]], contract.policy.max_delay_value_ms),
         ("seconds/upper-case-name", [["RETRY-AFTER", "3"]], 3000),
         ("seconds/spaces", [["Retry-After", " 7 "]], 7000),
         ("seconds/leading-zeros", [["Retry-After", "007"]], 7000),
@@ -376,7 +445,8 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
         ("date/day-name-not-checked", [["Retry-After", "Mon, 21 Oct 2026 07:28:10 GMT"]], 10_000),
     ]
     ignored: list[tuple[str, str]] = [
-        ("negative", "-1"), ("fraction", "1.5"), ("plus-sign", "+5"), ("iso-date", "2099-01-01"), ("superscript-two", "²"),
+        ("negative", "-1"), ("fraction-ten-digits", "1.0000000001"), ("fraction-no-digits", "1."),
+        ("fraction-no-whole", ".5"), ("fraction-comma", "1,5"), ("plus-sign", "+5"), ("iso-date", "2099-01-01"), ("superscript-two", "²"),
         ("arabic-indic-digits", "٣"), ("fullwidth-digits", "３"), ("inner-space", "1 0"), ("hex", "0x10"), ("exponent", "1e3"),
         ("empty", ""), ("unit", "5s"), ("rfc-850", "Sunday, 06-Nov-94 08:49:37 GMT"), ("asctime", "Sun Nov  6 08:49:37 1994"),
         ("lower-case-gmt", "Wed, 21 Oct 2026 07:28:05 gmt"), ("utc-zone", "Wed, 21 Oct 2026 07:28:05 UTC"),
@@ -436,6 +506,19 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)
+
+
+def transport_cases(contract: ContractView) -> Iterator[Case]:
+    """No response: each failure, sent twice or not, and the timing rule on a retried one."""
+    for failure in (*TRANSPORT_FAILURES, "something-else"):
+        for idempotent in (True, False):
+            label = "idempotent" if idempotent else "not-idempotent"
+            yield Case(f"transport/{failure}/{label}", {"transport": {"failure": failure, "idempotent": idempotent}}, None)
+    reset = {"transport": {"failure": "reset", "idempotent": True}}
+    yield Case("transport/reset/attempt-3", reset, None, attempt=3)
+    yield Case("transport/reset/last-attempt", reset, None, attempt=contract.policy.default_max_attempts)
+    yield Case("transport/refused/small-max-delay", {"transport": {"failure": "refused", "idempotent": False}}, None,
+               max_delay_ms=1)
 
 
 def mcp_cases(contract: ContractView) -> Iterator[Case]:

@@ -8,7 +8,8 @@ from typing import Iterator
 from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, rule
 from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
-from errgen.registry.model import Condition
+from errgen.registry.model import ACTIONS, Condition
+from errgen.wire import STATUS_KEY
 from errgen.registry.sources import FORMATS, UNITS, SourceError, parse_source
 
 
@@ -89,6 +90,19 @@ def wire_condition(ctx: Context) -> Iterator[Finding]:
             yield Finding(f"a condition with {cond.op} needs `at: SOURCE` (body:PATH or header:NAME)", cond.loc)
         elif cond.op == "non_empty" and cond.value is not True:
             yield Finding("non_empty is `true` (a test that a value is empty is not supported)", cond.loc)
+
+
+@rule("wire-statuses")
+def wire_statuses(ctx: Context) -> Iterator[Finding]:
+    """`wire.statuses` maps an HTTP status (`404`) or a class (`5xx`), 100-599, to an action
+    (`retry`, `pause`, `skip`, `fix`, `stop`, `escalate`): how a response without a readable code is decided."""
+    wire = ctx.registry.wire
+    loc = wire.locs.get("statuses", ctx.registry.loc_of("wire"))
+    for key, action in wire.statuses.items():
+        if not STATUS_KEY.fullmatch(key):
+            yield Finding(f"wire.statuses: {key[:40]!r} must be an HTTP status from 100 to 599 (404) or a class (5xx)", loc)
+        elif action not in ACTIONS:
+            yield Finding(f"wire.statuses: {key}: action {action[:40]!r} must be one of: {', '.join(ACTIONS)}", loc)
 
 
 @rule("wire-unit")

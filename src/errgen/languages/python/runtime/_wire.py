@@ -123,6 +123,17 @@ def _serializable(value: object) -> bool:
         return False
 
 
+_VISIBLE = re.compile("[ -~]*")
+
+
+def writable(value: str) -> bool:
+    """Whether a header value may be written (docs/conformance.md, "Writing"): 1 to MAX_HEADER_CHARS
+    characters, each visible ASCII or a space. Anything else (CR, LF, NUL, other controls, non-ASCII,
+    a 100 KB message) would split or break the response, or be cut by the reader: the header is
+    left out, and the body still carries the value."""
+    return 0 < len(value) <= MAX_HEADER_CHARS and _VISIBLE.fullmatch(value) is not None
+
+
 def header(headers: Headers, name: str) -> Optional[str]:
     """The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS;
     None when absent, not text, or longer than MAX_HEADER_CHARS."""
@@ -147,13 +158,11 @@ def header(headers: Headers, name: str) -> Optional[str]:
     return None
 
 
-_DIGITS = re.compile(r"[0-9]+")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _IMF_FIXDATE = re.compile(
     rf"(?:{'|'.join(_DAYS)}), ([0-9]{{2}}) ({'|'.join(_MONTHS)}) ([0-9]{{4}}) ([0-9]{{2}}):([0-9]{{2}}):([0-9]{{2}}) GMT"
 )
-_OWS = " \t"
 
 
 def saturated(digits: str, factor: int) -> int:
@@ -190,22 +199,6 @@ def http_date_ms(text: str) -> Optional[int]:
     if not (1 <= d <= _month_days(y, month) and h <= 23 and mi <= 59 and s <= 60):
         return None
     return (_days_from_civil(y, month, d) * 86400 + h * 3600 + mi * 60 + s) * 1000
-
-
-def header_delay_ms(headers: Headers, now_ms: int) -> Optional[int]:
-    """The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or
-    an IMF-fixdate (relative to now_ms); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS.
-    """
-    millis = (header(headers, "retry-after-ms") or "").strip(_OWS)
-    if _DIGITS.fullmatch(millis):
-        return saturated(millis, 1)
-    value = (header(headers, "retry-after") or "").strip(_OWS)
-    if _DIGITS.fullmatch(value):
-        return saturated(value, 1000)
-    when = http_date_ms(value)
-    if when is None:
-        return None
-    return min(max(0, when - now_ms), MAX_DELAY_VALUE_MS)
 
 
 def mcp_payload(result: object) -> object:

@@ -9,6 +9,7 @@ another's.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Mapping, Optional, Tuple, Union
 
 from . import _validate
@@ -18,11 +19,13 @@ from .enums import Code
 from .models import ErrorPayload
 from .runtime import (
     Decision,
+    HttpReading,
     HttpResponse,
     Payload,
     PayloadError,
     UnknownErrorPayload,
     decide,
+    decide_response,
     parse_payload,
     read_http,
     to_http,
@@ -37,6 +40,12 @@ class APIError(Exception):
     payload: Optional[Payload]
     raw: object
     status: Optional[int]
+    # The response's headers, names in lower case (the first of a repeated name): empty for an
+    # error a service raised itself.
+    headers: Mapping[str, str]
+    # What read_http found, for an error read from a response; decide() then goes by it (a
+    # response without a payload is decided by its status).
+    reading: Optional[HttpReading]
 
     def __init__(
         self,
@@ -44,11 +53,15 @@ class APIError(Exception):
         *,
         status: Optional[int] = None,
         raw: object = None,
+        headers: Optional[Mapping[str, str]] = None,
+        reading: Optional[HttpReading] = None,
     ) -> None:
         typed = _typed(payload)
         self.payload = typed
         self.raw = raw if raw is not None else _wire_of(typed, payload)
         self.status = status
+        self.headers = MappingProxyType(dict(headers or {}))
+        self.reading = reading
         super().__init__(_message(typed, status))
 
     @property
@@ -72,21 +85,30 @@ class APIError(Exception):
         *,
         jitter: bool = False,
     ) -> Decision:
-        """What to do about this error at `attempt` (`decide` on what was received)."""
+        """What to do about this error at `attempt`: `decide_response` on the response it was read
+        from (a proxy's HTML 502 is retried by its status), else `decide` on what was received."""
+        if self.reading is not None:
+            return decide_response(self.reading, attempt, max_attempts, max_delay_ms, jitter=jitter)
         return decide(self.raw, attempt, max_attempts, max_delay_ms, jitter=jitter)
 
     @classmethod
-    def from_raw(cls, raw: object, status: Optional[int] = None) -> APIError:
+    def from_raw(
+        cls,
+        raw: object,
+        status: Optional[int] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        reading: Optional[HttpReading] = None,
+    ) -> APIError:
         """The error of a payload as received, valid or not (`decide` judges `raw`)."""
         try:
             typed: Optional[Payload] = parse_payload(raw)
         except PayloadError:
             typed = None
-        return cls(typed, status=status, raw=raw)
+        return cls(typed, status=status, raw=raw, headers=headers, reading=reading)
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # Process pools pickle exceptions: rebuild from what was received, not from the message.
-        return (self.__class__.from_raw, (self.raw, self.status))
+        return (self.__class__.from_raw, (self.raw, self.status, dict(self.headers), self.reading))
 
     def to_http(self, problem: bool = False) -> HttpResponse:
         """The response a service sends for this error (`to_http`). Raises PayloadError for an
@@ -144,7 +166,7 @@ def error_from_response(
     reading = read_http(status, headers, text, now_ms)
     if not reading.error:
         return None
-    return APIError.from_raw(reading.payload, status=status)
+    return APIError.from_raw(reading.payload, status, _header_map(headers), reading)
 
 
 def raise_for_response(
@@ -155,6 +177,22 @@ def raise_for_response(
     error = error_from_response(response, body=body, now_ms=now_ms)
     if error is not None:
         raise error
+
+
+def _header_map(headers: Headers) -> dict[str, str]:
+    """Header names in lower case, the first value of a repeated name, as read_http reads them."""
+    items = getattr(headers, "items", None)
+    pairs: Any = items() if callable(items) else headers
+    out: dict[str, str] = {}
+    try:
+        for pair in pairs:
+            if isinstance(pair, (tuple, list)) and len(pair) == 2:
+                name, value = pair
+                if isinstance(name, str) and isinstance(value, str):
+                    out.setdefault(name.lower(), value)
+    except TypeError:
+        pass
+    return out
 
 
 def _status(response: object) -> int:

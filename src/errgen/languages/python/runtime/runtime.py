@@ -32,6 +32,7 @@ from ._contract import (
     REGISTRY_NAME,
     RESPONSE,
 )
+from ._transport import NOT_SENT
 from ._wire import Headers
 from .enums import Action, Code, Parsed, Reason, Scope
 from .models import ErrorPayload
@@ -200,24 +201,40 @@ def _decide(
             Reason.REGISTRY,
             entry.retry_after_ms,
         )
-    if action.value not in EXHAUSTED:
-        return _decision(payload, action, reason)
-    if attempt >= max_attempts:
-        return _decision(payload, Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED)
-    given = payload.get(_W["retry_after_ms"])
-    named = given is not None or registry_delay is not None
-    delay = (
-        int(given)
-        if given is not None
-        else registry_delay if registry_delay is not None else backoff_ms(attempt)
+    named = None
+    if action.value in EXHAUSTED:
+        given = payload.get(_W["retry_after_ms"])
+        named = int(given) if given is not None else registry_delay
+    action, reason, delay = _timed(
+        action, reason, attempt, max_attempts, max_delay_ms, named, jitter, draw
     )
-    # The bound is on the delay the rule asks for, so escalating never depends on a random
-    # draw; jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
-    if delay > max_delay_ms:
-        return _decision(payload, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX)
-    if jitter and not named:
-        delay = int(draw() * delay)
     return _decision(payload, action, reason, delay)
+
+
+def _timed(
+    action: Action,
+    reason: Reason,
+    attempt: int,
+    max_attempts: int,
+    max_delay_ms: int,
+    named: Optional[int],
+    jitter: bool,
+    draw: Callable[[], float],
+) -> Tuple[Action, Reason, Optional[int]]:
+    """The timing rule of a timed action (retry, pause): attempts, then the delay (`named`, else
+    the backoff) and its bound. The bound is on the delay the rule asks for, so escalating never
+    depends on a random draw; jitter then spreads only a backoff (a named delay is waited as
+    named), as in every SDK."""
+    if action.value not in EXHAUSTED:
+        return action, reason, None
+    if attempt >= max_attempts:
+        return Action(EXHAUSTED[action.value]), Reason.ATTEMPTS_EXHAUSTED, None
+    delay = named if named is not None else backoff_ms(attempt)
+    if delay > max_delay_ms:
+        return Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, None
+    if jitter and named is None:
+        delay = int(draw() * delay)
+    return action, reason, delay
 
 
 def _decision(
@@ -409,6 +426,7 @@ def _http(payload: Mapping[str, Any], problem: bool) -> HttpResponse:
             members["detail"] = message
         body = {**members, **body}
     shaped = _api_shape(payload, body, headers)
+    headers = {name: value for name, value in headers.items() if _wire.writable(value)}
     if RESPONSE["format"] == "xml":
         headers["Content-Type"] = "application/xml"
         return HttpResponse(status, headers, _writing.to_xml(shaped))
@@ -446,6 +464,12 @@ class HttpReading:
     correlation_id: Optional[str]
     delay_ms: Optional[int]
     document: object
+    # The status read (0 when it was not an int); whether the body claims to be the API's error
+    # shape (a code was read, or a JSON object holds where the code would be); the delay a
+    # response without one asks for (the registry's delay sources, else Retry-After).
+    status: int = 0
+    claimed: bool = True
+    fallback_delay_ms: Optional[int] = None
 
 
 _REQUIRED = tuple(spec.wire for spec in FIELDS if spec.required)
@@ -483,7 +507,87 @@ def read_http(
             if code is not None or parsed and not xml
             else text
         )
-    return HttpReading(error, payload, code, correlation, delay, found)
+    claimed = code is not None or (not xml and _claims(found))
+    fallback = delay
+    if fallback is None and error and not claimed:
+        fallback = _reading.delay_ms(found, headers, now, RESPONSE["own_retry_after"])
+    return HttpReading(
+        error, payload, code, correlation, delay, found, code_status, claimed, fallback
+    )
+
+
+def _claims(document: object) -> bool:
+    """Whether a JSON document holds where the registry reads the code (its first key): the
+    API's own error shape, which a payload that breaks the contract must not escape."""
+    return isinstance(document, dict) and any(
+        source["in"] == "body" and source["path"] and source["path"][0] in document
+        for source in RESPONSE["code"]
+        if isinstance(source.get("path", [None])[0], str)
+    )
+
+
+def status_action(status: int) -> Action:
+    """How a response without a readable code is decided by its status, as the official API
+    clients do: the registry's `wire.statuses` over errgen's defaults (429 pause, 5xx retry, 401
+    and 403 stop, 404 skip, other 4xx fix; docs/conformance.md)."""
+    actions = RESPONSE["status_actions"]
+    found = actions.get(str(status)) or actions.get(f"{status // 100}xx")
+    return Action(found) if found and 100 <= status <= 599 else Action.ESCALATE
+
+
+def decide_response(
+    reading: HttpReading,
+    attempt: int = 1,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
+    *,
+    jitter: bool = False,
+    draw: Callable[[], float] = random.random,
+) -> Decision:
+    """What to do about a response (`read_http`): its payload decided as `decide` does; a
+    response with no payload at all (a proxy's HTML 502, a gateway's bare 429, an empty 503) by
+    its status, with reason `status-fallback`, honouring its Retry-After."""
+    if not reading.error or reading.claimed:
+        return decide(
+            reading.payload, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw
+        )
+    action = status_action(reading.status)
+    delay = reading.fallback_delay_ms
+    if action.value not in EXHAUSTED and delay is not None:
+        if reading.status in RESPONSE["paused_with_delay"]:
+            action = Action.PAUSE  # a 403 naming a wait is a rate limit (GitHub's secondary limits)
+    action, reason, delay = _timed(
+        action, Reason.STATUS_FALLBACK, attempt, max_attempts, max_delay_ms, delay, jitter, draw
+    )
+    return Decision(action, reason, delay_ms=delay, correlation_id=reading.correlation_id)
+
+
+def decide_failure(
+    failure: str,
+    idempotent: bool = False,
+    attempt: int = 1,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS,
+    *,
+    jitter: bool = False,
+    draw: Callable[[], float] = random.random,
+) -> Decision:
+    """What to do when no response came (`failure_of(exception)` names it): `refused` and `tls`
+    (the request never left) are retried; `reset` and `timeout` (the server may have applied it)
+    only when the call is `idempotent`, else escalated with reason `outcome-unknown`."""
+    if failure not in NOT_SENT and not idempotent:
+        return Decision(Action.ESCALATE, Reason.OUTCOME_UNKNOWN)
+    action, reason, delay = _timed(
+        Action.RETRY,
+        Reason.TRANSPORT_FAILURE,
+        attempt,
+        max_attempts,
+        max_delay_ms,
+        None,
+        jitter,
+        draw,
+    )
+    return Decision(action, reason, delay_ms=delay)
 
 
 def _payload(

@@ -12,6 +12,9 @@ public enum Reason implements Wire {
   CONTRADICTS_REGISTRY("contradicts-registry"),
   ATTEMPTS_EXHAUSTED("attempts-exhausted"),
   DELAY_EXCEEDS_MAX("delay-exceeds-max"),
+  STATUS_FALLBACK("status-fallback"),
+  TRANSPORT_FAILURE("transport-failure"),
+  OUTCOME_UNKNOWN("outcome-unknown"),
   /** A value this version of the SDK does not know; the payload keeps its string. */
   UNKNOWN_TO_SDK_VERSION(null);
 
