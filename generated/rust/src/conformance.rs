@@ -2,6 +2,7 @@
 //! The conformance runner (errgen's `docs/conformance.md`): `check` compares each vector's
 //! outputs with its `expected` ones, `emit` prints them as one compact JSON line per vector.
 
+use std::fmt::Write;
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
@@ -254,10 +255,12 @@ fn emit_line(vector: &Value) -> String {
     match outputs(vector) {
         Ok(outputs) => {
             for (key, value) in outputs {
-                line.push_str(&format!(",\"{key}\":{value}"));
+                let _ = write!(line, ",\"{key}\":{value}");
             }
         }
-        Err(why) => line.push_str(&format!(",\"error\":{}", Value::String(why))),
+        Err(why) => {
+            let _ = write!(line, ",\"error\":{}", Value::String(why));
+        }
     }
     line.push('}');
     line
@@ -270,7 +273,7 @@ fn check(vector: &Value) -> Vec<String> {
     };
     if let Some(Value::Array(ids)) = expected.get_mut("problems") {
         // Problems are compared as a set.
-        ids.sort_by_key(|id| id.to_string());
+        ids.sort_by_key(std::string::ToString::to_string);
         ids.dedup();
     }
     let actual = match outputs(vector) {
@@ -312,6 +315,7 @@ fn header_pair(pair: &Value) -> Option<(String, String)> {
     }
 }
 
+#[allow(clippy::cast_possible_truncation)] // a whole f64 saturates into i128, as meant
 fn as_whole(value: &Value) -> Option<i128> {
     if let Some(n) = value.as_i64() {
         return Some(i128::from(n));
@@ -358,6 +362,7 @@ impl Bounded for u64 {
 }
 
 /// Equality as JSON data: `2` equals `2.0`, object key order is ignored.
+#[allow(clippy::many_single_char_names)]
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {

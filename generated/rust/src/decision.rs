@@ -37,6 +37,7 @@ impl Decision {
 
 /// A uniform draw in `[0, 1)` from the OS-seeded hasher (std has no random numbers).
 #[must_use]
+#[allow(clippy::cast_precision_loss)] // 53 bits and 2^53: both exact in an f64
 pub fn random_draw() -> f64 {
     let bits = RandomState::new().build_hasher().finish() >> 11;
     bits as f64 / (1u64 << 53) as f64
@@ -74,6 +75,12 @@ pub(crate) fn is_timed(action: &Action) -> bool {
 /// exhausted form; the delay is `named`, else the backoff for `attempt`; a delay past
 /// `max_delay_ms` escalates (checked before any draw, so escalating never depends on chance);
 /// then `draw` spreads a backoff, never a named delay. Any other action passes unchanged.
+// A drawn fraction of a backoff (at most BACKOFF_MAX_MS, far below 2^53) is a whole ms >= 0.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 pub(crate) fn timed<F: FnOnce() -> f64>(
     action: Action,
     reason: Reason,

@@ -53,7 +53,7 @@ pub(crate) enum Entries<'a> {
 }
 
 /// The contract fields of a payload object, by their index in `FIELDS` (a repeated key: the last
-/// value, as serde_json keeps it), and the keys outside the contract.
+/// value, as `serde_json` keeps it), and the keys outside the contract.
 pub(crate) struct Fields<'a> {
     slots: [Option<Got<'a>>; SLOTS],
     /// The member each slot's key first came at (its place in a `preserve_order` map).
@@ -681,7 +681,7 @@ fn read(bytes: &[u8]) -> Body<'_> {
     }
 }
 
-/// A JSON reader over checked UTF-8 text, as serde_json reads (whitespace, escapes, literals),
+/// A JSON reader over checked UTF-8 text, as `serde_json` reads (whitespace, escapes, literals),
 /// with `read_json`'s limits and number reading. Each method returns `None` when the text at its
 /// position is not what it reads.
 struct Reader<'a> {
@@ -718,12 +718,11 @@ impl<'a> Reader<'a> {
     fn object(&mut self) -> Option<Fields<'a>> {
         let mut fields = Fields::new();
         self.members(|r, key| {
-            match slot_of(&key) {
-                Some(at) => fields.put(at, r.field()?),
-                None => {
-                    fields.extra(key);
-                    r.skip()?;
-                }
+            if let Some(at) = slot_of(&key) {
+                fields.put(at, r.field()?);
+            } else {
+                fields.extra(key);
+                r.skip()?;
             }
             Some(())
         })?;

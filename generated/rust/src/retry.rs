@@ -167,16 +167,15 @@ impl RetryPolicy {
 
     /// The wait before the next call after `error`, telling the observer; `None`: return it.
     fn next_wait<E: AsResponseError>(&self, error: &E, attempt: u32) -> Option<Duration> {
-        let (decision, status, failure) = match error.as_response_error() {
-            Some(response) => (
+        let (decision, status, failure) = if let Some(response) = error.as_response_error() {
+            (
                 self.decide_response(response, attempt),
                 Some(response.status()),
                 None,
-            ),
-            None => {
-                let failure = error.transport_failure()?;
-                (self.decide_failure(failure, attempt), None, Some(failure))
-            }
+            )
+        } else {
+            let failure = error.transport_failure()?;
+            (self.decide_failure(failure, attempt), None, Some(failure))
         };
         let wait = wait_of(&decision);
         let error_type = match (&decision.code, failure, status) {

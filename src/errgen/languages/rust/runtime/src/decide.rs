@@ -35,9 +35,10 @@ pub fn decide_value(raw: &Value, attempt: u32, max_attempts: u32, max_delay_ms: 
     Received::of_value(raw).decide(attempt, max_attempts, max_delay_ms)
 }
 
-/// [`decide_value`] with full jitter: `draw` gives a number in `[0, 1)` ([`random_draw`], or
-/// your own generator) and a backoff becomes `(draw() * backoff) as u64`. The bound is checked
-/// first, on the backoff itself, and a delay the payload or the registry names is never drawn.
+/// [`decide_value`] with full jitter: `draw` gives a number in `[0, 1)`
+/// ([`random_draw`](crate::random_draw), or your own generator) and a backoff becomes
+/// `(draw() * backoff) as u64`. The bound is checked first, on the backoff itself, and a delay
+/// the payload or the registry names is never drawn.
 #[must_use]
 pub fn decide_value_with_jitter(
     raw: &Value,

@@ -9,15 +9,24 @@
 //! - [`new_error`], [`to_http`] / [`to_http_problem`] / [`from_http`] and [`to_mcp_result`] /
 //!   [`from_mcp_result`];
 //! - [`read_http`]: a real API's response read where the registry's `wire.response` says, and
-//!   [`HttpReading::check`] turning an error response into a [`ResponseError`];
-//! - [`retry`] (async, any runtime) and [`retry_blocking`]: calling again as [`decide`] says,
-//!   within a [`RetryPolicy`];
-//! - with the `reqwest` feature, `check_reqwest`: a
-//!   `reqwest::Response` as a [`ResponseError`] in one call;
+//!   [`HttpReading::check`] turning an error response into a [`ResponseError`] (status,
+//!   headers, reading, typed payload; one pointer wide);
+//! - [`decide_response`]: a whole response decided, one without a payload (a proxy's HTML 502,
+//!   a bare 429) by its status ([`status_action`]), honouring `Retry-After`;
+//! - [`decide_failure`] and [`failure_of`]: when no response came (refused, TLS, reset,
+//!   timeout), retried when the request never left or the call is idempotent;
+//! - [`retry`] (async, any runtime) and [`retry_blocking`]: calling again as the decisions say,
+//!   within a [`RetryPolicy`], API errors and transport failures alike, each failed attempt
+//!   shown to an observer ([`RetryPolicy::on_attempt`]; `tracing` events with the `tracing`
+//!   feature);
+//! - with the `reqwest` feature, `check_reqwest`: a `reqwest::Response` as a
+//!   [`ResponseError`] in one call, and reqwest's own errors as transport failures;
 //! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
 //!
 //! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
 //! the vectors that pin it.
+//!
+#![doc = include_str!("example.md")]
 
 mod data;
 mod decide;

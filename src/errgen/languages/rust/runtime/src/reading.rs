@@ -523,6 +523,7 @@ pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<
 // ---- values ------------------------------------------------------------------------------------------
 
 /// A JSON number's value when it is an integer of magnitude at most 2^53 - 1 (1.0 counts).
+#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)] // exact within 2^53
 fn whole(number: &serde_json::Number) -> Option<i64> {
     let max = i64::try_from(policy::MAX_DELAY_VALUE_MS).unwrap_or(i64::MAX);
     if let Some(n) = number.as_i64() {
@@ -550,6 +551,7 @@ fn message_text(value: &Value) -> Option<String> {
 }
 
 /// JSON equality with numbers by value (`1 == 1.0`).
+#[allow(clippy::many_single_char_names)]
 fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
@@ -799,6 +801,11 @@ fn saturated(digits: &str, factor: u64) -> u64 {
 }
 
 /// ASCII digits, or a whole JSON number >= 0 (not one out of range), times `factor`, saturated.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 fn scaled(value: &Value, factor: u64) -> Option<u64> {
     match value {
         Value::String(text) => digits(text).then(|| saturated(text, factor)),
@@ -839,6 +846,11 @@ fn decimal(text: &str) -> Option<(&str, &str)> {
 /// Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded
 /// up, saturated. A JSON fraction is first rounded to the microsecond, so that 64.57, which
 /// binary floating point holds as 64.5699..., is 64,570 ms in every SDK.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 pub(crate) fn seconds_ms(value: &Value) -> Option<u64> {
     if let Some((whole, fraction)) = value.as_str().and_then(decimal) {
         return Some(
