@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 
-use crate::data::{policy, Code, Scope};
+use crate::data::{policy, Code, Scope, FIELDS};
 use crate::decide::{
     decide_response, decide_response_with_jitter, decide_value, decide_value_with_jitter,
 };
@@ -450,10 +450,8 @@ fn new_error_output(spec: &Value) -> Result<Option<ErrorPayload>, String> {
         if let Some(scope) = scope {
             payload.scope = scope;
         }
-        for (name, value) in fields {
-            if let Err(why) = set_field(payload, name, value) {
-                unset = Some(why);
-            }
+        if let Err(why) = set_fields(payload, fields) {
+            unset = Some(why);
         }
     });
     if let Some(why) = unset {
@@ -462,26 +460,19 @@ fn new_error_output(spec: &Value) -> Result<Option<ErrorPayload>, String> {
     Ok(made.ok())
 }
 
-fn set_field(payload: &mut ErrorPayload, name: &str, value: &Value) -> Result<(), String> {
-    fn typed<T: serde::de::DeserializeOwned>(
-        name: &str,
-        value: &Value,
-    ) -> Result<Option<T>, String> {
-        serde_json::from_value(value.clone())
-            .map(Some)
-            .map_err(|e| format!("new_error: field {name}: {e}"))
+/// Sets `fields` (by canonical name) on `payload` through its wire form, so every field of the
+/// contract view is settable here without a list of them.
+fn set_fields(payload: &mut ErrorPayload, fields: &Map<String, Value>) -> Result<(), String> {
+    let mut value = payload.to_value();
+    for (name, given) in fields {
+        let spec = FIELDS
+            .iter()
+            .find(|spec| spec.name == name)
+            .ok_or_else(|| format!("new_error: no field {name}"))?;
+        value[spec.wire] = given.clone();
     }
-    match name {
-        "resource_id" => payload.resource_id = typed(name, value)?,
-        "message" => payload.message = typed(name, value)?,
-        "retry_after_ms" => payload.retry_after_ms = typed(name, value)?,
-        "searched" => payload.searched = typed(name, value)?,
-        "did_you_mean" => payload.did_you_mean = typed(name, value)?,
-        "accepted" => payload.accepted = typed(name, value)?,
-        "state" => payload.state = typed(name, value)?,
-        "safe_to_replay" => payload.safe_to_replay = typed(name, value)?,
-        _ => return Err(format!("new_error: no field {name}")),
-    }
+    *payload = ErrorPayload::deserialize_value(&value)
+        .map_err(|e| format!("new_error: fields {}: {e}", Value::Object(fields.clone())))?;
     Ok(())
 }
 

@@ -539,7 +539,7 @@ fn whole(number: &serde_json::Number) -> Option<i64> {
 }
 
 /// A code or request id: a non-empty string, or a whole JSON number as its decimal text.
-fn code_text(value: &Value) -> Option<String> {
+pub(crate) fn code_text(value: &Value) -> Option<String> {
     match value {
         Value::String(text) if !text.is_empty() => Some(text.clone()),
         Value::Number(number) => whole(number).map(|n| n.to_string()),

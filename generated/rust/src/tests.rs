@@ -1324,3 +1324,26 @@ fn the_caught_error_is_one_pointer_for_result() {
         std::mem::size_of::<usize>()
     );
 }
+
+#[test]
+fn a_code_written_with_a_fraction_or_exponent_is_read_correctly_rounded() {
+    // Each an integer once correctly rounded to an f64, as every other SDK reads it; serde_json's
+    // fast path (without float_roundtrip) read them one unit off, or as a fraction.
+    let code = |text: &str| crate::reading::code_text(&read_json(text.as_bytes()).unwrap());
+    assert_eq!(
+        code("106484018009143000000e-5").as_deref(),
+        Some("1064840180091430")
+    );
+    assert_eq!(
+        code("8226159683861093.836630").as_deref(),
+        Some("8226159683861094")
+    );
+    assert_eq!(
+        code("6407649541440582.68").as_deref(),
+        Some("6407649541440583")
+    );
+    assert_eq!(code("2640955469188917.569557"), None); // 2640955469188917.5: a fraction
+    assert_eq!(code("9007199254740992.0"), None); // past 2^53 - 1
+    assert_eq!(code("-32601.0").as_deref(), Some("-32601"));
+    assert_eq!(code("1e3").as_deref(), Some("1000"));
+}
