@@ -20,8 +20,9 @@
 //!   within a [`RetryPolicy`], API errors and transport failures alike, each failed attempt
 //!   shown to an observer ([`RetryPolicy::on_attempt`]; `tracing` events with the `tracing`
 //!   feature);
-//! - with the `reqwest` feature, `check_reqwest`: a `reqwest::Response` as a
-//!   [`ResponseError`] in one call, and reqwest's own errors as transport failures;
+//! - with the `reqwest` feature (reqwest 0.13) or `reqwest-0-12`, `check_reqwest`: a
+//!   `reqwest::Response` as a [`ResponseError`] in one call, and reqwest's own errors as
+//!   transport failures;
 //! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
 //!
 //! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
@@ -42,7 +43,7 @@ mod payload;
 mod payload_error;
 mod reading;
 mod received;
-#[cfg(feature = "reqwest")]
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
 mod reqwest_response;
 mod retry;
 mod suggest;
@@ -78,8 +79,8 @@ pub use payload::ErrorPayload;
 pub use payload_error::{PayloadError, Problem};
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use received::{receive, Received};
-#[cfg(feature = "reqwest")]
-pub use reqwest_response::{check_reqwest, ReqwestError};
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+pub use reqwest_response::{check_reqwest, ReqwestError, ReqwestResponse};
 pub use retry::{retry, retry_blocking, AsResponseError, Attempt, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};

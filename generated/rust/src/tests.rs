@@ -820,34 +820,51 @@ fn jitter_spreads_a_backoff_only() {
     assert_eq!(policy.wait(&error, 2), Some(Duration::from_millis(1234)));
 }
 
-#[cfg(feature = "reqwest")]
-#[test]
-fn a_reqwest_response_is_checked_in_one_call() {
-    let entry = first();
-    let payload = new_error_with(entry.code.clone(), "c-4", |p| {
-        if p.scope == Scope::Resource {
-            p.resource_id = Some("r-4".to_owned());
+/// `check_reqwest` on a response of one reqwest release line.
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+macro_rules! reqwest_checked {
+    ($name:ident, $krate:ident) => {
+        #[test]
+        fn $name() {
+            let entry = first();
+            let payload = new_error_with(entry.code.clone(), "c-4", |p| {
+                if p.scope == Scope::Resource {
+                    p.resource_id = Some("r-4".to_owned());
+                }
+                if p.retryable {
+                    p.retry_after_ms = Some(1500);
+                }
+            })
+            .unwrap();
+            let response = ::$krate::Response::from(to_http_response(&payload));
+            let err = block_on(check_reqwest(response)).unwrap_err();
+            assert_eq!(
+                err.as_response_error().and_then(ResponseError::payload),
+                Some(&payload)
+            );
+            assert_eq!(err.transport_failure(), None);
+            assert!(std::error::Error::source(&err).is_some());
+            assert!(err.to_string().contains("c-4"));
+            let mut ok = ::http::Response::new(b"{}".to_vec());
+            ok.headers_mut()
+                .insert("x-a", ::http::HeaderValue::from_static("1"));
+            let parts = block_on(check_reqwest(::$krate::Response::from(ok))).unwrap();
+            assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
+            assert_eq!(parts.header("X-A"), Some("1"));
+            // A URL reqwest refuses before connecting: its error is a transport failure.
+            let refused = block_on(::$krate::Client::new().get("http://[::1").send()).unwrap_err();
+            let failure = failure_of(&refused);
+            let error = ReqwestError::from(refused);
+            assert_eq!(error.transport_failure(), failure);
+            assert!(failure.is_some() && error.as_response_error().is_none());
         }
-        if p.retryable {
-            p.retry_after_ms = Some(1500);
-        }
-    })
-    .unwrap();
-    let response = ::reqwest::Response::from(to_http_response(&payload));
-    let err = block_on(check_reqwest(response)).unwrap_err();
-    assert_eq!(
-        err.as_response_error().and_then(ResponseError::payload),
-        Some(&payload)
-    );
-    assert!(std::error::Error::source(&err).is_some());
-    assert!(err.to_string().contains("c-4"));
-    let mut ok = ::http::Response::new(b"{}".to_vec());
-    ok.headers_mut()
-        .insert("x-a", ::http::HeaderValue::from_static("1"));
-    let parts = block_on(check_reqwest(::reqwest::Response::from(ok))).unwrap();
-    assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
-    assert_eq!(parts.header("X-A"), Some("1"));
+    };
 }
+
+#[cfg(feature = "reqwest")]
+reqwest_checked!(a_reqwest_response_is_checked_in_one_call, reqwest);
+#[cfg(feature = "reqwest-0-12")]
+reqwest_checked!(a_reqwest_0_12_response_is_checked_in_one_call, reqwest_0_12);
 
 #[test]
 fn the_integer_minus_zero_reads_as_zero_and_the_float_keeps_its_sign() {

@@ -73,8 +73,8 @@ impl fmt::Display for Failure {
 }
 
 /// The transport failure an error is, looked for along its chain of sources: a
-/// `reqwest::Error` (with the `reqwest` feature: `is_connect` refused, `is_timeout` timeout,
-/// else reset) or a `std::io::Error` (by its kind, [`Failure::of_io_kind`]); `None` for any
+/// `reqwest::Error` (with the `reqwest` or `reqwest-0-12` feature: `is_connect` refused,
+/// `is_timeout` timeout, else reset) or a `std::io::Error` (by its kind, [`Failure::of_io_kind`]); `None` for any
 /// other error (a bug, an API error response).
 #[must_use]
 pub fn failure_of(error: &(dyn Error + 'static)) -> Option<Failure> {
@@ -82,9 +82,9 @@ pub fn failure_of(error: &(dyn Error + 'static)) -> Option<Failure> {
     // A chain longer than this is a loop in a hand-written `source`, not a transport stack.
     for _ in 0..16 {
         let error = current?;
-        #[cfg(feature = "reqwest")]
-        if let Some(error) = error.downcast_ref::<reqwest::Error>() {
-            return Some(crate::reqwest_response::failure_of_reqwest(error));
+        #[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+        if let Some(failure) = crate::reqwest_response::failure_of_reqwest(error) {
+            return Some(failure);
         }
         if let Some(error) = error.downcast_ref::<io::Error>() {
             return Some(Failure::of_io_kind(error.kind()));
