@@ -69,6 +69,25 @@ def load_registry(path: Path = REGISTRY):  # type: ignore[no-untyped-def]
     return result.registry
 
 
+# Facts of the default registry, read from it: a test that pins "13 codes" or "2.1.0" would fail
+# on the next legitimate release of registry/errors.yaml.
+def default_version() -> str:
+    return str(load_registry().version)
+
+
+def default_code_count() -> int:
+    return len(load_registry().codes)
+
+
+def next_version(bump: str = "minor") -> str:
+    """The default registry's version after a release of that size."""
+    from errgen import semver
+
+    parsed = semver.parse(default_version())
+    assert parsed is not None
+    return str(semver.bumped(parsed, bump))  # type: ignore[arg-type]
+
+
 def build_to(registry_path: Path, out: Path, *targets: str) -> None:
     from errgen.emit.build import build
 

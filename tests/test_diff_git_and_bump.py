@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REGISTRY, run_errgen
+from conftest import FIXTURES, REGISTRY, ROOT, default_version, load_registry, next_version, run_errgen
 
 
 def git(repo: Path, *args: str) -> None:
@@ -61,9 +61,9 @@ def test_a_registry_new_on_the_branch_is_everything_added(repo: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     body = json.loads(done.stdout)
     assert body["new_registry"] and body["ok"] and {c["rule"] for c in body["changes"]} == {"code-added", "category-added"}
-    assert body["verdict"].startswith("New registry at version 2.1.0: everything in it is added.")
+    assert body["verdict"].startswith(f"New registry at version {default_version()}: everything in it is added.")
     # Its version rules still apply: a version without a history entry fails (exit 1, not 2).
-    text = REGISTRY.read_text().replace("version: 2.1.0\n", "version: 2.2.0\n", 1)
+    text = REGISTRY.read_text().replace(f"version: {default_version()}\n", f"version: {next_version()}\n", 1)
     (repo / "other.yaml").write_text(text)
     done = run_errgen("diff", "--against", "HEAD", "--registry", "other.yaml", cwd=repo)
     assert done.returncode == 1 and "history-current" in done.stderr
@@ -113,12 +113,13 @@ def test_bump_dry_run_prints_and_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_bump_against_git_head(repo: Path) -> None:
-    edit(repo, "  INTERNAL_ERROR:\n", "  QUOTA_EXCEEDED:\n    category: rate_limit\n    scope: request\n    http_status: 429\n    description: Quota used up.\n    since: 2.1.0\n\n  INTERNAL_ERROR:\n")
+    edit(repo, "  INTERNAL_ERROR:\n", "  QUOTA_EXCEEDED:\n    category: rate_limit\n    scope: request\n    http_status: 429\n    description: Quota used up.\n"
+         f"    since: {default_version()}\n\n  INTERNAL_ERROR:\n")
     done = run_errgen("bump", "--date", "2026-11-30", cwd=repo)
     assert done.returncode == 0, done.stderr
     text = (repo / "registry" / "errors.yaml").read_text()
-    assert "version: 2.2.0\n" in text
-    assert '  - version: 2.2.0\n    date: 2026-11-30\n    changes: ["QUOTA_EXCEEDED was added"]\n' in text
+    assert f"version: {next_version()}\n" in text
+    assert f'  - version: {next_version()}\n    date: 2026-11-30\n    changes: ["QUOTA_EXCEEDED was added"]\n' in text
     assert run_errgen("diff", "--against", "HEAD", cwd=repo).returncode == 0
 
 
@@ -139,3 +140,21 @@ def test_against_head_in_any_repository_path(tmp_path: Path, folder: bytes) -> N
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert done.returncode == 0, done.stderr
     assert b"no contract changes" in done.stdout
+
+
+def test_a_code_added_in_a_release_between_old_and_new_keeps_its_since(tmp_path: Path) -> None:
+    """Diffing across two releases (2.0.0 -> 2.2.0 with 2.1.0 in NEW's history): a code added in
+    2.1.0 says since: 2.1.0, and that is right; a since at or before OLD's version is not."""
+    text = REGISTRY.read_text()
+    version = load_registry().version
+    later = text.replace(f"\nversion: {version}\n", "\nversion: 99.1.0\n", 1).rstrip("\n") + (
+        "\n  - version: 99.1.0\n    date: 2026-12-03\n    changes: [\"Add LATE_CODE.\"]\n")
+    later = later.replace("\ncodes:\n", "\ncodes:\n  LATE_CODE:\n    category: internal\n    scope: request\n"
+                          "    description: A code added in the latest release.\n    since: 99.1.0\n\n", 1)
+    path = tmp_path / "errors.yaml"
+    path.write_text(later)
+    done = run_errgen("diff", str(ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"), str(path))
+    assert "since-mismatch" not in done.stdout, done.stdout
+    path.write_text(later.replace("    since: 99.1.0\n\n", "    since: 2.0.0\n\n", 1))
+    done = run_errgen("diff", str(ROOT / "tests" / "fixtures" / "releases" / "errors-2.0.0.yaml"), str(path))
+    assert "LATE_CODE first appears in 99.1.0 but says since: 2.0.0" in done.stdout, done.stdout

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GENERATED, load_registry, node_json, tsc
+from conftest import GENERATED, default_version, load_registry, node_json, tsc
 
 PY = GENERATED / "python"
 TS = GENERATED / "typescript"
@@ -38,7 +38,7 @@ def test_python_sdk_imports_and_carries_the_registry() -> None:
 
 def test_python_package_installs_with_pip_and_works_from_anywhere(tmp_path: Path) -> None:
     text = (PY / "pyproject.toml").read_text()
-    assert 'name = "acme-errors"' in text and 'version = "2.1.0"' in text
+    assert 'name = "acme-errors"' in text and f'version = "{default_version()}"' in text
     target, source = tmp_path / "site", tmp_path / "source"
     shutil.copytree(PY, source, ignore=shutil.ignore_patterns("__pycache__"))  # setuptools builds in the source tree
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],

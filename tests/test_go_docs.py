@@ -29,10 +29,13 @@ def doc_blocks() -> list[str]:
 def test_the_page_is_one_program_of_client_and_server() -> None:
     """Without a toolchain: the blocks are files of one package main and use what the issue names."""
     blocks = doc_blocks()
-    assert len(blocks) == 3 and all(b.startswith("package main\n") for b in blocks)
+    assert len(blocks) == 4 and all(b.startswith("package main\n") for b in blocks)
     program = "\n".join(blocks)
+    # Issue 40: the error hierarchy, the hooks and the client helper, as the page shows them.
     for used in ("acmeerrors.NewError(", "acmeerrors.WriteHTTP(", "errors.As(", "acmeerrors.ResponseError(resp)",
-                 "acmeerrors.Decide(", "acmeerrors.Retry(ctx", "http.NewRequestWithContext(ctx", "ctx.Done()"):
+                 ".Decide(attempt", "acmeerrors.RetryValue(ctx", "http.NewRequestWithContext(ctx", "ctx.Done()",
+                 "*acmeerrors.APIError", "acmeerrors.FailureOf(", "acmeerrors.RetryResponse(ctx", "acmeerrors.OnAttempt(",
+                 "acmeerrors.WithLogger(", "a.ErrorType", "ErrorFault()"):
         assert used in program, used
     # No escape hatches a strict reader would refuse.
     assert not re.search(r"\binterface\{\}|\bany\b|nolint|//lint:ignore|unsafe", program)
@@ -78,7 +81,11 @@ def test_the_page_runs_against_a_loopback_server(program: Path) -> None:
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stdout + done.stderr
     # One decision printed by hand (pause on the service-wide 429, for its Retry-After of 1 s),
-    # then both invoices after one 429 each: four calls reached the service.
-    assert done.stdout.splitlines() == ["1 pause registry 1s req-in_1", '{"id":"in_1"} {"id":"in_2"} 4']
+    # then both invoices after one 429 each: four calls reached the service. Then the proxy's
+    # HTML 502, retried by its status, seen by the OnAttempt hook and logged by slog.
+    assert done.stdout.splitlines() == ["1 pause registry 1s req-in_1", '{"id":"in_1"} {"id":"in_2"} 4',
+                                        "1 HTTP 502 without a payload (server fault) retry status-fallback 502",
+                                        '{"report":"ready"}']
+    assert "reason=status-fallback" in done.stderr and "error.type=502" in done.stderr
     # Both loops waited what Retry-After asked for, not less.
     assert elapsed >= 2.0, elapsed

@@ -78,7 +78,8 @@ def test_a_release_changes_no_file_of_the_module() -> None:
     assert render_text(released(text)) == before
     major = render_text(released(text, "3.0.0"))
     changed = sorted(name for name in before if before[name] != major[name])
-    assert changed == ["go/README.md", "go/cmd/conformance/main.go", "go/conformance_hook.go", "go/contract.go", "go/go.mod"]
+    assert changed == ["go/README.md", "go/cmd/conformance/main.go", "go/conformance_hook.go", "go/contract.go", "go/doc.go",
+                       "go/example_test.go", "go/go.mod"]
     assert all("acmeerrors/v3" in major[name] for name in changed)
 
 

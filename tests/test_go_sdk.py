@@ -94,7 +94,10 @@ def test_module_path_and_package_come_from_the_registry() -> None:
     assert "\nmodule example.com/acme/errs\n" in files["go/go.mod"]
     assert '\t_ "example.com/acme/errs"\n' in files["go/cmd/conformance/main.go"]
     assert all(text.split("\n\n", 1)[1].startswith("package errs\n") for name, text in files.items()
-               if name.endswith(".go") and "/cmd/" not in name and "/internal/" not in name and not name.endswith("doc.go"))
+               if name.endswith(".go") and "/cmd/" not in name and "/internal/" not in name
+               and not name.endswith(("doc.go", "example_test.go")))
+    # The Example functions are an external test package, as pkg.go.dev shows them: qualified names.
+    assert "\npackage errs_test\n" in files["go/example_test.go"] and '\t"example.com/acme/errs"\n' in files["go/example_test.go"]
     default = go_target.render(lint_text(text).registry)
     assert "\nmodule demoerrors\n" in default["go/go.mod"]
 
@@ -282,6 +285,9 @@ def _decision(action: str, reason: str, code: str | None = None, delay: int | No
 
 RATE = _payload("RATE_LIMITED", "rate_limit", True, "service", "c-h1")
 NOT_JSON = {"valid": False, "problems": ["not-an-object"], "parsed": "invalid", "decision": _decision("escalate", "invalid-payload")}
+# A response whose body is no payload at all is decided by its status (issue 39): a 5xx is retried
+# after the backoff; the verdicts still judge the body.
+BY_STATUS = {**NOT_JSON, "decision": _decision("retry", "status-fallback", delay=500)}
 HAND_VECTORS: list[dict[str, Any]] = [
     {"name": "http/retry-after-seconds", "input": {"http": {"status": 429, "headers": [["Retry-After", "7"]], "body": json.dumps(RATE)}},
      "expected": {"valid": True, "problems": [], "parsed": "known", "decision": _decision("pause", "registry", "RATE_LIMITED", 7000, "c-h1")}},
@@ -300,10 +306,10 @@ HAND_VECTORS: list[dict[str, Any]] = [
         **_payload("RESOURCE_NOT_FOUND", "validation", False, "request", "c-p", did_you_mean=["www"], searched={"tenant": "wwww", "limit": 10})})}},
      "expected": {"valid": True, "problems": [], "parsed": "known",
                   "decision": _decision("fix", "registry", "RESOURCE_NOT_FOUND", None, "c-p", did_you_mean=["www"], searched={"tenant": "wwww", "limit": 10.0})}},
-    {"name": "http/not-json", "input": {"http": {"status": 502, "headers": [], "body": "<html>bad gateway</html>"}}, "expected": NOT_JSON},
-    {"name": "http/trailing-garbage", "input": {"http": {"status": 500, "headers": [], "body": json.dumps(RATE) + " x"}}, "expected": NOT_JSON},
-    {"name": "http/too-deep", "input": {"http": {"status": 500, "headers": [], "body": "[" * 65 + "]" * 65}}, "expected": NOT_JSON},
-    {"name": "http/array-body", "input": {"http": {"status": 500, "headers": [], "body": "[1]"}}, "expected": NOT_JSON},
+    {"name": "http/not-json", "input": {"http": {"status": 502, "headers": [], "body": "<html>bad gateway</html>"}}, "expected": BY_STATUS},
+    {"name": "http/trailing-garbage", "input": {"http": {"status": 500, "headers": [], "body": json.dumps(RATE) + " x"}}, "expected": BY_STATUS},
+    {"name": "http/too-deep", "input": {"http": {"status": 500, "headers": [], "body": "[" * 65 + "]" * 65}}, "expected": BY_STATUS},
+    {"name": "http/array-body", "input": {"http": {"status": 500, "headers": [], "body": "[1]"}}, "expected": BY_STATUS},
     {"name": "mcp/structured", "input": {"mcp": {"content": [], "structuredContent": {**RATE, "retry_after_ms": 1500}, "isError": True}},
      "expected": {"valid": True, "decision": _decision("pause", "registry", "RATE_LIMITED", 1500, "c-h1")}},
     {"name": "mcp/first-text-item", "input": {"mcp": {"content": [{"type": "image", "data": "x"}, {"type": "text", "text": json.dumps(RATE)}], "isError": True}},
@@ -324,6 +330,22 @@ HAND_VECTORS: list[dict[str, Any]] = [
     {"name": "known-code-unknown-category", "input": {"payload": _payload("RATE_LIMITED", "new", True, "request", "c-k")},
      "expected": {"problems": ["category-mismatch", "unknown-category"], "parsed": "unknown",
                   "decision": _decision("retry", "unknown-code", "RATE_LIMITED", 500, "c-k")}},
+    {"name": "http/bare-429-retry-after-decimal", "input": {"http": {"status": 429, "headers": [["Retry-After", "2.128"]], "body": ""}},
+     "expected": {"decision": _decision("pause", "status-fallback", delay=2128)}},
+    {"name": "http/403-naming-a-wait", "input": {"http": {"status": 403, "headers": [["Retry-After", "60"]], "body": "<html>slow down</html>"}},
+     "expected": {"decision": _decision("pause", "status-fallback", delay=60000)}},
+    {"name": "http/401-html", "input": {"http": {"status": 401, "headers": [], "body": "<html>sign in</html>"}},
+     "expected": {"decision": _decision("stop", "status-fallback")}},
+    {"name": "http/gateway-json-not-the-apis", "input": {"http": {"status": 429, "headers": [], "body": '{"message":"Too Many Requests"}'}},
+     "expected": {"decision": _decision("pause", "status-fallback", delay=500)}},
+    {"name": "http/claims-the-shape-but-breaks-it", "input": {"http": {"status": 500, "headers": [], "body": '{"code": ["x"]}'}},
+     "expected": {"decision": _decision("escalate", "invalid-payload")}},
+    {"name": "transport/reset-not-idempotent", "input": {"transport": {"failure": "reset", "idempotent": False}},
+     "expected": {"decision": _decision("escalate", "outcome-unknown")}},
+    {"name": "transport/timeout-idempotent", "attempt": 2, "input": {"transport": {"failure": "timeout", "idempotent": True}},
+     "expected": {"decision": _decision("retry", "transport-failure", delay=1000)}},
+    {"name": "transport/refused-exhausted", "attempt": 3, "max_attempts": 3, "input": {"transport": {"failure": "refused", "idempotent": False}},
+     "expected": {"decision": _decision("escalate", "attempts-exhausted")}},
     {"name": "problems-sorted", "input": {"payload": {"scope": "resource", "extra": 1, "retryable": "yes"}},
      "expected": {"problems": ["extra-field", "missing-field", "resource-id-missing", "wrong-type"]}},
 ]
@@ -351,7 +373,8 @@ def test_module_passes_hand_written_http_and_mcp_vectors(tmp_path_factory: pytes
     assert done.returncode == 0 and len(lines) == len(HAND_VECTORS), done.stderr
     for line, vector in zip(lines, HAND_VECTORS):
         emitted = json.loads(line)
-        assert list(emitted) == ["name", "valid", "problems", "parsed", "decision"] and emitted["name"] == vector["name"]
+        keys = ["name", "decision"] if "transport" in vector["input"] else ["name", "valid", "problems", "parsed", "decision"]
+        assert list(emitted) == keys and emitted["name"] == vector["name"]
         assert line == json.dumps(emitted, separators=(",", ":"), ensure_ascii=False)
     # A malformed vector is reported on its line; the others still run.
     path.write_text(json.dumps({"vectors": [{"name": "no-input"}, HAND_VECTORS[0]]}), encoding="utf-8")

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from packaging.version import Version
 
-from conftest import REGISTRY, build_to
+from conftest import REGISTRY, build_to, default_version, next_version
 from errgen.languages.python import naming as py
 from errgen.languages.typescript import naming as ts
 
@@ -54,14 +54,15 @@ def test_string_literals_carry_any_text_exactly(text: str) -> None:
 
 
 def test_prerelease_registry_builds_a_python_package_pip_accepts(tmp_path: Path) -> None:
-    text = REGISTRY.read_text().replace("\nversion: 2.1.0", "\nversion: 2.2.0-alpha.1")
-    text += "  - version: 2.2.0-alpha.1\n    date: 2026-10-01\n    changes: [\"Preview.\"]\n"
+    preview = next_version()
+    text = REGISTRY.read_text().replace(f"\nversion: {default_version()}", f"\nversion: {preview}-alpha.1")
+    text += f"  - version: {preview}-alpha.1\n    date: 2026-10-01\n    changes: [\"Preview.\"]\n"
     text = text.replace("problem_base:", "targets:\n  python: {distribution: acme-contract}\nproblem_base:")
     (tmp_path / "r.yaml").write_text(text)
     build_to(tmp_path / "r.yaml", tmp_path / "out", "python")
     pyproject = (tmp_path / "out" / "python" / "pyproject.toml").read_text()
-    assert 'name = "acme-contract"' in pyproject and 'version = "2.2.0a1"' in pyproject
+    assert 'name = "acme-contract"' in pyproject and f'version = "{preview}a1"' in pyproject
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target",
                            str(tmp_path / "site"), str(tmp_path / "out" / "python")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert list((tmp_path / "site").glob("acme_contract-2.2.0a1.dist-info"))
+    assert list((tmp_path / "site").glob(f"acme_contract-{preview}a1.dist-info"))

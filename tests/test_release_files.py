@@ -6,7 +6,7 @@ from __future__ import annotations
 import filecmp
 from pathlib import Path
 
-from conftest import REGISTRY
+from conftest import REGISTRY, default_version, next_version
 from errgen.emit.build import build
 from errgen.registry.lint import lint_text
 
@@ -17,9 +17,9 @@ EXPECTED = {".errgen-manifest.json", "java/pom.xml", "python/pyproject.toml", "r
 
 
 def _released(text: str) -> str:
-    assert text.endswith("\n") and "\nversion: 2.1.0\n" in text
-    entry = "  - version: 2.2.0\n    date: 2026-12-01\n    changes: [\"A release of the same contract.\"]\n"
-    return text.replace("\nversion: 2.1.0\n", "\nversion: 2.2.0\n", 1) + entry
+    assert text.endswith("\n") and f"\nversion: {default_version()}\n" in text
+    entry = f"  - version: {next_version()}\n    date: 2026-12-01\n    changes: [\"A release of the same contract.\"]\n"
+    return text.replace(f"\nversion: {default_version()}\n", f"\nversion: {next_version()}\n", 1) + entry
 
 
 def _changed(a: Path, b: Path) -> set[str]:
@@ -31,7 +31,7 @@ def _changed(a: Path, b: Path) -> set[str]:
 def test_a_version_only_release_changes_only_the_package_metadata(tmp_path: Path) -> None:
     text = REGISTRY.read_text(encoding="utf-8")
     before, after = lint_text(text).registry, lint_text(_released(text)).registry
-    assert before is not None and after is not None and after.version == "2.2.0"
+    assert before is not None and after is not None and after.version == next_version()
     build(before, tmp_path / "before")
     build(after, tmp_path / "after")
     changed = _changed(tmp_path / "before", tmp_path / "after") - {".errgen-cache.json"}

@@ -247,12 +247,38 @@ def test_to_http_writes_the_code_and_request_id_headers_where_the_api_does(tmp_p
 @pytest.mark.parametrize(("text", "steps"), [
     ("", []), ("error.code", ["error", "code"]), ("errors[0].extensions.code", ["errors", 0, "extensions", "code"]),
     ("error.details[*].retryDelay", ["error", "details", -1, "retryDelay"]), ("[0].error", [0, "error"]),
-    ("@type", ["@type"]), ("a[1][*]", ["a", 1, -1]),
+    ("@type", ["@type"]), ("a[1][*]", ["a", 1, -1]), ('error[".tag"]', ["error", ".tag"]),
+    ('["a.b"]["c d"].e', ["a.b", "c d", "e"]), ('x["q\\"\\\\"]', ["x", 'q"\\']), ('["[*]"][*]', ["[*]", -1]),
 ])
 def test_body_paths_parse_to_steps(text: str, steps: list[Any]) -> None:
     from errgen.wire import parse_source
 
     assert parse_source("body:" + text) == {"in": "body", "path": steps}
+
+
+def test_a_quoted_key_round_trips_through_its_text() -> None:
+    from errgen.wire import parse_source, source_text
+
+    for text in ('body:error[".tag"]', 'body:["a.b"]["c d"].e[*]', 'body:x["q\\"\\\\"]', "body:error.details[0].reason"):
+        assert parse_source(source_text(parse_source(text))) == parse_source(text)
+
+
+def test_a_key_holding_a_dot_is_read_where_the_api_puts_it(tmp_path: Path) -> None:
+    """Dropbox's tagged unions: the code is error.path[".tag"], else error[".tag"]."""
+    sdk = _sdk(tmp_path, WIRE / "dropbox.yaml", "dropboxlike_errors")
+    body = json.dumps({"error_summary": "path/not_found/..", "error": {".tag": "path", "path": {".tag": "not_found"}}})
+    reading, decision = decided(sdk, 409, {}, body)
+    assert (reading.code, decision.code, decision.action.value) == ("not_found", "not_found", "skip")
+    _, limited = decided(sdk, 429, {"Retry-After": "3"}, json.dumps({"error": {".tag": "too_many_requests"}}))
+    assert (limited.code, limited.action.value, limited.delay_ms) == ("too_many_requests", "pause", 3000)
+
+
+@pytest.mark.parametrize("text", ['body:a["x]', 'body:a[""]', 'body:a."b"c.[0]', "body:a[\"\\n\"]"])
+def test_malformed_quoted_keys_are_refused(text: str) -> None:
+    from errgen.wire import SourceError, parse_source
+
+    with pytest.raises(SourceError):
+        parse_source(text)
 
 
 @pytest.mark.parametrize("text", ["body:a..b", "body:a.", "body:.a", "body:a[x]", "body:a[-1]", "body:a b", "body:a[0]b",

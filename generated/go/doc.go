@@ -17,15 +17,27 @@
 // A client turns a response into that error, and Decide says what to do about it:
 //
 //	if err := acmeerrors.ResponseError(resp); err != nil {
-//		var p *acmeerrors.ErrorPayload
-//		if errors.As(err, &p) {
-//			d := acmeerrors.Decide(p, attempt, acmeerrors.DefaultMaxAttempts)
+//		var api *acmeerrors.APIError // StatusCode, Header, and the *ErrorPayload it wraps
+//		if errors.As(err, &api) {
+//			d := api.Decide(attempt, acmeerrors.DefaultMaxAttempts)
 //			// d.Action: retry or pause after d.Delay, fix, skip, stop, escalate
 //		}
 //	}
 //
-// Retry(ctx, call) runs that loop: it decides after each error, waits the decided delay (or
-// until ctx is done) and calls again.
+// A response without a payload (a proxy's HTML 502, a bare 429) is decided by its status, and a
+// call that got no response (FailureOf: refused, TLS, reset, timeout) by DecideFailure.
+// RetryValue(ctx, call) runs that loop and returns the call's value: it decides after each
+// error, waits the decided delay (or until ctx is done) and calls again; RetryResponse does it
+// for an *http.Request. OnAttempt and WithLogger (log/slog) observe each decision, with the
+// OpenTelemetry error.type value (ErrorType) at hand.
+//
+// # Install
+//
+//	go get acmeerrors/v2
+//
+// This module path names no host, so `go get` cannot fetch it: set targets.go.module in the
+// registry to the repository's path, or point a `replace` directive (or a go.work workspace) at
+// the generated folder.
 //
 // # Versions
 //

@@ -47,9 +47,11 @@ func readBody(resp *http.Response) ([]byte, error) {
 }
 
 // ResponseError is the error a response carries, for a client's `if err := ...; err != nil`:
-// nil when the response is no error (see Reading.IsError), the *ErrorPayload it carries (read
-// tolerantly: a code from a newer server is kept), else a *PayloadError saying why the body is
-// no payload (an HTML 502 page, say). An error reading the body is returned as is.
+// nil when the response is no error (see Reading.IsError), else an *APIError with the status,
+// the headers and the reading, which wraps the *ErrorPayload the response carries (read
+// tolerantly: a code from a newer server is kept), or a *PayloadError saying why the body is
+// no payload (an HTML 502 page, say): errors.As finds either. An error reading the body is
+// returned as is.
 //
 // When it returns nil, resp.Body still reads the whole body: a success below 300 is not read
 // at all unless the registry's error_when says errors can come with it (Slack's `ok: false`),
@@ -69,11 +71,7 @@ func ResponseError(resp *http.Response) error {
 		}
 		return nil
 	}
-	p, err := reading.Payload.Parse()
-	if err != nil {
-		return err
-	}
-	return p
+	return newAPIError(reading, resp.Header)
 }
 
 // replayed is a body whose first bytes were read already: they come again, then the rest, and
@@ -102,10 +100,19 @@ type Reading struct {
 	// DelayMS is the delay the response asks for, when HasDelay.
 	DelayMS  int64
 	HasDelay bool
+	// Status is the HTTP status the response was read with.
+	Status int
 	// Document is the whole parsed body, as encoding/json decodes into an `any` with UseNumber
 	// (map[string]any, []any, json.Number, string, bool, nil; XML as nested maps of strings), so
 	// the API's own fields stay at hand; nil when the body could not be read.
 	Document any
+
+	// unclaimed: no code was read and the body is not the API's error shape (see claims), so
+	// DecideResponse goes by the status. The fallback delay is DelayMS, else the standard
+	// delay headers' (the registry's own_retry_after).
+	unclaimed        bool
+	fallbackDelayMS  int64
+	hasFallbackDelay bool
 }
 
 // ReadHTTP reads a response where the registry says each fact is (docs/conformance.md, "Reading a
@@ -162,6 +169,12 @@ func readHTTP(status int, headers []headerPair, body []byte, nowMS int64) Readin
 	r.CorrelationID, _ = firstText(response.correlationID, document, headers, codeText, 0)
 	r.DelayMS, r.HasDelay = delayOf(response.retryAfter, document, headers, nowMS)
 	r.IsError = isErrorResponse(status, document, headers)
+	r.Status = status
+	r.unclaimed = r.Code == "" && (xml || !claims(document))
+	r.fallbackDelayMS, r.hasFallbackDelay = r.DelayMS, r.HasDelay
+	if !r.HasDelay && r.IsError && r.unclaimed {
+		r.fallbackDelayMS, r.hasFallbackDelay = delayOf(response.ownRetryAfter, document, headers, nowMS)
+	}
 	if r.IsError {
 		// A body that cannot be read, or an XML one without a code, is the payload as its text,
 		// unless a header carries the code.
@@ -377,7 +390,9 @@ func AsProblem() HTTPOption { return func(o *httpOptions) { o.problem = true } }
 // write that API's own shape (docs/conformance.md, "Writing in the API's own shape"): a code that
 // shares its wire code with others goes out as that wire code, each fact also sits where the API
 // carries it first in the body and in a header, every `equals` condition holds, and an XML API
-// gets an XML body of those writes alone.
+// gets an XML body of those writes alone. A header value is written only when it is non-empty, at
+// most 8,192 characters and visible ASCII or space throughout (no CR, LF or NUL can split the
+// response); otherwise that header is left out and the body still carries the value.
 func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header, body []byte) {
 	var o httpOptions
 	for _, opt := range opts {
@@ -406,14 +421,11 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 		header.Set("Content-Type", "application/problem+json")
 	}
 	// For clients that never read the body (the official API SDKs' retry policy obeys it).
-	if retryable, _ := obj.vals[wRetryable].(bool); retryable {
-		header.Set("X-Should-Retry", "true")
-	} else {
-		header.Set("X-Should-Retry", "false")
-	}
+	retryable, _ := obj.vals[wRetryable].(bool)
+	setHeader(header, "X-Should-Retry", strconv.FormatBool(retryable))
 	if delay, ok := payloadDelay(obj, e); ok {
-		header.Set("Retry-After", strconv.FormatInt((delay+999)/1000, 10))
-		header.Set("Retry-After-Ms", strconv.FormatInt(delay, 10))
+		setHeader(header, "Retry-After", strconv.FormatInt((delay+999)/1000, 10))
+		setHeader(header, "Retry-After-Ms", strconv.FormatInt(delay, 10))
 	}
 	var out any = obj
 	if envelope != "" {

@@ -5,7 +5,9 @@ package acmeerrors
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -55,6 +57,10 @@ type responseSpec struct {
 	retryAfter, ownRetryAfter                []delaySource
 	variants                                 map[string][]variant
 	retryableStatuses, serviceStatuses       []int
+	// statusActions decide a response without a readable code by its status ("429") or class
+	// ("4xx"); pausedWithDelay are the statuses that pause when they name a delay.
+	statusActions   map[string]Action
+	pausedWithDelay []int
 	// wireCode is the wire code each registry code goes out as, when several codes share one (a
 	// code listed twice: its last listing, as the Python SDK has it).
 	wireCode map[string]string
@@ -80,6 +86,15 @@ func loadResponseSpec(text string) *responseSpec {
 	spec.ownRetryAfter = delaySourcesOf(root.vals["own_retry_after"])
 	spec.retryableStatuses = intsOf(root.vals["retryable_statuses"])
 	spec.serviceStatuses = intsOf(root.vals["service_statuses"])
+	spec.statusActions = map[string]Action{}
+	if actions, ok := root.vals["status_actions"].(*object); ok {
+		for _, key := range actions.keys {
+			if action, ok := actions.vals[key].(string); ok {
+				spec.statusActions[key] = Action(action)
+			}
+		}
+	}
+	spec.pausedWithDelay = intsOf(root.vals["paused_with_delay"])
 	if variants, ok := root.vals["variants"].(*object); ok {
 		for _, wire := range variants.keys {
 			rows, _ := variants.vals[wire].([]any)
@@ -415,6 +430,52 @@ func scaled(v any, factor int64) (int64, bool) {
 	return 0, false
 }
 
+// secondsMS reads seconds as APIs send them, in milliseconds rounded up and saturated: what
+// scaled reads, a decimal text `[0-9]+\.[0-9]{1,9}` (Microsoft Graph's `Retry-After: 2.128`), and
+// a JSON number with a fraction (Discord's `retry_after: 64.57`), first rounded to the
+// microsecond so that 64.57, which a double holds as 64.5699..., is 64,570 ms in every SDK.
+func secondsMS(v any) (int64, bool) {
+	switch t := v.(type) {
+	case string:
+		if whole, fraction, ok := strings.Cut(t, "."); ok && isDigits(whole) && isDigits(fraction) && len(fraction) <= 9 {
+			return min(saturatingProduct(whole, 1000)+fractionMS(fraction, 1000), maxDelayValueMS), true
+		}
+	case json.Number:
+		if ms, ok := fractionalSecondsMS(string(t)); ok {
+			return ms, true
+		}
+	}
+	return scaled(v, 1000)
+}
+
+// fractionalSecondsMS is a JSON number that a double holds as a finite, non-negative, non-integral
+// value: floor(value * 1e6 + 0.5) microseconds (double arithmetic), then rounded up to a whole ms
+// by integer arithmetic. Any other number is scaled's to judge.
+func fractionalSecondsMS(text string) (int64, bool) {
+	if isIntegerText(text) {
+		return 0, false
+	}
+	value, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(value, 0) || math.IsNaN(value) || value < 0 || value == math.Trunc(value) {
+		return 0, false
+	}
+	if value*1000 > maxDelayValueMS {
+		return maxDelayValueMS, true
+	}
+	micro := int64(math.Floor(value*1_000_000 + 0.5))
+	return min((micro+999)/1000, maxDelayValueMS), true
+}
+
+// fractionMS is 0.<fraction> of factor milliseconds, rounded up (exact integer arithmetic).
+func fractionMS(fraction string, factor int64) int64 {
+	digits, _ := strconv.ParseInt(fraction, 10, 64)
+	scale := int64(1)
+	for range fraction {
+		scale *= 10
+	}
+	return (digits*factor + scale - 1) / scale
+}
+
 var unitMS = map[string]int64{"h": 3_600_000, "m": 60_000, "s": 1000, "ms": 1}
 
 // durationMS reads `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole
@@ -455,12 +516,7 @@ func durationMS(text string) (int64, bool) {
 		factor := unitMS[unit]
 		part := saturatingProduct(whole, factor)
 		if fraction != "" {
-			digits, _ := strconv.ParseInt(fraction, 10, 64)
-			scale := int64(1)
-			for range fraction {
-				scale *= 10
-			}
-			part += (digits*factor + scale - 1) / scale
+			part += fractionMS(fraction, factor)
 		}
 		total = min(total+part, maxDelayValueMS)
 	}
@@ -476,7 +532,7 @@ func delayReader(unit string, nowMS int64) accept {
 		case "ms":
 			return maybe(scaled(v, 1))
 		case "seconds":
-			return maybe(scaled(v, 1000))
+			return maybe(secondsMS(v))
 		case "epoch_seconds":
 			when, ok := scaled(v, 1000)
 			if !ok {
@@ -490,8 +546,8 @@ func delayReader(unit string, nowMS int64) accept {
 			}
 			return maybe(durationMS(text))
 		}
-		// "http": delta-seconds or an IMF-fixdate
-		if seconds, ok := scaled(v, 1000); ok {
+		// "http": (decimal) delta-seconds or an IMF-fixdate
+		if seconds, ok := secondsMS(v); ok {
 			return seconds, true
 		}
 		text, ok := v.(string)

@@ -44,7 +44,10 @@ class Source:
 
     @classmethod
     def read(cls, path: Path) -> "Source":
-        text = path.read_bytes().decode("utf-8")
+        from errgen.paths import read_regular
+        from errgen.registry.load import MAX_BYTES
+
+        text = read_regular(path, MAX_BYTES).decode("utf-8")  # lint read it already: same checks
         return cls(text.removeprefix(BOM), text.startswith(BOM))
 
     @property
@@ -99,7 +102,7 @@ def plan(old: Registry, new: Registry, today: datetime.date, *, new_registry: bo
     required = report.required_bump
     version = new.version if new_registry else _target_version(old, new, required, report.declared_bump)
     has_entry = new.history_entry(version) is not None
-    wanted = {} if new_registry else expected_since(report.changes, old, version)
+    wanted = {} if new_registry else expected_since(report.changes, old, version, new)
     since = {name: value for name, value in wanted.items() if new.code_map[name].since != value}
     renamed = {c.detail: c.code for c in report.changes if c.rule == "code-probably-renamed" and c.detail and c.code}
     if version == new.version and not since and not renamed and (has_entry or required == "none"):

@@ -34,35 +34,80 @@ registry_option = click.option(
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
-    console.current().error(message)
+    console.current().error(_masked(message))
     sys.exit(code)
 
 
-def _registry_path(path: Path | None) -> Path:
+def _masked(message: str) -> str:
+    """Every message errgen prints may quote input (a setting, a file's first line, git's
+    words): a secret in it is masked, as lint and validate mask their findings."""
+    from errgen.leaks import LeakScanner
+
+    return LeakScanner().redact(message)
+
+
+def _confined(path: Path, param: str, setting: str, flag: str) -> Path:
+    """The project's registry or output folder (`param`): set by the settings or left at the
+    default, it resolves inside the repository root once links are followed; typed as `flag` on
+    the command line it is the caller's choice, but may not leave the repository through a link
+    when it is inside it as typed (errgen.paths). Exit 2 otherwise."""
+    from errgen.paths import Outside, confine
+
+    source = click.get_current_context().get_parameter_source(param)
+    if source is click.core.ParameterSource.COMMANDLINE:
+        return _named(path, flag)
+    default = source in (None, click.core.ParameterSource.DEFAULT)
+    try:
+        what = "the default output folder" if setting == "out" else f"the default {setting}"
+        return confine(path, what if default else config.label(param, setting, flag))
+    except Outside as exc:
+        _fail(str(exc))
+
+
+def _named(path: Path, what: str) -> Path:
+    """A file named on the command line only (OLD, NEW, --from): anywhere, but not out of the
+    repository through a link inside it (errgen.paths); exit 2 otherwise."""
+    from errgen.paths import Outside, no_link_out
+
+    try:
+        return no_link_out(path, what)
+    except Outside as exc:
+        _fail(str(exc))
+
+
+def _registry_path(path: Path | None, named: str | None = None) -> Path:
+    """The registry to read: `path` when named (the registry, or with `named` a file named on
+    the command line such as diff's OLD), else the default."""
+    if path is not None and named is not None:
+        return _named(path, named)
     if path is not None:
+        _confined(path, "registry_path", "registry", "--registry")
         if not path.exists() and (origin := config.set_by("registry_path", "registry", path)):
             _fail(f"no registry at {path}{origin}")
         return path
+    _confined(DEFAULT_REGISTRY, "registry_path", "registry", "--registry")
     if not DEFAULT_REGISTRY.exists():
         _fail(f"no registry at {DEFAULT_REGISTRY} (run from your project root, pass --registry PATH, "
               "or create one with `errgen init`)")
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False) -> "LintResult":
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False,
+          named: str | None = None) -> "LintResult":
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
-    only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result."""
+    only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result.
+    `named`: `path` is a file named on the command line (diff's OLD), not the project's registry."""
     from errgen.formats import diagnostics as render
-    from errgen.registry.lint import lint_document, lint_path
+    from errgen.registry.lint import lint_document, lint_path, masked
 
     console.announce_settings()
     try:
         if source is not None:
             result = lint_document(source.document())
         else:
-            result = lint_path(_registry_path(path))
-    except Fatal as exc:
-        console.current().diagnostics(render([exc.diagnostic], fmt), err=fmt == "text")
+            result = lint_path(_registry_path(path, named))
+    except Fatal as exc:  # a file that does not load: its first line may be quoted, a secret in it masked
+        console.current().diagnostics(render([masked(exc.diagnostic)], fmt), err=fmt == "text")
         sys.exit(2)
     if fmt != "text":
         if report or not result.ok:  # other commands say nothing of mere warnings
@@ -157,6 +202,7 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
         _fail("--watch rebuilds on every save; it does not combine with --check")
     if show_diff and not check:
         _fail("--diff shows what --check finds; pass both")
+    _confined(out_dir, "out_dir", "out", "--out")
     if watch:
         _watch(registry_path, out_dir, targets, force)
     sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force))
@@ -190,10 +236,10 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
-        click.echo(f"{prefix}errgen: {exc}{config.set_by('targets', 'targets', targets)}", err=True)
+        click.echo(f"{prefix}errgen: {_masked(str(exc))}{config.set_by('targets', 'targets', targets)}", err=True)
         return 2
     except (BuildError, WriteError) as exc:
-        click.echo(f"{prefix}errgen: {exc}", err=True)
+        click.echo(f"{prefix}errgen: {_masked(str(exc))}", err=True)
         return 2
     finally:
         gc.enable()
@@ -299,6 +345,7 @@ def init(path: Path, force: bool) -> None:
 
     from errgen.starter import project_name, starter
 
+    _confined(path, "path", "registry", "PATH")  # written: never outside the repository
     files = starter(path, project_name(Path.cwd()), datetime.date.today())
     existing = files.existing()
     if existing and not force:
@@ -355,7 +402,7 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
         else:
             before = _lint(None, _registry_format(fmt), source=shown)
     else:
-        before, after = _lint(old, _registry_format(fmt)), _lint(new, _registry_format(fmt))
+        before, after = _lint(old, _registry_format(fmt), named="OLD"), _lint(new, _registry_format(fmt), named="NEW")
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
     report = run_diff(old_registry, after.registry, new_registry=fresh)
     click.echo(FORMATS[fmt](report))
@@ -407,7 +454,7 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
     current = _registry_path(registry_path)
     fresh = False
     if old is not None:
-        before = _lint(old).registry
+        before = _lint(old, named="--from").registry
     else:
         hint = ("bump compares with the registry at a git ref (default HEAD); commit the registry first, "
                 "or pass --from FILE to compare with a copy of the previous release")
@@ -476,6 +523,9 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
             re.compile(pattern)
         except re.error as exc:
             _fail(f"--allow-pattern {pattern!r} is not a valid regular expression: {exc}")
+    for name in files:
+        if name != "-":
+            _named(Path(name), "FILE")
     result = _lint(registry_path, _registry_format(fmt))
     validator = Validator(result.registry, LeakScanner(allow_hosts, allow_patterns), responses=responses)
     out = _Batched()
@@ -567,13 +617,17 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
 
     The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
     What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
-    TypeScript runner compiled with the pinned TypeScript, which npm installs there once). Prints,
+    TypeScript runner ships compiled in the package, so it needs only node). Prints,
     per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.
     """
     from errgen import conformance as runners
 
+    _confined(out_dir, "out_dir", "out", "--out")  # its runners are built and run from there
+    for named, flag in ((vectors, "--vectors"), (inputs, "--emit")):
+        if named is not None:
+            _named(named, flag)
     try:
         if inputs is not None:
             if vectors is not None:

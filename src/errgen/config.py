@@ -10,6 +10,12 @@ the current folder is read. A settings file in a shared folder above a checkout 
 to a folder whose runner `errgen conformance` runs, or allow every leak) is never obeyed. With
 -v every command says which file it used, or where it looked.
 
+`registry` and `out` must resolve inside the repository root once links are followed (outside a
+repository, inside the current folder): the settings come with the checkout, so a pull request
+could otherwise point errgen at ~/.netrc or write outside. Anything else is a ConfigError that
+names the file, the key and the value as written (errgen.paths). A settings file that is itself
+a link leading out of the repository is not read.
+
     registry = "contract/errors.yaml"
     out = "sdk"
     targets = ["python", "typescript"]
@@ -93,6 +99,10 @@ class Config:
         key = setting if not self.table else f"{self.table} {setting}"
         return f"{_display(self.source)} {key}" if self.source else setting
 
+    def label(self, setting: str) -> str:
+        """How a message names a setting: 'errgen.toml: registry', 'pyproject.toml: [tool.errgen] out'."""
+        return f"{_display(self.source)}: {self.table + ' ' if self.table else ''}{setting}"
+
     def defaults(self, parameter_names: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
         """click's default_map: for each command (by its parameter names), the values it takes."""
         out: dict[str, dict[str, Any]] = {}
@@ -132,10 +142,10 @@ def find(start: Path) -> Config:
     for folder in folders:
         own = folder / "errgen.toml"
         if own.is_file():
-            return parse(own, _read(own), "")
+            return parse(own, _read(_inside(own, root or start)), "")
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            table = _read(pyproject).get("tool", {}).get("errgen")
+            table = _read(_inside(pyproject, root or start)).get("tool", {}).get("errgen")
             if table is not None:
                 return parse(pyproject, table, "[tool.errgen]")
     if root is None:
@@ -143,6 +153,16 @@ def find(start: Path) -> Config:
     if root == start.absolute():
         return Config(searched=f"in {_display(start)} (the repository root)")
     return Config(searched=f"in {_display(start)} or a parent up to the repository root {_display(root)}")
+
+
+def _inside(path: Path, root: Path) -> Path:
+    """A settings file is the repository's own: one that is a link leading out of it (to a
+    TOML file of someone else's, whose keys and values an error would quote) is refused."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise ConfigError(f"{_display(path)}: leads outside the repository ({top}) through a symbolic link; "
+                          "errgen does not read it")
+    return path
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -183,8 +203,21 @@ def _settings(table: dict[str, Any], spec: dict[str, tuple[str, Callable[[Any], 
         value = convert(raw)
         if value is None:
             raise ConfigError(f"{where}{prefix + key} must be {expected}, found {raw!r}")
+        if is_path:
+            _confine(base / value, f"{where}{prefix + key}", value, base)
         out[prefix + key] = _display(base / value) if is_path else value
     return out
+
+
+def _confine(path: Path, label: str, written: str, base: Path) -> None:
+    """A path setting resolves inside the repository root, links followed (errgen.paths): a
+    pull request's settings never point errgen at a file, or an output folder, outside it."""
+    from errgen.paths import Outside, confine
+
+    try:
+        confine(path, label, written, start=base)
+    except Outside as exc:
+        raise ConfigError(str(exc)) from None
 
 
 # Wiring into the command line: the group reads the settings once; commands ask where a value came from.
@@ -213,6 +246,17 @@ def unsaid() -> str | None:
         meta[f"{_META}.said"] = True
         return str(meta[_META].described())
     return None
+
+
+def label(param: str, setting: str, flag: str) -> str:
+    """How a message names where the current command's `param` came from: the setting that set
+    it ('errgen.toml: registry'), else the flag ('--registry')."""
+    ctx = click.get_current_context()
+    settings = ctx.meta.get(_META)
+    if ctx.get_parameter_source(param) is click.core.ParameterSource.DEFAULT_MAP and settings is not None \
+            and settings.source is not None:
+        return str(settings.label(setting))
+    return flag
 
 
 def set_by(param: str, setting: str, value: object) -> str:

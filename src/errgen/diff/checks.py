@@ -115,7 +115,7 @@ def since_checks(changes: list[Change], old: Registry, new: Registry) -> list[Ch
     renames (the same error under a new name)."""
     found = []
     renamed = {c.detail: c.code for c in changes if c.rule in RENAME_RULES}
-    for name, want in expected_since(changes, old, new.version).items():
+    for name, want in expected_since(changes, old, new.version, new).items():
         code = new.code_map.get(name)
         if code is None or code.since == want:
             continue
@@ -130,13 +130,26 @@ def since_checks(changes: list[Change], old: Registry, new: Registry) -> list[Ch
 RENAME_RULES = ("code-renamed", "code-probably-renamed")
 
 
-def expected_since(changes: list[Change], old: Registry, version: str) -> dict[str, str]:
+def _released_between(since: str, old: Registry, version: str, new: Registry | None) -> bool:
+    """Whether `since` is a release after OLD's version and before `version` that NEW's history lists."""
+    at, low, high = semver.parse(since), semver.parse(old.version), semver.parse(version)
+    if None in (at, low, high) or new is None or new.history_entry(since) is None:
+        return False
+    return semver.less(low, at) and semver.less(at, high)  # type: ignore[arg-type]
+
+
+def expected_since(changes: list[Change], old: Registry, version: str, new: Registry | None = None) -> dict[str, str]:
     """The `since` each code NEW introduces should say when NEW is released as `version`: that
-    version for an addition; for the new name of a rename, the since of the code it renames."""
+    version for an addition (or, when OLD is several releases back, the release in between that
+    NEW's history lists and the code names); for the new name of a rename, the since of the code
+    it renames."""
     found: dict[str, str] = {}
     for c in changes:
         if c.rule == "code-added" and c.code:
             found[c.code] = version
+            given = new.code_map[c.code].since if new is not None and c.code in new.code_map else None
+            if given is not None and _released_between(given, old, version, new):
+                found[c.code] = given
         elif c.rule in RENAME_RULES and c.detail and c.code in old.code_map:
             found[c.detail] = old.code_map[c.code].since
     return found

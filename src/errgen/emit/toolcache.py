@@ -68,32 +68,58 @@ def _private(st: os.stat_result) -> bool:
     return uid is None or (st.st_uid == uid and not st.st_mode & 0o022)
 
 
-def _safe_parents(path: Path) -> bool:
-    """Every folder above `path` can be changed only by root or this user, or is sticky (/tmp):
-    nobody else can swap the cache folder for their own."""
+def _unsafe_parent(path: Path) -> Path | None:
+    """The first folder above `path` that someone other than root or this user could change
+    (not sticky, as /tmp is): they could swap the cache folder for their own. None when all are safe."""
     uid = _uid()
     if uid is None:
-        return True
+        return None
     for parent in path.parents:
         st = parent.stat()
         if st.st_uid not in (0, uid) or (st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX):
-            return False
-    return True
+            return parent
+    return None
+
+
+def _make_folders(path: Path) -> None:
+    """`path` and its missing parents, each mode 0700 (as the XDG spec asks of ~/.cache):
+    `mkdir -p` would make the parents 0775 under umask 002, and then refuse them."""
+    missing = [p for p in (path, *path.parents) if not os.path.lexists(p)]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
 
 
 @cache
 def _secret(where: str) -> bytes | None:
     """This user's cache secret in the folder `where`, made on first use; None when the folder
-    or the secret is not private to this user (the cache is then off)."""
+    or the secret is not private to this user (the cache is then off, and -v says why once)."""
     path = Path(where)
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _make_folders(path)
         st = path.lstat()
-        if not stat.S_ISDIR(st.st_mode) or not _private(st) or not _safe_parents(path.resolve()):
-            return None
-        return _read_secret(path / KEY_FILE) or _make_secret(path / KEY_FILE)
-    except OSError:
-        return None
+        if not stat.S_ISDIR(st.st_mode):
+            return _off(f"{path} is not a folder (a symbolic link or a file)")
+        if not _private(st):
+            return _off(f"{path} is not yours alone (another owner, or writable by its group or others: chmod go-w it)")
+        parent = _unsafe_parent(path.resolve())
+        if parent is not None:
+            return _off(f"{parent}, above it, can be changed by its group or others (umask 002 makes folders so; "
+                        f"chmod go-w {parent} turns the cache on)")
+        found = _read_secret(path / KEY_FILE) or _make_secret(path / KEY_FILE)
+        return found if found is not None else _off(f"its key {path / KEY_FILE} cannot be made")
+    except OSError as exc:
+        return _off(f"{path} cannot be used: {exc.strerror or exc}")
+
+
+def _off(reason: str) -> None:
+    """Say once, with -v, why the cache is off (it changes speed, never output)."""
+    from errgen import console
+
+    console.current().detail(f"cache off for this run (slower, same output): {reason}")
+    return None
 
 
 def _read_secret(path: Path) -> bytes | None:

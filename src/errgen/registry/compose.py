@@ -15,10 +15,11 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 
 from errgen.diagnostics import Diagnostic, Fatal, Loc, diag
-from errgen.registry.load import Document, Map, Seq, decode, load_text, restamped
+from errgen.paths import TooLarge
+from errgen.registry.load import MAX_BYTES, Document, Map, Seq, decode, load_text, restamped
 
 FRAGMENT_KEYS = {"owner": str, "prefix": str, "codes": Map, "categories": Map}
 
@@ -142,9 +143,11 @@ class WorkTree:
         return ("" if real == self._real else real.relative_to(self._real).as_posix()), kind
 
     def read(self, name: str) -> bytes:
-        fd = os.open(self._real / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # resolved already: a link here was swapped in
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read()
+        """A regular file only, at most the loader's limit (errgen.paths.read_regular); not
+        through a link: links were resolved already, so one here was swapped in."""
+        from errgen.paths import read_regular
+
+        return read_regular(self._real / name, MAX_BYTES, follow=False)
 
     def holds(self, name: str, data: bytes) -> bool:
         return self.read(name) == data
@@ -154,11 +157,13 @@ class GitTree:
     """The files below `folder` (relative to the repository root) at revision `rev`."""
 
     MAX_LINKS = 40  # as the kernel's limit on links followed in one path
+    MAX_LINK_BYTES = 4096  # PATH_MAX: a link's target is never longer
 
     def __init__(self, rev: str, folder: str, cwd: Path | None = None) -> None:
         self.rev, self.folder, self.cwd = rev, folder.strip("/"), cwd
         self._tree: dict[str, dict[str, tuple[str, str]]] | None = None  # folder -> name -> (kind, object)
-        self._entries: dict[str, tuple[str, str]] = {}  # path below the folder -> (mode, object id)
+        self._entries: dict[str, tuple[str, str, int]] = {}  # path below the folder -> (mode, object id, size)
+        self._wanted: set[str] = set()  # the files the include patterns matched: the only ones read
 
     def _git(self, *args: str) -> bytes:
         return subprocess.run(["git", *args], cwd=self.cwd, capture_output=True, check=True).stdout
@@ -166,14 +171,15 @@ class GitTree:
     def _folders(self) -> dict[str, dict[str, tuple[str, str]]]:
         if self._tree is None:
             prefix = f"{self.folder}/" if self.folder else ""
-            listed = self._git("ls-tree", "-r", "-z", self.rev, "--", prefix or ".").decode("utf-8", "replace")
+            # -l: each blob's size, so that nothing past the loader's limit is ever asked for
+            listed = self._git("ls-tree", "-r", "-l", "-z", self.rev, "--", prefix or ".").decode("utf-8", "replace")
             tree: dict[str, dict[str, tuple[str, str]]] = {"": {}}
             for line in filter(None, listed.split("\0")):
                 meta, _, path = line.partition("\t")
-                mode, kind, obj = meta.split(" ")
+                mode, kind, obj, size = meta.split()
                 if not path.startswith(prefix):
                     continue
-                self._entries[path[len(prefix):]] = (mode, obj)
+                self._entries[path[len(prefix):]] = (mode, obj, int(size) if size.isdigit() else 0)
                 if kind != "blob":
                     continue  # a submodule is no file
                 parts = path[len(prefix):].split("/")
@@ -204,6 +210,8 @@ class GitTree:
             kind, obj = tree.get("/".join(done), {}).get(name, ("missing", ""))
             if kind == "link":
                 hops += 1
+                if self._entries.get("/".join(done + [name]), ("", "", 0))[2] > self.MAX_LINK_BYTES:
+                    return None  # no link is that long: a planted blob, never read
                 target = self._git("cat-file", "blob", obj).decode("utf-8", "surrogateescape")
                 if hops > self.MAX_LINKS or target.startswith("/"):
                     return None
@@ -227,14 +235,19 @@ class GitTree:
         working tree's reader refuses it."""
         if self._blobs is None:
             self._folders()  # the one listing, shared with the blob reader
-            self._blobs = _Blobs(self._entries, self.cwd)
+            self._blobs = _Blobs(self._entries, self.cwd, self._wanted)
         return self._blobs.read(name)
+
+    def expect(self, names: "Iterable[str]") -> None:
+        """The files an include pattern matched, about to be read: a read fetches ahead only
+        among these, so a blob no pattern matches is never read, whatever its size."""
+        self._wanted.update(names)
 
     def holds(self, name: str, data: bytes) -> bool:
         """By the object id the listing names, without reading the blob: git's id of a file is
         the hash of its bytes (SHA-1, or SHA-256 in a repository of that format)."""
         self._folders()
-        mode, obj = self._entries.get(name, ("", ""))
+        mode, obj, _ = self._entries.get(name, ("", "", 0))
         if not mode.startswith("100") or len(obj) not in (40, 64):
             return False  # no regular file: read() says why
         digest = hashlib.sha1() if len(obj) == 40 else hashlib.sha256()
@@ -249,28 +262,34 @@ class GitTree:
 
 
 class _Blobs:
-    """The blobs of a tree's listing, by path relative to its folder (modes and ids from the
-    tree's one `git ls-tree -r`), read through one `git cat-file --batch`. A read asks for the
-    file and, in the same request, for the files after it in its folder with its extension
-    (compose reads a pattern's matches in that order): one round trip per batch, not per file."""
+    """The blobs of a tree's listing, by path relative to its folder (modes, ids and sizes from
+    the tree's one `git ls-tree -r -l`), read through one `git cat-file --batch`. Only the files
+    the include patterns matched (`wanted`) are ever asked for, and none larger than the loader's
+    limit: a blob beside them, matched by nothing, is never read, whatever its size. A read asks
+    for the file and, in the same request, for the wanted files after it (compose reads a
+    pattern's matches in that order), up to one file limit's worth of bytes: one round trip per
+    batch, not per file."""
 
     BATCH = 512  # requests written before reading the answers: well inside a pipe's buffer, so git never waits on us
 
-    def __init__(self, entries: dict[str, tuple[str, str]], cwd: Path | None) -> None:
+    def __init__(self, entries: dict[str, tuple[str, str, int]], cwd: Path | None, wanted: set[str]) -> None:
         self.cwd = cwd
-        self.entries = entries  # name -> (mode, object id)
-        self.names = sorted(self.entries)
+        self.entries = entries  # name -> (mode, object id, size)
+        self.wanted = wanted  # shared with the tree: it grows as compose matches each pattern
+        self._order: list[str] = []  # sorted(wanted), remade when it grows
         self.fetched: dict[str, bytes] = {}
         self.process: subprocess.Popen[bytes] | None = None
 
     def read(self, name: str) -> bytes:
-        mode, _ = self.entries.get(name, ("", ""))
+        mode, _, size = self.entries.get(name, ("", "", 0))
         if not mode:
             raise FileNotFoundError(f"{name}: no such file at the revision")
         if mode == "120000":
             raise OSError(f"{name} is a symbolic link, not a file; errgen does not follow it")
         if not mode.startswith("100"):
             raise IsADirectoryError(f"{name} is not a file")
+        if size > MAX_BYTES:
+            raise TooLarge(size, MAX_BYTES)
         if name not in self.fetched:
             self._fetch([name] + self._following(name))
         if name not in self.fetched:
@@ -278,15 +297,22 @@ class _Blobs:
         return self.fetched.pop(name)
 
     def _following(self, name: str) -> list[str]:
-        """The regular files after `name` in its folder with its extension, not yet fetched."""
+        """The wanted regular files after `name`, not yet fetched, within one file limit of bytes."""
         import bisect
-        folder, suffix = name.rpartition("/")[0], PurePosixPath(name).suffix
+        if len(self._order) != len(self.wanted):
+            self._order = sorted(self.wanted)
         out: list[str] = []
-        for other in self.names[bisect.bisect_right(self.names, name):]:
-            if len(out) == self.BATCH - 1 or other.rpartition("/")[0] != folder:
+        budget = MAX_BYTES - self.entries[name][2]
+        for other in self._order[bisect.bisect_right(self._order, name):]:
+            if len(out) == self.BATCH - 1:
                 break
-            if PurePosixPath(other).suffix == suffix and self.entries[other][0].startswith("100") and other not in self.fetched:
-                out.append(other)
+            mode, _, size = self.entries.get(other, ("", "", 0))
+            if not mode.startswith("100") or other in self.fetched:
+                continue
+            if size > budget:
+                break
+            budget -= size
+            out.append(other)
         return out
 
     def _fetch(self, names: list[str]) -> None:
@@ -349,8 +375,12 @@ def compose(header: Document, source: Source) -> Document:
     _LAST.clear()
     _LAST.update(_THIS)
     _THIS.clear()
+    expect = getattr(source, "expect", None)  # a git tree reads ahead only among what was matched
     for pattern, loc in zip(include, include.locs):
-        for name, real in _matches(pattern, loc, source, header.path, diagnostics):
+        found = _matches(pattern, loc, source, header.path, diagnostics)
+        if expect is not None:
+            expect(real for _, real in found)
+        for name, real in found:
             if real == header.path[len(folder):]:
                 continue  # `**/*.yaml` beside the header: the header is never its own fragment
             shown = folder + name
@@ -401,6 +431,9 @@ def _load(source: Source, name: str, shown: str, diagnostics: list[Diagnostic]) 
             doc = load_text(decode(data, shown), shown, stamp=True)
     except Fatal as fatal:
         diagnostics.append(fatal.diagnostic)
+        return None
+    except TooLarge as exc:
+        diagnostics.append(diag("file-too-large", f"fragment is {exc.size} bytes or more; the limit is {exc.limit}", shown, Loc(1, 1)))
         return None
     except (OSError, subprocess.CalledProcessError) as exc:
         diagnostics.append(diag("file-unreadable", f"cannot read fragment {shown}: {exc}", shown, Loc(1, 1)))

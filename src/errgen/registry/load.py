@@ -84,8 +84,17 @@ class Document:
 
 
 def read_text(path: Path, display: str) -> str:
+    """The file's text: a regular file only (a FIFO or a device is refused before a byte is read:
+    one would block, /dev/zero never ends), and never more than MAX_BYTES of it."""
+    from errgen.paths import NotRegular, TooLarge, read_regular
+
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_BYTES)
+    except TooLarge as exc:
+        raise Fatal(diag("file-too-large", f"registry is {exc.size} bytes or more; the limit is {MAX_BYTES}", display, Loc(1, 1))) from None
+    except NotRegular as exc:
+        msg = f"{display} is {exc.kind}, not a regular file; errgen reads a registry only from a file"
+        raise Fatal(diag("file-unreadable", msg, display, Loc(1, 1))) from None
     except FileNotFoundError:
         raise Fatal(diag("file-not-found", f"no registry file at {display}", display, Loc(1, 1))) from None
     except IsADirectoryError:

@@ -18,37 +18,46 @@ MAX_KEY_LENGTH = 64
 MAX_INDEX = 64
 # An HTTP field name (RFC 9110 token).
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-# A key: no dot, bracket, space or control character.
+# A bare key: no dot, bracket, space or control character. Any other key is written quoted,
+# `["key"]` (Dropbox's `error[".tag"]`), with `\"` and `\\` inside.
 _KEY = re.compile(r"[^.\[\]\x00-\x20\x7f]+")
-_PART = re.compile(r"([^.\[\]\x00-\x20\x7f]*)((?:\[(?:[0-9]{1,9}|\*)\])*)")
-_INDEX = re.compile(r"\[([0-9]+|\*)\]")
+_STEP = re.compile(r'(\.?)([^.\[\]\x00-\x20\x7f]+)|\[([0-9]{1,9}|\*)\]|\["((?:[^"\\\x00-\x1f\x7f]|\\["\\])*)"\]')
+_ESCAPE = re.compile(r'\\(["\\])')
+
 
 class SourceError(ValueError):
     """A source string that is not `body:PATH` or `header:NAME`; the message says what is expected."""
 
 
 def parse_path(text: str) -> list[Any]:
-    """`error.details[*].retryDelay` -> ["error", "details", ANY, "retryDelay"]."""
-    if text == "":
-        return []
+    """`error.details[*].retryDelay` -> ["error", "details", ANY, "retryDelay"];
+    `error[".tag"]` -> ["error", ".tag"]."""
     steps: list[Any] = []
-    for position, part in enumerate(text.split(".")):
-        match = _PART.fullmatch(part)
-        if match is None:
-            raise SourceError(f"path step {part!r} is not a key optionally followed by [N] or [*]")
-        key, indexes = match.groups()
-        if key:
-            if len(key) > MAX_KEY_LENGTH:
-                raise SourceError(f"path key {key[:20]!r}... is longer than {MAX_KEY_LENGTH} characters")
-            steps.append(key)
-        elif position > 0 or not indexes:
-            raise SourceError("a path has no empty keys (two dots, or a dot at an end)")
-        for index in _INDEX.findall(indexes):
+    at = 0
+    while at < len(text):
+        match = _STEP.match(text, at)
+        if match is None or match.group(1) == "." and at == 0 or match.group(2) and not match.group(1) and at > 0:
+            raise SourceError(f"path step at {text[at:at + 20]!r} is not .KEY, [N], [*] or [\"KEY\"]"
+                              " (a key with a dot, a bracket or a space is written quoted: error[\".tag\"])")
+        at = match.end()
+        bare, index, quoted = match.group(2), match.group(3), match.group(4)
+        if index is not None:
             if index != "*" and int(index) > MAX_INDEX:
                 raise SourceError(f"a path index is at most {MAX_INDEX}; [{index}] is not")
             steps.append(ANY if index == "*" else int(index))
+            continue
+        key = bare if bare is not None else _ESCAPE.sub(r"\1", quoted)
+        if not key:
+            raise SourceError("a path has no empty keys")
+        if len(key) > MAX_KEY_LENGTH:
+            raise SourceError(f"path key {key[:20]!r}... is longer than {MAX_KEY_LENGTH} characters")
+        steps.append(key)
+        if len(steps) > MAX_PATH_STEPS:
+            break
+    if text.endswith("."):
+        raise SourceError("a path has no empty keys (two dots, or a dot at an end)")
     if len(steps) > MAX_PATH_STEPS:
-        raise SourceError(f"a path has at most {MAX_PATH_STEPS} steps; this one has {len(steps)}")
+        raise SourceError(f"a path has at most {MAX_PATH_STEPS} steps; this one has more")
     return steps
 
 
@@ -72,5 +81,12 @@ def source_text(source: dict[str, Any]) -> str:
         return f"header:{source['name']}"
     if source["in"] == "status":
         return "status"
-    steps = "".join(f"[{'*' if s == ANY else s}]" if isinstance(s, int) else f".{s}" for s in source["path"])
-    return "body:" + steps.lstrip(".")
+    steps = "".join(f"[{'*' if s == ANY else s}]" if isinstance(s, int) else _key_text(s) for s in source["path"])
+    return "body:" + steps.removeprefix(".")
+
+
+def _key_text(key: str) -> str:
+    if _KEY.fullmatch(key):
+        return f".{key}"
+    return '["' + key.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+

@@ -97,46 +97,104 @@ class Unreadable(Exception):
 Unwrap = Callable[[Record], Record]
 
 
+def max_line_bytes() -> int:
+    """A JSON Lines line holds one payload: at most the contract's body limit (max_body_bytes,
+    what every SDK reads of a response), in UTF-8 bytes."""
+    from errgen.contract import Policy
+
+    return Policy().max_body_bytes
+
+
+class Overlong(str):
+    """A line past the limit, never held whole: its text is empty, `size` is the line's length
+    in bytes (counted while it was skipped)."""
+
+    size: int = 0
+
+
 def records(name: str, unwrap: Unwrap | None = None) -> Iterator[Record]:
     """Records of one FILE argument (`-` is standard input); `unwrap` makes each value read into
     a record (default: MCP results and recorded responses opened to the payload inside)."""
     unwrap = unwrap or _unwrap
-    if name == "-":
-        yield from _sniffed(sys.stdin, "-", unwrap)
-        return
-    path = Path(name)
     try:
-        handle = open(path, encoding="utf-8-sig")  # a BOM is not part of the JSON
-    except OSError as exc:
-        raise Unreadable(f"cannot read {name}: {exc.strerror}") from None
-    with handle:
+        if name == "-":
+            yield from _sniffed(sys.stdin.buffer, "-", unwrap)
+            return
+        path = Path(name)
         try:
+            handle = open(path, "rb")
+        except OSError as exc:
+            raise Unreadable(f"cannot read {name}: {exc.strerror}") from None
+        with handle:
             if path.suffix.lower() in JSONL_SUFFIXES:
-                yield from _lines(handle, 1, unwrap)
+                yield from _lines(_bounded(handle), 1, unwrap)
             else:
                 yield from _sniffed(handle, name, unwrap)
-        except UnicodeDecodeError:
-            raise Unreadable(f"{name} is not UTF-8 text") from None
+    except UnicodeDecodeError:
+        raise Unreadable(f"{name} is not UTF-8 text") from None
 
 
-def _sniffed(handle: IO[str], name: str, unwrap: Unwrap) -> Iterator[Record]:
-    """JSON Lines when the first line is a complete JSON value and more lines follow, else JSON."""
-    first = handle.readline()
-    rest_start = handle.readline()
-    try:
-        loads(first)
-        is_lines = bool(rest_start.strip())
-    except ValueError:
-        is_lines = False
+def _bounded(handle: IO[bytes], limit: int | None = None) -> Iterator[str]:
+    """The file's lines as text, each with its newline; a line longer than `limit` bytes (the
+    payload limit) comes as an `Overlong` after the rest of it is skipped a chunk at a time, so
+    memory stays at one line's limit however long the line is. A BOM is not part of the JSON."""
+    limit = max_line_bytes() if limit is None else limit
+    first = True
+    while True:
+        raw = handle.readline(limit + 2)  # the limit, a CR and the LF
+        if not raw:
+            return
+        if first:
+            raw, first = raw.removeprefix(b"\xef\xbb\xbf"), False
+        if len(raw.rstrip(b"\r\n")) <= limit:
+            yield raw.decode("utf-8")
+            continue
+        size = len(raw)
+        while not raw.endswith(b"\n"):
+            raw = handle.readline(1 << 16)
+            if not raw:
+                break
+            size += len(raw)
+        long = Overlong("")
+        long.size = size - (1 if raw.endswith(b"\n") else 0)
+        yield long
+
+
+def _sniffed(handle: IO[bytes], name: str, unwrap: Unwrap) -> Iterator[Record]:
+    """JSON Lines when the first line is a complete JSON value (or past the payload limit) and
+    more lines follow, else one JSON document. A document with a line past the limit (one long
+    line of JSON: an array of payloads, say) is read again from its start, whole."""
+    lines = _bounded(handle)
+    first, second = next(lines, ""), next(lines, "")
+    more = isinstance(second, Overlong) or bool(second.strip())
+    if isinstance(first, Overlong):
+        is_lines = more
+    else:
+        try:
+            loads(first)
+            is_lines = more
+        except ValueError:
+            is_lines = False
     if is_lines:
-        yield from _lines(iter([first, rest_start]), 1, unwrap)
-        yield from _lines(handle, 3, unwrap)
-        return
-    yield from _document(first + rest_start + handle.read(), name, unwrap)
+        yield from _lines(iter([first, second]), 1, unwrap)
+        yield from _lines(lines, 3, unwrap)
+    elif isinstance(first, Overlong) or isinstance(second, Overlong):
+        if not handle.seekable():
+            raise Unreadable(f"{name}: a line of this JSON document is past the payload limit of {max_line_bytes():,} bytes; "
+                             "pass the document as a file, or one payload a line (JSON Lines)")
+        handle.seek(0)
+        yield from _document(handle.read().decode("utf-8-sig"), name, unwrap)
+    else:
+        yield from _document(first + second + handle.read().decode("utf-8"), name, unwrap)
 
 
 def _lines(lines: Any, start: int, unwrap: Unwrap) -> Iterator[Record]:
     for number, line in enumerate(lines, start):
+        if isinstance(line, Overlong):
+            limit = max_line_bytes()
+            yield Record(number - 1, number, error=f"line is {line.size:,} bytes, past the payload limit of {limit:,} "
+                         "(the contract's max_body_bytes); not read", error_rule="payload-too-large")
+            continue
         if not line.strip():
             continue
         try:

@@ -29,7 +29,7 @@ GO_VERSION = "1.21"
 # The runner checks conformance/responses.json (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
 RUNTIME_PACKAGE = "package errgenruntime\n"
-DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "table.go")
+DATA_FILES = ("doc.go", "vocabulary.go", "contract.go", "payload.go", "options.go", "table.go")
 # encoding/json ignores a tag name outside this alphabet (and falls back to the Go field name).
 _TAG_NAME = re.compile(r"[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+")
 
@@ -48,6 +48,7 @@ def render(registry: Registry) -> dict[str, str]:
         files["go/LICENSE"] = notice
     files["go/cmd/conformance/main.go"] = render_template(NAME, "conformance_main.go.jinja", **context)
     files["go/conformance_hook.go"] = render_template(NAME, "conformance_hook.go.jinja", **context)
+    files["go/example_test.go"] = render_template(NAME, "example_test.go.jinja", **context)
     files["go/internal/conformance/conformance.go"] = render_template(NAME, "internal_conformance.go.jinja", **context)
     for name, text in runtime_sources().items():
         files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
@@ -133,6 +134,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "import_line": import_line(module, package),
         "about": view.about,
         "example": example_arguments(view, package, codes),
+        **example_facts(view, codes),
         "licence": readme_licence(view, "module"),
         "registry_name_text": view.name,
         "readme_header": view.header,
@@ -151,6 +153,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "exhausted": ", ".join(f"{actions[a]}: {actions[b]}" for a, b in view.exhausted.items()),
         "fields": [field_spec(f) for f in view.fields],
         "payload_fields": [payload_field(f) for f in view.fields],
+        "options": [error_option(f) for f in view.fields if not f.required and f.name not in HAND_WRITTEN_OPTIONS],
         "unknown_actions": unknown_actions(view, scopes, actions),
         "rows": [table_row(row, codes, categories, scopes, actions) for row in view.codes],
     }
@@ -161,6 +164,12 @@ def import_line(module: str, package: str) -> str:
     elements = module.split("/")
     last = elements[-2] if len(elements) > 1 and re.fullmatch(r"v[0-9]+", elements[-1]) else elements[-1]
     return naming.string_literal(module) if last == package else f"{package} {naming.string_literal(module)}"
+
+
+def example_facts(view: ContractView, codes: dict[str, str]) -> dict[str, Any]:
+    """The example code's constant and HTTP status, for the Example functions' output."""
+    row = example_code(view)
+    return {"example_ident": codes[row.code] if row else None, "example_status": row.http_status if row else None}
 
 
 def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -> str | None:
@@ -202,6 +211,25 @@ def payload_field(f: FieldSpec) -> dict[str, str]:
     tag = f"json:{naming.string_literal(f.wire if f.required else f.wire + ',omitempty')}"
     literal = f"`{tag}`" if "`" not in tag else naming.string_literal(tag)
     return {"name": naming.field_name(f.name), "type": kind, "tag": literal, "comment": naming.comment(f.description)}
+
+
+# Optional fields whose NewError option the runtime writes itself, in a caller's unit:
+# WithRetryAfter takes a time.Duration.
+HAND_WRITTEN_OPTIONS = frozenset({"retry_after_ms"})
+
+
+def error_option(f: FieldSpec) -> dict[str, str]:
+    """NewError's option for an optional field: With<Field>, taking the field's value (a list as
+    variadic arguments, a pointer field's value by value)."""
+    field = payload_field(f)
+    kind, name = field["type"], field["name"]
+    param, value = f"value {kind}", "value"
+    if kind.startswith("[]"):
+        param, value = f"values ...{kind[2:]}", "values"
+    elif kind.startswith("*"):
+        param, value = f"value {kind[1:]}", "&value"
+    return {"ident": f"With{name}", "field": name, "param": param, "value": value,
+            "comment": naming.comment(f"{f.name}: {f.description}")}
 
 
 def unknown_actions(view: ContractView, scopes: dict[str, str], actions: dict[str, str]) -> str:

@@ -30,14 +30,15 @@ def lint_document(doc: Document) -> LintResult:
     ctx = Context(registry, names, doc)
     for rule in RULES:
         diagnostics.extend(rule.run(ctx))
-    return LintResult(registry, [_masked(d) for d in diagnostics])
+    return LintResult(registry, [masked(d) for d in diagnostics])
 
 
 _SCANNER = LeakScanner()
 
 
-def _masked(d: Diagnostic) -> Diagnostic:
-    """Messages quote registry text (names, values, descriptions); a secret in it is masked."""
+def masked(d: Diagnostic) -> Diagnostic:
+    """Messages quote registry text (names, values, descriptions, a file's first line when it
+    does not load); a secret in it is masked."""
     message = _SCANNER.redact(d.message)
     return d if message == d.message else dataclasses.replace(d, message=message)
 

@@ -35,7 +35,7 @@ def _source_problem(text: str) -> str | None:
 
 @rule("wire-source")
 def wire_source(ctx: Context) -> Iterator[Finding]:
-    """A `wire.response` source is `body:PATH` (keys, `[N]` with N at most 64, `[*]`; at most 16 steps), `header:NAME` (an HTTP header name) or, for `code` only, `status`."""
+    """A `wire.response` source is `body:PATH` (keys, `["quoted key"]`, `[N]` with N at most 64, `[*]`; at most 16 steps), `header:NAME` (an HTTP header name) or, for `code` only, `status`."""
     wire = ctx.registry.wire
     response = wire.response
     if response is None:

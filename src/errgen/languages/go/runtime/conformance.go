@@ -164,8 +164,9 @@ func hasInfinite(v any) bool {
 // pythonMaxIntChars is the longest integer text the Python SDK reads as an int (longer is inf).
 const pythonMaxIntChars = 4000
 
-// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision; a
-// real response's reading as well.
+// runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision (an
+// HTTP input's by DecideResponse); a real response's reading as well; a transport failure's
+// decision alone.
 func runVector(v *object) (*object, error) {
 	if input, ok := v.vals["input"].(*object); ok && (input.has("new_error") || input.has("to_http") || input.has("did_you_mean")) {
 		written, err := writingOutputs(input)
@@ -180,25 +181,12 @@ func runVector(v *object) (*object, error) {
 		}
 		return result, nil
 	}
-	raw, reading, err := vectorInput(v)
-	if err != nil {
-		return nil, err
-	}
 	attempt, err1 := vectorInt(v, "attempt", 1)
 	maxAttempts, err2 := vectorInt(v, "max_attempts", DefaultMaxAttempts)
 	maxDelay, err3 := vectorInt(v, "max_delay_ms", DefaultMaxDelayMS)
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return nil, err
 	}
-	result := newObject()
-	result.set("name", v.vals["name"])
-	if reading != nil {
-		result.set("reading", readingValue(reading))
-	}
-	problems := problemIDs(raw.Problems())
-	result.set("valid", len(problems) == 0)
-	result.set("problems", normalize(problems))
-	result.set("parsed", string(raw.Parsed()))
 	opts := []DecideOption{WithMaxDelayMS(maxDelay)}
 	if draw, ok := v.vals["jitter_draw"].(json.Number); ok {
 		value, err := strconv.ParseFloat(string(draw), 64)
@@ -207,8 +195,52 @@ func runVector(v *object) (*object, error) {
 		}
 		opts = append(opts, WithJitterDraw(func() float64 { return value }))
 	}
-	result.set("decision", raw.Decide(int(attempt), int(maxAttempts), opts...).value())
+	result := newObject()
+	result.set("name", v.vals["name"])
+	if input, ok := v.vals["input"].(*object); ok && input.has("transport") {
+		failure, idempotent, err := vectorTransport(input.vals["transport"])
+		if err != nil {
+			return nil, err
+		}
+		result.set("decision", DecideFailure(failure, idempotent, int(attempt), int(maxAttempts), opts...).value())
+		return result, nil
+	}
+	raw, reading, err := vectorInput(v)
+	if err != nil {
+		return nil, err
+	}
+	if input := v.vals["input"].(*object); input.has("response") {
+		result.set("reading", readingValue(reading))
+	}
+	problems := problemIDs(raw.Problems())
+	result.set("valid", len(problems) == 0)
+	result.set("problems", normalize(problems))
+	result.set("parsed", string(raw.Parsed()))
+	decision := raw.Decide(int(attempt), int(maxAttempts), opts...)
+	if reading != nil {
+		decision = DecideResponse(*reading, int(attempt), int(maxAttempts), opts...)
+	}
+	result.set("decision", decision.value())
 	return result, nil
+}
+
+// vectorTransport reads a transport input: {"failure": "reset", "idempotent": false}.
+func vectorTransport(value any) (Failure, bool, error) {
+	t, ok := value.(*object)
+	failure, isText := t.getString("failure")
+	idempotent, isBool := t.vals["idempotent"].(bool)
+	if !ok || !isText || !isBool {
+		return "", false, errors.New(`"transport" must be an object with a string "failure" and a boolean "idempotent"`)
+	}
+	return Failure(failure), idempotent, nil
+}
+
+func (o *object) getString(key string) (string, bool) {
+	if o == nil {
+		return "", false
+	}
+	text, ok := o.vals[key].(string)
+	return text, ok
 }
 
 func readingValue(r *Reading) *object {
@@ -243,7 +275,7 @@ func vectorInput(v *object) (Raw, *Reading, error) {
 		if err != nil {
 			return Raw{}, nil, err
 		}
-		return reading.Payload, nil, nil
+		return reading.Payload, reading, nil
 	case input.has("mcp"):
 		return FromMCPResult(input.vals["mcp"]), nil, nil
 	case input.has("response"):
@@ -253,7 +285,7 @@ func vectorInput(v *object) (Raw, *Reading, error) {
 		}
 		return reading.Payload, reading, nil
 	}
-	return Raw{}, nil, errors.New("input holds none of payload, http, mcp, response")
+	return Raw{}, nil, errors.New("input holds none of payload, http, mcp, response, transport")
 }
 
 // vectorHTTP reads an "http" or "response" input: status, header pairs in order, body text (a
@@ -410,7 +442,9 @@ func writingOutputs(input *object) (*object, error) {
 	return out, nil
 }
 
-// errorOptions are NewError's options for a new_error input's scope and fields (canonical names).
+// errorOptions are NewError's options for a new_error input's scope and fields (canonical
+// names): WithRetryAfter for the delay, and every other field of the view set by its wire name,
+// so a field the contract gains reaches the payload with no change here.
 func errorOptions(spec *object) ([]ErrorOption, error) {
 	var opts []ErrorOption
 	if scope, ok := spec.vals["scope"].(string); ok {
@@ -421,43 +455,36 @@ func errorOptions(spec *object) ([]ErrorOption, error) {
 		return opts, nil
 	}
 	for _, name := range fields.keys {
-		value := fields.vals[name]
-		text, _ := value.(string)
-		switch name {
-		case "resource_id":
-			opts = append(opts, WithResourceID(text))
-		case "message":
-			opts = append(opts, WithMessage(text))
-		case "retry_after_ms":
+		wire, known := wireOf[name]
+		switch {
+		case name == canonicalRetryAfterMS:
 			ms, err := vectorInt(fields, name, 0)
 			if err != nil {
 				return nil, err
 			}
 			opts = append(opts, WithRetryAfter(time.Duration(ms)*time.Millisecond))
-		case "searched":
-			searched, _ := plainValue(value).(map[string]any)
-			opts = append(opts, WithSearched(searched))
-		case "did_you_mean", "accepted":
-			items, _ := value.([]any)
-			texts := make([]string, len(items))
-			for i, item := range items {
-				texts[i], _ = item.(string)
-			}
-			if name == "accepted" {
-				opts = append(opts, WithAccepted(texts...))
-			} else {
-				opts = append(opts, WithDidYouMean(texts...))
-			}
-		case "state":
-			opts = append(opts, WithState(State(text)))
-		case "safe_to_replay":
-			safe, _ := value.(bool)
-			opts = append(opts, WithSafeToReplay(safe))
+		case known:
+			opts = append(opts, withWireValue(wire, fields.vals[name]))
 		default:
-			return nil, fmt.Errorf("new_error: no option for field %q", name)
+			return nil, fmt.Errorf("new_error: no field %q", name)
 		}
 	}
 	return opts, nil
+}
+
+// withWireValue sets the field of a wire name to a JSON value, through the payload's JSON form
+// (its struct tags); a value the field cannot hold leaves the payload as it was.
+func withWireValue(wire string, value any) ErrorOption {
+	return func(p *ErrorPayload) {
+		obj, ok := p.value().(*object)
+		if !ok {
+			return
+		}
+		obj.set(wire, value)
+		if typed := payloadFrom(obj); typed != nil {
+			*p = *typed
+		}
+	}
 }
 
 // writtenOutputs adds both HTTP forms and the MCP result of p to out.

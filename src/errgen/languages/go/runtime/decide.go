@@ -11,9 +11,11 @@ import (
 type Decision struct {
 	Action Action
 	// Reason says which rule decided: registry, unknown-code, invalid-payload,
-	// contradicts-registry, attempts-exhausted or delay-exceeds-max.
+	// contradicts-registry, attempts-exhausted, delay-exceeds-max, status-fallback (a response
+	// without a payload, decided by its status), transport-failure or outcome-unknown (no
+	// response came; see DecideFailure).
 	Reason Reason
-	// Code is empty when the payload was not well-formed.
+	// Code is empty when the payload was not well-formed, or there was none.
 	Code Code
 	// Delay and DelayMS say how long to wait before the next call; set for the timed actions
 	// (retry and pause) only.
@@ -74,12 +76,7 @@ func Decide(p *ErrorPayload, attempt, maxAttempts int, opts ...DecideOption) Dec
 
 // Decide is the action the registry prescribes for this raw payload (see docs/conformance.md).
 func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
-	o := decideOptions{maxDelayMS: DefaultMaxDelayMS}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	o := options(opts)
 	if len(envelopeProblems(r.value)) > 0 {
 		d := Decision{Action: ActionEscalate, Reason: ReasonInvalidPayload}
 		if obj, ok := r.value.(*object); ok {
@@ -105,21 +102,45 @@ func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
 	default:
 		action, reason, fallback = e.Actions[scope], ReasonRegistry, e.RetryAfterMS
 	}
-	exhausted, timed := exhaustedActions[action]
-	if !timed {
-		return decision(obj, action, reason, 0)
+	var named *int64
+	if ms, ok := integerIn(obj.vals[wRetryAfterMS], 0, maxDelayValueMS); ok {
+		named = &ms
+	} else if fallback != nil {
+		named = fallback
+	}
+	action, reason, delay := timed(action, reason, attempt, maxAttempts, named, o)
+	return decision(obj, action, reason, delay)
+}
+
+// options are the decide options given, over the defaults.
+func options(opts []DecideOption) decideOptions {
+	o := decideOptions{maxDelayMS: DefaultMaxDelayMS}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// timed is the timing rule of a timed action (retry, pause), the same for a payload, a response
+// without one and a transport failure: attempts, then the delay (named, else the backoff) and
+// its bound. The bound is on the delay the rule asks for, so escalating never depends on a
+// random draw; jitter then spreads only a backoff (a named delay is waited as named).
+func timed(action Action, reason Reason, attempt, maxAttempts int, named *int64, o decideOptions) (Action, Reason, int64) {
+	exhausted, isTimed := exhaustedActions[action]
+	if !isTimed {
+		return action, reason, 0
 	}
 	if attempt >= maxAttempts {
-		return decision(obj, exhausted, ReasonAttemptsExhausted, 0)
+		return exhausted, ReasonAttemptsExhausted, 0
 	}
 	delay, jitter := BackoffMS(attempt), o.jitter
-	if ms, ok := integerIn(obj.vals[wRetryAfterMS], 0, maxDelayValueMS); ok {
-		delay, jitter = ms, false
-	} else if fallback != nil {
-		delay, jitter = *fallback, false
+	if named != nil {
+		delay, jitter = *named, false
 	}
 	if delay > o.maxDelayMS {
-		return decision(obj, ActionEscalate, ReasonDelayExceedsMax, 0)
+		return ActionEscalate, ReasonDelayExceedsMax, 0
 	}
 	if jitter {
 		draw := o.draw
@@ -128,7 +149,7 @@ func (r Raw) Decide(attempt, maxAttempts int, opts ...DecideOption) Decision {
 		}
 		delay = int64(draw() * float64(delay))
 	}
-	return decision(obj, action, reason, delay)
+	return action, reason, delay
 }
 
 // BackoffMS is the delay before attempt+1 when neither the server nor the registry names one:
@@ -153,14 +174,11 @@ func BackoffMS(attempt int) int64 {
 
 // decision fills a Decision from a well-formed payload; delay counts for retry and pause only.
 func decision(obj *object, action Action, reason Reason, delay int64) Decision {
-	d := Decision{Action: action, Reason: reason, Payload: payloadFrom(obj), hasCode: true, hasCorrelation: true}
+	d := bare(action, reason, delay)
+	d.Payload, d.hasCode, d.hasCorrelation = payloadFrom(obj), true, true
 	d.Code = Code(obj.vals[wCode].(string))
 	d.CorrelationID = obj.vals[wCorrelationID].(string)
 	d.ResourceID, d.hasResource = obj.vals[wResourceID].(string)
-	if _, timed := exhaustedActions[action]; timed {
-		d.DelayMS = delay
-		d.Delay = time.Duration(delay) * time.Millisecond
-	}
 	d.DidYouMean = stringItems(obj.vals[wDidYouMean])
 	d.Accepted = stringItems(obj.vals[wAccepted])
 	d.searched, _ = obj.vals[wSearched].(*object)
@@ -169,6 +187,17 @@ func decision(obj *object, action Action, reason Reason, delay int64) Decision {
 		for _, k := range d.searched.keys {
 			d.Searched[k] = d.searched.vals[k]
 		}
+	}
+	return d
+}
+
+// bare is a decision without a payload (a response without one, a transport failure): no code,
+// ids or hints; delay counts for retry and pause only.
+func bare(action Action, reason Reason, delay int64) Decision {
+	d := Decision{Action: action, Reason: reason}
+	if _, isTimed := exhaustedActions[action]; isTimed {
+		d.DelayMS = delay
+		d.Delay = time.Duration(delay) * time.Millisecond
 	}
 	return d
 }

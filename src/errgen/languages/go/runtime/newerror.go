@@ -5,45 +5,17 @@ import (
 	"time"
 )
 
-// ErrorOption sets an optional field of a payload made by NewError.
+// ErrorOption sets an optional field of a payload made by NewError. Each optional field has its
+// option, With<Field> (options.go, rendered from the contract's fields).
 type ErrorOption func(*ErrorPayload)
 
 // WithScope overrides the code's default scope (it must be one the code allows).
 func WithScope(s Scope) ErrorOption { return func(p *ErrorPayload) { p.Scope = s } }
 
-// WithResourceID names the resource that failed (required with the resource scope).
-func WithResourceID(id string) ErrorOption { return func(p *ErrorPayload) { p.ResourceID = id } }
-
-// WithMessage sets the display text; callers never branch on it.
-func WithMessage(text string) ErrorOption { return func(p *ErrorPayload) { p.Message = text } }
-
 // WithRetryAfter asks the caller to wait d (rounded up to a millisecond) before retrying.
 func WithRetryAfter(d time.Duration) ErrorOption {
 	ms := int64((d + time.Millisecond - 1) / time.Millisecond)
 	return func(p *ErrorPayload) { p.RetryAfterMS = &ms }
-}
-
-// WithSearched reports the parameters the server actually resolved.
-func WithSearched(searched map[string]any) ErrorOption {
-	return func(p *ErrorPayload) { p.Searched = searched }
-}
-
-// WithDidYouMean suggests near misses; draw them only from values the caller may read.
-func WithDidYouMean(values ...string) ErrorOption {
-	return func(p *ErrorPayload) { p.DidYouMean = values }
-}
-
-// WithAccepted lists the values that would have been accepted.
-func WithAccepted(values ...string) ErrorOption {
-	return func(p *ErrorPayload) { p.Accepted = values }
-}
-
-// WithState says whether anything was read or written before the failure.
-func WithState(s State) ErrorOption { return func(p *ErrorPayload) { p.State = s } }
-
-// WithSafeToReplay says whether replaying the call with the same idempotency key is safe.
-func WithSafeToReplay(safe bool) ErrorOption {
-	return func(p *ErrorPayload) { p.SafeToReplay = &safe }
 }
 
 // NewError is a payload for code with category, retryable and the default scope filled from

@@ -134,6 +134,16 @@ func (p *ErrorPayload) ErrorMessage() string {
 	return p.Message
 }
 
+// ErrorFault says whose fault the error is, by the HTTP status the registry gives its code: the
+// server's for 5xx, the client's for 4xx, unknown for a code this SDK does not know (smithy-go's
+// APIError has the method, with the same values).
+func (p *ErrorPayload) ErrorFault() ErrorFault {
+	if p == nil || entries[p.Code] == nil {
+		return FaultUnknown
+	}
+	return faultOf(entries[p.Code].HTTPStatus)
+}
+
 // RetryableError reports whether the registry says the call may be made again, for retryers
 // that look for this method (the AWS SDK's retry.IsErrorRetryable, for one).
 func (p *ErrorPayload) RetryableError() bool { return p != nil && p.Retryable }

@@ -3,6 +3,9 @@ package errgenruntime
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -16,7 +19,10 @@ type retryOptions struct {
 	maxAttempts int
 	sleep       Sleeper
 	decide      []DecideOption
+	idempotent  bool
 	onDecision  func(attempt int, d Decision)
+	onAttempt   func(ctx context.Context, a Attempt)
+	logger      *slog.Logger
 }
 
 // WithMaxAttempts sets the attempt budget (DefaultMaxAttempts unless set).
@@ -30,44 +36,185 @@ func WithDecideOptions(opts ...DecideOption) RetryOption {
 	return func(o *retryOptions) { o.decide = append(o.decide, opts...) }
 }
 
+// Idempotent says the call may reach the server twice without harm (a GET, a PUT, a request
+// carrying an Idempotency-Key), so a connection reset or a timeout after the request was sent is
+// retried too; without it those escalate with reason outcome-unknown (see DecideFailure).
+// RetryResponse also counts a request that carries an Idempotency-Key header.
+func Idempotent() RetryOption { return func(o *retryOptions) { o.idempotent = true } }
+
 // OnDecision is called with each decision Retry takes, before it waits (for logs and metrics).
 func OnDecision(f func(attempt int, d Decision)) RetryOption {
 	return func(o *retryOptions) { o.onDecision = f }
 }
 
-// Retry calls call until it succeeds, or until the registry says to stop: after each error that
-// wraps an *ErrorPayload it applies Decide, waits the decided delay and calls again for retry and
-// pause, and returns the error for every other action (fix, skip, stop, escalate), once the
-// attempts or the maximum delay run out, and for an error that carries no payload (not the
-// contract's to judge). When ctx is done while waiting, the error holds both ctx's error and the
-// call's last error (errors.Is and errors.As find either).
+// OnAttempt is called after each failed call Retry decides on, before it waits, with the
+// call's context (where a tracing span is at hand: set its error.type to a.ErrorType).
+func OnAttempt(f func(ctx context.Context, a Attempt)) RetryOption {
+	return func(o *retryOptions) { o.onAttempt = f }
+}
+
+// WithLogger logs each decision on l (log/slog): a retry or pause at Info, any other action at
+// Warn, with the attributes attempt, action, reason, delay, correlation_id and error.type.
+func WithLogger(l *slog.Logger) RetryOption { return func(o *retryOptions) { o.logger = l } }
+
+// Attempt is one failed call as Retry decided on it.
+type Attempt struct {
+	// Number is 1 for the first call.
+	Number int
+	// Err is the call's error.
+	Err error
+	// Decision is what Retry does about it.
+	Decision Decision
+	// ErrorType is the value for OpenTelemetry's error.type attribute (see ErrorType).
+	ErrorType string
+}
+
+// ErrorType is the value OpenTelemetry's error.type attribute takes for err: the code of the
+// payload it carries, else the HTTP status of a response without one ("502"), else the
+// transport failure ("timeout"), else "_OTHER" (the convention's fallback); "" for nil.
+func ErrorType(err error) string {
+	var p *ErrorPayload
+	var api *APIError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &p) && p.Code != "":
+		return string(p.Code)
+	case errors.As(err, &api):
+		return strconv.Itoa(api.StatusCode)
+	}
+	if failure, ok := FailureOf(err); ok {
+		return string(failure)
+	}
+	return "_OTHER"
+}
+
+// Retry calls call until it succeeds, or until the registry says to stop (RetryValue for a call
+// that returns a value).
 func Retry(ctx context.Context, call func(ctx context.Context) error, opts ...RetryOption) error {
+	_, err := RetryValue(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, call(ctx) }, opts...)
+	return err
+}
+
+// RetryValue calls call until it succeeds and returns its value, or until the registry says to
+// stop. After each error it decides (DecideFor): an *APIError by its whole response (a proxy's
+// HTML 502 by its status), another error wrapping an *ErrorPayload by Decide, a transport
+// failure (FailureOf) by DecideFailure; it waits the decided delay and calls again for retry and
+// pause, and returns the error for every other action (fix, skip, stop, escalate), once the
+// attempts or the maximum delay run out, and for any other error (not the contract's to judge).
+// When ctx is done while waiting, the error holds both ctx's error and the call's last error
+// (errors.Is and errors.As find either).
+func RetryValue[T any](ctx context.Context, call func(ctx context.Context) (T, error), opts ...RetryOption) (T, error) {
+	o := retryOptionsOf(opts)
+	var zero T
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return zero, err
+		}
+		value, err := call(ctx)
+		if err == nil {
+			return value, nil
+		}
+		d, ok := DecideFor(err, o.idempotent, attempt, o.maxAttempts, o.decide...)
+		if !ok {
+			return value, err
+		}
+		o.observe(ctx, Attempt{Number: attempt, Err: err, Decision: d, ErrorType: ErrorType(err)})
+		if d.Action != ActionRetry && d.Action != ActionPause {
+			return value, err
+		}
+		if waitErr := o.sleep(ctx, d.Delay); waitErr != nil {
+			return value, errors.Join(waitErr, err)
+		}
+	}
+}
+
+// RetryResponse sends req with client (nil: http.DefaultClient) until a response is no error,
+// as RetryValue retries: the response of a success (its body yours to read and close), else the
+// last error (an *APIError, whose response body is read and closed, or the client's). A request
+// carrying an Idempotency-Key header counts as Idempotent. A request with a body is sent again
+// only when it has GetBody (http.NewRequest sets it for bytes, strings and their readers), so
+// every attempt sends the whole body; without it, the first attempt is the only one.
+func RetryResponse(ctx context.Context, client *http.Client, req *http.Request, opts ...RetryOption) (*http.Response, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	if req.Header.Get("Idempotency-Key") != "" {
+		opts = append(opts, Idempotent())
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		opts = append(opts, WithMaxAttempts(1))
+	}
+	return RetryValue(ctx, func(ctx context.Context) (*http.Response, error) {
+		attempt := req.Clone(ctx)
+		if req.Body != nil && req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			attempt.Body = body
+		}
+		resp, err := client.Do(attempt)
+		if err != nil {
+			return nil, err
+		}
+		if err := ResponseError(resp); err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return resp, nil
+	}, opts...)
+}
+
+// DecideFor is the decision about an error a call returned, and false for an error that is
+// not the contract's to judge: an *APIError by its response (DecideResponse), an error wrapping
+// an *ErrorPayload by Decide, a transport failure (FailureOf) by DecideFailure.
+func DecideFor(err error, idempotent bool, attempt, maxAttempts int, opts ...DecideOption) (Decision, bool) {
+	var api *APIError
+	var p *ErrorPayload
+	switch {
+	case err == nil:
+		return Decision{}, false
+	case errors.As(err, &api):
+		return api.Decide(attempt, maxAttempts, opts...), true
+	case errors.As(err, &p):
+		return Decide(p, attempt, maxAttempts, opts...), true
+	}
+	if failure, ok := FailureOf(err); ok {
+		return DecideFailure(failure, idempotent, attempt, maxAttempts, opts...), true
+	}
+	return Decision{}, false
+}
+
+func retryOptionsOf(opts []RetryOption) retryOptions {
 	o := retryOptions{maxAttempts: DefaultMaxAttempts, sleep: sleepContext}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		err := call(ctx)
-		var p *ErrorPayload
-		if err == nil || !errors.As(err, &p) {
-			return err
-		}
-		d := Decide(p, attempt, o.maxAttempts, o.decide...)
-		if o.onDecision != nil {
-			o.onDecision(attempt, d)
-		}
-		if d.Action != ActionRetry && d.Action != ActionPause {
-			return err
-		}
-		if waitErr := o.sleep(ctx, d.Delay); waitErr != nil {
-			return errors.Join(waitErr, err)
-		}
+	return o
+}
+
+// observe hands one decision to the hooks and the logger.
+func (o *retryOptions) observe(ctx context.Context, a Attempt) {
+	if o.onDecision != nil {
+		o.onDecision(a.Number, a.Decision)
 	}
+	if o.onAttempt != nil {
+		o.onAttempt(ctx, a)
+	}
+	if o.logger == nil {
+		return
+	}
+	level := slog.LevelWarn
+	if a.Decision.Action == ActionRetry || a.Decision.Action == ActionPause {
+		level = slog.LevelInfo
+	}
+	o.logger.LogAttrs(ctx, level, "errgen: call failed", slog.Int("attempt", a.Number),
+		slog.String("action", string(a.Decision.Action)), slog.String("reason", string(a.Decision.Reason)),
+		slog.Duration("delay", a.Decision.Delay), slog.String("correlation_id", a.Decision.CorrelationID),
+		slog.String("error.type", a.ErrorType))
 }
 
 // sleepContext is the default Sleeper: a timer, stopped when ctx is done first.

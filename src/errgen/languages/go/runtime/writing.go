@@ -78,13 +78,36 @@ func applyWrites(body any, header http.Header, todo []write) any {
 		switch w.at.in {
 		case "header":
 			if text, ok := w.value.(string); ok {
-				header.Set(w.at.name, text)
+				setHeader(header, w.at.name, text)
 			}
 		case "body":
 			body = put(body, w.at.path, w.value)
 		}
 	}
 	return body
+}
+
+// setHeader sets header name to value when the value may go in a header at all (see
+// headerWritable); otherwise the header is left out, and the body still carries the value.
+func setHeader(header http.Header, name, value string) {
+	if headerWritable(value) {
+		header.Set(name, value)
+	}
+}
+
+// headerWritable is the one rule for every header value ToHTTP writes (docs/conformance.md):
+// non-empty, at most maxHeaderChars characters, each in U+0020..U+007E. CR, LF and NUL would
+// split or cut the response, and a value past the readers' limit is one no reader takes.
+func headerWritable(value string) bool {
+	if value == "" || len(value) > maxHeaderChars {
+		return false
+	}
+	for i := 0; i < len(value); i++ {
+		if value[i] < 0x20 || value[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // put is node with value at path: objects and arrays made on the way (an array padded with empty

@@ -1,6 +1,10 @@
 package errgenruntime
 
-import "testing"
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
 
 func keyStep(k string) pathStep { return pathStep{key: k, isKey: true} }
 
@@ -41,5 +45,33 @@ func TestToXMLWritesStringsEscapedAndSkipsBadNames(t *testing.T) {
 	}
 	if got := toXML(newObject()); len(got) != 0 {
 		t.Errorf("an empty document is the empty body, not %q", got)
+	}
+}
+
+// One rule for every header value written (issue 38.3): a value with CR, LF, NUL or a character
+// outside visible ASCII, an empty one and one past maxHeaderChars are left out of the headers,
+// and the body still carries them.
+func TestHeaderValuesAreWrittenOnlyWhenSafe(t *testing.T) {
+	inHeader := source{in: "header", name: "x-request-id"}
+	inBody := source{in: "body", path: []pathStep{keyStep("request_id")}}
+	long := strings.Repeat("a", maxHeaderChars)
+	cases := []struct {
+		value  string
+		header bool
+	}{
+		{"req-1 ok~", true}, {long, true}, {long + "a", false}, {"", false},
+		{"a\r\nSet-Cookie: x=1", false}, {"a\nb", false}, {"a\x00b", false}, {"tab\there", false},
+		{"caf\u00e9", false}, {"\u2028", false}, {"del\x7f", false}, {strings.Repeat("x", 100_000), false},
+	}
+	for _, c := range cases {
+		header := http.Header{}
+		body := applyWrites(newObject(), header, []write{{inBody, c.value}, {inHeader, c.value}})
+		got, written := header["X-Request-Id"]
+		if written != c.header || written && (len(got) != 1 || got[0] != c.value) {
+			t.Errorf("%.20q: header written %v (%q), want %v", c.value, written, got, c.header)
+		}
+		if kept := body.(*object).vals["request_id"]; kept != c.value {
+			t.Errorf("%.20q: the body lost the value: %v", c.value, kept)
+		}
 	}
 }
