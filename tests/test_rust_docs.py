@@ -36,7 +36,8 @@ def test_the_page_shows_a_whole_client_and_service() -> None:
     service = found["acme_errors"]
     for needed in ("new_error_with(", "Box<dyn Error>", "downcast::<ErrorPayload>", "to_http_problem(",
                    "read_http_now(", ".check()?", "error.decide(", "std::thread::sleep(delay)", "retry_blocking(",
-                   '"Retry-After"', "status: 429"):
+                   '"Retry-After"', "status: 429", "payload_error()", "failure_of(", "on_attempt(",
+                   "with_idempotent(true)", "error_type", "impl AsResponseError for"):
         assert needed in service, needed
     assert "read_http_now(" in found["openai_errors"]
     for program in found.values():
@@ -57,12 +58,16 @@ def workspace(tmp_path_factory: Any) -> Path:
 
 @needs_cargo
 def test_the_page_compiles_under_clippy_and_runs_as_it_says(workspace: Path) -> None:
-    ok(cargo(workspace, "clippy", "--workspace", "--examples", "--", "-D", "warnings"))
+    ok(cargo(workspace, "clippy", "--workspace", "--examples", "--", "-D", "warnings", "-W", "clippy::pedantic"))
     service = ok(cargo(workspace, "run", "--quiet", "-p", "acme-errors", "--example", "page"))
     assert service.splitlines() == [
         '404 Some("application/problem+json")',
         '{"name":"Ada"} {"name":"Ada"}',
         'skip Some("contact_4172") ["contact_4127"]',
+        "404 RESOURCE_NOT_FOUND (validation): the API's own error",
+        "attempt 1: reset -> retry Some(500ms)",
+        "attempt 2: 502 -> retry Some(1s)",
+        "fine after 1.5s",
     ]
     real = ok(cargo(workspace, "run", "--quiet", "-p", "openai-errors", "--example", "page"))
     assert real.splitlines() == [

@@ -106,14 +106,13 @@ def test_cargo_package_verifies_the_default_crate_and_its_readme_runs(tmp_path: 
     out = package(crate)
     assert "warning: manifest has no" not in out, out
     assert re.search(r"Packaged \d+ files", out) and "Verifying acme-errors" in out, out
-    # The README's example, as it stands, compiles under clippy and runs.
+    # The README's example, as it stands, compiles under clippy and runs; it is the crate's
+    # front page too (`#![doc = include_str!("../README.md")]`), so `cargo test` runs it as a doctest.
     readme = (crate / "README.md").read_text(encoding="utf-8")
     (example,) = re.findall(r"^```rust\n(.*?)^```", readme, re.S | re.M)
-    main = ("\nfn main() {\n    let mut send = || HttpParts {\n        status: 200,\n        headers: Vec::new(),\n"
-            "        body: b\"{}\".to_vec(),\n    };\n    assert_eq!(call_patiently(&mut send).unwrap(), b\"{}\");\n}\n")
-    (crate / "examples" / "readme.rs").write_text(example + main, encoding="utf-8")
-    ok(cargo(crate, "clippy", "--quiet", "--example", "readme", "--", "-D", "warnings"))
-    ok(cargo(crate, "run", "--quiet", "--example", "readme"))
+    (crate / "examples" / "readme.rs").write_text(example, encoding="utf-8")
+    ok(cargo(crate, "clippy", "--quiet", "--example", "readme", "--", "-D", "warnings", "-W", "clippy::pedantic"))
+    assert ok(cargo(crate, "run", "--quiet", "--example", "readme")) == 'Ok(Ok("{}"))\n'
 
 
 @needs_cargo
@@ -132,3 +131,16 @@ def test_cargo_package_verifies_a_5000_code_crate(tmp_path: Path) -> None:
     crate = write_crate(registry_from_text(text), tmp_path)
     out = package(crate)
     assert re.search(r"Packaged \d+ files", out) and "Verifying synthetic-errors" in out, out[-3000:]
+
+
+def test_each_reqwest_release_line_has_its_own_feature() -> None:
+    """Issue 40: a version range spanning reqwest 0.12 and 0.13 made cargo pull a second reqwest
+    into an application on 0.12 (a `Response` of another crate than the caller's), curable only
+    by `cargo update --precise`. One feature per release line uses the application's own."""
+    manifest = tomllib.loads(rendered(registry_of(DEFAULT))["Cargo.toml"])
+    deps, features = manifest["dependencies"], manifest["features"]
+    assert deps["reqwest"]["version"] == "0.13" and deps["reqwest-0-12"]["version"] == "0.12"
+    assert deps["reqwest-0-12"]["package"] == "reqwest"
+    assert all(deps[d]["optional"] and deps[d]["default-features"] is False for d in ("reqwest", "reqwest-0-12"))
+    assert features["reqwest"] == ["dep:reqwest", "http"] and features["reqwest-0-12"] == ["dep:reqwest-0-12", "http"]
+    assert features["tracing"] == ["dep:tracing"] and deps["tracing"]["optional"]

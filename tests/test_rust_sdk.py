@@ -46,8 +46,8 @@ HOSTILE = ("quote \" apostrophe ' triple \"\"\" backtick ` comment */ /* templat
            "bidi \u202e reversed \u202c sep \u2028 para \u2029 ctl \x01\x1b\x7f tab\there 日本語の説明 العربية 😀")
 
 
-def cargo(crate: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CARGO_TARGET_DIR": str(TARGET_DIR), "CARGO_TERM_COLOR": "never"}
+def cargo(crate: Path, *args: str, timeout: int = 600, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CARGO_TARGET_DIR": str(TARGET_DIR), "CARGO_TERM_COLOR": "never", **extra_env}
     return subprocess.run([CARGO or "cargo", *args], cwd=crate, env=env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -100,9 +100,10 @@ def write_crate(registry: Registry, out: Path) -> Path:
     return out / "rust"
 
 
-# The pedantic lints an expert reviewer expects of a public API (issue 26): `#[must_use]` on every
-# pure function and an `# Errors` section on every function returning `Result`.
-PEDANTIC = ("-W", "clippy::must_use_candidate", "-W", "clippy::missing_errors_doc")
+# The whole pedantic group, as an expert reviewer runs it on a public API (issues 26 and 40):
+# `#[must_use]` on every pure function, an `# Errors` section on every function returning
+# `Result`, no unexplained lossy cast.
+PEDANTIC = ("-W", "clippy::pedantic")
 
 
 def check_crate(crate: Path, vectors: Path, *features: str) -> None:
@@ -110,6 +111,8 @@ def check_crate(crate: Path, vectors: Path, *features: str) -> None:
     command the target hands to `errgen conformance`."""
     ok(cargo(crate, "fmt", "--check"))
     ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings", *PEDANTIC))
+    # The API docs build without a warning (broken links included); `cargo test` runs their example.
+    ok(cargo(crate, "doc", "--quiet", "--no-deps", *features, RUSTDOCFLAGS="-D warnings"))
     ok(cargo(crate, "test", "--quiet", *features))
     argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
     assert tool == "cargo"
@@ -250,6 +253,9 @@ def documented_vectors() -> list[dict[str, Any]]:
     """Hand-derived from docs/conformance.md against the default registry (acme 2.1.0)."""
     rate = {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-r"}
     not_json = {"valid": False, "problems": ["not-an-object"], "parsed": "invalid", "decision": decision("escalate", "invalid-payload")}
+    # A 429 whose body is no payload (HTML, not JSON, too deep, JSON not of the API's shape) is
+    # decided by its status (SPEC C): pause, the backoff for the first attempt.
+    no_payload = {**not_json, "decision": decision("pause", "status-fallback", delay=500)}
 
     def http(body: Any, headers: list[list[str]] | None = None, **extra: Any) -> dict[str, Any]:
         text = body if isinstance(body, str) else json.dumps(body)
@@ -264,13 +270,13 @@ def documented_vectors() -> list[dict[str, Any]]:
     deeper = {**rate, "extra": json.loads("[" * 64 + "]" * 64)}
     date = "Thu, 01 Jan 2026 00:00:05 GMT"
     return [
-        {"name": "http/html", **http("<html>Bad Gateway</html>"), "expected": not_json},
-        {"name": "http/two-values", **http("[1 2]"), "expected": not_json},
-        {"name": "http/trailing-garbage", **http(json.dumps(rate) + "x"), "expected": not_json},
+        {"name": "http/html", **http("<html>Bad Gateway</html>"), "expected": no_payload},
+        {"name": "http/two-values", **http("[1 2]"), "expected": no_payload},
+        {"name": "http/trailing-garbage", **http(json.dumps(rate) + "x"), "expected": no_payload},
         # Still JSON at depth 64; the API's own member `extra` stays in the reading's document only.
         {"name": "http/depth-64", **http(nested),
          "expected": {"valid": True, "problems": [], "decision": decision("retry", "registry", rate, 2000)}},
-        {"name": "http/depth-65", **http(deeper), "expected": not_json},
+        {"name": "http/depth-65", **http(deeper), "expected": no_payload},
         {"name": "http/huge-number", **http({**rate, "retry_after_ms": 1e300}),
          "expected": {"problems": ["wrong-type"], "parsed": "invalid"}},
         {"name": "http/overflowing-number", **http(json.dumps(rate)[:-1] + ', "retry_after_ms": 1e400}'),
@@ -281,7 +287,9 @@ def documented_vectors() -> list[dict[str, Any]]:
         waits("retry-after/ms-header-first", [["Retry-After", "3"], ["retry-after-ms", "250"]], 250),
         waits("retry-after/bad-ms-header", [["Retry-After", "3"], ["retry-after-ms", "25 0"]], 3000),
         waits("retry-after/negative", [["Retry-After", "-1"]], 2000),
-        waits("retry-after/fraction", [["Retry-After", "1.5"]], 2000),
+        waits("retry-after/fraction", [["Retry-After", "1.5"]], 1500),
+        waits("retry-after/fraction-rounded-up", [["Retry-After", "2.1281"]], 2129),
+        waits("retry-after/fraction-too-fine", [["Retry-After", "1.0000000001"]], 2000),
         waits("retry-after/plus", [["Retry-After", "+3"]], 2000),
         waits("retry-after/date", [["Retry-After", date]], 5000, now_ms=1_767_225_600_000),
         waits("retry-after/past-date", [["Retry-After", date]], 0, now_ms=1_767_225_700_000),
@@ -297,7 +305,19 @@ def documented_vectors() -> list[dict[str, Any]]:
                  "instance": "/x", **rate}),
          "expected": {"valid": True, "problems": [], "decision": decision("retry", "registry", rate, 2000)}},
         {"name": "http/detail-without-code", **http({"detail": "d", "title": "t"}),
-         "expected": {"problems": ["missing-field"], "decision": decision("escalate", "invalid-payload")}},
+         "expected": {"problems": ["missing-field"], "decision": decision("pause", "status-fallback", delay=500)}},
+        # A body at the code's key claims the API's shape: breaking the contract, it stays invalid.
+        {"name": "http/claimed-but-broken", **http({"code": ["RATE_LIMITED"]}),
+         "expected": {"valid": False, "decision": decision("escalate", "invalid-payload")}},
+        # No response came (SPEC E): retried only when the request never left or may be sent twice.
+        {"name": "transport/refused", "input": {"transport": {"failure": "refused", "idempotent": False}},
+         "expected": {"decision": decision("retry", "transport-failure", delay=500)}},
+        {"name": "transport/reset", "input": {"transport": {"failure": "reset", "idempotent": False}},
+         "expected": {"decision": decision("escalate", "outcome-unknown")}},
+        {"name": "transport/timeout-idempotent", "attempt": 3, "input": {"transport": {"failure": "timeout", "idempotent": True}},
+         "expected": {"decision": decision("retry", "transport-failure", delay=2000)}},
+        {"name": "transport/other-is-reset", "input": {"transport": {"failure": "eof"}},
+         "expected": {"decision": decision("escalate", "outcome-unknown")}},
         {"name": "mcp/structured", "input": {"mcp": {"structuredContent": rate, "content": []}},
          "expected": {"valid": True, "decision": decision("retry", "registry", rate, 2000)}},
         {"name": "mcp/text", "input": {"mcp": {"content": [{"type": "image"}, {"type": "text", "text": json.dumps(rate)}]}},
@@ -348,7 +368,7 @@ def test_a_vector_without_input_is_reported_on_its_line(golden_crate: Path, tmp_
     malformed.write_text(json.dumps({"vectors": [{"name": "no-input"}, documented_vectors()[0]]}), encoding="utf-8")
     argv, cwd, _ = rust_target.conformance_command(golden_crate, malformed, "emit")
     first, second = ok(cargo(cwd, *argv[1:])).splitlines()
-    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp, response"}
+    assert json.loads(first) == {"name": "no-input", "error": "input holds none of payload, http, mcp, response, transport"}
     assert json.loads(second)["parsed"] == "invalid"
 
 

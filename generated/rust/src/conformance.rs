@@ -2,15 +2,18 @@
 //! The conformance runner (errgen's `docs/conformance.md`): `check` compares each vector's
 //! outputs with its `expected` ones, `emit` prints them as one compact JSON line per vector.
 
+use std::fmt::Write;
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 
-use crate::data::{policy, Code, Scope};
-use crate::decide::{decide_value, decide_value_with_jitter};
+use crate::data::{policy, Code, Scope, FIELDS};
+use crate::decide::{
+    decide_response, decide_response_with_jitter, decide_value, decide_value_with_jitter,
+};
 use crate::decision::Decision;
 use crate::errors::new_error_with;
-use crate::http::{from_http, to_http, to_http_problem};
+use crate::http::{to_http, to_http_problem};
 use crate::json::integer_zeros;
 use crate::mcp::{from_mcp_result, to_mcp_result};
 use crate::parts::HttpParts;
@@ -18,6 +21,7 @@ use crate::payload::ErrorPayload;
 use crate::reading::{read_http, HttpReading};
 use crate::received::receive;
 use crate::suggest::did_you_mean;
+use crate::transport::{decide_failure, decide_failure_with_jitter, Failure};
 use crate::validate::{parse_value, problems, verdict};
 
 /// The input kinds of `writing.json` (docs/conformance.md, "The writing vectors").
@@ -88,60 +92,95 @@ pub fn outputs(vector: &Value) -> Result<Vec<(&'static str, String)>, String> {
     {
         return writing_outputs(input);
     }
-    let (raw, reading) = match response_reading(vector) {
-        Some(reading) => (
-            reading.payload.clone().unwrap_or(Value::Null),
-            Some(reading_json(&reading)),
-        ),
-        None => (raw_payload(vector)?, None),
-    };
     let number = |key: &str| vector.get(key).and_then(as_whole);
     let attempt = number("attempt").unwrap_or(1);
     let max_attempts = number("max_attempts").unwrap_or(i128::from(policy::DEFAULT_MAX_ATTEMPTS));
     let max_delay_ms = number("max_delay_ms").unwrap_or(i128::from(policy::DEFAULT_MAX_DELAY_MS));
+    let (attempt, max_attempts) = attempts(attempt, max_attempts);
+    let limits = (attempt, max_attempts, clamp(max_delay_ms));
+    let draw = vector.get("jitter_draw").and_then(Value::as_f64);
+    if let Some(transport) = vector.get("input").and_then(|i| i.get("transport")) {
+        let decision = failure_decision(transport, limits, draw);
+        return Ok(vec![("decision", decision_json(&decision))]);
+    }
+    let reading = http_reading(vector);
+    let raw = match &reading {
+        Some(reading) => reading.payload.clone().unwrap_or(Value::Null),
+        None => raw_payload(vector)?,
+    };
     let mut ids: Vec<&str> = problems(&raw).iter().map(|p| p.id).collect();
     ids.sort_unstable();
     ids.dedup();
-    let (attempt, max_attempts) = attempts(attempt, max_attempts);
-    let decision = match vector.get("jitter_draw").and_then(Value::as_f64) {
-        Some(draw) => {
-            decide_value_with_jitter(&raw, attempt, max_attempts, clamp(max_delay_ms), || draw)
-        }
-        None => decide_value(&raw, attempt, max_attempts, clamp(max_delay_ms)),
+    let (attempt, max_attempts, max_delay_ms) = limits;
+    let of_value = match draw {
+        Some(draw) => decide_value_with_jitter(&raw, attempt, max_attempts, max_delay_ms, || draw),
+        None => decide_value(&raw, attempt, max_attempts, max_delay_ms),
     };
-    same_from_bytes(
-        &raw,
-        attempt,
-        max_attempts,
-        clamp(max_delay_ms),
-        vector,
-        &decision,
-    )?;
-    let reading = reading.map(|reading| ("reading", reading));
-    Ok(reading
+    same_from_bytes(&raw, limits, vector, &of_value)?;
+    // A response (an `http` or `response` input) is decided whole: with no payload, by its status.
+    let decision = match (&reading, draw) {
+        (Some(reading), Some(draw)) => {
+            decide_response_with_jitter(reading, attempt, max_attempts, max_delay_ms, || draw)
+        }
+        (Some(reading), None) => decide_response(reading, attempt, max_attempts, max_delay_ms),
+        (None, _) => of_value,
+    };
+    let shown = reading
+        .filter(|_| is_response_input(vector))
+        .map(|reading| ("reading", reading_json(&reading)));
+    Ok(shown
         .into_iter()
         .chain([
             ("valid", ids.is_empty().to_string()),
             ("problems", json!(ids).to_string()),
             ("parsed", Value::from(verdict(&raw).as_str()).to_string()),
-            (
-                "decision",
-                serde_json::to_string(&decision).unwrap_or_default(),
-            ),
+            ("decision", decision_json(&decision)),
         ])
         .collect())
+}
+
+fn decision_json(decision: &Decision) -> String {
+    serde_json::to_string(decision).unwrap_or_default()
+}
+
+/// The decision of a `transport` input: `{"failure": ..., "idempotent": ...}`.
+fn failure_decision(transport: &Value, limits: (u32, u32, u64), draw: Option<f64>) -> Decision {
+    let name = transport
+        .get("failure")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let failure = Failure::from_name(name);
+    let idempotent = transport.get("idempotent") == Some(&Value::Bool(true));
+    let (attempt, max_attempts, max_delay_ms) = limits;
+    match draw {
+        Some(draw) => decide_failure_with_jitter(
+            failure,
+            idempotent,
+            attempt,
+            max_attempts,
+            max_delay_ms,
+            || draw,
+        ),
+        None => decide_failure(failure, idempotent, attempt, max_attempts, max_delay_ms),
+    }
+}
+
+fn is_response_input(vector: &Value) -> bool {
+    vector
+        .get("input")
+        .and_then(|i| i.get("response"))
+        .is_some()
 }
 
 /// Checks that [`receive`] of the payload's JSON text finds what the checks of the parsed value
 /// find (problems, verdict, decision): the vectors pin the one-pass path too.
 fn same_from_bytes(
     raw: &Value,
-    attempt: u32,
-    max_attempts: u32,
-    max_delay_ms: u64,
+    limits: (u32, u32, u64),
     vector: &Value,
     decision: &Decision,
 ) -> Result<(), String> {
+    let (attempt, max_attempts, max_delay_ms) = limits;
     let text = serde_json::to_vec(raw).map_err(|e| e.to_string())?;
     let received = receive(&text);
     let from_bytes = match vector.get("jitter_draw").and_then(Value::as_f64) {
@@ -159,11 +198,14 @@ fn same_from_bytes(
     Ok(())
 }
 
-/// The reading of a `response` input (`responses.json`): status, header pairs, and the body
-/// after `body_pad` spaces; `None` for any other input.
-fn response_reading(vector: &Value) -> Option<HttpReading> {
+/// The reading of a `response` input (`responses.json`) or an `http` one (`vectors.json`):
+/// status, header pairs, and the body after `body_pad` spaces; `None` for any other input.
+fn http_reading(vector: &Value) -> Option<HttpReading> {
     let now_ms = vector.get("now_ms").and_then(as_whole).unwrap_or(0);
-    let given = vector.get("input")?.get("response")?;
+    let input = vector.get("input")?;
+    let given = input
+        .get("response")
+        .or_else(|| input.get("http").filter(|h| h.is_object()))?;
     let mut response = http_parts(given);
     let pad = given.get("body_pad").and_then(Value::as_u64).unwrap_or(0);
     let pad = usize::try_from(pad).unwrap_or(0);
@@ -192,11 +234,11 @@ fn http_parts(given: &Value) -> HttpParts {
         .map(|pairs| pairs.iter().filter_map(header_pair).collect())
         .unwrap_or_default();
     HttpParts {
+        // A status past u16 is still one of 300 or more (an error), and none of 100..=599.
         status: given
             .get("status")
             .and_then(Value::as_u64)
-            .and_then(|s| u16::try_from(s).ok())
-            .unwrap_or(0),
+            .map_or(0, |s| u16::try_from(s).unwrap_or(u16::MAX)),
         headers,
         body: given
             .get("body")
@@ -213,10 +255,12 @@ fn emit_line(vector: &Value) -> String {
     match outputs(vector) {
         Ok(outputs) => {
             for (key, value) in outputs {
-                line.push_str(&format!(",\"{key}\":{value}"));
+                let _ = write!(line, ",\"{key}\":{value}");
             }
         }
-        Err(why) => line.push_str(&format!(",\"error\":{}", Value::String(why))),
+        Err(why) => {
+            let _ = write!(line, ",\"error\":{}", Value::String(why));
+        }
     }
     line.push('}');
     line
@@ -229,7 +273,7 @@ fn check(vector: &Value) -> Vec<String> {
     };
     if let Some(Value::Array(ids)) = expected.get_mut("problems") {
         // Problems are compared as a set.
-        ids.sort_by_key(|id| id.to_string());
+        ids.sort_by_key(std::string::ToString::to_string);
         ids.dedup();
     }
     let actual = match outputs(vector) {
@@ -254,18 +298,14 @@ fn check(vector: &Value) -> Vec<String> {
 
 /// The raw payload a vector's input stands for; `Err` when the vector has no input to read.
 fn raw_payload(vector: &Value) -> Result<Value, String> {
-    let now_ms = vector.get("now_ms").and_then(as_whole).unwrap_or(0);
     let input = vector.get("input").and_then(Value::as_object);
     if let Some(payload) = input.and_then(|i| i.get("payload")) {
         return Ok(payload.clone());
     }
-    if let Some(http) = input.and_then(|i| i.get("http")).filter(|h| h.is_object()) {
-        return Ok(from_http(&http_parts(http), clamp(now_ms)));
-    }
     if let Some(result) = input.and_then(|i| i.get("mcp")) {
         return Ok(from_mcp_result(result));
     }
-    Err("input holds none of payload, http, mcp, response".to_owned())
+    Err("input holds none of payload, http, mcp, response, transport".to_owned())
 }
 
 fn header_pair(pair: &Value) -> Option<(String, String)> {
@@ -275,6 +315,7 @@ fn header_pair(pair: &Value) -> Option<(String, String)> {
     }
 }
 
+#[allow(clippy::cast_possible_truncation)] // a whole f64 saturates into i128, as meant
 fn as_whole(value: &Value) -> Option<i128> {
     if let Some(n) = value.as_i64() {
         return Some(i128::from(n));
@@ -321,6 +362,7 @@ impl Bounded for u64 {
 }
 
 /// Equality as JSON data: `2` equals `2.0`, object key order is ignored.
+#[allow(clippy::many_single_char_names)]
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
@@ -408,10 +450,8 @@ fn new_error_output(spec: &Value) -> Result<Option<ErrorPayload>, String> {
         if let Some(scope) = scope {
             payload.scope = scope;
         }
-        for (name, value) in fields {
-            if let Err(why) = set_field(payload, name, value) {
-                unset = Some(why);
-            }
+        if let Err(why) = set_fields(payload, fields) {
+            unset = Some(why);
         }
     });
     if let Some(why) = unset {
@@ -420,26 +460,19 @@ fn new_error_output(spec: &Value) -> Result<Option<ErrorPayload>, String> {
     Ok(made.ok())
 }
 
-fn set_field(payload: &mut ErrorPayload, name: &str, value: &Value) -> Result<(), String> {
-    fn typed<T: serde::de::DeserializeOwned>(
-        name: &str,
-        value: &Value,
-    ) -> Result<Option<T>, String> {
-        serde_json::from_value(value.clone())
-            .map(Some)
-            .map_err(|e| format!("new_error: field {name}: {e}"))
+/// Sets `fields` (by canonical name) on `payload` through its wire form, so every field of the
+/// contract view is settable here without a list of them.
+fn set_fields(payload: &mut ErrorPayload, fields: &Map<String, Value>) -> Result<(), String> {
+    let mut value = payload.to_value();
+    for (name, given) in fields {
+        let spec = FIELDS
+            .iter()
+            .find(|spec| spec.name == name)
+            .ok_or_else(|| format!("new_error: no field {name}"))?;
+        value[spec.wire] = given.clone();
     }
-    match name {
-        "resource_id" => payload.resource_id = typed(name, value)?,
-        "message" => payload.message = typed(name, value)?,
-        "retry_after_ms" => payload.retry_after_ms = typed(name, value)?,
-        "searched" => payload.searched = typed(name, value)?,
-        "did_you_mean" => payload.did_you_mean = typed(name, value)?,
-        "accepted" => payload.accepted = typed(name, value)?,
-        "state" => payload.state = typed(name, value)?,
-        "safe_to_replay" => payload.safe_to_replay = typed(name, value)?,
-        _ => return Err(format!("new_error: no field {name}")),
-    }
+    *payload = ErrorPayload::deserialize_value(&value)
+        .map_err(|e| format!("new_error: fields {}: {e}", Value::Object(fields.clone())))?;
     Ok(())
 }
 

@@ -74,6 +74,8 @@ pub fn new_error(
 ///
 /// [`PayloadError`] listing every problem when the code is not in the registry or the filled
 /// payload breaks the strict contract.
+// The code is taken as written (`Code::RateLimited`), as `new_error` takes it.
+#[allow(clippy::needless_pass_by_value)]
 pub fn new_error_with(
     code: Code,
     correlation_id: impl Into<String>,

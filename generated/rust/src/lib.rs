@@ -10,15 +10,25 @@
 //! - [`new_error`], [`to_http`] / [`to_http_problem`] / [`from_http`] and [`to_mcp_result`] /
 //!   [`from_mcp_result`];
 //! - [`read_http`]: a real API's response read where the registry's `wire.response` says, and
-//!   [`HttpReading::check`] turning an error response into a [`ResponseError`];
-//! - [`retry`] (async, any runtime) and [`retry_blocking`]: calling again as [`decide`] says,
-//!   within a [`RetryPolicy`];
-//! - with the `reqwest` feature, `check_reqwest`: a
-//!   `reqwest::Response` as a [`ResponseError`] in one call;
+//!   [`HttpReading::check`] turning an error response into a [`ResponseError`] (status,
+//!   headers, reading, typed payload; one pointer wide);
+//! - [`decide_response`]: a whole response decided, one without a payload (a proxy's HTML 502,
+//!   a bare 429) by its status ([`status_action`]), honouring `Retry-After`;
+//! - [`decide_failure`] and [`failure_of`]: when no response came (refused, TLS, reset,
+//!   timeout), retried when the request never left or the call is idempotent;
+//! - [`retry`] (async, any runtime) and [`retry_blocking`]: calling again as the decisions say,
+//!   within a [`RetryPolicy`], API errors and transport failures alike, each failed attempt
+//!   shown to an observer ([`RetryPolicy::on_attempt`]; `tracing` events with the `tracing`
+//!   feature);
+//! - with the `reqwest` feature (reqwest 0.13) or `reqwest-0-12`, `check_reqwest`: a
+//!   `reqwest::Response` as a [`ResponseError`] in one call, and reqwest's own errors as
+//!   transport failures;
 //! - [`did_you_mean`] and the recovery table, [`RECOVERY_TABLE`].
 //!
 //! The behaviour is specified by errgen's `docs/conformance.md`; the `conformance` example runs
 //! the vectors that pin it.
+//!
+#![doc = include_str!("example.md")]
 
 mod data;
 mod decide;
@@ -33,13 +43,14 @@ mod payload;
 mod payload_error;
 mod reading;
 mod received;
-#[cfg(feature = "reqwest")]
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
 mod reqwest_response;
 mod retry;
 mod suggest;
 mod table;
 #[cfg(test)]
 mod tests;
+mod transport;
 mod validate;
 mod writing;
 
@@ -50,7 +61,10 @@ pub use data::{
     policy, problem, wire, Action, Category, Code, Hint, Reason, Scope, State, Verdict, CATEGORIES,
     RECOVERY_TABLE, REGISTRY_NAME, REGISTRY_VERSION,
 };
-pub use decide::{decide, decide_value, decide_value_with_jitter, decide_with_max_delay};
+pub use decide::{
+    decide, decide_response, decide_response_with_jitter, decide_value, decide_value_with_jitter,
+    decide_with_max_delay, status_action,
+};
 pub use decision::{backoff_ms, full_jitter, random_draw, Decision};
 pub use errors::{new_error, new_error_with};
 pub use http::{from_http, from_http_now, to_http, to_http_problem};
@@ -65,9 +79,10 @@ pub use payload::ErrorPayload;
 pub use payload_error::{PayloadError, Problem};
 pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
 pub use received::{receive, Received};
-#[cfg(feature = "reqwest")]
-pub use reqwest_response::{check_reqwest, ReqwestError};
-pub use retry::{retry, retry_blocking, AsResponseError, RetryPolicy};
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+pub use reqwest_response::{check_reqwest, ReqwestError, ReqwestResponse};
+pub use retry::{retry, retry_blocking, AsResponseError, Attempt, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};
+pub use transport::{decide_failure, decide_failure_with_jitter, failure_of, Failure};
 pub use validate::{parse, parse_value, problems, validate, verdict};

@@ -13,9 +13,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::data::{policy, wire, Code, FIELDS, RESPONSE_SPEC};
-use crate::decide::{decide_value, decide_with_max_delay};
-use crate::decision::Decision;
+use crate::data::{policy, wire, Category, Code, FIELDS, RESPONSE_SPEC};
+use crate::decision::{is_timed, Decision};
 use crate::json::{out_of_range, read_json};
 use crate::parts::{imf_fixdate_ms, HttpParts};
 use crate::payload::ErrorPayload;
@@ -42,6 +41,17 @@ pub struct HttpReading {
     /// The whole parsed body (JSON, or XML as nested objects); `None` when it cannot be read.
     /// The API's own fields, kept for the caller.
     pub document: Option<Value>,
+    /// The HTTP status the response was read with.
+    pub status: u16,
+    /// The response's header pairs, as given: what a caught [`ResponseError`] carries.
+    pub headers: Vec<(String, String)>,
+    /// Whether the body claims to be the API's error shape: a code was read, or a JSON object
+    /// holds where the registry reads the code. A claimed body is decided as a payload (one
+    /// breaking the contract escalates), any other error response by its status.
+    pub(crate) claimed: bool,
+    /// The delay a response without a payload asks for: `delay_ms`, else the standard
+    /// `retry-after-ms` / `Retry-After` headers.
+    pub(crate) fallback_delay_ms: Option<u64>,
 }
 
 impl HttpReading {
@@ -56,42 +66,98 @@ impl HttpReading {
     ///
     /// # Errors
     ///
-    /// [`ResponseError::Payload`] with the typed payload when the response is an error that
-    /// carries one (read tolerantly: a newer server's code is kept), else
-    /// [`ResponseError::Invalid`] with what was read and why it breaks the contract.
+    /// A [`ResponseError`] when the response is an error: its status, headers and reading,
+    /// with the typed payload when the body carries one (read tolerantly: a newer server's code
+    /// is kept), else why it is none.
     pub fn check(&self) -> Result<(), ResponseError> {
-        let Some(raw) = self.payload.as_ref().filter(|_| self.error) else {
+        if !self.error {
             return Ok(());
-        };
-        Err(match parse_value(raw) {
-            Ok(payload) => ResponseError::Payload(Box::new(payload)),
-            Err(error) => ResponseError::Invalid {
-                raw: raw.clone(),
-                error,
-            },
-        })
+        }
+        let raw = self.payload.as_ref().unwrap_or(&Value::Null);
+        Err(ResponseError(Box::new(Caught {
+            payload: parse_value(raw),
+            reading: self.clone(),
+        })))
     }
 }
 
-/// An HTTP error response as a Rust error ([`HttpReading::check`]).
+/// An HTTP error response as a Rust error ([`HttpReading::check`]): the status, the headers, the
+/// reading, and the typed payload when the body carries one. It decides as
+/// [`decide_response`](crate::decide_response) does, so a proxy's codeless 502 or a bare 429 is
+/// retried like the API's own errors. Small (one pointer), for `Result<T, ResponseError>`.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ResponseError {
-    /// The error's payload, typed (see [`ErrorPayload::is_known`] for a newer server's code).
-    Payload(Box<ErrorPayload>),
-    /// An error response whose payload breaks the contract (or whose body cannot be read):
-    /// `raw` is what was read, `error` why it is not a payload.
-    Invalid { raw: Value, error: PayloadError },
+pub struct ResponseError(Box<Caught>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct Caught {
+    reading: HttpReading,
+    payload: Result<ErrorPayload, PayloadError>,
 }
 
 impl ResponseError {
-    /// The payload, when the response carried a valid one.
+    /// The error of a 503 response whose body is `raw`, read as errgen's payload.
+    #[cfg(test)]
+    pub(crate) fn of_payload(raw: &Value) -> Self {
+        let reading = HttpReading {
+            error: true,
+            payload: Some(raw.clone()),
+            code: None,
+            correlation_id: None,
+            delay_ms: None,
+            document: Some(raw.clone()),
+            status: 503,
+            headers: Vec::new(),
+            claimed: true,
+            fallback_delay_ms: None,
+        };
+        let Err(error) = reading.check() else {
+            unreachable!("an error reading")
+        };
+        error
+    }
+
+    /// The HTTP status of the response.
+    #[must_use]
+    pub fn status(&self) -> u16 {
+        self.0.reading.status
+    }
+
+    /// The response's header pairs, in order.
+    #[must_use]
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.0.reading.headers
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    #[must_use]
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.0.reading.headers, name)
+    }
+
+    /// What [`read_http`] found: the code, request id and delay as read, and the whole body.
+    #[must_use]
+    pub fn reading(&self) -> &HttpReading {
+        &self.0.reading
+    }
+
+    /// The payload, when the response carried a valid one (see [`ErrorPayload::is_known`] for
+    /// a newer server's code).
     #[must_use]
     pub fn payload(&self) -> Option<&ErrorPayload> {
-        match self {
-            ResponseError::Payload(payload) => Some(payload),
-            ResponseError::Invalid { .. } => None,
-        }
+        self.0.payload.as_ref().ok()
+    }
+
+    /// Why the body is not a payload (it breaks the contract, or the response has none, such as
+    /// a proxy's HTML page); `None` when it is one.
+    #[must_use]
+    pub fn payload_error(&self) -> Option<&PayloadError> {
+        self.0.payload.as_ref().err()
+    }
+
+    /// The raw payload as read ([`HttpReading::payload`]): for a body that is not one, its text.
+    #[must_use]
+    pub fn raw(&self) -> &Value {
+        self.0.reading.payload.as_ref().unwrap_or(&Value::Null)
     }
 
     /// The error's code, when the response carried a valid payload.
@@ -100,14 +166,27 @@ impl ResponseError {
         self.payload().map(|payload| &payload.code)
     }
 
-    /// Whether the identical call may succeed later (an invalid payload: never).
+    /// The error's category, when the response carried a valid payload.
     #[must_use]
-    pub fn is_retryable(&self) -> bool {
-        self.payload().is_some_and(|payload| payload.retryable)
+    pub fn category(&self) -> Option<&Category> {
+        self.payload().map(|payload| &payload.category)
     }
 
-    /// What to do about it ([`decide_value`]), with the policy's default delay bound: an invalid
-    /// payload escalates.
+    /// Whether the identical call may succeed later: the payload's `retryable`; for a response
+    /// without one, whether its status is retried ([`status_action`](crate::status_action));
+    /// a body breaking the contract: never.
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        match (&self.0.payload, self.0.reading.claimed) {
+            (Ok(payload), _) => payload.retryable,
+            (Err(_), false) => is_timed(&crate::status_action(self.status())),
+            (Err(_), true) => false,
+        }
+    }
+
+    /// What to do about it ([`decide_response`](crate::decide_response)), with the policy's
+    /// default delay bound: an invalid payload escalates, a response without one decides by
+    /// its status.
     #[must_use]
     pub fn decide(&self, attempt: u32, max_attempts: u32) -> Decision {
         self.decide_with_max_delay(attempt, max_attempts, policy::DEFAULT_MAX_DELAY_MS)
@@ -121,31 +200,26 @@ impl ResponseError {
         max_attempts: u32,
         max_delay_ms: u64,
     ) -> Decision {
-        match self {
-            ResponseError::Payload(payload) => {
-                decide_with_max_delay(payload, attempt, max_attempts, max_delay_ms)
-            }
-            ResponseError::Invalid { raw, .. } => {
-                decide_value(raw, attempt, max_attempts, max_delay_ms)
-            }
-        }
+        crate::decide_response(&self.0.reading, attempt, max_attempts, max_delay_ms)
     }
 }
 
 impl fmt::Display for ResponseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResponseError::Payload(payload) => payload.fmt(f),
-            ResponseError::Invalid { error, .. } => write!(f, "invalid error payload: {error}"),
+        write!(f, "HTTP {}: ", self.status())?;
+        match (&self.0.payload, self.0.reading.claimed) {
+            (Ok(payload), _) => payload.fmt(f),
+            (Err(error), true) => write!(f, "invalid error payload: {error}"),
+            (Err(_), false) => f.write_str("no error payload in the body"),
         }
     }
 }
 
 impl std::error::Error for ResponseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ResponseError::Payload(_) => None,
-            ResponseError::Invalid { error, .. } => Some(error),
+        match &self.0.payload {
+            Ok(payload) => Some(payload),
+            Err(error) => Some(error),
         }
     }
 }
@@ -182,6 +256,11 @@ pub fn read_http(response: &HttpParts, now_ms: u64) -> HttpReading {
     let correlation_id = facts.first(&spec.correlation_id, code_text);
     let delay_ms = facts.delay(&spec.retry_after, now_ms);
     let error = status >= 300 || spec.error_when.iter().any(|c| facts.holds(c));
+    let claimed = code.is_some() || (!xml && claims(found));
+    let fallback_delay_ms = match delay_ms {
+        None if error && !claimed => facts.delay(&spec.own_retry_after, now_ms),
+        delay => delay,
+    };
     let payload = error.then(|| {
         if code.is_some() || (found.is_some() && !xml) {
             facts.payload(
@@ -203,7 +282,26 @@ pub fn read_http(response: &HttpParts, now_ms: u64) -> HttpReading {
         correlation_id,
         delay_ms,
         document,
+        status,
+        headers: headers.to_vec(),
+        claimed,
+        fallback_delay_ms,
     }
+}
+
+/// Whether a JSON document holds where the registry reads the code (the first key of a body
+/// source): the API's own error shape, which a payload breaking the contract must not escape
+/// by being decided on its status.
+fn claims(document: Option<&Value>) -> bool {
+    let Some(Value::Object(object)) = document else {
+        return false;
+    };
+    spec().code.iter().any(|source| match source {
+        Source::Body { path } => {
+            matches!(path.first(), Some(Step::Key(key)) if object.contains_key(key))
+        }
+        _ => false,
+    })
 }
 
 /// [`read_http`] measured from the system clock.
@@ -223,7 +321,7 @@ pub(crate) fn now_ms() -> u64 {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Spec {
+pub(crate) struct Spec {
     format: String,
     error_when: Vec<Condition>,
     code: Vec<Source>,
@@ -235,6 +333,35 @@ struct Spec {
     variants: BTreeMap<String, Vec<(String, Vec<Condition>)>>,
     retryable_statuses: Vec<i64>,
     service_statuses: Vec<i64>,
+    #[serde(default = "default_status_actions")]
+    pub(crate) status_actions: BTreeMap<String, String>,
+    #[serde(default = "default_paused_with_delay")]
+    pub(crate) paused_with_delay: Vec<i64>,
+}
+
+/// errgen's defaults for `status_actions`, as the contract view writes them when the registry
+/// overrides none (the view always writes the merged map; this reads an older one the same).
+fn default_status_actions() -> BTreeMap<String, String> {
+    [
+        ("401", "stop"),
+        ("403", "stop"),
+        ("404", "skip"),
+        ("408", "retry"),
+        ("410", "skip"),
+        ("425", "retry"),
+        ("429", "pause"),
+        ("503", "pause"),
+        ("3xx", "escalate"),
+        ("4xx", "fix"),
+        ("5xx", "retry"),
+    ]
+    .into_iter()
+    .map(|(key, action)| (key.to_owned(), action.to_owned()))
+    .collect()
+}
+
+fn default_paused_with_delay() -> Vec<i64> {
+    vec![403]
 }
 
 #[derive(Debug, Deserialize)]
@@ -284,7 +411,7 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, 
     Value::deserialize(deserializer).map(Some)
 }
 
-fn spec() -> &'static Spec {
+pub(crate) fn spec() -> &'static Spec {
     static SPEC: OnceLock<Spec> = OnceLock::new();
     // The text is rendered by errgen from the contract view; an unreadable one reads nothing.
     SPEC.get_or_init(|| serde_json::from_str(RESPONSE_SPEC).unwrap_or_default())
@@ -397,6 +524,7 @@ pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<
 // ---- values ------------------------------------------------------------------------------------------
 
 /// A JSON number's value when it is an integer of magnitude at most 2^53 - 1 (1.0 counts).
+#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)] // exact within 2^53
 fn whole(number: &serde_json::Number) -> Option<i64> {
     let max = i64::try_from(policy::MAX_DELAY_VALUE_MS).unwrap_or(i64::MAX);
     if let Some(n) = number.as_i64() {
@@ -411,7 +539,7 @@ fn whole(number: &serde_json::Number) -> Option<i64> {
 }
 
 /// A code or request id: a non-empty string, or a whole JSON number as its decimal text.
-fn code_text(value: &Value) -> Option<String> {
+pub(crate) fn code_text(value: &Value) -> Option<String> {
     match value {
         Value::String(text) if !text.is_empty() => Some(text.clone()),
         Value::Number(number) => whole(number).map(|n| n.to_string()),
@@ -424,6 +552,7 @@ fn message_text(value: &Value) -> Option<String> {
 }
 
 /// JSON equality with numbers by value (`1 == 1.0`).
+#[allow(clippy::many_single_char_names)]
 fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
@@ -673,6 +802,11 @@ fn saturated(digits: &str, factor: u64) -> u64 {
 }
 
 /// ASCII digits, or a whole JSON number >= 0 (not one out of range), times `factor`, saturated.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 fn scaled(value: &Value, factor: u64) -> Option<u64> {
     match value {
         Value::String(text) => digits(text).then(|| saturated(text, factor)),
@@ -694,6 +828,50 @@ fn scaled(value: &Value, factor: u64) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// `0.<fraction>` of `factor` ms, rounded up to a whole ms (exact: no binary floating point).
+fn fraction_ms(fraction: &str, factor: u64) -> u64 {
+    let scale = 10u64.pow(u32::try_from(fraction.len()).unwrap_or(9));
+    saturated(fraction, 1)
+        .saturating_mul(factor)
+        .div_ceil(scale)
+}
+
+/// `[0-9]+.[0-9]{1,9}`: the whole and fraction digits of a decimal.
+fn decimal(text: &str) -> Option<(&str, &str)> {
+    let (whole, fraction) = text.split_once('.')?;
+    (digits(whole) && digits(fraction) && fraction.len() <= 9).then_some((whole, fraction))
+}
+
+/// Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded
+/// up, saturated. A JSON fraction is first rounded to the microsecond, so that 64.57, which
+/// binary floating point holds as 64.5699..., is 64,570 ms in every SDK.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
+pub(crate) fn seconds_ms(value: &Value) -> Option<u64> {
+    if let Some((whole, fraction)) = value.as_str().and_then(decimal) {
+        return Some(
+            saturated(whole, 1000)
+                .saturating_add(fraction_ms(fraction, 1000))
+                .min(MAX),
+        );
+    }
+    if let Value::Number(number) = value {
+        let f = number.as_f64().filter(|f| !out_of_range(*f));
+        if let Some(f) = f.filter(|f| f.fract() != 0.0 && *f >= 0.0 && f.is_finite()) {
+            if f * 1000.0 > MAX as f64 {
+                return Some(MAX);
+            }
+            // Within 2^53 ms, so the microseconds fit a u64 and the cast is exact.
+            let micro = (f * 1_000_000.0 + 0.5).floor() as u64;
+            return Some(micro.div_ceil(1000).min(MAX));
+        }
+    }
+    scaled(value, 1000)
 }
 
 /// `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole milliseconds.
@@ -734,9 +912,7 @@ fn duration_ms(text: &str) -> Option<u64> {
         at += width;
         let mut part = saturated(whole, factor);
         if !fraction.is_empty() {
-            let scale = 10u64.pow(u32::try_from(fraction.len()).unwrap_or(9));
-            let numerator = saturated(fraction, 1).saturating_mul(factor);
-            part = part.saturating_add(numerator.div_ceil(scale));
+            part = part.saturating_add(fraction_ms(fraction, factor));
         }
         total = total.saturating_add(part).min(MAX);
     }
@@ -752,10 +928,10 @@ fn since(when_ms: i128, now_ms: u64) -> u64 {
 fn delay_of(unit: Unit, value: &Value, now_ms: u64) -> Option<u64> {
     match unit {
         Unit::Ms => scaled(value, 1),
-        Unit::Seconds => scaled(value, 1000),
+        Unit::Seconds => seconds_ms(value),
         Unit::EpochSeconds => scaled(value, 1000).map(|when| since(i128::from(when), now_ms)),
         Unit::Duration => duration_ms(value.as_str()?),
-        Unit::Http => match (scaled(value, 1000), value) {
+        Unit::Http => match (seconds_ms(value), value) {
             (Some(seconds), _) => Some(seconds),
             (None, Value::String(text)) => {
                 imf_fixdate_ms(text).map(|when| since(i128::from(when), now_ms))

@@ -31,7 +31,7 @@ fn response(headers: &[(&str, &str)], body: &Value) -> HttpParts {
         status: 503,
         headers: headers
             .iter()
-            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .map(|(n, v)| ((*n).to_string(), (*v).to_string()))
             .collect(),
         body: body.to_string().into_bytes(),
     }
@@ -162,9 +162,12 @@ fn numbers_are_integral_within_the_contract_bounds() {
     let Some(entry) = entry else { return };
     let scope = &entry.scopes[0];
     let with_delay = |delay: &str| {
-        let mut text = payload_for(entry, scope).to_string();
-        text.pop();
-        text.push_str(&format!(",\"{}\":{delay}}}", wire::RETRY_AFTER_MS));
+        let text = payload_for(entry, scope).to_string();
+        let text = format!(
+            "{},\"{}\":{delay}}}",
+            &text[..text.len() - 1],
+            wire::RETRY_AFTER_MS
+        );
         read_json(text.as_bytes()).unwrap()
     };
     for ok in ["0", "2.0", "9007199254740991", "1e3"] {
@@ -293,9 +296,32 @@ fn http_headers_give_a_delay_only_in_their_exact_forms() {
         delay(&[("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")]),
         Some(json!(252_618_189_022_000u64))
     );
+    // A JSON fraction of seconds is rounded to the microsecond first: 64.57 (Discord) is 64,570 ms.
+    let seconds = |v: Value| crate::reading::seconds_ms(&v);
+    assert_eq!(seconds(json!(64.57)), Some(64_570));
+    assert_eq!(seconds(json!(0.0004)), Some(1));
+    assert_eq!(seconds(json!(2.0)), Some(2000));
+    assert_eq!(seconds(json!(1e300)), Some(policy::MAX_DELAY_VALUE_MS));
+    assert_eq!(seconds(json!(-0.5)), None);
+    // Decimal seconds, rounded up to the millisecond, exactly (no binary floating point).
+    for (decimal, ms) in [
+        ("1.5", 1500),
+        ("2.128", 2128),
+        ("1.0001", 1001),
+        ("0.000000001", 1),
+    ] {
+        assert_eq!(
+            delay(&[("Retry-After", decimal)]),
+            Some(json!(ms)),
+            "{decimal}"
+        );
+    }
     for ignored in [
         "-1",
-        "1.5",
+        "1.",
+        ".5",
+        "1.0000000001",
+        "1.5e3",
         "+3",
         "Sunday, 06-Nov-94 08:49:37 GMT",
         "Sun Nov  6 08:49:37 1994",
@@ -354,7 +380,7 @@ fn new_error_fills_from_the_table_and_checks_the_result() {
     let err = new_error(Code::from_wire("NOT_IN_THIS_REGISTRY"), "c").unwrap_err();
     assert_eq!(err.problems[0].id, "unknown-code");
     let err = new_error_with(entry.code.clone(), "c", |p| {
-        p.scope = Scope::from_wire("galaxy")
+        p.scope = Scope::from_wire("galaxy");
     });
     assert!(err.is_err());
     let boxed: Box<dyn std::error::Error> = Box::new(payload);
@@ -461,7 +487,7 @@ fn a_number_longer_than_the_limit_is_out_of_range_but_the_document_reads() {
     let document = read_http(&parts, 0).document.expect("still JSON");
     for key in ["n", "m", "f"] {
         let n = document[key].as_f64().unwrap();
-        assert!(n.abs() == f64::MAX, "{key}: {n}");
+        assert!(crate::json::out_of_range(n), "{key}: {n}");
     }
     // Not a number by JSON's grammar: the text stays unreadable, whatever its length.
     parts.body = format!("[{long}-1]").into_bytes();
@@ -484,7 +510,7 @@ fn a_number_longer_than_the_limit_is_out_of_range_but_the_document_reads() {
 
 /// 1 MB of hostile input: each decided in under a second, nothing panics. The second holds for
 /// an optimised build (`cargo test --release`, as errgen's tests run this one); an unoptimised
-/// serde_json is about ten times slower, so a debug run only checks that nothing spins.
+/// `serde_json` is about ten times slower, so a debug run only checks that nothing spins.
 #[test]
 fn hostile_megabytes_are_decided_quickly() {
     let budget_ms = if cfg!(debug_assertions) { 10_000 } else { 1000 };
@@ -614,10 +640,15 @@ fn an_error_response_is_a_rust_error_carrying_its_payload() {
         assert_eq!(err.decide(1, 5), payload.decide(1, 5));
         assert!(recovery_entry(&status).is_none() || err.code().is_some_and(Code::is_known));
     } else {
-        assert!(matches!(err, ResponseError::Invalid { .. }));
+        // No payload at all: decided by the status (503: pause), never an invalid payload.
+        assert!(err.payload().is_none() && err.payload_error().is_some());
         assert!(std::error::Error::source(&err).is_some());
-        assert_eq!(err.decide(1, 5).action, Action::Escalate);
+        let decision = err.decide(1, 5);
+        assert_eq!(decision.reason, Reason::StatusFallback);
+        assert_eq!(decision.action, status_action(503));
+        assert!(err.is_retryable());
     }
+    assert_eq!((err.status(), err.headers()), (503, &[][..]));
     junk.status = 200;
     junk.body = b"{}".to_vec();
     assert_eq!(read_http(&junk, 0).check(), Ok(()));
@@ -723,6 +754,15 @@ fn retry_waits_what_decide_says_then_returns_the_last_error() {
     }
 }
 
+/// An error that is neither an API response nor a transport failure (a caller's bug, say).
+struct NotAResponse;
+
+impl AsResponseError for NotAResponse {
+    fn as_response_error(&self) -> Option<&ResponseError> {
+        None
+    }
+}
+
 #[test]
 fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors() {
     let Some(entry) = RECOVERY_TABLE.iter().find(|e| {
@@ -745,26 +785,20 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
         Duration::from_millis(1500)
     };
     assert_eq!(slept, [waited; 2]);
-    // An error that is no API response (a transport failure) is returned at once.
-    struct Transport;
-    impl AsResponseError for Transport {
-        fn as_response_error(&self) -> Option<&ResponseError> {
-            None
-        }
-    }
+    // An error that is neither an API response nor a transport failure is returned at once.
     let mut calls = 0;
-    let result: Result<(), Transport> = retry_blocking(
+    let result: Result<(), NotAResponse> = retry_blocking(
         &policy,
         || {
             calls += 1;
-            Err(Transport)
+            Err(NotAResponse)
         },
         |_| unreachable!("no wait"),
     );
     assert!(result.is_err());
     assert_eq!(calls, 1);
     // A delay past the policy's bound escalates: no wait.
-    let short = policy.with_max_delay(Duration::from_millis(1499));
+    let short = policy.clone().with_max_delay(Duration::from_millis(1499));
     assert_eq!(short.wait(&response_error(entry, Some(1500)), 1), None);
     assert_eq!(
         policy.wait(&response_error(entry, Some(1500)), 1),
@@ -775,45 +809,62 @@ fn retry_returns_the_value_once_a_call_succeeds_and_never_waits_on_other_errors(
 #[test]
 fn jitter_spreads_a_backoff_only() {
     let raw = retryable_unknown();
-    let error = ResponseError::Payload(Box::new(parse_value(&raw).unwrap()));
+    let error = ResponseError::of_payload(&raw);
     let decided = error.decide(2, 5).delay().unwrap();
     let policy = RetryPolicy::default().with_jitter(true);
     let waits: Vec<Duration> = (0..20).map(|_| policy.wait(&error, 2).unwrap()).collect();
     assert!(waits.iter().all(|w| *w < decided), "{waits:?}");
     let mut named = raw;
     named[wire::RETRY_AFTER_MS] = json!(1234);
-    let error = ResponseError::Payload(Box::new(parse_value(&named).unwrap()));
+    let error = ResponseError::of_payload(&named);
     assert_eq!(policy.wait(&error, 2), Some(Duration::from_millis(1234)));
 }
 
-#[cfg(feature = "reqwest")]
-#[test]
-fn a_reqwest_response_is_checked_in_one_call() {
-    let entry = first();
-    let payload = new_error_with(entry.code.clone(), "c-4", |p| {
-        if p.scope == Scope::Resource {
-            p.resource_id = Some("r-4".to_owned());
+/// `check_reqwest` on a response of one reqwest release line.
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+macro_rules! reqwest_checked {
+    ($name:ident, $krate:ident) => {
+        #[test]
+        fn $name() {
+            let entry = first();
+            let payload = new_error_with(entry.code.clone(), "c-4", |p| {
+                if p.scope == Scope::Resource {
+                    p.resource_id = Some("r-4".to_owned());
+                }
+                if p.retryable {
+                    p.retry_after_ms = Some(1500);
+                }
+            })
+            .unwrap();
+            let response = ::$krate::Response::from(to_http_response(&payload));
+            let err = block_on(check_reqwest(response)).unwrap_err();
+            assert_eq!(
+                err.as_response_error().and_then(ResponseError::payload),
+                Some(&payload)
+            );
+            assert_eq!(err.transport_failure(), None);
+            assert!(std::error::Error::source(&err).is_some());
+            assert!(err.to_string().contains("c-4"));
+            let mut ok = ::http::Response::new(b"{}".to_vec());
+            ok.headers_mut()
+                .insert("x-a", ::http::HeaderValue::from_static("1"));
+            let parts = block_on(check_reqwest(::$krate::Response::from(ok))).unwrap();
+            assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
+            assert_eq!(parts.header("X-A"), Some("1"));
+            // A URL reqwest refuses before connecting: its error is a transport failure.
+            let refused = block_on(::$krate::Client::new().get("http://[::1").send()).unwrap_err();
+            let failure = failure_of(&refused);
+            let error = ReqwestError::from(refused);
+            assert_eq!(error.transport_failure(), failure);
+            assert!(failure.is_some() && error.as_response_error().is_none());
         }
-        if p.retryable {
-            p.retry_after_ms = Some(1500);
-        }
-    })
-    .unwrap();
-    let response = ::reqwest::Response::from(to_http_response(&payload));
-    let err = block_on(check_reqwest(response)).unwrap_err();
-    assert_eq!(
-        err.as_response_error().and_then(ResponseError::payload),
-        Some(&payload)
-    );
-    assert!(std::error::Error::source(&err).is_some());
-    assert!(err.to_string().contains("c-4"));
-    let mut ok = ::http::Response::new(b"{}".to_vec());
-    ok.headers_mut()
-        .insert("x-a", ::http::HeaderValue::from_static("1"));
-    let parts = block_on(check_reqwest(::reqwest::Response::from(ok))).unwrap();
-    assert_eq!((parts.status, parts.body.as_slice()), (200, &b"{}"[..]));
-    assert_eq!(parts.header("X-A"), Some("1"));
+    };
 }
+
+#[cfg(feature = "reqwest")]
+reqwest_checked!(a_reqwest_response_is_checked_in_one_call, reqwest);
+#[cfg(feature = "reqwest-0-12")]
+reqwest_checked!(a_reqwest_0_12_response_is_checked_in_one_call, reqwest_0_12);
 
 #[test]
 fn the_integer_minus_zero_reads_as_zero_and_the_float_keeps_its_sign() {
@@ -863,22 +914,19 @@ fn received_as_read(bytes: &[u8]) {
             decide_value_with_jitter(&as_value, attempt, max_attempts, max_delay_ms, || 0.5);
         assert_eq!(jittered, expected, "{shown}");
     }
-    match raw {
-        Some(raw) => {
-            assert_eq!(received.problems(), problems(&raw).as_slice(), "{shown}");
-            assert_eq!(received.verdict(), verdict(&raw), "{shown}");
-            assert_eq!(received.is_valid(), validate(&raw).is_ok(), "{shown}");
-        }
-        None => {
-            let ids: Vec<&str> = received.problems().iter().map(|p| p.id).collect();
-            assert_eq!(ids, [problem::NOT_AN_OBJECT], "{shown}");
-            assert_eq!(received.verdict(), Verdict::Invalid, "{shown}");
-            assert_eq!(
-                parse(bytes).unwrap_err().problems,
-                received.problems(),
-                "{shown}"
-            );
-        }
+    if let Some(raw) = raw {
+        assert_eq!(received.problems(), problems(&raw).as_slice(), "{shown}");
+        assert_eq!(received.verdict(), verdict(&raw), "{shown}");
+        assert_eq!(received.is_valid(), validate(&raw).is_ok(), "{shown}");
+    } else {
+        let ids: Vec<&str> = received.problems().iter().map(|p| p.id).collect();
+        assert_eq!(ids, [problem::NOT_AN_OBJECT], "{shown}");
+        assert_eq!(received.verdict(), Verdict::Invalid, "{shown}");
+        assert_eq!(
+            parse(bytes).unwrap_err().problems,
+            received.problems(),
+            "{shown}"
+        );
     }
 }
 
@@ -890,6 +938,7 @@ fn payload_text(entry: &CodeEntry, extra: &str) -> String {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // one table of cases, each a line or two
 fn receive_reads_bytes_as_read_json_and_checks_them_as_the_value_checks() {
     let entry = first();
     let retrying = RECOVERY_TABLE.iter().find(|e| e.retryable).unwrap_or(entry);
@@ -1056,4 +1105,262 @@ fn every_known_value_spells_its_own_wire_string() {
         Code::from_wire("NOT_A_CODE_OF_THIS_REGISTRY").as_str(),
         "NOT_A_CODE_OF_THIS_REGISTRY"
     );
+}
+
+#[test]
+fn a_header_is_written_only_when_its_value_is_visible_ascii_within_the_limit() {
+    let limit = usize::try_from(policy::MAX_HEADER_CHARS).unwrap();
+    let (at_limit, past_limit) = ("7".repeat(limit), "7".repeat(limit + 1));
+    assert!(crate::writing::writable(" ~ visible ASCII and space"));
+    assert!(crate::writing::writable(&at_limit));
+    for refused in [
+        "",
+        "a\r\nSet-Cookie: x=1",
+        "nul\0",
+        "tab\t",
+        "del\u{7f}",
+        "caf\u{e9}",
+        &past_limit,
+    ] {
+        assert!(!crate::writing::writable(refused), "{refused:?}");
+    }
+    // Every fact a registry may write to a header, hostile: no header carries it, the body does.
+    let entry = first();
+    let clean = parse_value(&payload_for(entry, &entry.scope)).unwrap();
+    for hostile in ["a\r\nSet-Cookie: x=1", "nul\0", "caf\u{e9}", &past_limit] {
+        let mut payload = clean.clone();
+        payload.message = Some(hostile.to_owned());
+        payload.correlation_id = hostile.to_owned();
+        payload.resource_id = Some(hostile.to_owned());
+        for (parts, plain) in [
+            (to_http(&payload), to_http(&clean)),
+            (to_http_problem(&payload), to_http_problem(&clean)),
+        ] {
+            assert!(parts
+                .headers
+                .iter()
+                .all(|(_, v)| crate::writing::writable(v)));
+            let names =
+                |p: &HttpParts| p.headers.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+            assert!(names(&parts).iter().all(|n| names(&plain).contains(n)));
+            assert_eq!(
+                parts.header("x-should-retry"),
+                plain.header("x-should-retry")
+            );
+            let body = String::from_utf8(parts.body).unwrap();
+            assert!(body.contains("Set-Cookie") || !hostile.contains("Set-Cookie"));
+        }
+    }
+}
+
+/// A response of `status` with `headers` and a body that is no payload (a proxy's page).
+fn codeless(status: u16, headers: &[(&str, &str)], body: &str) -> HttpReading {
+    let mut parts = response(headers, &json!(null));
+    parts.status = status;
+    parts.body = body.as_bytes().to_vec();
+    read_http(&parts, 0)
+}
+
+#[test]
+fn a_response_without_a_payload_is_decided_by_its_status() {
+    if code_from_status() {
+        return; // every response of such an API has a code: its status
+    }
+    let html = "<html><body>502 Bad Gateway</body></html>";
+    let limit = policy::DEFAULT_MAX_DELAY_MS;
+    let decision = decide_response(&codeless(502, &[], html), 1, 5, limit);
+    assert_eq!(
+        (&decision.action, decision.reason, decision.delay_ms),
+        (
+            &status_action(502),
+            Reason::StatusFallback,
+            Some(backoff_ms(1))
+        )
+    );
+    assert_eq!((decision.code, decision.resource_id), (None, None));
+    // Decimal seconds (Microsoft Graph's Retry-After: 2.128) are rounded up to the millisecond.
+    let bare = codeless(429, &[("Retry-After", "2.128")], "");
+    let decision = decide_response(&bare, 1, 5, limit);
+    assert_eq!(
+        (decision.reason, decision.delay_ms),
+        (Reason::StatusFallback, Some(2128))
+    );
+    assert_eq!(decision.action, status_action(429));
+    // A 403 that names a wait is a rate limit (GitHub's secondary limits): pause.
+    let limited = codeless(403, &[("Retry-After", "60")], "");
+    if !matches!(status_action(403), Action::Retry | Action::Pause) {
+        let decision = decide_response(&limited, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.delay_ms),
+            (Action::Pause, Some(60_000))
+        );
+    }
+    // The timing rule: the last attempt, and a delay past the bound.
+    let decision = decide_response(&bare, 5, 5, limit);
+    assert_eq!(decision.reason, Reason::AttemptsExhausted);
+    let decision = decide_response(&bare, 1, 5, 2000);
+    assert_eq!(
+        (decision.action, decision.reason),
+        (Action::Escalate, Reason::DelayExceedsMax)
+    );
+    // Jitter draws a backoff only.
+    let drawn = decide_response_with_jitter(&codeless(502, &[], ""), 2, 5, limit, || 0.5);
+    assert_eq!(drawn.delay_ms, Some(backoff_ms(2) / 2));
+    let named = decide_response_with_jitter(&bare, 1, 5, limit, || 0.5);
+    assert_eq!(named.delay_ms, Some(2128));
+    // Not an error: decided as its payload (none: escalate).
+    let fine = decide_response(&codeless(200, &[], "{}"), 1, 5, limit);
+    assert_eq!(fine.reason, Reason::InvalidPayload);
+}
+
+#[test]
+fn status_actions_follow_the_exact_status_then_its_class() {
+    for status in [0, 99, 600, u16::MAX] {
+        assert_eq!(status_action(status), Action::Escalate);
+    }
+    let spec = &crate::reading::spec().status_actions;
+    for status in [301, 400, 401, 404, 418, 429, 500, 502, 503, 599] {
+        let key = spec
+            .get(&status.to_string())
+            .or_else(|| spec.get(&format!("{}xx", status / 100)));
+        let expected = key.map_or(Action::Escalate, |a| Action::from_wire(a));
+        assert_eq!(status_action(status), expected, "{status}");
+    }
+}
+
+#[test]
+fn transport_failures_are_retried_when_the_request_never_left_or_may_be_sent_twice() {
+    let limit = policy::DEFAULT_MAX_DELAY_MS;
+    for failure in [Failure::Refused, Failure::Tls] {
+        let decision = decide_failure(failure, false, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.reason, decision.delay_ms),
+            (Action::Retry, Reason::TransportFailure, Some(backoff_ms(1)))
+        );
+    }
+    for failure in [Failure::Reset, Failure::Timeout] {
+        let decision = decide_failure(failure, false, 1, 5, limit);
+        assert_eq!(
+            (decision.action, decision.reason, decision.delay_ms),
+            (Action::Escalate, Reason::OutcomeUnknown, None)
+        );
+        let decision = decide_failure(failure, true, 2, 5, limit);
+        assert_eq!(decision.delay_ms, Some(backoff_ms(2)));
+        let last = decide_failure(failure, true, 5, 5, limit);
+        assert_eq!(
+            (last.action, last.reason),
+            (Action::Escalate, Reason::AttemptsExhausted)
+        );
+    }
+    let drawn = decide_failure_with_jitter(Failure::Refused, false, 3, 5, limit, || 0.25);
+    assert_eq!(drawn.delay_ms, Some(backoff_ms(3) / 4));
+    assert_eq!(Failure::from_name("eof"), Failure::Reset);
+    let kinds = [
+        (std::io::ErrorKind::ConnectionRefused, Failure::Refused),
+        (std::io::ErrorKind::TimedOut, Failure::Timeout),
+        (std::io::ErrorKind::ConnectionReset, Failure::Reset),
+        (std::io::ErrorKind::UnexpectedEof, Failure::Reset),
+    ];
+    for (kind, failure) in kinds {
+        let wrapped: Box<dyn std::error::Error> = Box::new(std::io::Error::from(kind));
+        assert_eq!(failure_of(wrapped.as_ref()), Some(failure));
+    }
+    let other: Box<dyn std::error::Error> = "a bug".into();
+    assert_eq!(failure_of(other.as_ref()), None);
+}
+
+#[test]
+fn the_retry_helpers_retry_transport_failures_and_tell_the_observer() {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let policy = RetryPolicy::default()
+        .with_max_attempts(3)
+        .on_attempt(move |a| {
+            let entry = (a.attempt, a.error_type.clone(), a.wait, a.failure, a.status);
+            log.lock().unwrap().push(entry);
+        });
+    let reset = || std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+    let mut calls = 0;
+    let result: Result<(), _> = retry_blocking(
+        &policy,
+        || {
+            calls += 1;
+            Err(reset())
+        },
+        |_| unreachable!("a reset of a call that is not idempotent is not sent again"),
+    );
+    assert!(result.is_err() && calls == 1);
+    let idempotent = policy.clone().with_idempotent(true);
+    let mut slept = Vec::new();
+    let mut calls = 0;
+    let result: Result<(), _> = retry_blocking(
+        &idempotent,
+        || {
+            calls += 1;
+            Err(reset())
+        },
+        |d| slept.push(d),
+    );
+    assert!(result.is_err() && calls == 3);
+    let backoff = |a| Duration::from_millis(backoff_ms(a));
+    assert_eq!(slept, [backoff(1), backoff(2)]);
+    let reset = Some(Failure::Reset);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            (1, "reset".to_owned(), None, reset, None),
+            (1, "reset".to_owned(), Some(backoff(1)), reset, None),
+            (2, "reset".to_owned(), Some(backoff(2)), reset, None),
+            (3, "reset".to_owned(), None, reset, None),
+        ]
+    );
+    // A codeless 502 is retried, and the observer sees its status as the error type.
+    if code_from_status() {
+        return;
+    }
+    seen.lock().unwrap().clear();
+    let mut answers = vec![
+        Ok("done"),
+        codeless(502, &[], "<html></html>").check().map(|()| ""),
+    ];
+    let result = retry_blocking(&policy, || answers.pop().unwrap(), |_| {});
+    assert_eq!(result, Ok("done"));
+    let wait =
+        Some(backoff(1)).filter(|_| matches!(status_action(502), Action::Retry | Action::Pause));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [(1, "502".to_owned(), wait, None, Some(502))]
+    );
+}
+
+#[test]
+fn the_caught_error_is_one_pointer_for_result() {
+    assert_eq!(
+        std::mem::size_of::<ResponseError>(),
+        std::mem::size_of::<usize>()
+    );
+}
+
+#[test]
+fn a_code_written_with_a_fraction_or_exponent_is_read_correctly_rounded() {
+    // Each an integer once correctly rounded to an f64, as every other SDK reads it; serde_json's
+    // fast path (without float_roundtrip) read them one unit off, or as a fraction.
+    let code = |text: &str| crate::reading::code_text(&read_json(text.as_bytes()).unwrap());
+    assert_eq!(
+        code("106484018009143000000e-5").as_deref(),
+        Some("1064840180091430")
+    );
+    assert_eq!(
+        code("8226159683861093.836630").as_deref(),
+        Some("8226159683861094")
+    );
+    assert_eq!(
+        code("6407649541440582.68").as_deref(),
+        Some("6407649541440583")
+    );
+    assert_eq!(code("2640955469188917.569557"), None); // 2640955469188917.5: a fraction
+    assert_eq!(code("9007199254740992.0"), None); // past 2^53 - 1
+    assert_eq!(code("-32601.0").as_deref(), Some("-32601"));
+    assert_eq!(code("1e3").as_deref(), Some("1000"));
 }

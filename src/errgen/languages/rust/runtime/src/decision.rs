@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, Hasher};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::data::{policy, Action, Code, Reason};
+use crate::data::{policy, Action, Code, Reason, TIMED_ACTIONS};
 
 /// What to do about one error. `reason` says which rule decided.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,6 +36,7 @@ impl Decision {
 
 /// A uniform draw in `[0, 1)` from the OS-seeded hasher (std has no random numbers).
 #[must_use]
+#[allow(clippy::cast_precision_loss)] // 53 bits and 2^53: both exact in an f64
 pub fn random_draw() -> f64 {
     let bits = RandomState::new().build_hasher().finish() >> 11;
     bits as f64 / (1u64 << 53) as f64
@@ -61,4 +62,67 @@ pub fn full_jitter(delay_ms: u64) -> u64 {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(delay_ms);
     hasher.finish() % delay_ms
+}
+
+/// Whether `action` waits a delay before acting (retry, pause).
+pub(crate) fn is_timed(action: &Action) -> bool {
+    TIMED_ACTIONS.iter().any(|timed| timed.action == *action)
+}
+
+/// The timing rule every decision of a timed action (retry, pause) goes through, the payload's,
+/// a status fallback's and a transport failure's alike: the last attempt gives the action's
+/// exhausted form; the delay is `named`, else the backoff for `attempt`; a delay past
+/// `max_delay_ms` escalates (checked before any draw, so escalating never depends on chance);
+/// then `draw` spreads a backoff, never a named delay. Any other action passes unchanged.
+// A drawn fraction of a backoff (at most BACKOFF_MAX_MS, far below 2^53) is a whole ms >= 0.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
+pub(crate) fn timed<F: FnOnce() -> f64>(
+    action: Action,
+    reason: Reason,
+    limits: (u32, u32, u64),
+    named: Option<u64>,
+    draw: Option<F>,
+) -> (Action, Reason, Option<u64>) {
+    let (attempt, max_attempts, max_delay_ms) = limits;
+    let Some(timed) = TIMED_ACTIONS.iter().find(|timed| timed.action == action) else {
+        return (action, reason, None);
+    };
+    if attempt >= max_attempts {
+        return (timed.exhausted.clone(), Reason::AttemptsExhausted, None);
+    }
+    let delay = named.unwrap_or_else(|| backoff_ms(attempt));
+    if delay > max_delay_ms {
+        return (Action::Escalate, Reason::DelayExceedsMax, None);
+    }
+    let delay = match draw {
+        Some(draw) if named.is_none() => (draw() * delay as f64) as u64,
+        _ => delay,
+    };
+    (action, reason, Some(delay))
+}
+
+impl Decision {
+    /// A decision that carries no payload's facts: a status fallback's or a transport failure's.
+    pub(crate) fn bare(
+        action: Action,
+        reason: Reason,
+        delay_ms: Option<u64>,
+        correlation_id: Option<String>,
+    ) -> Self {
+        Decision {
+            action,
+            reason,
+            code: None,
+            delay_ms,
+            correlation_id,
+            resource_id: None,
+            did_you_mean: Vec::new(),
+            accepted: Vec::new(),
+            searched: Map::new(),
+        }
+    }
 }

@@ -9,13 +9,15 @@ use crate::parts::HttpParts;
 use crate::payload::ErrorPayload;
 use crate::reading::{now_ms, read_http};
 use crate::table::recovery_entry;
-use crate::writing::{api_body, payload_node, Node};
+use crate::writing::{api_body, payload_node, writable, Node};
 
 /// The response a service sends for an error, in the API's own shape: the code's HTTP status
 /// (500 for a code this registry does not know), an `application/json` body (under the
 /// registry's envelope, if any), `x-should-retry` from `retryable`, and `Retry-After` (whole
 /// seconds, rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry)
-/// gives a delay. [`to_http_problem`] writes the same as RFC 9457 problem+json.
+/// gives a delay. A header value is written only when it is 1 to `policy::MAX_HEADER_CHARS`
+/// characters of visible ASCII or space (no CR, LF, NUL or non-ASCII: the body still carries
+/// the value). [`to_http_problem`] writes the same as RFC 9457 problem+json.
 #[must_use]
 pub fn to_http(payload: &ErrorPayload) -> HttpParts {
     response(payload, false)
@@ -76,6 +78,9 @@ fn response(payload: &ErrorPayload, problem: bool) -> HttpParts {
             .for_each(|(key, value)| Node::insert(&mut body, &key, value)),
     }
     let body = api_body(payload, body, &mut headers);
+    // One rule for every header written, the API's own included: a value that could split the
+    // response or be cut by its reader is left out (the body carries it).
+    headers.retain(|(_, value)| writable(value));
     HttpParts {
         status,
         headers,

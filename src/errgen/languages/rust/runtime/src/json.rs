@@ -1,4 +1,4 @@
-//! Reading JSON text tolerantly and safely: nesting is bounded before serde_json sees the text
+//! Reading JSON text tolerantly and safely: nesting is bounded before `serde_json` sees the text
 //! (its own recursion limit is far deeper), and numbers are read as every SDK reads them.
 
 use std::borrow::Cow;
@@ -14,7 +14,7 @@ use crate::data::policy::{MAX_DELAY_VALUE_MS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS};
 /// read as the largest finite `f64` of its sign, the marker of a number out of range (other SDKs
 /// read it as infinity; neither is an integer the contract accepts), and an unpaired UTF-16
 /// surrogate escape as U+FFFD, so such text is still JSON, as it is for the other SDKs.
-/// The integer `-0` is read as `0`, as the other SDKs read it (serde_json would read `-0.0`).
+/// The integer `-0` is read as `0`, as the other SDKs read it (`serde_json` would read `-0.0`).
 #[must_use]
 pub fn read_json(bytes: &[u8]) -> Option<Value> {
     let text = integer_zeros(std::str::from_utf8(bytes).ok()?);
@@ -23,7 +23,7 @@ pub fn read_json(bytes: &[u8]) -> Option<Value> {
 }
 
 /// `text` with each number token `-0` written `0`: JSON's integer minus zero is the integer zero
-/// in every other SDK, where serde_json would read the float `-0.0` (and echo it so).
+/// in every other SDK, where `serde_json` would read the float `-0.0` (and echo it so).
 pub(crate) fn integer_zeros(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
     let mut signs = Vec::new();
@@ -65,6 +65,7 @@ pub(crate) fn integer_zeros(text: &str) -> Cow<'_, str> {
 
 /// Checks nesting depth in one pass over `text`; returns `Some(Some(copy))` when numbers or
 /// escapes needed repair, `Some(None)` when the text can be parsed as it is.
+#[allow(clippy::option_option)] // None: not JSON; Some(None): JSON as it stands
 fn scan(text: &str) -> Option<Option<String>> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
@@ -133,7 +134,7 @@ fn out_of_range_marker(token: &str) -> Option<&'static str> {
 }
 
 /// A number token (a run of `0-9 - + . e E`) as [`read_json`] reads it, or `None` when it is not
-/// one JSON number: `-0` is `0`, a number out of range its marker, else serde_json's reading.
+/// one JSON number: `-0` is `0`, a number out of range its marker, else `serde_json`'s reading.
 pub(crate) fn number_token(token: &str) -> Option<serde_json::Number> {
     let text = match token {
         "-0" => "0",
@@ -211,7 +212,10 @@ fn is_number(token: &str) -> bool {
 
 /// Whether a number read by [`read_json`] was out of range (its marker, the largest `f64`).
 pub(crate) fn out_of_range(value: f64) -> bool {
-    value.abs() == f64::MAX
+    // The marker is exactly f64::MAX, no result of arithmetic: an exact comparison is meant.
+    #[allow(clippy::float_cmp)]
+    let marker = value.abs() == f64::MAX;
+    marker
 }
 
 pub(crate) fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
@@ -230,6 +234,12 @@ pub(crate) fn integral(value: &Value, minimum: u64, maximum: u64) -> Option<u64>
 }
 
 /// [`integral`] of a number.
+// In range (0..=maximum, at most 2^53 - 1) a whole f64 converts exactly.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 pub(crate) fn integral_number(
     number: &serde_json::Number,
     minimum: u64,

@@ -10,9 +10,9 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Number, Value};
 
+use crate::data::UNKNOWN_CODE_RULE;
 use crate::data::{policy, problem, wire, Action, Code, Reason, Scope, Verdict, FIELDS};
-use crate::data::{TIMED_ACTIONS, UNKNOWN_CODE_RULE};
-use crate::decision::{backoff_ms, Decision};
+use crate::decision::{is_timed, timed, Decision};
 use crate::json::{hex4, integral_number, number_token};
 use crate::payload_error::Problem;
 use crate::table::{category_entry, recovery_entry, CodeEntry, FieldKind, FieldSpec};
@@ -52,7 +52,7 @@ pub(crate) enum Entries<'a> {
 }
 
 /// The contract fields of a payload object, by their index in `FIELDS` (a repeated key: the last
-/// value, as serde_json keeps it), and the keys outside the contract.
+/// value, as `serde_json` keeps it), and the keys outside the contract.
 pub(crate) struct Fields<'a> {
     slots: [Option<Got<'a>>; SLOTS],
     /// The member each slot's key first came at (its place in a `preserve_order` map).
@@ -264,26 +264,18 @@ impl<'a> Received<'a> {
                 None,
             ),
         };
-        let Some(timed) = TIMED_ACTIONS.iter().find(|timed| timed.action == action) else {
+        if !is_timed(&action) {
             return filled(action, reason, None);
-        };
-        if attempt >= max_attempts {
-            return filled(timed.exhausted.clone(), Reason::AttemptsExhausted, None);
         }
         let payload_delay = match fields.get(at().retry_after_ms) {
             Some(Got::Number(n)) => integral_number(n, 0, policy::MAX_DELAY_VALUE_MS),
             _ => None,
         };
         let named = payload_delay.or(registry_delay);
-        let delay = named.unwrap_or_else(|| backoff_ms(attempt));
-        if delay > max_delay_ms {
-            return filled(Action::Escalate, Reason::DelayExceedsMax, None);
-        }
-        let delay = match draw.and_then(Option::take) {
-            Some(draw) if named.is_none() => (draw() * delay as f64) as u64,
-            _ => delay,
-        };
-        filled(action, reason, Some(delay))
+        let limits = (attempt, max_attempts, max_delay_ms);
+        let (action, reason, delay) =
+            timed(action, reason, limits, named, draw.and_then(Option::take));
+        filled(action, reason, delay)
     }
 }
 
@@ -688,7 +680,7 @@ fn read(bytes: &[u8]) -> Body<'_> {
     }
 }
 
-/// A JSON reader over checked UTF-8 text, as serde_json reads (whitespace, escapes, literals),
+/// A JSON reader over checked UTF-8 text, as `serde_json` reads (whitespace, escapes, literals),
 /// with `read_json`'s limits and number reading. Each method returns `None` when the text at its
 /// position is not what it reads.
 struct Reader<'a> {
@@ -725,12 +717,11 @@ impl<'a> Reader<'a> {
     fn object(&mut self) -> Option<Fields<'a>> {
         let mut fields = Fields::new();
         self.members(|r, key| {
-            match slot_of(&key) {
-                Some(at) => fields.put(at, r.field()?),
-                None => {
-                    fields.extra(key);
-                    r.skip()?;
-                }
+            if let Some(at) = slot_of(&key) {
+                fields.put(at, r.field()?);
+            } else {
+                fields.extra(key);
+                r.skip()?;
             }
             Some(())
         })?;

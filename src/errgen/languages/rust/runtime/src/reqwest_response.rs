@@ -1,36 +1,52 @@
-//! With the `reqwest` feature: a `reqwest::Response` read as the SDK's error in one call.
+//! With the `reqwest` feature (reqwest 0.13) or `reqwest-0-12` (reqwest 0.12), or both: a
+//! reqwest response read as the SDK's error in one call, and reqwest's own errors as transport
+//! failures. One feature per reqwest release line, so the crate uses the reqwest the application
+//! already has: cargo never unifies a version range that spans two of them.
 
+use std::error::Error;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 
 use crate::parts::HttpParts;
 use crate::reading::{read_http_now, ResponseError};
 use crate::retry::AsResponseError;
+use crate::transport::Failure;
 
-/// Why [`check_reqwest`] returned no response: its body could not be read, or it is an error
-/// response of the API.
+/// Why a reqwest call gave no value: no response came, or its body could not be read (a
+/// transport failure: `From<reqwest::Error>` lets `send().await?` give one), or it is an error
+/// response of the API ([`check_reqwest`]). [`retry`](crate::retry) retries both kinds as
+/// their decisions say.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ReqwestError {
-    /// Reading the body failed (the connection dropped, a timeout, ...): a transport error,
-    /// which [`retry`](crate::retry) never retries.
-    Body(reqwest::Error),
-    /// The API's error response: its payload, typed, or why it breaks the contract.
+    /// The request failed or the body could not be read (refused, reset, a timeout, ...):
+    /// retried when it never left, or when the call is idempotent
+    /// ([`RetryPolicy::idempotent`](crate::RetryPolicy::idempotent)). `error` is the
+    /// `reqwest::Error` (downcast it to your reqwest's type for its details).
+    Transport {
+        failure: Failure,
+        error: Box<dyn Error + Send + Sync>,
+    },
+    /// The API's error response: its status, headers and payload, or why it carries none.
     Response(ResponseError),
 }
 
 impl fmt::Display for ReqwestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReqwestError::Body(error) => write!(f, "reading the response failed: {error}"),
+            ReqwestError::Transport { failure, error } => {
+                write!(f, "no response ({failure}): {error}")
+            }
             ReqwestError::Response(error) => error.fmt(f),
         }
     }
 }
 
-impl std::error::Error for ReqwestError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl Error for ReqwestError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            ReqwestError::Body(error) => Some(error),
+            ReqwestError::Transport { error, .. } => Some(error.as_ref()),
             ReqwestError::Response(error) => Some(error),
         }
     }
@@ -46,12 +62,128 @@ impl AsResponseError for ReqwestError {
     fn as_response_error(&self) -> Option<&ResponseError> {
         match self {
             ReqwestError::Response(error) => Some(error),
-            ReqwestError::Body(_) => None,
+            ReqwestError::Transport { .. } => None,
+        }
+    }
+
+    fn transport_failure(&self) -> Option<Failure> {
+        match self {
+            ReqwestError::Transport { failure, .. } => Some(*failure),
+            ReqwestError::Response(_) => None,
         }
     }
 }
 
-/// Reads a `reqwest` response whole, as [`read_http`](crate::read_http) does (HTTP-dates and
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The body of a response being read.
+type Body = Pin<Box<dyn Future<Output = Result<Vec<u8>, ReqwestError>> + Send>>;
+
+/// A `reqwest::Response` of a release line this build supports (0.13 with the `reqwest`
+/// feature, 0.12 with `reqwest-0-12`): what [`check_reqwest`] reads.
+pub trait ReqwestResponse: sealed::Sealed {
+    #[doc(hidden)]
+    fn status_code(&self) -> u16;
+    #[doc(hidden)]
+    fn header_pairs(&self) -> Vec<(String, String)>;
+    #[doc(hidden)]
+    fn into_body(self) -> Body;
+}
+
+/// What a reqwest error says of itself.
+trait Classified {
+    fn is_connect(&self) -> bool;
+    fn is_timeout(&self) -> bool;
+}
+
+macro_rules! classified {
+    ($krate:ident) => {
+        impl Classified for $krate::Error {
+            fn is_connect(&self) -> bool {
+                $krate::Error::is_connect(self)
+            }
+
+            fn is_timeout(&self) -> bool {
+                $krate::Error::is_timeout(self)
+            }
+        }
+    };
+}
+
+#[cfg(feature = "reqwest")]
+classified!(reqwest);
+#[cfg(feature = "reqwest-0-12")]
+classified!(reqwest_0_12);
+
+/// The trait implementations for one reqwest release line, by the name its dependency has here.
+macro_rules! reqwest_line {
+    ($krate:ident) => {
+        impl sealed::Sealed for $krate::Response {}
+
+        impl ReqwestResponse for $krate::Response {
+            fn status_code(&self) -> u16 {
+                self.status().as_u16()
+            }
+
+            fn header_pairs(&self) -> Vec<(String, String)> {
+                // A header value that is not text is skipped (errgen's `docs/conformance.md`).
+                self.headers()
+                    .iter()
+                    .filter_map(|(name, value)| {
+                        Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+                    })
+                    .collect()
+            }
+
+            fn into_body(self) -> Body {
+                Box::pin(async move { Ok(self.bytes().await?.to_vec()) })
+            }
+        }
+
+        impl From<$krate::Error> for ReqwestError {
+            fn from(error: $krate::Error) -> Self {
+                ReqwestError::Transport {
+                    failure: classify(&error),
+                    error: Box::new(error),
+                }
+            }
+        }
+    };
+}
+
+#[cfg(feature = "reqwest")]
+reqwest_line!(reqwest);
+#[cfg(feature = "reqwest-0-12")]
+reqwest_line!(reqwest_0_12);
+
+/// The transport failure of a reqwest error of any supported release line, if `error` is one.
+pub(crate) fn failure_of_reqwest(error: &(dyn Error + 'static)) -> Option<Failure> {
+    #[cfg(feature = "reqwest")]
+    if let Some(error) = error.downcast_ref::<reqwest::Error>() {
+        return Some(classify(error));
+    }
+    #[cfg(feature = "reqwest-0-12")]
+    if let Some(error) = error.downcast_ref::<reqwest_0_12::Error>() {
+        return Some(classify(error));
+    }
+    None
+}
+
+/// `is_connect` refused (the request never left; a TLS handshake failure is one too),
+/// `is_timeout` timeout, any other reset.
+fn classify(error: &impl Classified) -> Failure {
+    if error.is_connect() {
+        Failure::Refused
+    } else if error.is_timeout() {
+        Failure::Timeout
+    } else {
+        Failure::Reset
+    }
+}
+
+/// Reads a reqwest response whole, as [`read_http`](crate::read_http) does (HTTP-dates and
 /// epoch delays measured from the system clock): `Ok` with its parts (status, headers, body)
 /// when it is not an error, so the caller goes on with the body. A header value that is not text
 /// is skipped.
@@ -59,18 +191,12 @@ impl AsResponseError for ReqwestError {
 /// # Errors
 ///
 /// [`ReqwestError::Response`] with the [`ResponseError`] when the response is an error (a
-/// status of 300 or more, or the registry's `error_when`); [`ReqwestError::Body`] when the body
-/// cannot be read.
-pub async fn check_reqwest(response: reqwest::Response) -> Result<HttpParts, ReqwestError> {
-    let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .filter_map(|(name, value)| {
-            Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
-        })
-        .collect();
-    let body = response.bytes().await.map_err(ReqwestError::Body)?.to_vec();
+/// status of 300 or more, or the registry's `error_when`); [`ReqwestError::Transport`] when
+/// the body cannot be read.
+pub async fn check_reqwest(response: impl ReqwestResponse) -> Result<HttpParts, ReqwestError> {
+    let status = response.status_code();
+    let headers = response.header_pairs();
+    let body = response.into_body().await?;
     let parts = HttpParts {
         status,
         headers,

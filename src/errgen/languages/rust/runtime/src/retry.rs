@@ -1,27 +1,53 @@
 //! Calling again the way the registry prescribes: [`retry`] for async code (any runtime: the
 //! caller passes its sleep) and [`retry_blocking`] for threads. Each error goes through
-//! [`decide`](crate::decide); a timed action (retry, pause) waits the decided delay and calls
-//! again, anything else, and the last attempt, returns the error.
+//! [`decide_response`] (a transport failure through [`decide_failure`]); a timed action (retry,
+//! pause) waits the decided delay and calls again, anything else, and the last attempt, returns
+//! the error. An observer ([`RetryPolicy::on_attempt`]) and, with the `tracing` feature,
+//! `tracing` events see every failed attempt.
 
+use std::fmt;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::data::{policy, TIMED_ACTIONS};
-use crate::decision::full_jitter;
+use crate::data::policy;
+use crate::decide::{decide_response, decide_response_with_jitter};
+use crate::decision::{is_timed, random_draw, Decision};
 use crate::reading::ResponseError;
-use crate::table::recovery_entry;
+use crate::transport::{decide_failure, decide_failure_with_jitter, Failure};
 
-/// The limits of [`retry`] and [`retry_blocking`]; `RetryPolicy::default()` is the registry's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The limits of [`retry`] and [`retry_blocking`], and who watches them;
+/// `RetryPolicy::default()` is the registry's, with no observer.
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct RetryPolicy {
     /// Calls in all, the first included ([`policy::DEFAULT_MAX_ATTEMPTS`]).
     pub max_attempts: u32,
     /// A decided delay longer than this escalates instead ([`policy::DEFAULT_MAX_DELAY_MS`]).
     pub max_delay: Duration,
-    /// Whether a backoff (never a delay the response or the registry names) is spread by
-    /// [`full_jitter`], so many clients do not call again in step. Off by default.
+    /// Whether a backoff (never a delay the response or the registry names) is spread by full
+    /// jitter, so many clients do not call again in step. Off by default.
     pub jitter: bool,
+    /// Whether the call may be sent twice without harm (a GET, or a request carrying an
+    /// idempotency key): then a connection reset or a timeout, after which the server may have
+    /// applied the request, is retried too. Off by default: only failures before the request
+    /// left (refused, TLS) are.
+    pub idempotent: bool,
+    observer: Option<Arc<Observer>>,
+}
+
+type Observer = dyn Fn(&Attempt<'_>) + Send + Sync;
+
+impl fmt::Debug for RetryPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RetryPolicy")
+            .field("max_attempts", &self.max_attempts)
+            .field("max_delay", &self.max_delay)
+            .field("jitter", &self.jitter)
+            .field("idempotent", &self.idempotent)
+            .field("observed", &self.observer.is_some())
+            .finish()
+    }
 }
 
 impl Default for RetryPolicy {
@@ -30,8 +56,30 @@ impl Default for RetryPolicy {
             max_attempts: policy::DEFAULT_MAX_ATTEMPTS,
             max_delay: Duration::from_millis(policy::DEFAULT_MAX_DELAY_MS),
             jitter: false,
+            idempotent: false,
+            observer: None,
         }
     }
+}
+
+/// One failed attempt, as an observer ([`RetryPolicy::on_attempt`]) sees it: the decision taken
+/// about it and whether the helper calls again.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Attempt<'a> {
+    /// Which call failed, 1 for the first.
+    pub attempt: u32,
+    /// What was decided about the failure.
+    pub decision: &'a Decision,
+    /// How long the helper waits before calling again; `None` when it returns the error.
+    pub wait: Option<Duration>,
+    /// The HTTP status, when the failure is an API error response.
+    pub status: Option<u16>,
+    /// The transport failure, when no response came.
+    pub failure: Option<Failure>,
+    /// OpenTelemetry's `error.type`: the error's code when the response carried one, else the
+    /// transport failure's name (`reset`), else the HTTP status (`502`).
+    pub error_type: String,
 }
 
 impl RetryPolicy {
@@ -49,10 +97,27 @@ impl RetryPolicy {
         self
     }
 
-    /// This policy with backoffs spread by [`full_jitter`] (or not).
+    /// This policy with backoffs spread by full jitter (or not).
     #[must_use]
     pub fn with_jitter(mut self, jitter: bool) -> Self {
         self.jitter = jitter;
+        self
+    }
+
+    /// This policy for a call that may be sent twice without harm (or not): see
+    /// [`RetryPolicy::idempotent`].
+    #[must_use]
+    pub fn with_idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = idempotent;
+        self
+    }
+
+    /// This policy with `observe` called after every failed attempt, with the decision taken
+    /// about it (for metrics, logs or a span's `error.type`); it replaces any earlier observer.
+    /// With the `tracing` feature the helpers also emit a `tracing` event per failed attempt.
+    #[must_use]
+    pub fn on_attempt(mut self, observe: impl Fn(&Attempt<'_>) + Send + Sync + 'static) -> Self {
+        self.observer = Some(Arc::new(observe));
         self
     }
 
@@ -61,36 +126,120 @@ impl RetryPolicy {
     /// skip, escalate, or the attempts or the delay bound are exhausted.
     #[must_use]
     pub fn wait(&self, error: &ResponseError, attempt: u32) -> Option<Duration> {
-        let max_delay_ms = u64::try_from(self.max_delay.as_millis()).unwrap_or(u64::MAX);
-        let decision = error.decide_with_max_delay(attempt, self.max_attempts, max_delay_ms);
-        if !TIMED_ACTIONS
-            .iter()
-            .any(|timed| timed.action == decision.action)
-        {
-            return None;
-        }
-        let delay = decision.delay_ms?;
-        // A delay the payload or its registry row names is waited as named; only a backoff is spread.
-        let named = error.payload().is_some_and(|payload| {
-            payload.retry_after_ms.is_some()
-                || (payload.is_known()
-                    && recovery_entry(payload.code.as_str())
-                        .is_some_and(|e| e.retry_after_ms.is_some()))
-        });
-        let delay = if self.jitter && !named {
-            full_jitter(delay)
+        wait_of(&self.decide_response(error, attempt))
+    }
+
+    fn max_delay_ms(&self) -> u64 {
+        u64::try_from(self.max_delay.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn decide_response(&self, error: &ResponseError, attempt: u32) -> Decision {
+        let (reading, max_delay_ms) = (error.reading(), self.max_delay_ms());
+        if self.jitter {
+            decide_response_with_jitter(
+                reading,
+                attempt,
+                self.max_attempts,
+                max_delay_ms,
+                random_draw,
+            )
         } else {
-            delay
+            decide_response(reading, attempt, self.max_attempts, max_delay_ms)
+        }
+    }
+
+    fn decide_failure(&self, failure: Failure, attempt: u32) -> Decision {
+        let (idempotent, max_delay_ms) = (self.idempotent, self.max_delay_ms());
+        if self.jitter {
+            let max = self.max_attempts;
+            decide_failure_with_jitter(failure, idempotent, attempt, max, max_delay_ms, random_draw)
+        } else {
+            decide_failure(
+                failure,
+                idempotent,
+                attempt,
+                self.max_attempts,
+                max_delay_ms,
+            )
+        }
+    }
+
+    /// The wait before the next call after `error`, telling the observer; `None`: return it.
+    fn next_wait<E: AsResponseError>(&self, error: &E, attempt: u32) -> Option<Duration> {
+        let (decision, status, failure) = if let Some(response) = error.as_response_error() {
+            (
+                self.decide_response(response, attempt),
+                Some(response.status()),
+                None,
+            )
+        } else {
+            let failure = error.transport_failure()?;
+            (self.decide_failure(failure, attempt), None, Some(failure))
         };
-        Some(Duration::from_millis(delay))
+        let wait = wait_of(&decision);
+        let error_type = match (&decision.code, failure, status) {
+            (Some(code), _, _) => code.as_str().to_owned(),
+            (None, Some(failure), _) => failure.as_str().to_owned(),
+            (None, None, status) => status.map_or_else(String::new, |s| s.to_string()),
+        };
+        let seen = Attempt {
+            attempt,
+            decision: &decision,
+            wait,
+            status,
+            failure,
+            error_type,
+        };
+        #[cfg(feature = "tracing")]
+        trace(&seen);
+        if let Some(observe) = &self.observer {
+            observe(&seen);
+        }
+        wait
     }
 }
 
-/// An error [`retry`] can decide about: the SDK's [`ResponseError`], or a caller's own error
-/// type that may wrap one (a transport error returns `None` and is never retried).
+/// The decided delay of a timed action (retry, pause); `None` for any other.
+fn wait_of(decision: &Decision) -> Option<Duration> {
+    if is_timed(&decision.action) {
+        decision.delay()
+    } else {
+        None
+    }
+}
+
+/// A failed attempt as a `tracing` event (`info` when calling again, `warn` when giving up), and
+/// `error.type` recorded on the current span (a span that declares the field, as OpenTelemetry
+/// bridges do, gets it; any other ignores it).
+#[cfg(feature = "tracing")]
+fn trace(seen: &Attempt<'_>) {
+    let span = tracing::Span::current();
+    span.record("error.type", seen.error_type.as_str());
+    let delay_ms = seen.wait.map(|wait| wait.as_millis());
+    let (action, reason) = (seen.decision.action.as_str(), seen.decision.reason.as_str());
+    if seen.wait.is_some() {
+        tracing::info!(error.type = seen.error_type.as_str(), attempt = seen.attempt, action, reason,
+            delay_ms, "calling again as the error's decision says");
+    } else {
+        tracing::warn!(error.type = seen.error_type.as_str(), attempt = seen.attempt, action, reason,
+            "not calling again: returning the error");
+    }
+}
+
+/// An error [`retry`] can decide about: the SDK's [`ResponseError`], a transport error
+/// (`std::io::Error`, and `ReqwestError` with the `reqwest` feature), or a caller's own error
+/// type that may wrap either (any other error is returned at once, never retried).
 pub trait AsResponseError {
     /// The API's error response this error is, if it is one.
     fn as_response_error(&self) -> Option<&ResponseError>;
+
+    /// The transport failure this error is, if no response came ([`failure_of`] finds it in
+    /// an error's chain of sources); `None` by default.
+    ///
+    /// [`failure_of`]: crate::failure_of
+    fn transport_failure(&self) -> Option<Failure> {
+        None
+    }
 }
 
 impl AsResponseError for ResponseError {
@@ -99,15 +248,26 @@ impl AsResponseError for ResponseError {
     }
 }
 
-/// `call()`'s value, calling again after each error whose decision is to wait (retry, pause):
+impl AsResponseError for std::io::Error {
+    fn as_response_error(&self) -> Option<&ResponseError> {
+        None
+    }
+
+    fn transport_failure(&self) -> Option<Failure> {
+        Some(Failure::of_io_kind(self.kind()))
+    }
+}
+
+/// `call()`'s value, calling again after each error whose decision is to wait (retry, pause;
+/// a transport failure as [`decide_failure`] decides it, with [`RetryPolicy::idempotent`]):
 /// `sleep(delay).await` waits, so any runtime works (`tokio::time::sleep`,
 /// `async_std::task::sleep`, a test's recorder). `call` is called at most
 /// `policy.max_attempts` times.
 ///
 /// # Errors
 ///
-/// The last error `call` returned: one that is not an API error response, one whose decision
-/// is not to call again, or the last attempt's.
+/// The last error `call` returned: one that is neither an API error response nor a transport
+/// failure, one whose decision is not to call again, or the last attempt's.
 pub async fn retry<T, E, F, Fut, S, Wait>(
     policy: &RetryPolicy,
     mut call: F,
@@ -126,7 +286,7 @@ where
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
-        let Some(delay) = next_wait(policy, &error, attempt) else {
+        let Some(delay) = policy.next_wait(&error, attempt) else {
             return Err(error);
         };
         sleep(delay).await;
@@ -151,18 +311,10 @@ where
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
-        let Some(delay) = next_wait(policy, &error, attempt) else {
+        let Some(delay) = policy.next_wait(&error, attempt) else {
             return Err(error);
         };
         sleep(delay);
         attempt += 1;
     }
-}
-
-fn next_wait<E: AsResponseError>(
-    policy: &RetryPolicy,
-    error: &E,
-    attempt: u32,
-) -> Option<Duration> {
-    policy.wait(error.as_response_error()?, attempt)
 }

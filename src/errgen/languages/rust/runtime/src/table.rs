@@ -123,8 +123,8 @@ pub fn category_entry(category: &str) -> Option<&'static CategoryEntry> {
 /// A map of the registry's own strings, hashed by [`FastHash`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHash>>;
 
-/// A hash for the fixed indexes of the registry's tables (FxHash's multiply-rotate, eight bytes
-/// at a time): cheaper than the default SipHash on a code's name (the code's lookup was a third
+/// A hash for the fixed indexes of the registry's tables (`FxHash`'s multiply-rotate, eight bytes
+/// at a time): cheaper than the default `SipHash` on a code's name (the code's lookup was a third
 /// of `receive`'s time at 5,000 codes; most of what is left is the table's cache misses). Not
 /// keyed, and it need not be: nothing from the wire is ever inserted, so a lookup of any string
 /// costs one hash and the few collisions the registry's own names have.

@@ -1,7 +1,7 @@
 //! Writing a response body in the API's own shape (errgen's `docs/conformance.md`, "Writing in
 //! the API's own shape"): each fact at the first body and header source the registry reads it
 //! from, every `equals` condition made true, JSON with object members in the order they were
-//! written (as every errgen SDK writes them, whatever serde_json's features), or flat XML.
+//! written (as every errgen SDK writes them, whatever `serde_json`'s features), or flat XML.
 
 use serde_json::{Map, Value};
 
@@ -9,7 +9,7 @@ use crate::data::{policy, wire, FIELDS};
 use crate::payload::ErrorPayload;
 use crate::reading::{api_writes, wire_code, xml_format, Step, Target};
 
-/// A JSON document whose objects keep their members in insertion order: serde_json's `Map` is
+/// A JSON document whose objects keep their members in insertion order: `serde_json`'s `Map` is
 /// sorted unless a crate in the build enables its `preserve_order`, so the body is built here.
 #[derive(Debug, Clone)]
 pub(crate) enum Node {
@@ -110,7 +110,7 @@ pub(crate) fn api_body(
         headers
             .iter_mut()
             .filter(|(name, _)| name == "Content-Type")
-            .for_each(|header| header.1 = "application/xml".to_owned());
+            .for_each(|header| "application/xml".clone_into(&mut header.1));
         return to_xml(&document).into_bytes();
     }
     let mut out = String::new();
@@ -130,15 +130,12 @@ fn put(node: Node, path: &[Step], value: Node) -> Node {
                 Node::Object(members) => members,
                 _ => Vec::new(),
             };
-            match members.iter_mut().find(|(name, _)| name == key) {
-                Some(slot) => {
-                    let inner = std::mem::replace(&mut slot.1, Node::Scalar(Value::Null));
-                    slot.1 = put(inner, rest, value);
-                }
-                None => {
-                    let placed = put(Node::Scalar(Value::Null), rest, value);
-                    members.push((key.clone(), placed));
-                }
+            if let Some(slot) = members.iter_mut().find(|(name, _)| name == key) {
+                let inner = std::mem::replace(&mut slot.1, Node::Scalar(Value::Null));
+                slot.1 = put(inner, rest, value);
+            } else {
+                let placed = put(Node::Scalar(Value::Null), rest, value);
+                members.push((key.clone(), placed));
             }
             Node::Object(members)
         }
@@ -158,7 +155,7 @@ fn put(node: Node, path: &[Step], value: Node) -> Node {
     }
 }
 
-/// Compact JSON, members in order; strings and numbers as serde_json writes them (the escapes of
+/// Compact JSON, members in order; strings and numbers as `serde_json` writes them (the escapes of
 /// every errgen SDK: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other controls as `\u00XX`).
 pub(crate) fn write_json(out: &mut String, node: &Node) {
     match node {
@@ -207,35 +204,60 @@ fn element(out: &mut String, name: &str, value: &Node) {
         return;
     }
     match value {
-        Node::Array(items) => items.iter().for_each(|item| element(out, name, item)),
+        Node::Array(items) => {
+            for item in items {
+                element(out, name, item);
+            }
+        }
         Node::Object(members) => {
-            out.push_str(&format!("<{name}>"));
-            members
-                .iter()
-                .for_each(|(key, item)| element(out, key, item));
-            out.push_str(&format!("</{name}>"));
+            tag(out, "<", name);
+            for (key, item) in members {
+                element(out, key, item);
+            }
+            tag(out, "</", name);
         }
         Node::Scalar(Value::String(text)) => {
-            out.push_str(&format!("<{name}>"));
+            tag(out, "<", name);
             for c in text.chars() {
                 match c {
                     '&' => out.push_str("&amp;"),
                     '<' => out.push_str("&lt;"),
                     '>' => out.push_str("&gt;"),
                     '\0' => out.push('\u{fffd}'),
-                    c if u32::from(c) < 0x20 => out.push_str(&format!("&#{};", u32::from(c))),
+                    c if u32::from(c) < 0x20 => {
+                        out.push_str("&#");
+                        out.push_str(&u32::from(c).to_string());
+                        out.push(';');
+                    }
                     c => out.push(c),
                 }
             }
-            out.push_str(&format!("</{name}>"));
+            tag(out, "</", name);
         }
         Node::Scalar(_) => {}
     }
 }
 
+/// Whether a header value may be written (errgen's `docs/conformance.md`, "Writing"): 1 to
+/// `MAX_HEADER_CHARS` characters, each visible ASCII or a space. Anything else (CR, LF, NUL,
+/// other controls, non-ASCII, a 100 KB message) would split or break the response, or be cut by
+/// the reader: the header is left out, and the body still carries the value.
+pub(crate) fn writable(value: &str) -> bool {
+    let limit = usize::try_from(policy::MAX_HEADER_CHARS).unwrap_or(usize::MAX);
+    // Visible ASCII only, so the byte count is the character count.
+    !value.is_empty() && value.len() <= limit && value.bytes().all(|b| (b' '..=b'~').contains(&b))
+}
+
+/// `<name>` or `</name>`.
+fn tag(out: &mut String, open: &str, name: &str) {
+    out.push_str(open);
+    out.push_str(name);
+    out.push('>');
+}
+
 fn set_header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
     match headers.iter_mut().find(|(n, _)| n == name) {
-        Some(header) => header.1 = value.to_owned(),
+        Some(header) => value.clone_into(&mut header.1),
         None => headers.push((name.to_owned(), value.to_owned())),
     }
 }
