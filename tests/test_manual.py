@@ -15,6 +15,7 @@ from typing import Iterator
 
 from conftest import REGISTRY, ROOT, run_errgen
 from errgen import manual
+from errgen.rule_ids import pages_of
 from errgen.diff.changes import RULE_SPECS
 from errgen.registry.lint.base import RULES
 
@@ -44,14 +45,14 @@ def anchors(page: str) -> set[str]:
 
 @pytest.mark.parametrize("rule", sorted({*RULE_SPECS, *(r.id for r in RULES)}))
 def test_every_rule_is_documented_and_errgen_docs_prints_it(rule: str) -> None:
-    text = manual.lookup(rule)
+    text = manual.lookup(rule, pages_of(rule))
     assert text is not None and rule in text
     assert re.search(r"\n\([a-z-]+\.md\)\n$", text) and "http" not in text.splitlines()[-1]  # the page, no link
 
 
 @pytest.mark.parametrize("rule", sorted({*RULE_SPECS, *(r.id for r in RULES)}))
 def test_under_docs_url_errgen_docs_links_each_rule_to_a_heading(rule: str, docs_url: str) -> None:
-    text = manual.lookup(rule)
+    text = manual.lookup(rule, pages_of(rule))
     assert text is not None
     page, anchor = re.search(rf"online: {re.escape(docs_url)}([a-z-]+\.md)#([a-z0-9-]+)\)", text).groups()  # type: ignore[union-attr]
     assert anchor in anchors(page)

@@ -18,7 +18,7 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
-from errgen.entry import INTERRUPTED
+from errgen import INTERRUPTED
 from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
@@ -607,7 +607,9 @@ def show_docs(name: str | None) -> None:
         for topic, title in manual.topics().items():
             click.echo(f"{topic:<20} {title}")
         return
-    text = manual.lookup(name)
+    from errgen.rule_ids import pages_of
+
+    text = manual.lookup(name, pages_of(name))
     if text is None:
         _fail(f"no page or rule {name!r} in errgen's documentation; `errgen docs` lists the pages", 1)
     click.echo(text, nl=not text.endswith("\n"))

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import NoReturn
 
-INTERRUPTED = 130  # 128 + SIGINT, what shells report for a process Ctrl-C ended
+from errgen import INTERRUPTED
 
 
 def main() -> NoReturn:

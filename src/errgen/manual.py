@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Sequence
 
 _PACKAGE = Path(__file__).resolve().parent
 _base: str | None = None  # the `docs-url` setting (ends in '/'; each page at <base><page>.md)
@@ -46,18 +47,16 @@ def topics() -> dict[str, str]:
     return out
 
 
-def lookup(name: str) -> str | None:
+def lookup(name: str, pages: Sequence[str] = ()) -> str | None:
     """A whole page by name, else the section whose heading is `name` (a diff rule), else the
-    table row that documents it (a lint rule) under its section's heading; None if none does."""
+    table row that documents it (a lint rule) under its section's heading; None if none does.
+    `pages`: where the commands that print `name` document it (errgen.rule_ids), tried first."""
     page = folder() / f"{name}.md"
     if re.fullmatch(r"[a-z0-9-]+", name) and page.is_file():
         return page.read_text(encoding="utf-8")
-    from errgen.rule_ids import PAGES, printable
-
-    kinds = printable().get(name, ())
     # A rule id errgen prints resolves to its own entry on the page of the command that prints
     # it (not the first page that happens to mention it); an id that names two things, to both.
-    entries = [entry for entry in (_entry(folder() / PAGES[kind], name) for kind in kinds) if entry]
+    entries = [entry for entry in (_entry(folder() / page_name, name) for page_name in pages) if entry]
     if entries:
         return "\n".join(dict.fromkeys(entries))
     for path in sorted(folder().glob("*.md")):

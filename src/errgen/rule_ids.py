@@ -60,3 +60,8 @@ def printable() -> dict[str, tuple[str, ...]]:
             if kind not in kinds.setdefault(rule_id, []):
                 kinds[rule_id].append(kind)
     return {rule_id: tuple(found) for rule_id, found in sorted(kinds.items())}
+
+
+def pages_of(name: str) -> list[str]:
+    """The docs pages of the commands that print `name`, in the order `printable` gives them."""
+    return [PAGES[kind] for kind in printable().get(name, ())]
