@@ -226,6 +226,7 @@ def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readin
                         "code_from_a_newer_server")
         if case:
             yield case
+    yield from known_code_wins(contract, row)
     message = next(iter(contract.response["message"]), None)
     if message is not None:
         response = Response(row.http_status).put(first, row.wire_code).put(message, "Said by the API.")
@@ -235,6 +236,35 @@ def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readin
     if not _status_code(contract):
         yield Reading("response/code/none", 500, [], body_text(contract, {"unrelated": "x"}), code=None,
                       raw=_unread(contract, {"unrelated": "x"}))
+
+
+def known_code_wins(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
+    """A known code wins over an unknown one: at a later source (Microsoft Graph's innerError.code
+    after its outer code), and at a later element of an array (`[*]`)."""
+    sources = contract.response["code"]
+    unknown = "code_from_a_newer_server"
+    for index, source in enumerate(sources[1:], 1):
+        if source["in"] == "status":
+            continue
+        response = Response(row.http_status).put(sources[0], unknown).put(source, row.wire_code)
+        case = _reading(contract, f"response/code/known-wins/source-{index}", response, row.wire_code, registry_code=row.code)
+        if case and reference_code([sources[0]], response.status, response.headers, response.document) == unknown:
+            yield case
+    for index, source in enumerate(sources):
+        path = source.get("path", [])
+        if source["in"] != "body" or path.count(ANY) != 1 or contract.response["format"] != "json":
+            continue
+        at = path.index(ANY)
+        items = [place(None, path[at + 1:], unknown), place(None, path[at + 1:], row.wire_code)]
+        document = place(None, path[:at], items) if at else items
+        if document is None or None in items:
+            continue
+        # No earlier source may read a code from this body: the array's known entry must win.
+        if reference_code(sources[:index], row.http_status, [], document) is not None:
+            continue
+        body = body_text(contract, document)
+        raw = built(contract, row.http_status, row.wire_code, row.code, None, None, None)
+        yield Reading(f"response/code/known-wins/array-{index}", row.http_status, [], body, True, row.wire_code, raw=raw)
 
 
 def _status_code(contract: ContractView) -> bool:
