@@ -120,3 +120,16 @@ def test_the_schema_ships_the_enveloped_body_beside_the_payload() -> None:
     assert not check.is_valid({"error": {**example, "extra": 1}})  # the payload stays strict
     # Without an envelope the body is the payload: one file (the default registry's output is unchanged).
     assert sorted(target.render(load_registry(REGISTRY))) == ["schema/error.schema.json"]
+
+
+def test_a_delay_its_unit_cannot_read_is_reported(tmp_path: Path) -> None:
+    """#39: a Retry-After of `soon`, or a body delay of `"a minute"`, is no delay: the client waits
+    its own backoff, so the recorded response is worth a warning; decimal seconds are read."""
+    body = json.dumps({"kind": "Status", "status": "Failure", "reason": "TooManyRequests", "code": 429,
+                       "details": {"retryAfterSeconds": "a minute"}})
+    records = [{"status": 429, "headers": {"Retry-After": "soon"}, "body": body},
+               {"status": 429, "headers": {"Retry-After": "2.5"}, "body": body.replace('"a minute"', "3")}]
+    got = findings(APIS / "kubernetes.yaml", records, tmp_path)
+    assert [rule for rule, _ in got] == ["delay-unreadable", "delay-unreadable"]
+    assert "body:details.retryAfterSeconds (unit seconds) holds 'a minute'" in got[0][1]
+    assert "header:retry-after (unit http) holds 'soon'" in got[1][1]

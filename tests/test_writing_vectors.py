@@ -16,8 +16,12 @@ import pytest
 
 from conftest import REGISTRY, ROOT
 
-LANGUAGES = ("python", "typescript", "go", "rust", "java")
-TOOLS = {"python": "python3", "typescript": "node", "go": "go", "rust": "cargo", "java": "mvn"}
+from errgen.languages import all_languages
+
+# Every registered language folder, with the tool its runner needs: a sixth language's writing
+# vectors run here without this file naming it.
+LANGUAGES = tuple(language.name for language in all_languages())
+TOOLS = {language.name: language.runner(ROOT, ROOT, "check")[2] for language in all_languages()}
 
 
 def errgen(*args: str) -> subprocess.CompletedProcess[str]:

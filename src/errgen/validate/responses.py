@@ -72,6 +72,7 @@ class Reading:
     registry_code: str | None  # the registry code it selects (a shared wire code resolved by `when`)
     document: Any  # the body as read (JSON or XML), None when unreadable
     text: str
+    unreadable_delays: tuple[tuple[str, str], ...] = ()  # (source, value as sent)
 
 
 def read(contract: ContractView, status: int, headers: Any, body: str) -> Reading:
@@ -89,7 +90,18 @@ def read(contract: ContractView, status: int, headers: Any, body: str) -> Readin
     code = reading.first(contract.code_sources, found, headers, reading.code_text, status)
     error = reading.is_error(status, found, headers)
     name = reading.registry_code(code, status, found, headers) if code is not None else None
-    return Reading(error, code, name, found, text)
+    return Reading(error, code, name, found, text, tuple(_unreadable_delays(contract, found, headers)))
+
+
+def _unreadable_delays(contract: ContractView, document: Any, headers: Any) -> Iterator[tuple[str, str]]:
+    """(source, value) of each delay source that holds a value its unit cannot read: a client
+    then waits its own backoff instead of what the API asked for."""
+    _, reading = reading_modules(contract)
+    for entry in contract.response["retry_after"]:
+        raw = reading.read_source(entry["at"], document, headers, lambda value: value)
+        if raw is None or raw == "" or reading.read_source(entry["at"], document, headers, reading.delay_reader(entry["unit"], 0)) is not None:
+            continue
+        yield f"{source_text(entry['at'])} (unit {entry['unit']})", raw if isinstance(raw, str) else json.dumps(raw)
 
 
 def as_response(record: Record) -> Record:
@@ -140,6 +152,9 @@ class ResponseChecker:
     def _findings(self, status: int, got: Reading) -> Iterator[Finding]:
         if not got.error:
             return
+        for where, value in got.unreadable_delays:
+            yield ("delay-unreadable", "warning", f"{where} holds {value[:80]!r}, which is no delay: clients wait their own "
+                   "backoff instead (docs/registry.md, retry_after units)", None)
         if got.code is None:
             where = ", ".join(source_text(s) for s in self.contract.code_sources) or "nowhere"
             yield ("no-code", "warning", f"HTTP {status} response carries no code where the registry reads it ({where}); "
