@@ -499,11 +499,7 @@ def read_http(
     if ok and not too_large:
         parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
     found = document if parsed else None
-    # The most specific code this SDK knows wins (Microsoft Graph's innerError.code over its outer
-    # code, the first known entry of an array of errors); else the first usable one.
-    code = _reading.first(RESPONSE["code"], found, headers, _known_code_text, code_status)
-    if code is None:
-        code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text, code_status)
+    code = _reading.read_code(RESPONSE["code"], found, headers, code_status, _known)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
     delay = _reading.delay_ms(found, headers, now)
     error = _reading.is_error(code_status, found, headers)
@@ -525,10 +521,8 @@ def read_http(
     )
 
 
-def _known_code_text(value: object) -> Optional[str]:
-    code = _reading.code_text(value)
-    known = code is not None and (code in RESPONSE["variants"] or recovery_entry(code) is not None)
-    return code if known else None
+def _known(code: str) -> bool:
+    return code in RESPONSE["variants"] or recovery_entry(code) is not None
 
 
 def _claims(document: object) -> bool:
