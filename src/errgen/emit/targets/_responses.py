@@ -17,6 +17,7 @@ from typing import Any, Iterator
 import calendar
 
 from errgen.contract import MAX_DELAY_VALUE_MS, CodeRow, ContractView
+from errgen.emit.targets._decisions import status_decision
 from errgen.wire import ANY
 
 PATH = "conformance/responses.json"
@@ -48,8 +49,6 @@ class Reading:
 def render(contract: ContractView, vector_head: dict[str, Any], expected: Any, to_json: Any) -> str:
     p = contract.policy
     lines = []
-    from errgen.emit.targets.vectors import status_decision
-
     for case in cases(contract):
         response: dict[str, Any] = {"status": case.status, "headers": case.headers, "body": case.body}
         if case.pad:
