@@ -220,13 +220,20 @@ func TestReadCodePrefersAKnownCode(t *testing.T) {
 // Decision.WireCode is the code as the API sends it: the shared wire code of a variant, else the
 // code itself; empty and null in the JSON form without a code.
 func TestDecisionCarriesTheWireCode(t *testing.T) {
-	code := table[0].Code
+	// The first code NewError makes with a correlation id alone (a resource scope needs an id).
+	var p *ErrorPayload
+	for _, e := range table {
+		if made, err := NewError(e.Code, "req-1"); err == nil {
+			p = made
+			break
+		}
+	}
+	if p == nil {
+		t.Skip("no code of the registry is made from a correlation id alone")
+	}
+	code := p.Code
 	spec := `{"format":"json","code":[{"in":"body","path":["code"]}],"variants":{"shared.wire":[["` +
 		string(code) + `",[]]]}}`
-	p, err := NewError(code, "req-1")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if d := Decide(p, 1, DefaultMaxAttempts); d.WireCode != string(code) {
 		t.Errorf("%s without variants: WireCode %q, want the code itself", code, d.WireCode)
 	}
