@@ -185,6 +185,9 @@ func withResponseSpec(t *testing.T, spec string, f func()) {
 // whose value is a registry code or a shared wire code, through [*] entries too; only when no
 // source yields one, the first usable value.
 func TestReadCodePrefersAKnownCode(t *testing.T) {
+	if len(table) == 0 {
+		t.Skip("the registry has no code")
+	}
 	known := string(table[0].Code)
 	spec := `{"format":"json","code":[{"in":"body","path":["error","code"]},` +
 		`{"in":"body","path":["error","inner","code"]},{"in":"body","path":["errors",-1,"code"]},` +
