@@ -15,8 +15,12 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   validate  20,000 payloads of unknown codes, each one character off a known one
                                                               vs the same 20,000 payloads, codes known
   validate  20,000 payloads each sending `corrélation_id`     vs the same, keys right (about the same bytes)
+  lint      192 KB: 90 codes named with 1,000 letters, each replaced_by a misspelling of the next
+                                                              vs the same, replaced_by spelt right
+  validate  --responses: one response repeating one header name 600,000 times
+                                                              vs 600,000 distinct names, same bytes
 
-Run: python -m bench.linear_bench   (wall and CPU seconds, best of 2; on a shared machine the CPU
+Run: python -m bench.linear_bench [WORD...]   (only the cases whose label holds a WORD; wall and CPU seconds, best of 2; on a shared machine the CPU
 ratio moves less with the other load)
 """
 
@@ -31,6 +35,7 @@ from bench.common import OUT, errgen_cmd, table
 from bench.diff_bench import cpu_command
 
 LINT_CODES, DEPRECATED_CODES, DIFF_CODES, PAYLOAD_KEYS, PAYLOADS = 10_000, 20_000, 10_000, 40_000, 20_000
+LONG_NAME, LONG_CODES, HEADER_REPEATS = 1_000, 90, 600_000
 
 
 def write(name: str, text: str) -> Path:
@@ -88,6 +93,33 @@ def payloads(registry: Path, n: int, spoil: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def long_names(n: int, length: int, misspelt: bool) -> str:
+    """n codes named with `length` random capitals, each deprecated in favour of the next: with
+    `misspelt`, a different letter of each target changed (a did-you-mean each, comparing names
+    of `length` characters), else spelt right (the same bytes)."""
+    import random
+
+    rng = random.Random(1)
+    names = [f"C{i:04d}_" + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(length)) for i in range(n)]
+    lines = ["errgen: 1", "name: synthetic", "version: 1.0.0", "categories:", "  validation:", "    retryable: false",
+             "    action: fix", "    description: Failures.", "codes:"]
+    for i, name in enumerate(names):
+        target, at = names[(i + 1) % n], 6 + i % length
+        if misspelt:
+            target = target[:at] + "x" + target[at + 1:]
+        lines += [f"  {name}:", "    category: validation", "    scope: request", "    http_status: 400",
+                  f"    description: Synthetic failure {i}.", "    since: 1.0.0", f"    deprecated: {{since: 1.0.0, replaced_by: {target}}}"]
+    return "\n".join(lines + ["history:", "  - {version: 1.0.0, date: 2026-01-10, changes: [Initial.]}"]) + "\n"
+
+
+def headers(n: int, repeated: bool) -> str:
+    """One recorded response with n headers: one name n times (joined into one value as HTTP folds
+    them), or n distinct names of the same length."""
+    body = json.dumps({"code": "CODE_000000", "message": "x", "correlation_id": "c"})
+    pairs = [["X-Rep-000000" if repeated else f"X-Rep-{i:06d}", "v"] for i in range(n)]
+    return json.dumps({"status": 429, "headers": pairs, "body": body})
+
+
 def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     """(label, hostile command, clean command, accepted exit codes)."""
     lint = errgen_cmd() + ["lint", "--registry"]
@@ -113,7 +145,13 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     unknown_codes = write("unknown-codes.jsonl", payloads(clean, PAYLOADS, spoil="code"))
     unknown_keys = write("unknown-keys.jsonl", payloads(clean, PAYLOADS, spoil="key"))
     known_codes = write("known-codes.jsonl", payloads(clean, PAYLOADS))
+    long_misspelt = write("long-names-misspelt.yaml", long_names(LONG_CODES, LONG_NAME, True))
+    long_right = write("long-names.yaml", long_names(LONG_CODES, LONG_NAME, False))
+    responses = validate + ["--responses"]
+    repeated, distinct = write("repeated-headers.json", headers(HEADER_REPEATS, True)), write("distinct-headers.json", headers(HEADER_REPEATS, False))
     return [
+        ("lint: 192 KB of long names misspelt", lint + [str(long_misspelt)], lint + [str(long_right)], (0, 1)),
+        ("validate: 600,000 repeated headers", responses + [str(repeated)], responses + [str(distinct)], (0, 1)),
         ("validate: 20,000 unknown codes", validate + [str(unknown_codes)], validate + [str(known_codes)], (0, 1)),
         ("validate: 20,000 non-ASCII keys", validate + [str(unknown_keys)], validate + [str(known_codes)], (0, 1)),
         ("lint: every code collides", lint + [str(colliding)], lint + [str(apart)], (0, 1)),
@@ -136,8 +174,13 @@ def bump_cmd(old: Path, new: Path) -> list[str]:
 
 
 def main() -> None:
+    import sys
+
+    only = sys.argv[1:]  # words: run only the cases whose label holds one of them
     rows = []
     for label, hostile, clean, ok in cases():
+        if only and not any(word in label for word in only):
+            continue
         bad, bad_cpu = cpu_command(hostile, repeat=2, ok=ok)
         good, good_cpu = cpu_command(clean, repeat=2, ok=ok)
         rows.append([label, f"{bad:.2f}", f"{good:.2f}", f"{bad / good:.2f}x", f"{bad_cpu:.2f}", f"{good_cpu:.2f}", f"{bad_cpu / good_cpu:.2f}x", "<= 1.5x"])

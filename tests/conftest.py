@@ -33,6 +33,15 @@ NODE_BIN = Path(__file__).resolve().parent / "ts" / "node_modules" / ".bin"
 EXIT_RETURNS = "import os\ndef _exit(code):\n    raise SystemExit(code)\nos._exit = _exit\n"
 
 
+def repository_files(folder: Path, root: Path = ROOT) -> list[Path]:
+    """The files under `folder` that the repository holds: tracked, or new and not ignored. A
+    golden test compares these, never the folder listing: following docs/sdk-python.md
+    (`pip install ./generated/python`) leaves an ignored `*.egg-info` there that is not output."""
+    done = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", str(folder)],
+                          cwd=root, capture_output=True, check=True)
+    return sorted({p for name in done.stdout.decode().split("\0") if name and (p := root / name).is_file()})
+
+
 def run_errgen(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(

@@ -12,16 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, run_errgen
+from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, repository_files, run_errgen
 from errgen.emit import build as pipeline
 from errgen.emit import write
 
 
 def tree(folder: Path) -> dict[str, str]:
-    """Every file under folder with its hash, but errgen's local cache (not an output)."""
+    """Every file under folder with its hash, but errgen's local cache (not an output). For the
+    committed generated/, the files the repository holds (an ignored egg-info is no output)."""
+    files = repository_files(folder) if folder == GENERATED else sorted(p for p in folder.rglob("*") if p.is_file())
     return {
         str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(write.CACHE)
+        for p in files if not p.name.startswith(write.CACHE)
     }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry, toolchain
+from conftest import FIXTURES, GENERATED, REGISTRY, ROOT, load_registry, repository_files, toolchain
 from jsonschema import Draft202012Validator
 from payload_cases import cases as payload_cases
 from payload_cases import generic as generic_payload_cases
@@ -135,7 +135,7 @@ def test_golden_is_the_build_of_the_default_registry() -> None:
     # Every Go file carries Go's generated-file marker on its first line.
     marker = re.compile(r"^// Code generated .* DO NOT EDIT\.$")
     assert all(marker.match(text.splitlines()[0]) for name, text in files.items() if name.endswith(".go"))
-    on_disk = {str(p.relative_to(GENERATED)): p.read_text(encoding="utf-8") for p in (GENERATED / "go").rglob("*") if p.is_file()}
+    on_disk = {str(p.relative_to(GENERATED)): p.read_text(encoding="utf-8") for p in repository_files(GENERATED / "go")}
     assert on_disk == files
 
 

@@ -65,10 +65,15 @@ def test_every_api_registry_java_sdk_passes_its_own_tests(tmp_path: Path) -> Non
         result = lint_path(path)
         assert result.registry is not None, [d.text() for d in result.diagnostics]
         build(result.registry, tmp_path / path.stem, ["java", "conformance"])
+        # Each ConformanceTest reads its own registry's vectors as a test resource: a project reads
+        # nothing outside itself (issue 40: it builds when copied alone).
+        sdk = tmp_path / path.stem / "java"
+        [runner] = sdk.glob("src/main/java/**/ConformanceRunner.java")
+        resources = sdk / "src" / "test" / "resources" / runner.parent.relative_to(sdk / "src" / "main" / "java")
+        resources.mkdir(parents=True)
+        shutil.copyfile(tmp_path / path.stem / "conformance" / "vectors.json", resources / "vectors.json")
         modules.append(f"    <module>{path.stem}/java</module>")
     (tmp_path / "pom.xml").write_text(AGGREGATOR.format(modules="\n".join(modules)), encoding="utf-8")
-    # Surefire runs each module in its own folder, so each ConformanceTest reads its own registry's
-    # vectors (../conformance/vectors.json, its default).
     done = _mvn(tmp_path, "test")
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-3000:]
     for path in APIS:
@@ -76,3 +81,4 @@ def test_every_api_registry_java_sdk_passes_its_own_tests(tmp_path: Path) -> Non
         assert set(counts) == {"SdkTest", "ConformanceTest", "CheckTest"}, (path.stem, counts)
         for name, (run, failures, errors, skipped) in counts.items():
             assert run > 0 and (failures, errors, skipped) == (0, 0, 0), (path.stem, name, counts[name])
+        assert counts["ConformanceTest"][0] > 100  # every vector, read from the resource

@@ -2,7 +2,7 @@
 file of one program, compiled as it stands against the default registry's Java SDK with
 `javac -Xlint:all -Werror` (no @SuppressWarnings), then run: a service builds, throws and maps an
 error to HTTP, and a client gets its 429, reads Retry-After, decides, waits and retries, by hand
-and with Retrier. javac and the JVM only; Maven once, for Jackson's classpath (offline first)."""
+and with Retrier, then a load balancer's HTML 502, retried by its status and seen by the observer. javac and the JVM only; Maven once, for Jackson's classpath (offline first)."""
 
 from __future__ import annotations
 
@@ -44,9 +44,13 @@ def _need(tool: str) -> str:
 def test_the_page_shows_the_client_and_the_service_with_the_sdk_alone() -> None:
     blocks = _blocks()
     program = "\n".join(blocks.values())
-    assert {"Refunds", "Invoices", "Demo"} <= set(blocks)
+    assert {"Refunds", "Invoices", "Demo", "Catching", "Observed", "AnyClient"} <= set(blocks)
     for needed in ("Errors.newError(", "throw ErrorPayloadException.of(", ".toHttp()", "Errors.throwIfError(response)",
-                   "HttpResponse<String>", "e.decide(attempt)", "Thread.sleep(d.delay()", "Retrier.retry("):
+                   "HttpResponse<String>", "e.decide(attempt)", "Thread.sleep(d.delay()", "Retrier.retry(",
+                   # Issue 40: the error hierarchy, the hooks and the client helpers, compiled.
+                   "catch (NoPayloadException e)", "catch (RateLimitException e)", "e.headers().firstValue(", "e.status()",
+                   "TransportFailure.of(e)", "Errors.decideFailure(", ".onAttempt(", "a.errorType()", "retrier.send(",
+                   "Errors.errorOf(status, headers, body)"):
         assert needed in program, needed
     assert "@SuppressWarnings" not in program and "(Object)" not in program
     doc = DOC.read_text(encoding="utf-8")
@@ -85,4 +89,5 @@ def test_the_page_compiles_strictly_and_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith('429 1 {"code":"RATE_LIMITED","category":"rate_limit","retryable":true,"retry_after_ms":1000,')
-    assert lines[1:] == ["{} {} [429, 200, 429, 200]"]
+    # The gateway's HTML 502 is decided by its status, retried after the backoff, and observed.
+    assert lines[1:] == ["{} {} [429, 200, 429, 200]", "attempt 1: 502 -> retry (status-fallback)", "{}"]

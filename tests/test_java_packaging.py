@@ -137,7 +137,8 @@ def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_mvn_verify_makes_the_jar_sources_and_javadoc_for_the_default_and_a_5000_code_registry(tmp_path: Path) -> None:
     projects = {"default": _default(), "large": _large()}
     for name, registry in projects.items():
-        build(registry, tmp_path / name, ["java", "conformance"])
+        # The Java project alone: its tests read nothing outside it (issue 40), so no conformance/.
+        build(registry, tmp_path / name, ["java"])
         # The README's example, compiled with the project's tests (javac -Xlint:all -Werror).
         readme = (tmp_path / name / "java" / "README.md").read_text(encoding="utf-8")
         example = readme.split("```java\n", 1)[1].split("```", 1)[0]
@@ -164,4 +165,5 @@ def test_mvn_verify_makes_the_jar_sources_and_javadoc_for_the_default_and_a_5000
                 == {"Code.html", "Retrier.html"}
         reports = "".join(p.read_text() for p in (built / "surefire-reports").glob("*.txt"))
         assert "SdkTest" in reports and "ConformanceTest" in reports
+        assert "Tests run: 1, Failures: 0, Errors: 0, Skipped: 1" in reports  # no vectors given: said, not failed
         assert re.findall(r"Failures: (\d+), Errors: (\d+)", reports) and set(re.findall(r"Failures: (\d+), Errors: (\d+)", reports)) == {("0", "0")}

@@ -77,6 +77,15 @@ def test_string_literals_are_ascii_and_never_form_a_unicode_escape() -> None:
     assert naming.string_literal("a b", unbreakable=True) == '"a\\sb"'
 
 
+def test_category_exceptions_are_named_without_a_doubled_suffix() -> None:
+    """Issue 40: Stripe's `rate_limit_error` is a RateLimitException, not a RateLimitErrorException."""
+    categories = [(name, None) for name in ("rate_limit_error", "api_error", "error", "card_exception", "rate_limit")]
+    assert naming.exception_names(categories, {"ServiceException"}) == {
+        "rate_limit_error": "RateLimitException", "api_error": "ApiException", "error": "ErrorException",
+        "card_exception": "CardException", "rate_limit": "RateLimit2Exception",
+    }
+
+
 def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
     assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
     long = "x" * 90
@@ -190,7 +199,8 @@ def test_emit_prints_one_line_per_vector_matching_the_expectations(built: tuple[
     lines = [json.loads(line) for line in _lines(done.stdout)]
     assert [line["name"] for line in lines] == [v["name"] for v in vectors]
     for line, vector in zip(lines, vectors):
-        assert list(line) == ["name", "valid", "problems", "parsed", "decision"]
+        transport = "transport" in vector["input"]  # no payload: the decision alone
+        assert list(line) == (["name", "decision"] if transport else ["name", "valid", "problems", "parsed", "decision"])
         assert {k: line[k] for k in vector["expected"]} == vector["expected"], vector["name"]
 
 
@@ -254,6 +264,75 @@ def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[
     assert codes == [c.name for c in registry.codes]
     assert descriptions == [c.description for c in registry.codes]
     assert categories == [c.name for c in registry.categories]
+
+
+FAKE_SPAN = """package io.opentelemetry.api.trace;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A stand-in for OpenTelemetry's Span (same package, same two methods): records what is set. */
+public interface Span {
+  List<String> SEEN = new CopyOnWriteArrayList<>();
+
+  static Span current() {
+    return new Span() {};
+  }
+
+  default Span setAttribute(String key, String value) {
+    SEEN.add(key + "=" + value);
+    return this;
+  }
+}
+"""
+TRACED = """import {package}.*;
+import io.opentelemetry.api.trace.Span;
+import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+public class Traced {{
+  public static void main(String[] args) throws Exception {{
+    AtomicInteger calls = new AtomicInteger();
+    List<String> observed = new ArrayList<>();
+    String ok =
+        Retrier.withDefaults()
+            .sleeper(d -> {{}})
+            .onAttempt(a -> observed.add(a.attempt() + " " + a.errorType() + " " + a.willRetry()))
+            .call(
+                () -> {{
+                  if (calls.incrementAndGet() == 1) {{
+                    throw new ConnectException("refused");
+                  }}
+                  return "ok";
+                }});
+    System.out.print(ok + " " + observed + " " + Span.SEEN);
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("built", ["default"], indirect=True)
+@pytest.mark.slow  # javac and the JVM
+def test_each_attempt_reaches_the_observer_and_the_current_span(built: tuple[Registry, Path]) -> None:
+    """Issue 40: the retrier's hooks. The observer sees each decided attempt; with the OpenTelemetry
+    API on the class path (a stand-in here: the SDK depends on nothing) the current span gets
+    `error.type`, and without it the same program runs unchanged."""
+    _, out = built
+    probe = out / "traced"
+    (probe / "io" / "opentelemetry" / "api" / "trace").mkdir(parents=True)
+    (probe / "io" / "opentelemetry" / "api" / "trace" / "Span.java").write_text(FAKE_SPAN, encoding="utf-8")
+    (probe / "Traced.java").write_text(TRACED.format(package=target._package_of(out / "java")), encoding="utf-8")
+    classpath = _classpath(out)
+    sources = [str(probe / "io" / "opentelemetry" / "api" / "trace" / "Span.java"), str(probe / "Traced.java")]
+    compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe / "classes"), *sources],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probe / 'classes'}:{classpath}", "Traced"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ok [1 refused true] [error.type=refused]"
 
 
 def test_hostile_registry_uses_its_java_coordinates() -> None:

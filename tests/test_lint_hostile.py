@@ -107,3 +107,61 @@ def test_one_leaking_description_among_many_clean_ones_is_found() -> None:
     found = [d for d in lint_text(text).diagnostics if d.rule == "description-leak"]
     assert len(found) == 1 and "CODE_000123" in found[0].message, [d.message for d in found]
     assert not [d for d in lint_text(synth.registry_text(300)).diagnostics if d.rule == "description-leak"]
+
+
+def test_did_you_mean_costs_a_bounded_amount_of_name_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fuzzy matching costs the product of the two names' lengths: 90 codes named with 1,000
+    letters, each replaced_by a misspelling of another, once cost 58x a clean registry of the same
+    size. However long the names, lint compares no more characters than its budget of comparisons
+    of short names allows (and none of a name past FUZZY_CHARS)."""
+    import difflib
+    import random
+
+    from errgen.registry.lint import base
+
+    spent: list[int] = []
+    real = difflib.get_close_matches
+
+    def counted(word: str, options: list[str], *args: object, **kwargs: object) -> list[str]:
+        spent.append(len(word) * sum(len(o) for o in options))
+        return real(word, options, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(base.difflib, "get_close_matches", counted)
+    rng = random.Random(3)
+    for length in (150, 1_000):
+        spent.clear()
+        names = ["C" + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(length)) for _ in range(90)]
+        extra = ", deprecated: {{since: 1.0.0, replaced_by: {target}}}"
+        codes = "".join(CODE_LINE.format(i=i, category="validation", extra=extra.format(target=names[(i + 1) % 90][:-1] + "x"))
+                        .replace(f"C{i}:", f"{name}:", 1) for i, name in enumerate(names))
+        found = lint_text(MINIMAL.replace("codes:\n", "codes:\n" + codes, 1), "r.yaml").diagnostics
+        assert sum(d.rule == "replaced-by-unknown" or "names no other code" in d.message for d in found) >= 90
+        assert sum(spent) <= 10_000 * 20 * 20 * 1.5, (length, sum(spent))
+    assert base.nearest("Q" * 1_000, ["Q" * 999 + "R"]) in ("", "; expected one of: " + "Q" * 999 + "R")
+
+
+@pytest.mark.parametrize("spelling", [".nan", ".NaN", ".inf", "-.Inf", "+.inf", "1.0e+400", "-1.0e+999", "190:20:30.15", '!!float "\\x2einf"'])
+def test_a_number_that_is_not_finite_is_refused_where_it_stands(spelling: str) -> None:
+    """`equals: .nan` passed lint, and the TypeScript, Go and Java SDKs then failed to load and
+    conformance/responses.json was not JSON: no number errgen writes may be NaN or infinite."""
+    text = MINIMAL.replace("codes:\n", "wire:\n  response:\n    error_when:\n      - {at: 'body:ok', equals: " + spelling + "}\ncodes:\n", 1)
+    found = [d for d in lint_text(text, "r.yaml").diagnostics if d.rule == "non-finite-number"]
+    line = text.splitlines().index(next(x for x in text.splitlines() if "equals:" in x)) + 1
+    assert [(d.line, d.column) for d in found] == [(line, text.splitlines()[line - 1].index(spelling) + 1)], found
+    assert "wire.response.error_when[0].equals" in found[0].message and "not finite" in found[0].message
+
+
+def test_finite_numbers_and_strings_that_look_like_infinity_pass() -> None:
+    text = MINIMAL.replace("codes:\n", "wire:\n  response:\n    error_when:\n      - {at: 'body:ok', equals: '.nan'}\n"
+                           "      - {at: 'body:n', equals: 1.5e300}\ncodes:\n", 1).replace("description: x", "description: 'see .inf 10:30 e+123'")
+    assert "non-finite-number" not in rules(text)
+
+
+def test_a_non_finite_number_stops_build_and_docs_explain_the_rule(tmp_path: Path) -> None:
+    registry = tmp_path / "r.yaml"
+    registry.write_text(MINIMAL.replace("codes:\n", "wire:\n  response:\n    error_when: [{at: 'body:ok', equals: .inf}]\ncodes:\n", 1))
+    done = run_errgen("build", "--registry", str(registry), "--out", str(tmp_path / "out"))
+    assert done.returncode == 1 and "non-finite-number" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert not (tmp_path / "out" / "conformance").exists()
+    docs = run_errgen("docs", "non-finite-number")
+    assert docs.returncode == 0 and "`non-finite-number`" in docs.stdout, docs.stdout + docs.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FIXTURES, REGISTRY
+from conftest import FIXTURES, REGISTRY, repository_files
 from errgen.contract import view
 from errgen.registry.lint import lint_path, lint_text
 
@@ -62,6 +62,6 @@ def test_no_generated_file_header_names_the_version() -> None:
     generated = REGISTRY.parent.parent / "generated"
     registry = lint_path(REGISTRY).registry
     stamp = f"registry {registry.name} {registry.version}"
-    stamped = [str(p.relative_to(generated)) for p in sorted(generated.rglob("*")) if p.is_file()
-               and stamp in p.read_text(encoding="utf-8", errors="replace")]
+    stamped = [str(p.relative_to(generated)) for p in repository_files(generated)
+               if stamp in p.read_text(encoding="utf-8", errors="replace")]
     assert stamped == []

@@ -1,5 +1,5 @@
-"""The Python SDK's enums.py skips black (a large registry would pay black on every edit), so its
-layout must be black's own: black changes nothing in it, for real catalogues and for names and
+"""The Python SDK's enums.py and _new_error.py skip black (a large registry would pay black on every
+edit), so their layout must be black's own: black changes nothing in it, for real catalogues and for names and
 values at every length around the line limit."""
 
 from __future__ import annotations
@@ -20,15 +20,16 @@ CATALOGUES = sorted((ROOT / "tests" / "fixtures" / "realworld").glob("*.yaml")) 
 ALPHABET = "aZ0_-.:#/"  # every kind of character a code may hold
 
 
-def enums_py(registry_path: Path) -> str:
+def enums_py(registry_path: Path, name: str = "enums.py") -> str:
     files = target.render(load_registry(registry_path))
-    return next(text for rel, text in files.items() if rel.endswith("/enums.py"))
+    return next(text for rel, text in files.items() if rel.endswith(f"/{name}"))
 
 
 @pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: p.stem)
 def test_black_changes_nothing_in_a_catalogues_enums(path: Path) -> None:
-    text = enums_py(path)
-    assert black.format_str(text, mode=MODE) == text
+    for name in ("enums.py", "_new_error.py"):
+        text = enums_py(path, name)
+        assert black.format_str(text, mode=MODE) == text, name
 
 
 def test_black_changes_nothing_in_the_enums_of_long_names(tmp_path: Path) -> None:
@@ -43,6 +44,15 @@ def test_black_changes_nothing_in_the_enums_of_long_names(tmp_path: Path) -> Non
     enums = enums_py(path)
     assert "= (\n" in enums and any(len(line) > naming.LINE_LENGTH for line in enums.splitlines())
     assert black.format_str(enums, mode=MODE) == enums
+    typed = enums_py(path, "_new_error.py")
+    assert black.format_str(typed, mode=MODE) == typed
+
+
+@pytest.mark.parametrize("length", range(70, 110))
+def test_a_one_code_literal_is_blacks_layout(length: int) -> None:
+    member = "Code." + ("X" * length)
+    source = "if TYPE_CHECKING:\n" + naming.literal_alias("_Codes1", [member]) + "\n"
+    assert black.format_str(source, mode=MODE) == source
 
 
 @pytest.mark.parametrize("name_length, value_length", list(itertools.product([1, 20, 60, 84, 85, 86, 95, 96, 97, 128], range(60, 100))))

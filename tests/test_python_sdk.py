@@ -113,7 +113,7 @@ def test_the_model_is_frozen(sdk: ModuleType) -> None:
 def test_decision_code_is_a_code_member_and_an_unknown_code_stays_text(sdk: ModuleType) -> None:
     assert sdk.decide(RATE_LIMITED).code is sdk.Code.RATE_LIMITED
     newer = sdk.decide({**RATE_LIMITED, "code": "BRAND_NEW"}).code
-    assert newer == "BRAND_NEW" and not isinstance(newer, sdk.Code)
+    assert newer == "BRAND_NEW" and not isinstance(newer, sdk.Code) and isinstance(newer, sdk.UnknownCode)
     assert sdk.decide("not a payload").code is None
 
 
@@ -134,14 +134,14 @@ def test_vocabularies_and_limits_are_public(sdk: ModuleType) -> None:
 def test_the_types_users_see_under_mypy_strict(built: Path, tmp_path: Path) -> None:
     program = """\
 from typing import assert_type
-from acme_errors import APIError, Code, Decision, ErrorPayload, Payload, decide, new_error, to_http
+from acme_errors import APIError, Code, Decision, ErrorPayload, Payload, UnknownCode, decide, new_error, to_http
 
 payload = new_error(Code.RATE_LIMITED, "c-1")
 assert_type(payload, ErrorPayload)
 decision = decide(payload)
-assert_type(decision.code, Code | str | None)
+assert_type(decision.code, Code | UnknownCode | None)
 error = APIError(payload)
-assert_type(error.code, Code | str | None)
+assert_type(error.code, Code | UnknownCode)
 assert_type(error.payload, Payload | None)
 assert_type(error.decide(2), Decision)
 to_http(payload)
@@ -176,7 +176,7 @@ def test_api_error_survives_pickling(sdk: ModuleType) -> None:
     broken = sdk.APIError.from_raw("<html>", status=502)
     for error in (known, newer, broken):
         again = pickle.loads(pickle.dumps(error))  # process pools send exceptions this way
-        assert type(again) is sdk.APIError
+        assert type(again) is type(error)
         assert (again.payload, again.raw, again.status, str(again)) == (error.payload, error.raw, error.status, str(error))
         assert again.decide(1) == error.decide(1)
 
@@ -286,7 +286,8 @@ def test_an_unreadable_error_response_is_an_api_error_without_payload(sdk: Modul
     http_error = _http_error(url)
     error = sdk.error_from_response(http_error)
     http_error.close()
-    assert error is not None and error.payload is None and error.code is None and error.status == 502
+    assert error is not None and error.payload is None and error.status == 502
+    assert type(error) is sdk.APIError and error.code == "" and isinstance(error.code, sdk.UnknownCode)
     assert error.headers["content-type"] == "text/html"
     # No payload at all: decided by its status, as the official clients do (a proxy's 502 is retried).
     decision = error.decide(1)
@@ -433,6 +434,10 @@ def doc_program() -> str:
 def test_the_docs_page_type_checks_strictly_without_casts_or_any(built: Path, tmp_path: Path) -> None:
     program = doc_program()
     assert "def refund" in program and "raise_for_response" in program and "retry(" in program
+    for used in ("except RateLimitError", "case UnknownCode()", "failure_of(", "decide_failure(", "on_attempt=",
+                 'getLogger("acme_errors")', "requests.get(", "httpx.Client(", "aiohttp.ClientSession()",
+                 "await raise_for_response_async(response)", "start_as_current_span"):
+        assert used in program, used
     assert not re.search(r"\bAny\b|\bcast\(|type: ignore", program)
     done = mypy_strict(built, program, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -447,3 +452,12 @@ def test_the_docs_page_runs(built: Path, tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith('429 1 {"code":"RATE_LIMITED"')
     assert lines[1] == "b'{}' b'{}' [429, 200, 429, 200]"
+    assert lines[2:] == [
+        "RateLimitError 429 2 slow down",
+        "APIError no payload, HTTP 502 retry status-fallback",
+        "refused retry transport-failure escalate outcome-unknown",
+        "b'{}' b'{}' b'{}' " + str(["RateLimitError 1: pause 1000"] * 3),
+    ]
+    # Each client's 429, logged by the package's logger at INFO (the page sets that level).
+    logged = [line for line in done.stderr.splitlines() if line.startswith("acme_errors ")]
+    assert logged == ["acme_errors INFO attempt 1 failed (RATE_LIMITED): registry, retrying in 1000 ms"] * 3

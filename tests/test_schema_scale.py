@@ -5,7 +5,6 @@ validators handle it at registry sizes where a per-code `oneOf` breaks them."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +83,7 @@ def test_5000_codes_make_few_branches_and_a_quick_metaschema_check(tmp_path: Pat
     contract = synth_contract(tmp_path, 5000)
     schema = payload.schema(contract)
     assert sum(len(d["then"]["anyOf"]) for d in schema["allOf"]) == len({payload.facts(contract, row) for row in contract.codes}) <= 200
-    start = time.perf_counter()
-    Draft202012Validator.check_schema(schema)
-    assert time.perf_counter() - start < 2.0
+    Draft202012Validator.check_schema(schema)  # quick because of the few branches above (bench.timing_bench times it)
     row = contract.codes[4321]  # a valid payload, and one with a hint its code does not allow
     w = {spec.name: spec.wire for spec in contract.fields}
     ok = payload.example(contract, row)

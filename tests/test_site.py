@@ -164,7 +164,8 @@ def test_changelog_lists_what_each_version_added_deprecated_and_renamed_with_lin
     files = site.render(load_registry(REGISTRY))
     changelog = files["site/changelog.html"]
     v2 = changelog[changelog.index('id="v2.0.0"'):changelog.index('id="v1.1.0"')]
-    assert '<a href="TENANT_UNKNOWN/index.html"><code>TENANT_UNKNOWN</code></a> (from <code>UNKNOWN_DOMAIN</code>)' in v2
+    assert ('<a href="TENANT_UNKNOWN/index.html"><code>TENANT_UNKNOWN</code></a> (from '
+            '<a href="UNKNOWN_DOMAIN/index.html"><code>UNKNOWN_DOMAIN</code></a>)') in v2  # the old name's page says what happened
     v21 = changelog[changelog.index('id="v2.1.0"'):changelog.index('id="v2.0.0"')]
     assert "Deprecated" in v21 and '<a href="ITEM_MISSING/index.html">' in v21 and "Added" in v21
     assert "Deprecate <a href=\"ITEM_MISSING/index.html\"><code>ITEM_MISSING</code></a> in favour of" in v21

@@ -110,3 +110,16 @@ def test_an_answer_remembered_for_one_n_is_not_given_for_another() -> None:
     speller = Speller(NAMES)
     assert speller.nearest("E44", n=1) == ["E42"]
     assert speller.nearest("E44") == ["E42", "E43"]
+
+
+def test_names_past_the_indexed_length_cost_nothing_to_index() -> None:
+    """Taking one character out of a name at each place costs its length squared: a registry of
+    names a thousand characters long made the index quadratic (issue 38 point 5). Such names
+    (no valid code is that long) are found by case and separators only."""
+    from errgen.spelling import Speller
+
+    long = [f"C{i:03d}_" + "ABCDEFGHIJ" * 100 for i in range(50)]
+    speller = Speller([*long, "CARD_DECLINED"])
+    assert speller.nearest("CARD_DECLIND") == ["CARD_DECLINED"]
+    assert speller._index is not None and sum(len(v) for v in speller._index.values()) == len("CARD_DECLINED") + 1
+    assert speller.nearest(long[3].lower()) == [long[3]]

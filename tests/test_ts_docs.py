@@ -25,6 +25,10 @@ def test_the_docs_page_compiles_strictly_and_runs_against_a_loopback_server(node
     program = "\n".join(blocks("ts"))
     assert "throw new ErrorPayloadError" in program and "toHttp()" in program and "retry(" in program
     assert "readResponse(" in program and "decide(" in program and "toMcpResult(" in program
+    # Issue 40: the error hierarchy, the hooks and the client helpers, compiled with the rest.
+    assert "instanceof RateLimitError" in program and "instanceof UnknownCode" in program and "error.headers[" in program
+    assert "failureOf(" in program and "decideFailure(" in program and "decideResponse(" in program
+    assert "onAttempt:" in program and "logger:" in program and "span," in program and "fromAxios(" in program
     # No casts, no any, no silenced errors, no non-null assertions.
     assert not re.search(r"\bas\s+(?!const\b)[A-Za-z{(\[]|\bany\b|@ts-|<[A-Za-z]+>\s*\w|\w!\.", program), program
     build_to(REGISTRY, tmp_path / "out", "typescript")

@@ -16,7 +16,7 @@ from pathlib import Path
 from conftest import ROOT
 
 
-def test_watch_rebuilds_on_save_shows_lint_errors_and_exits_0_on_ctrl_c(workdir: Path) -> None:
+def test_watch_rebuilds_on_save_shows_lint_errors_and_exits_130_on_ctrl_c(workdir: Path) -> None:
     registry = workdir / "registry" / "errors.yaml"
     original = registry.read_text()
     proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--watch"], cwd=workdir, text=True,
@@ -48,7 +48,7 @@ def test_watch_rebuilds_on_save_shows_lint_errors_and_exits_0_on_ctrl_c(workdir:
         wait_for("written")
         assert '"retry_after_ms": 2000' in (workdir / "generated" / "recovery.json").read_text()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=30) == 130  # as --help says: 130 interrupted
         assert "stopped" in wait_for("stopped")
     finally:
         if proc.poll() is None:
@@ -98,7 +98,7 @@ def test_watch_rebuilds_on_a_fragment_edit_and_on_a_fragment_added_while_watchin
         wait_for("unchanged")
         assert "SEARCH_TIMEOUT" in recovery.read_text()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=30) == 130  # as --help says: 130 interrupted
     finally:
         if proc.poll() is None:
             proc.kill()

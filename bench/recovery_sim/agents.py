@@ -1,18 +1,19 @@
-"""The agents compared. Each enriches every row of its input through the service over HTTP on
-loopback and keeps a report of the items it could not complete, with the reason. Every agent
-gets the same `Operator` on a 401, and sees only its rows and the responses (the oracle alone
-reads the world, to set the floor).
+"""The agents compared. Each is a client with its own error handling inside the same job
+(`job`): one idempotency key per item, sent on every write; on a 409 the job re-reads the record
+and writes again on its version (up to three times); a 401 and any other escalation go to the same
+`Operator`; everything else the client gives up on is reported. So the rows differ only in how the
+client handles errors. Every agent sees only its rows and the responses (the oracle alone reads
+the world, to set the floor).
 
-- errgen: `decide()` and the response, nothing else, for control flow.
+- errgen: the generated SDK's public API (`read_http`, `decide_response`, `failure_of`,
+  `decide_failure`, the decision's hint fields), nothing else, for control flow.
 - anthropic, openai: the real client libraries (`anthropic.Anthropic`, `openai.OpenAI`) with their
   default retry policy, pointed at the service with `base_url`, their sleep and clock virtual.
-  A job around them catches `AuthenticationError` (escalates) and any other `APIStatusError`
-  (reports the item).
 - stripe-style: stripe-python's retry policy, re-implemented: `Stripe-Should-Retry`, else 409 and
-  5xx; two retries; an automatic idempotency key per request, reused between its retries.
-- plain: a careful hand-written job reading an ordinary error body (status, `code`, `message`):
-  honours Retry-After, retries 5xx with backoff, re-reads on 409, reports every other 4xx.
-- tenacity: the real library, as its documentation configures it, one key per item.
+  5xx; connection errors; two retries.
+- plain: a careful hand-written client reading an ordinary error body (status, `code`, `message`):
+  honours Retry-After, retries 429, 5xx and dropped connections with backoff.
+- tenacity: the real library, as its documentation configures it, retrying any exception.
 - oracle: knows every injected fault; its calls are the floor.
 """
 
@@ -26,15 +27,33 @@ import json
 import random
 import socket
 import types
-import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
-from bench.recovery_sim.service import Service
-from bench.recovery_sim.world import BUSY_MS, CALL_MS, HUMAN_RENEWAL_MS, LOCK_MS, REGIONS, SHARD_MS, Clock, Row, World
+from bench.recovery_sim.service import TIMEOUT_HEADER, Service
+from bench.recovery_sim.world import (BARE_429_MS, BUSY_MS, CALL_MS, HUMAN_RENEWAL_MS, LOCK_MS, PROXY_MS, REGIONS, SHARD_MS,
+                                      TIMEOUT_MS, Clock, Row, World)
 
 MAX_CALLS_PER_ITEM = 60  # every loop is bounded, whatever the agent's policy
+MAX_CONFLICTS = 3  # the job re-reads and writes again on a 409 at most this often per item
+CONFLICT_WAITS_MS = (0, 500, 1_000)  # before each re-read: at once, then 0.5 s, then 1 s
+TIMEOUT_S = TIMEOUT_MS / 1000  # every client's read timeout (only the vendor clients take it as an option)
+TRANSPORT_ERRORS = (OSError, http.client.HTTPException)  # what http.client raises on a dropped connection
 EPOCH_S = 1_800_000_000  # the virtual clock's wall time at 0, for Retry-After dates
+
+
+@dataclass
+class Outcome:
+    """What a client's error handling hands back to the job for one write or read."""
+
+    kind: str  # done, conflict (re-read), retarget (the hint named the tenant), escalate, failed
+    reason: str = ""
+    status: int = 0
+    body: str = ""
+    version: int | None = None  # done (a read): the record's version; retarget: the version to write
+    tenant: str | None = None  # retarget: the tenant to write to
+    resource_id: str | None = None
+    correlation_id: str | None = None
 
 
 @dataclass
@@ -85,15 +104,21 @@ class Env:
 
 
 class Client:
-    """A plain HTTP/1.1 connection for the agents that are not a vendor SDK."""
+    """A plain HTTP/1.1 connection for the agents that are not a vendor SDK. A dropped connection
+    raises what http.client raises (RemoteDisconnected, a ConnectionResetError), a read timeout
+    TimeoutError, as `socket.timeout` does; either way the next call opens a new connection."""
 
     def __init__(self, env: Env) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", env.port)
+        self.port = env.port
+        self._connect()
+        self.clock = env.clock
+        self.token = "token-1"
+
+    def _connect(self) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port)
         self.conn.connect()
         # Without this, Nagle's algorithm and delayed ACKs add 40 ms of real time to every call.
         self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.clock = env.clock
-        self.token = "token-1"
 
     def enrich(self, item: str, tenant: str, version: int, key: str) -> tuple[int, dict[str, str], str]:
         body = json.dumps({"tenant": tenant, "version": version, "fields": ["email", "name"]})
@@ -106,9 +131,20 @@ class Client:
         return self._call("GET", f"/contacts/{item}", None, {"Authorization": f"Bearer {self.token}"})
 
     def _call(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[int, dict[str, str], str]:
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read().decode("utf-8")
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+            text = response.read().decode("utf-8")
+        except TRANSPORT_ERRORS:
+            self.conn.close()
+            self._connect()
+            raise
+        got = {k.lower(): v for k, v in response.getheaders()}
+        if TIMEOUT_HEADER.lower() in got:  # the service hung for the read timeout (virtual): time out
+            self.conn.close()
+            self._connect()
+            raise TimeoutError("timed out")
+        return response.status, got, text
 
     def sleep(self, ms: float) -> None:
         self.clock.advance(ms)
@@ -120,6 +156,58 @@ def _json(body: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return payload if isinstance(payload, dict) else {}
+
+
+def _version(body: str) -> int | None:
+    version = _json(body).get("version")
+    return version if isinstance(version, int) else None
+
+
+# The job: the same for every agent
+
+
+class Handler(Protocol):
+    """An agent's client and its error handling: one write or read, retried as the agent's policy
+    says, and what became of it."""
+
+    def write(self, row: Row, tenant: str, version: int, key: str) -> Outcome: ...
+
+    def read(self, row: Row) -> Outcome: ...
+
+    def renew(self, token: str) -> bool:
+        """Go on with a new credential; False when it is the one already in use."""
+        ...
+
+
+def job(env: Env, report: Report, handler: Handler) -> None:
+    """Enrich every row: one idempotency key per item, the same for every agent; on a conflict
+    re-read and write again on the current version; a renewed credential resumes the item; any
+    other end is reported with the client's reason."""
+    for row in env.rows:
+        key, tenant, version, conflicts = f"job-{row.id}", row.tenant, row.version, 0
+        for _ in range(MAX_CALLS_PER_ITEM):
+            outcome = handler.write(row, tenant, version, key)
+            if outcome.kind == "done":
+                report.completed.add(row.id)
+                break
+            if outcome.kind == "conflict" and conflicts < MAX_CONFLICTS:
+                env.clock.advance(CONFLICT_WAITS_MS[conflicts])
+                conflicts += 1
+                outcome = handler.read(row)
+                if outcome.kind == "done" and outcome.version is not None:
+                    version = outcome.version
+                    continue
+            if outcome.kind == "retarget":
+                tenant, version = outcome.tenant or tenant, outcome.version if outcome.version is not None else version
+                continue
+            if outcome.kind == "escalate":
+                token = env.operator.escalate(outcome.status, row.id, outcome.correlation_id)
+                if token is not None and handler.renew(token):
+                    continue
+            report.fail(row.id, outcome.reason or outcome.kind, outcome.body, outcome.resource_id, outcome.correlation_id)
+            break
+        else:
+            report.fail(row.id, "gave up: call budget", resource_id=row.id)
 
 
 # errgen
@@ -134,53 +222,66 @@ def unambiguous(suggestions: tuple[str, ...], row: Row) -> str | None:
     return narrowed[0] if len(narrowed) == 1 else None
 
 
-def errgen_agent(env: Env, report: Report, guess: bool = False) -> None:
-    """decide() and the response, nothing else, for control flow: every branch is an action and its
+class ErrgenHandler:
+    """The SDK's public API, nothing else, for control flow: every branch is an action and its
     hints, never a code or a status (the operator is handed the status, as for every agent).
+    A response goes through `read_http` and `decide_response` (so a proxy's HTML page or a bare
+    429 falls back on its status), a dropped call through `failure_of` and `decide_failure`,
+    idempotent because every call is a GET or carries the job's key.
     `guess` is the agent this benchmark used to run, kept to show what the counts catch: it takes
     `did_you_mean[0]` and writes `accepted[0]` without re-reading."""
-    client, sdk = Client(env), env.sdk
-    for row in env.rows:
-        key, tenant, version, attempt, reread = str(uuid.uuid4()), row.tenant, row.version, 1, False
+
+    def __init__(self, env: Env, guess: bool = False) -> None:
+        self.client, self.api, self.guess = Client(env), env.sdk, guess
+
+    def renew(self, token: str) -> bool:
+        renewed, self.client.token = token != self.client.token, token
+        return renewed
+
+    def write(self, row: Row, tenant: str, version: int, key: str) -> Outcome:
+        return self._call(row, tenant, lambda: self.client.enrich(row.id, tenant, version, key))
+
+    def read(self, row: Row) -> Outcome:
+        return self._call(row, row.tenant, lambda: self.client.read(row.id))
+
+    def _call(self, row: Row, tenant: str, send: Callable[[], tuple[int, dict[str, str], str]]) -> Outcome:
+        api, attempt, status = self.api, 1, 0
         for _ in range(MAX_CALLS_PER_ITEM):
-            status, headers, body = client.read(row.id) if reread else client.enrich(row.id, tenant, version, key)
-            if status == 200 and reread:
-                version, reread = int(_json(body)["version"]), False
-                continue
-            if status == 200:
-                report.completed.add(row.id)
-                break
-            decision = sdk.decide(sdk.from_http(status, headers, body, now_ms=0), attempt)
+            try:
+                status, headers, body = send()
+            except TRANSPORT_ERRORS as error:
+                status, decision = 0, api.decide_failure(api.failure_of(error) or "reset", True, attempt)
+            else:
+                reading = api.read_http(status, headers, body, now_ms=EPOCH_S * 1000 + self.client.clock.now)
+                if not reading.error:  # the SDK's reading says what is an error, not a status list here
+                    return Outcome("done", version=_version(body))
+                decision = api.decide_response(reading, attempt)
             action = decision.action.value
             if action in ("retry", "pause"):
-                client.sleep(decision.delay_ms or 0)
+                self.client.sleep(decision.delay_ms or 0)
                 attempt += 1 if action == "retry" else 0
                 continue
-            if action == "fix" and "tenant" in decision.searched:
-                choice = (decision.did_you_mean or (None,))[0] if guess else unambiguous(decision.did_you_mean, row)
-                if choice is not None and choice != tenant:
-                    tenant, attempt = choice, attempt + 1
-                    continue
-                reason = f"fix: tenant {tenant!r} unknown; suggestions {list(decision.did_you_mean)} do not single one out"
-            elif action == "fix" and "version" in decision.searched and guess and decision.accepted:
-                version, attempt = int(decision.accepted[0]), attempt + 1
-                continue
-            elif action == "fix" and "version" in decision.searched and not reread:
-                reread, attempt = True, attempt + 1  # re-read: merge onto the current record, never write blind
-                continue
-            elif action == "escalate":
-                token = env.operator.escalate(status, row.id, decision.correlation_id)
-                if token is not None and token != client.token:
-                    client.token = token
-                    continue
-                reason = f"escalate: {decision.reason.value}"
-            else:
-                reason = f"{action}: {decision.reason.value}"
-            report.fail(row.id, f"{reason} ({decision.code})", resource_id=decision.resource_id or row.id,
-                        correlation_id=decision.correlation_id)
-            break
-        else:
-            report.fail(row.id, "gave up: call budget", resource_id=row.id)
+            return self._outcome(row, tenant, status, decision)
+        return Outcome("failed", "gave up: call budget", resource_id=row.id)
+
+    def _outcome(self, row: Row, tenant: str, status: int, decision: Any) -> Outcome:
+        action, ids = decision.action.value, {"resource_id": decision.resource_id or row.id, "correlation_id": decision.correlation_id}
+        if action == "fix" and "version" in decision.searched:
+            if self.guess and decision.accepted:
+                return Outcome("retarget", version=int(decision.accepted[0]))
+            return Outcome("conflict", f"fix: version ({decision.code})", status, **ids)
+        if action == "fix" and "tenant" in decision.searched:
+            choice = (decision.did_you_mean or (None,))[0] if self.guess else unambiguous(decision.did_you_mean, row)
+            if choice is not None and choice != tenant:
+                return Outcome("retarget", tenant=choice)
+            reason = f"fix: tenant {tenant!r} unknown; suggestions {list(decision.did_you_mean)} do not single one out"
+            return Outcome("failed", f"{reason} ({decision.code})", status, **ids)
+        kind = "escalate" if action == "escalate" else "failed"
+        return Outcome(kind, f"{action}: {decision.reason.value} ({decision.code})", status, **ids)
+
+
+def errgen_agent(env: Env, report: Report, guess: bool = False) -> None:
+    job(env, report, ErrgenHandler(env, guess))
 
 
 # The real vendor clients
@@ -201,39 +302,72 @@ def virtual_time(module: Any, clock: Clock, seed: int) -> Iterator[None]:
         module.time, module.random = real_time, real_random
 
 
+def sim_transport() -> Any:
+    """The vendor clients' network layer (httpx2, which both use): the library's own transport,
+    except that the service's marker of a hung call becomes httpx's own ReadTimeout, as the real
+    read timeout would raise it (in virtual time)."""
+    import httpx2
+
+    class SimTransport(httpx2.HTTPTransport):
+        def handle_request(self, request: Any) -> Any:
+            response = super().handle_request(request)
+            if TIMEOUT_HEADER in response.headers:
+                response.read()
+                response.close()
+                raise httpx2.ReadTimeout("timed out", request=request)
+            return response
+
+    return SimTransport()
+
+
 def vendor_client(name: str, port: int, token: str) -> Any:
     lib = importlib.import_module(name)
     cls = lib.Anthropic if name == "anthropic" else lib.OpenAI
-    return cls(api_key=token, base_url=f"http://127.0.0.1:{port}")
+    return cls(api_key=token, base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT_S,
+               http_client=lib.DefaultHttpxClient(transport=sim_transport(), timeout=TIMEOUT_S))
+
+
+class VendorHandler:
+    """A real client library: its own retries, then its exception types mapped to the job's outcomes."""
+
+    def __init__(self, name: str, env: Env) -> None:
+        self.lib = importlib.import_module(name)
+        self.client, self.token = vendor_client(name, env.port, "token-1"), "token-1"
+
+    def renew(self, token: str) -> bool:
+        if token == self.token:
+            return False
+        self.token, self.client = token, self.client.with_options(api_key=token)
+        return True
+
+    def write(self, row: Row, tenant: str, version: int, key: str) -> Outcome:
+        body = {"tenant": tenant, "version": version, "fields": ["email", "name"]}
+        return self._call(lambda: self.client.post(f"/contacts/{row.id}/enrich", cast_to=object, body=body,
+                                                   options={"headers": {"Idempotency-Key": key}}))
+
+    def read(self, row: Row) -> Outcome:
+        return self._call(lambda: self.client.get(f"/contacts/{row.id}", cast_to=object))
+
+    def _call(self, send: Callable[[], Any]) -> Outcome:
+        lib = self.lib
+        try:
+            result = send()
+        except lib.AuthenticationError as exc:
+            return Outcome("escalate", "http 401", 401, exc.response.text, correlation_id=_json(exc.response.text).get("correlation_id"))
+        except lib.APIStatusError as exc:
+            kind = "conflict" if exc.status_code == 409 else "failed"
+            return Outcome(kind, f"http {exc.status_code}", exc.status_code, exc.response.text)
+        except lib.APIConnectionError as exc:  # APITimeoutError too
+            return Outcome("failed", f"connection: {type(exc).__name__}")
+        version = result.get("version") if isinstance(result, dict) else None
+        return Outcome("done", version=version if isinstance(version, int) else None)
 
 
 def vendor_agent(name: str) -> Callable[[Env, Report], None]:
     def agent(env: Env, report: Report) -> None:
-        lib = importlib.import_module(name)
-        client = vendor_client(name, env.port, "token-1")
-        token = "token-1"
-        with virtual_time(lib._base_client, env.clock, env.seed), client:
-            for row in env.rows:
-                for _ in range(3):  # the item, and again after the operator renews the credential
-                    try:
-                        client.post(f"/contacts/{row.id}/enrich", cast_to=object,
-                                    body={"tenant": row.tenant, "version": row.version, "fields": ["email", "name"]})
-                        report.completed.add(row.id)
-                        break
-                    except lib.AuthenticationError as exc:  # what a real job catches: hand it to the operator
-                        renewed = env.operator.escalate(401, row.id, _json(exc.response.text).get("correlation_id"))
-                        if renewed is not None and renewed != token:
-                            token = renewed
-                            client = client.with_options(api_key=token)
-                            continue
-                        report.fail(row.id, "http 401", exc.response.text)
-                        break
-                    except lib.APIStatusError as exc:
-                        report.fail(row.id, f"http {exc.status_code}", exc.response.text)
-                        break
-                    except lib.APIConnectionError as exc:
-                        report.fail(row.id, f"connection: {exc}")
-                        break
+        handler = VendorHandler(name, env)
+        with virtual_time(handler.lib._base_client, env.clock, env.seed), handler.client:
+            job(env, report, handler)
     agent.__name__ = f"{name}_agent"
     return agent
 
@@ -243,7 +377,7 @@ def vendor_agent(name: str) -> Callable[[Env, Report], None]:
 
 class StripePolicy:
     """stripe-python's `HTTPClient._should_retry` and `_sleep_time_seconds` (stripe/_http_client.py): obey `Stripe-Should-Retry`, else retry 409 and 5xx
-    (never 429 without the header); `max_network_retries` 2; sleep 0.5 s * 2^(n-1) capped at 5 s,
+    (never 429 without the header), and a connection error; `max_network_retries` 2; sleep 0.5 s * 2^(n-1) capped at 5 s,
     jittered to [50%, 100%], at least 0.5 s, and at least a Retry-After of up to 60 s."""
 
     max_retries, initial_s, max_s, max_retry_after_s = 2, 0.5, 5.0, 60
@@ -267,29 +401,66 @@ class StripePolicy:
         return max(sleep, retry_after) if retry_after <= self.max_retry_after_s else sleep
 
 
-def stripe_agent(env: Env, report: Report) -> None:
-    client, policy = Client(env), StripePolicy(random.Random(env.seed))
-    for row in env.rows:
-        for _ in range(3):  # the item, and again after the operator renews the credential
-            key = f"stripe-python-retry-{uuid.uuid4()}"  # automatic: one per request, kept between its retries
-            for retries in range(policy.max_retries + 1):
-                status, headers, body = client.enrich(row.id, row.tenant, row.version, key)
-                if status == 200 or retries == policy.max_retries or not policy.should_retry(status, headers):
-                    break
-                client.sleep(1000 * policy.sleep_s(retries + 1, headers))
-            if status == 200:
-                report.completed.add(row.id)
+class StatusHandler:
+    """The base of the clients whose error handling is the status code (stripe-style, plain,
+    tenacity): `_send` is the policy; the status it ends on decides the outcome."""
+
+    def __init__(self, env: Env) -> None:
+        self.client = Client(env)
+
+    def renew(self, token: str) -> bool:
+        renewed, self.client.token = token != self.client.token, token
+        return renewed
+
+    def write(self, row: Row, tenant: str, version: int, key: str) -> Outcome:
+        return self._outcome(self._send(lambda: self.client.enrich(row.id, tenant, version, key)))
+
+    def read(self, row: Row) -> Outcome:
+        return self._outcome(self._send(lambda: self.client.read(row.id)))
+
+    def _send(self, call: Callable[[], tuple[int, dict[str, str], str]]) -> tuple[int, dict[str, str], str] | Exception:
+        raise NotImplementedError
+
+    def _outcome(self, answer: tuple[int, dict[str, str], str] | Exception) -> Outcome:
+        if isinstance(answer, Exception):
+            return Outcome("failed", f"connection: {type(answer).__name__}")
+        status, _, body = answer
+        if status == 200:
+            return Outcome("done", version=_version(body))
+        if status == 401:
+            return Outcome("escalate", "http 401", 401, body, correlation_id=_json(body).get("correlation_id"))
+        payload = _json(body)
+        detail = f"{payload.get('code') or payload.get('type')}: {payload.get('message') or payload.get('detail') or ''}"
+        return Outcome("conflict" if status == 409 else "failed", f"http {status} {detail}", status, body)
+
+
+class StripeHandler(StatusHandler):
+    def __init__(self, env: Env) -> None:
+        super().__init__(env)
+        self.policy = StripePolicy(random.Random(env.seed))
+
+    def _send(self, call: Callable[[], tuple[int, dict[str, str], str]]) -> tuple[int, dict[str, str], str] | Exception:
+        answer: tuple[int, dict[str, str], str] | Exception = ValueError("no call")
+        headers: dict[str, str] = {}
+        for retries in range(self.policy.max_retries + 1):
+            try:
+                answer = call()
+            except TRANSPORT_ERRORS as error:  # stripe-python retries a connection error or a timeout
+                answer, headers, retry = error, {}, True
+            else:
+                status, headers, _ = answer
+                retry = status != 200 and self.policy.should_retry(status, headers)
+            if not retry or retries == self.policy.max_retries:
                 break
-            if status == 401:
-                renewed = env.operator.escalate(401, row.id, _json(body).get("correlation_id"))
-                if renewed is not None and renewed != client.token:
-                    client.token = renewed
-                    continue
-            report.fail(row.id, f"http {status}", body)
-            break
+            self.client.sleep(1000 * self.policy.sleep_s(retries + 1, headers))
+        return answer
 
 
-# A careful hand-written job on an ordinary error body
+def stripe_agent(env: Env, report: Report) -> None:
+    job(env, report, StripeHandler(env))
+
+
+# A careful hand-written client on an ordinary error body
 
 
 def _retry_after_ms(headers: dict[str, str]) -> float | None:
@@ -303,76 +474,70 @@ def _retry_after_ms(headers: dict[str, str]) -> float | None:
         return None if parsed is None else max(0.0, 1000 * email.utils.mktime_tz(parsed))
 
 
-def plain_agent(env: Env, report: Report) -> None:
+class PlainHandler(StatusHandler):
     """What a careful engineer writes against an API whose errors are `{code, message}` or RFC 9457
-    problem details, without a registry: the status decides, the body is logged."""
-    client = Client(env)
-    for row in env.rows:
-        key, version, failures = str(uuid.uuid4()), row.version, 0
-        for _ in range(MAX_CALLS_PER_ITEM):
-            status, headers, body = client.enrich(row.id, row.tenant, version, key)
-            if status == 200:
-                report.completed.add(row.id)
+    problem details, without a registry: the status decides, the body is logged. Retry-After when
+    sent, else 0.5 s doubling; 429 and 5xx retried, and a dropped connection (the job's key makes
+    the replay safe); at most five retries."""
+
+    def _send(self, call: Callable[[], tuple[int, dict[str, str], str]]) -> tuple[int, dict[str, str], str] | Exception:
+        answer: tuple[int, dict[str, str], str] | Exception = ValueError("no call")
+        for failures in range(1, 7):
+            try:
+                answer = call()
+            except TRANSPORT_ERRORS as error:
+                answer, delay = error, None
+            else:
+                status, headers, _ = answer
+                if status == 200 or not (status == 429 or status >= 500):
+                    return answer
+                delay = _retry_after_ms(headers)
+            if failures > 5:
                 break
-            if status == 401:
-                renewed = env.operator.escalate(401, row.id, _json(body).get("correlation_id"))
-                if renewed is not None and renewed != client.token:
-                    client.token = renewed
-                    continue
-            failures += 1
-            delay = _retry_after_ms(headers)
-            retryable = status in (429, 503) or status >= 500 or status == 409
-            if not retryable or failures > 5:
-                payload = _json(body)
-                report.fail(row.id, f"http {status} {payload.get('code') or payload.get('type')}: {payload.get('message') or payload.get('detail') or ''}", body)
-                break
-            client.sleep(delay if delay is not None else 500 * 2 ** (failures - 1))
-            if status == 409:  # optimistic locking: re-read, then write on the current version
-                read_status, _, read_body = client.read(row.id)
-                if read_status == 200:
-                    version = int(_json(read_body)["version"])
-        else:
-            report.fail(row.id, "gave up: call budget")
+            self.client.sleep(delay if delay is not None else 500 * 2 ** (failures - 1))
+        return answer
+
+
+def plain_agent(env: Env, report: Report) -> None:
+    job(env, report, PlainHandler(env))
 
 
 # tenacity
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, body: str) -> None:
+    def __init__(self, status: int, headers: dict[str, str], body: str) -> None:
         super().__init__(f"HTTP {status}")
-        self.status, self.body = status, body
+        self.answer = (status, headers, body)
+
+
+class TenacityHandler(StatusHandler):
+    """The real library as its documentation configures it: any exception retried (an error
+    status raised as one), five attempts, exponential waits of 4-10 s."""
+
+    def _send(self, call: Callable[[], tuple[int, dict[str, str], str]]) -> tuple[int, dict[str, str], str] | Exception:
+        import tenacity
+
+        def attempt() -> tuple[int, dict[str, str], str]:
+            answer = call()
+            if answer[0] != 200:
+                raise HttpError(*answer)
+            return answer
+
+        retrying = tenacity.Retrying(
+            stop=tenacity.stop_after_attempt(5), wait=tenacity.wait_exponential(multiplier=1, min=4, max=10),
+            sleep=lambda seconds: self.client.sleep(seconds * 1000), reraise=True,
+        )
+        try:
+            return retrying(attempt)
+        except HttpError as error:
+            return error.answer
+        except TRANSPORT_ERRORS as error:
+            return error
 
 
 def tenacity_agent(env: Env, report: Report) -> None:
-    import tenacity
-
-    client = Client(env)
-    for row in env.rows:
-        key = str(uuid.uuid4())
-
-        def call(row: Row = row, key: str = key) -> None:
-            status, _, body = client.enrich(row.id, row.tenant, row.version, key)
-            if status != 200:
-                raise HttpError(status, body)
-
-        for _ in range(3):  # the item, and again after the operator renews the credential
-            retrying = tenacity.Retrying(
-                stop=tenacity.stop_after_attempt(5), wait=tenacity.wait_exponential(multiplier=1, min=4, max=10),
-                sleep=lambda seconds: client.sleep(seconds * 1000), reraise=True,
-            )
-            try:
-                retrying(call)
-                report.completed.add(row.id)
-                break
-            except HttpError as exc:
-                if exc.status == 401:
-                    renewed = env.operator.escalate(401, row.id, _json(exc.body).get("correlation_id"))
-                    if renewed is not None and renewed != client.token:
-                        client.token = renewed
-                        continue
-                report.fail(row.id, f"http {exc.status}", exc.body)
-                break
+    job(env, report, TenacityHandler(env))
 
 
 # oracle
@@ -381,25 +546,36 @@ def tenacity_agent(env: Env, report: Report) -> None:
 def oracle_agent(env: Env, report: Report) -> None:
     """Knows every injected fault: waits out limits and outages without calling, renews the
     credential in time, sends the right tenant, reads a changed record before writing it, waits
-    out busy backends, locks and shard moves, and reports malformed rows and broken backends
-    without a call. Its calls are the floor."""
+    out busy backends, locks, shard moves, proxies and gateways, knows which dropped writes were
+    applied, and reports malformed rows and broken backends without a call. Its calls are the floor."""
     assert env.world is not None
     world, client = env.world, Client(env)
     for item in world.items:
         if not item.recoverable:
             report.fail(item.id, "known in advance", resource_id=item.id, correlation_id="known-in-advance")
             continue
-        key = str(uuid.uuid4())
+        key = f"job-{item.id}"
         if item.true_version != item.version:
             _oracle_wait(world, client, item.true_tenant, post=False)
             client.read(item.id)
+        waits = [(BUSY_MS, item.backend_busy), (SHARD_MS, item.shard_moving), (LOCK_MS, item.locked),
+                 (PROXY_MS, item.proxy_502 or item.proxy_503), (BARE_429_MS, item.bare_429)]
+        # The calls it knows will drop, in the order the service drops them, and whether each was applied.
+        drops = [applied for on, applied in ((item.reset_before, False), (item.reset_after, True),
+                                             (item.hangs and not item.reset_after, item.timeout_committed)) if on]
         for _ in range(MAX_CALLS_PER_ITEM):
             _oracle_wait(world, client, item.true_tenant, post=True)
-            status, _, _ = client.enrich(item.id, item.true_tenant, item.true_version, key)
+            try:
+                status, _, _ = client.enrich(item.id, item.true_tenant, item.true_version, key)
+            except TRANSPORT_ERRORS:
+                if drops.pop(0):
+                    report.completed.add(item.id)
+                    break
+                continue
             if status == 200 or (status == 500 and item.outcome_unknown):  # it knows this failed-looking write committed
                 report.completed.add(item.id)
                 break
-            client.sleep(max(BUSY_MS if item.backend_busy else 0, SHARD_MS if item.shard_moving else 0, LOCK_MS if item.locked else 0))
+            client.sleep(max(ms if on else 0 for ms, on in waits))
 
 
 def _oracle_wait(world: World, client: Client, tenant: str, post: bool) -> None:

@@ -9,6 +9,7 @@ counts as blind unless that version was read first."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import subprocess
@@ -20,16 +21,33 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bench.recovery_sim.world import BUSY_MS, CALL_MS, LOCK_MS, SHARD_MS, TENANTS, World
+from bench.recovery_sim.world import BARE_429_MS, BUSY_MS, CALL_MS, LOCK_MS, PROXY_MS, SHARD_MS, TENANTS, TIMEOUT_MS, World
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = Path(__file__).resolve().parent / "registry.yaml"
 OUT = ROOT / "bench" / "out"
 Answer = tuple[int, dict[str, str], str]
+# The connection is closed with no response (status 0: nothing is sent).
+CLOSE: Answer = (0, {}, "")
+# A call that gets no answer until the client's read timeout: the service advances the virtual
+# clock by TIMEOUT_MS and sends this marker, which the simulation's network layer (agents.Client,
+# agents.SimTransport) turns into the client's own read-timeout exception before the client sees a
+# byte. Waiting the timeout in real time would make the run depend on the machine's speed.
+TIMEOUT_HEADER = "X-Sim-Read-Timeout"
+HANG: Answer = (599, {TIMEOUT_HEADER: str(TIMEOUT_MS)}, "")
+# What a proxy and a gateway in front of the service send, byte for byte as their software does:
+# nginx's own error pages (src/http/ngx_http_special_response.c) and API Gateway's throttling body.
+NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
+             "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+NGINX_503 = ("<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n"
+             "<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+GATEWAY_429 = '{"message":"Too Many Requests"}'
 
 
+@functools.cache
 def load_sdk() -> Any:
-    """The simulation registry's generated Python SDK, built by errgen into bench/out/."""
+    """The simulation registry's generated Python SDK, built by errgen into bench/out/, once per
+    process: a module is imported once anyway, and a sweep's points then share one build."""
     out = OUT / "sim-sdk"
     cmd = [sys.executable, "-m", "errgen", "build", "--registry", str(REGISTRY), "--target", "python", "--out", str(out)]
     subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
@@ -68,6 +86,8 @@ class Service:
         self.reads: dict[str, int] = {}  # item -> the version last read
         self.first_write_at: dict[str, int] = {}  # item -> when its first write reached the backend
         self.first_attempt_seen: set[str] = set()
+        self.first_post_at: dict[str, int] = {}  # item -> when its first write reached the proxy in front
+        self.transport_seen: set[tuple[str, str]] = set()  # (fault, item): a reset or a hang already happened
         self.unsafe_committed: set[str] = set()  # items whose write committed outside the key store
         self.calls: list[int] = []  # virtual time of every call
         self.first_call_at: dict[str, int] = {}  # item -> when it was first called about
@@ -88,10 +108,14 @@ class Service:
             self.first_call_at.setdefault(item_id, now)
             self.calls_by_item[item_id] += 1
             tenant = str(body.get("tenant"))
-            if now < max(self.announced_until.get("*", -1), self.announced_until.get(tenant, -1)):
+            scopes = ("*", tenant, f"item:{item_id}")
+            if now < max(self.announced_until.get(scope, -1) for scope in scopes):
                 self.calls_in_announced_limit += 1
             self.serial += 1
             correlation = f"c-{self.serial:06x}"
+            edge = self._edge(now, item_id) if method == "POST" else None
+            if edge is not None:
+                return edge
             gate = self._gate(now, method, tenant, token, correlation)
             if gate is not None:
                 return gate
@@ -119,6 +143,35 @@ class Service:
         if not self.credential_valid(token, now):
             return self._error("AUTH_EXPIRED", correlation, state="unchanged")
         return None
+
+    def _edge(self, now: int, item_id: str) -> Answer | None:
+        """What the proxy and the gateway in front answer before the call reaches the service, and
+        a connection closed before the write is applied."""
+        item = self.items[item_id]
+        since = now - self.first_post_at.setdefault(item_id, now)
+        if item.proxy_502 and since < PROXY_MS:
+            return self._foreign("proxy-502", 502, {"Content-Type": "text/html"}, NGINX_502)
+        if item.proxy_503 and since < PROXY_MS:
+            return self._foreign("proxy-503", 503, {"Content-Type": "text/html"}, NGINX_503)
+        if item.bare_429 and since < BARE_429_MS:
+            self.announced_until[f"item:{item_id}"] = max(self.announced_until.get(f"item:{item_id}", -1), now + 1_000)
+            return self._foreign("bare-429", 429, {"Content-Type": "application/json", "Retry-After": "1"}, GATEWAY_429)
+        if item.reset_before and self._first("reset-before", item_id):
+            return CLOSE
+        return None
+
+    def _first(self, fault: str, item_id: str) -> bool:
+        """Whether this is the first time the transport fault strikes the item (and count it)."""
+        if (fault, item_id) in self.transport_seen:
+            return False
+        self.transport_seen.add((fault, item_id))
+        self.errors_sent[fault] += 1
+        return True
+
+    def _foreign(self, fault: str, status: int, headers: dict[str, str], body: str) -> Answer:
+        """A response the service's SDK did not write (no x-should-retry, no error code)."""
+        self.errors_sent[fault] += 1
+        return status, headers, body
 
     def _write(self, now: int, item_id: str, body: dict[str, Any], key: str, correlation: str) -> Answer:
         if key and key in self.keys:  # a replay of a write that committed: answer as before, apply nothing
@@ -151,6 +204,14 @@ class Service:
             self._apply(now, item, body, "")  # committed downstream, where the idempotency key does not reach
             self.unsafe_committed.add(item_id)
             return self._error("WRITE_OUTCOME_UNKNOWN", correlation, state="unknown", safe_to_replay=False)
+        if item.reset_after and self._first("reset-after", item_id):
+            self._apply(now, item, body, key)  # applied (and its key stored); the answer is lost
+            return CLOSE
+        if item.hangs and self._first("timeout", item_id):
+            if item.timeout_committed:
+                self._apply(now, item, body, key)
+            self.world.clock.advance(TIMEOUT_MS)
+            return HANG
         return 200, {"Content-Type": "application/json"}, json.dumps(self._apply(now, item, body, key))
 
     def _apply(self, now: int, item: Any, body: dict[str, Any], key: str) -> dict[str, Any]:
@@ -204,6 +265,9 @@ def serve(service: Service) -> ThreadingHTTPServer:
             status, headers, text = service.handle(method, parts[1], body if isinstance(body, dict) else {},
                                                    self.headers.get("Idempotency-Key", ""), token_of(self.headers),
                                                    self.headers.get("User-Agent", ""))
+            if status == CLOSE[0]:  # the connection drops: no status line, nothing at all
+                self.close_connection = True
+                return
             data = text.encode("utf-8")
             self.send_response(status)
             for name, value in headers.items():

@@ -12,5 +12,6 @@ window.ERRGEN_SEARCH = [
 ["REFUND_WINDOW_CLOSED", "business", "The refund window for this order has closed.", "REFUND_WINDOW_CLOSED/index.html", 0],
 ["SERVICE_UNAVAILABLE", "internal", "The service is down for everyone. Stop and report it upstream.", "SERVICE_UNAVAILABLE/index.html", 0],
 ["INTERNAL_ERROR", "internal", "Something failed inside the service. Report the correlation id.", "INTERNAL_ERROR/index.html", 0],
-["ITEM_MISSING", "validation", "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.", "ITEM_MISSING/index.html", 1]
+["ITEM_MISSING", "validation", "The item does not exist. Deprecated; use RESOURCE_NOT_FOUND.", "ITEM_MISSING/index.html", 1],
+["UNKNOWN_DOMAIN", "validation", "renamed to TENANT_UNKNOWN in 2.0.0", "TENANT_UNKNOWN/index.html", 0]
 ];

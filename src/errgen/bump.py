@@ -71,6 +71,7 @@ class BumpPlan:
     renamed: dict[str, str] = field(default_factory=dict)
     text: str | None = None  # the new file text, once `apply` made it
     method: str = ""  # "lines", or "round-trip" when the line edit could not be verified
+    filled: int = 0  # codes that had no `since` line (with_since gave them one)
 
     def apply(self, source: Source, new: Registry) -> str | None:
         if self.needed:
@@ -86,6 +87,8 @@ class BumpPlan:
         if self.lines:
             parts.append(f"{len(self.lines)} change(s) in its history entry")
         added = sum(v == self.version for v in self.since.values())
+        if self.filled:
+            parts.append(f"since written on {self.filled} code(s) that had none")
         if added:
             parts.append(f"since: {self.version} on {added} new code(s)")
         if len(self.since) > added:
@@ -182,6 +185,50 @@ def edit_lines(source: Source, new: Registry, version: str, since: dict[str, str
     if renamed and _here(new, renamed):
         _verify_codes(text, new, _here(new, since), _here(new, renamed))
     return text
+
+
+def with_since(source: Source, display: str) -> tuple[Source, list[str]]:
+    """The README's promise: a new code may leave `since` out and bump sets it. The registry
+    does not load without it (it is required), so a line `since: VERSION` (the file's version, a
+    placeholder bump then edits like any other since) is inserted as each such code's first key;
+    returns the text to bump and the codes given one. A folder registry, a code written as a flow
+    mapping, or a file that does not load is left as it is (lint then says what is missing)."""
+    from errgen.registry.load import Map, load_text
+
+    try:
+        root = load_text(source.text, display).root
+    except Exception:  # noqa: BLE001 - lint reports why the file does not load
+        return source, []
+    codes, version = (root.get("codes"), root.get("version")) if isinstance(root, Map) else (None, None)
+    if not isinstance(codes, Map) or "include" in root or not isinstance(version, str) or semver.parse(version) is None:
+        return source, []
+    doc = _Text(source.text)
+    edits, names = [], []
+    for name, code in codes.items():
+        if isinstance(code, Map) and code and "since" not in code:
+            start = doc.starts[code.loc.line - 1]
+            indent = doc.text[start:doc.offset(code.loc)]
+            if indent.strip(" "):  # a flow mapping, or a key after `- `: not a line of its own
+                continue
+            edits.append((start, start, f"{indent}since: {version}{source.newline}"))
+            names.append(name)
+    return (replace(source, text=_applied(source.text, edits)), names) if names else (source, [])
+
+
+def fill_since(plan: BumpPlan, old: Registry | None, new: Registry, filled: list[str]) -> None:
+    """The codes `with_since` gave a placeholder get their true since: a new code's is the
+    release's version (for a registry new on the branch, its version); a code OLD has keeps OLD's."""
+    for name in filled:
+        want = plan.since.get(name) or (old.code_map[name].since if old and name in old.code_map else plan.version)
+        plan.since[name] = want
+    if filled:
+        plan.needed, plan.filled = True, len(filled)
+
+
+def verify_since(text: str, new: Registry, plan: BumpPlan, filled: list[str]) -> None:
+    """Re-parse the written text: every code given a since says the one intended."""
+    if filled:
+        _verify_codes(text, new, {name: plan.since[name] for name in filled}, {})
 
 
 def _applied(text: str, edits: list[tuple[int, int, str]]) -> str:

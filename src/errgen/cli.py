@@ -18,9 +18,11 @@ import click
 from errgen import __version__
 from errgen import config, console
 from errgen.diagnostics import Fatal
+from errgen.entry import INTERRUPTED
 from errgen.languages.base import LanguageError
 
 if TYPE_CHECKING:
+    from errgen.registry.load import Document
     from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
 
@@ -92,7 +94,7 @@ def _registry_path(path: Path | None, named: str | None = None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | None" = None, report: bool = False,
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | _Text | None" = None, report: bool = False,
           named: str | None = None) -> "LintResult":
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result.
@@ -203,13 +205,16 @@ def build(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], c
     if show_diff and not check:
         _fail("--diff shows what --check finds; pass both")
     _confined(out_dir, "out_dir", "out", "--out")
+    # Targets named on the command line are a partial build (the others' files stay); the
+    # `targets` setting, or no target at all, is everything OUT holds (a dropped target's files go).
+    complete = click.get_current_context().get_parameter_source("targets") is not click.core.ParameterSource.COMMANDLINE
     if watch:
-        _watch(registry_path, out_dir, targets, force)
-    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force))
+        _watch(registry_path, out_dir, targets, force, complete=complete)
+    sys.exit(_build_once(registry_path, out_dir, targets, check, show_diff, force, complete=complete))
 
 
 def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], check: bool, show_diff: bool,
-                force: bool, prefix: str = "") -> int:
+                force: bool, prefix: str = "", complete: bool = False) -> int:
     """One build or check; its exit code (lint's own exits included)."""
     import gc
 
@@ -224,7 +229,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     try:
         result = _lint(registry_path)
         if check:
-            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff)
+            report = pipeline.check(result.registry, out_dir, targets, diffs=show_diff, complete=complete)
             if report:
                 click.echo(report.render(diffs=show_diff), err=True)
                 hint = "" if show_diff else " (--diff shows the changes)"
@@ -232,7 +237,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
                 return 1
             console.current().status(f"{out_dir}: up to date.")
             return 0
-        changed = pipeline.build(result.registry, out_dir, targets, force)
+        changed = pipeline.build(result.registry, out_dir, targets, force, complete)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     except UnknownTarget as exc:
@@ -247,11 +252,12 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     return 0
 
 
-def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3) -> NoReturn:
+def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], force: bool, interval: float = 0.3,
+           complete: bool = False) -> NoReturn:
     """Rebuild whenever a file the registry reads changes: the registry, or for a folder registry
     its header and every fragment its `include` patterns match, re-globbed on every poll so a
     fragment added or removed while watching counts. Polled: no dependency, works on every file
-    system and with editors that save by renaming. Ctrl-C exits 0."""
+    system and with editors that save by renaming. Ctrl-C exits 130, as --help says."""
     import time
 
     path = _registry_path(registry_path)
@@ -265,13 +271,13 @@ def _watch(registry_path: Path | None, out_dir: Path, targets: tuple[str, ...], 
             if now != seen:
                 seen = now
                 stamp = f"[{time.strftime('%H:%M:%S')}] "
-                code = _build_once(path, out_dir, targets, False, False, force, stamp)
+                code = _build_once(path, out_dir, targets, False, False, force, stamp, complete)
                 if code:
                     click.echo(f"{stamp}{out_dir} left as it was; waiting for the next save", err=True)
             time.sleep(interval)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
-        sys.exit(0)
+        sys.exit(INTERRUPTED)
 
 
 class _Watched:
@@ -404,9 +410,43 @@ def diff(old: Path | None, new: Path | None, ref: str | None, fork: bool, regist
     else:
         before, after = _lint(old, _registry_format(fmt), named="OLD"), _lint(new, _registry_format(fmt), named="NEW")
     old_registry = before.registry if before is not None else empty_registry(after.registry, f"{ref}:(none)")
-    report = run_diff(old_registry, after.registry, new_registry=fresh)
+    report = run_diff(old_registry, after.registry, new_registry=fresh, bump=_bump_command(ref, old, new, registry_path))
     click.echo(FORMATS[fmt](report))
     sys.exit(0 if report.ok else 1)
+
+
+def _bump_command(ref: str | None, old: Path | None, new: Path | None, registry_path: Path | None) -> str:
+    """The `errgen bump` that compares with the OLD this diff compared with. Plain `errgen bump`
+    compares with HEAD, so once the change is committed it says "nothing to do"; the hint names
+    the base (the merge-base's commit, not the branch, with --merge-base)."""
+    if ref is not None:
+        words = ["errgen", "bump", "--against", ref]
+        if registry_path is not None:
+            words += ["--registry", str(registry_path)]
+    else:
+        words = ["errgen", "bump", "--from", str(old), "--registry", str(new)]
+    return " ".join(_shell_word(w) for w in words)
+
+
+def _shell_word(word: str) -> str:
+    """`word` as a shell reads it, quoted only when it must be (HEAD~1 and HEAD^ stay readable:
+    `~` expands only at a word's start)."""
+    import re
+    import shlex
+
+    return word if re.fullmatch(r"[\w@%+=:,./^-][\w@%+=:,./^~-]*", word) else shlex.quote(word)
+
+
+class _Text:
+    """A registry's text to lint in place of its file (bump's, with the since lines it adds)."""
+
+    def __init__(self, text: str, display: str) -> None:
+        self.text, self.display = text, display
+
+    def document(self) -> "Document":
+        from errgen.registry.load import load_text
+
+        return load_text(self.text, self.display)
 
 
 def _merge_base(ref: str, current: Path) -> str:
@@ -461,12 +501,19 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         shown = _read_at(ref or "HEAD", current, hint)
         fresh = shown is None
         before = None if shown is None else _lint(None, source=shown).registry
-    after = _lint(current).registry
+    source = bumping.Source.read(current)
+    filled, given = bumping.with_since(source, str(current))
+    after = _lint(current if not given else None, source=_Text(filled.text, str(current)) if given else None).registry
     old_version = before.version if before else ""
     plan = bumping.plan(before or empty_registry(after, "(none)"), after, day.date() if day else datetime.date.today(), new_registry=fresh)
+    bumping.fill_since(plan, before, after, given)
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
-    source = bumping.Source.read(current)
-    text = plan.apply(source, after)
+    text = plan.apply(filled, after)
+    if text is not None:
+        try:
+            bumping.verify_since(text, after, plan, given)
+        except bumping.EditError as exc:
+            _fail(f"cannot set since on {', '.join(given)} ({exc}); set it by hand and run bump again")
     try:  # a folder registry's new codes have their `since` in the fragment files
         edits = bumping.edits(current, source, text, after, plan)
     except bumping.EditError as exc:
@@ -542,18 +589,17 @@ def validate(files: tuple[str, ...], registry_path: Path | None, fmt: str, stric
 def _complete_docs(typed: str) -> list[str]:
     """The pages and the rule ids `errgen docs` knows (no formatter or template imported)."""
     from errgen import manual
-    from errgen.diff.changes import RULE_SPECS
-    from errgen.registry.lint.base import RULES
+    from errgen.rule_ids import printable
 
-    return sorted(n for n in {*manual.topics(), *RULE_SPECS, *(r.id for r in RULES)} if n.startswith(typed))
+    return sorted(n for n in {*manual.topics(), *printable()} if n.startswith(typed))
 
 
 @main.command("docs")
 @click.argument("name", required=False, metavar="[TOPIC|RULE]", shell_complete=lambda _ctx, _param, typed: _complete_docs(typed))
 def show_docs(name: str | None) -> None:
     """Print errgen's documentation, shipped with it: a page (TOPIC, e.g. ci, registry,
-    diff-rules), or the section of one rule (a diff or lint rule id, e.g. code-removed,
-    http-status-range). With no argument, list the pages. errgen's output names a rule's section
+    diff-rules), or the entry of one rule (any rule id errgen prints: lint, load, diff or
+    validate, e.g. code-removed, http-status-range, unknown-key, leak-secret). With no argument, list the pages. errgen's output names a rule's section
     by this command, and links to it too when `docs-url` in the settings says where a copy is published."""
     from errgen import manual
 
@@ -616,8 +662,10 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
     """Run each built SDK's conformance runner against the vectors.
 
     The SDKs checked are --target (or `targets` in the settings), else every one built in OUT.
-    What a runner needs is built in errgen's cache, never in OUT (Go, Rust and Java binaries; the
-    TypeScript runner ships compiled in the package, so it needs only node). Prints,
+    Each runs from a private copy of the files OUT's manifest lists for it, each checked against
+    the manifest's sha256 first (a file planted in OUT is never run; a changed one stops the run,
+    exit 2); what a runner builds goes to errgen's cache, never to OUT (the TypeScript runner
+    ships compiled in the package, so it needs only node). Prints,
     per language, `N passed, N failed`, or `skipped (needs TOOL)` when its toolchain is not
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.

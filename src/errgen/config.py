@@ -38,6 +38,8 @@ from typing import Any, Callable
 
 import click
 
+from errgen.paths import search_path
+
 FILE_NAMES = ("errgen.toml", "pyproject.toml")
 
 
@@ -123,17 +125,6 @@ def _display(path: Path | None) -> str:
         return os.path.relpath(path)
     except ValueError:  # another drive on Windows
         return str(path)
-
-
-def search_path(start: Path) -> tuple[list[Path], Path | None]:
-    """The folders whose settings may apply in `start`, nearest first, and the repository root
-    they end at (None outside a repository: then `start` alone)."""
-    start = start.absolute()
-    folders = [start, *start.parents]
-    for depth, folder in enumerate(folders):
-        if os.path.lexists(folder / ".git"):
-            return folders[:depth + 1], folder
-    return [start], None
 
 
 def find(start: Path) -> Config:

@@ -2,18 +2,29 @@
 
 Every registered language declares its runner (errgen.languages.base.Language.runner), returning
 (argv, working folder, the tool it needs); this module knows no language.
+
+No runner builds or runs in the output folder: each SDK, and the vectors, are copied first into a
+private folder that holds only the files OUT's manifest lists for them, each checked byte for byte
+against the sha256 the manifest gives it (`PrivateCopy`). A file planted beside them (a Go
+`zz_init.go`, a Rust `build.rs`, a Python `random.py`) is not copied, so it is never compiled or
+run; a listed file that changed since errgen wrote it stops the command (exit 2) before any
+runner starts. What a build leaves in the copy (Cargo.lock) goes with it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from errgen.languages import Language, by_name
 
@@ -60,6 +71,112 @@ def runner(target: Language, out_dir: Path, vectors: Path, mode: str) -> Runner:
     return Runner(target.name, [str(a) for a in argv], Path(cwd), tool)
 
 
+VECTORS = "conformance"  # the target that writes the shared vectors (errgen.emit.targets.VECTORS)
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _parent() -> tuple[Path | None, bool]:
+    """Where private copies are made, and whether that place is fixed: a folder of errgen's
+    verified cache (only this user can write it, so a fixed name per output folder is as private
+    as a random one, and the runners' builds, keyed by the SDK's path, are reused from run to
+    run); else None (a fresh mkdtemp folder in $TMPDIR each run)."""
+    from errgen.emit import toolcache
+
+    private = toolcache.private_folder("conformance")
+    return private, private is not None
+
+
+@contextlib.contextmanager
+def private_copy(out_dir: Path, names: Sequence[str]) -> Iterator[Path]:
+    """A private folder (mode 0700) holding, for each of `names` (languages, and the vectors'
+    target), exactly the files OUT's manifest lists for it, each checked against its sha256;
+    removed afterwards. Under errgen's cache its name is fixed per output folder (one run at a
+    time holds it: a second waits), and it is emptied before the copy; elsewhere it is a fresh
+    mkdtemp folder. Raises CannotRun (exit 2) when a file is missing, is not a regular file, or
+    differs from the manifest."""
+    from errgen.emit.write import WriteError, read_manifest
+
+    try:
+        manifest = read_manifest(out_dir)
+    except WriteError as exc:
+        raise CannotRun(str(exc)) from None
+    parent, fixed = _parent()
+    lock = None
+    if fixed and parent is not None:
+        root = parent / hashlib.sha256(os.fsencode(out_dir.resolve())).hexdigest()[:16]
+        lock = _lock(parent, root.name)
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(mode=0o700)
+    else:
+        root = Path(tempfile.mkdtemp(prefix="errgen-conformance-"))  # mode 0700, a random name
+    try:
+        for name in names:
+            files = manifest.targets.get(name)
+            if not files:
+                raise CannotRun(f"{out_dir / name} is not listed in {out_dir}/.errgen-manifest.json: nothing errgen "
+                                f"wrote can be checked there (run `errgen build`)")
+            for rel, sha in sorted(files.items()):
+                _copy_checked(out_dir, rel, sha, root)
+        _folder_times(out_dir, root)
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
+
+
+def _folder_times(out_dir: Path, root: Path) -> None:
+    """Each copied folder's modification time set to its original's, deepest first (the files
+    written into a folder moved its time): a build tool that compares times with its last build
+    (Maven's runner command runs `find src -newer`) sees an unchanged SDK as unchanged."""
+    for folder, _, _ in sorted(os.walk(root), key=lambda item: -item[0].count(os.sep)):
+        rel = os.path.relpath(folder, root)
+        try:
+            st = os.stat(out_dir / rel, follow_symlinks=False)
+            os.utime(folder, ns=(st.st_atime_ns, st.st_mtime_ns))
+        except OSError:
+            pass  # OUT's own folder changed meanwhile: the runner's build may only be redone
+
+
+def _lock(parent: Path, name: str) -> int | None:
+    """An exclusive flock on a file beside the copy, held until the run ends (None where flock
+    does not exist: runs on one output folder are then not serialised)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(parent / f"{name}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _copy_checked(out_dir: Path, rel: str, sha: str, root: Path) -> None:
+    """OUT/rel copied to root/rel, after checking that no link leads to it, that it is a regular
+    file, and that its bytes are those the manifest lists. Its modification time goes with it, so
+    a runner's build in the cache sees an unchanged file as unchanged."""
+    source = out_dir / rel
+    where = f"{out_dir}/{rel}"
+    real = os.path.realpath(source)
+    if real != os.path.join(os.path.realpath(out_dir), rel):
+        raise CannotRun(f"{where} is reached through a symbolic link; errgen runs only the files it wrote (run `errgen build`)")
+    try:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise CannotRun(f"{where}: {exc.strerror}; errgen build wrote it (run `errgen build`)") from None
+    with os.fdopen(fd, "rb") as file:
+        st = os.fstat(file.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+            raise CannotRun(f"{where} is not a regular file errgen wrote (run `errgen build`)")
+        data = file.read(MAX_FILE_BYTES + 1)
+    if hashlib.sha256(data).hexdigest() != sha:
+        raise CannotRun(f"{where} is not what errgen build wrote (its sha256 differs from the manifest's): "
+                        f"nothing was run; `errgen build --check` shows what changed, `errgen build` restores it")
+    target = root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
 def _vectors(out_dir: Path, given: Path | None) -> Path:
     path = given if given is not None else out_dir / "conformance" / "vectors.json"
     if not path.is_file():
@@ -76,18 +193,29 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     every language runs conformance/writing.json (the writing half and jitter) when it was built.
     0 when every requested runner ran and passed at least one vector, 1 when one failed, 2 when
     one was skipped (unless `allow_skip`)."""
-    path = _vectors(out_dir, vectors)
-    responses = out_dir / "conformance" / "responses.json"
-    writing = out_dir / "conformance" / "writing.json"
-    failed = False
-    skipped: list[str] = []
+    _vectors(out_dir, vectors)
     chosen = [t for t in participants(names) if names or (out_dir / t.name).is_dir()]
     if not chosen:
         raise CannotRun(f"no SDK is built in {out_dir} (run `errgen build`, or pass --out)")
+    built = [t.name for t in chosen if (out_dir / t.name).is_dir()]
+    # Nothing built, nothing to copy: each requested SDK is then reported as skipped.
+    copied = private_copy(out_dir, built + ([VECTORS] if vectors is None else [])) if built else contextlib.nullcontext(out_dir)
+    with copied as copy:
+        return _check_all(chosen, copy, out_dir, vectors, echo, allow_skip)
+
+
+def _check_all(chosen: list[Language], copy: Path, out_dir: Path, vectors: Path | None, echo: Callable[[str], None],
+               allow_skip: bool) -> int:
+    """Each chosen language's runners, run in the private copy (see check)."""
+    path = _vectors(copy, vectors)
+    responses = copy / "conformance" / "responses.json"
+    writing = copy / "conformance" / "writing.json"
+    failed = False
+    skipped: list[str] = []
     for target in chosen:
-        reason = _unready(target, out_dir)
+        reason = _unready(target, out_dir, copy)
         if reason is None:
-            run = runner(target, out_dir, path, "check")
+            run = runner(target, copy, path, "check")
             reason = f"needs {run.tool}" if run.missing_tool() else None
         if reason is not None:
             echo(f"{target.name}: skipped ({reason})")
@@ -95,9 +223,9 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
             continue
         failed = _check(run, run.name, echo) or failed
         if vectors is None and writing.is_file():
-            failed = _check(runner(target, out_dir, writing, "check"), f"{run.name} writing", echo) or failed
+            failed = _check(runner(target, copy, writing, "check"), f"{run.name} writing", echo) or failed
         if vectors is None and getattr(target.target(), "READS_RESPONSES", False) and responses.is_file():
-            failed = _check(runner(target, out_dir, responses, "check"), f"{run.name} responses", echo) or failed
+            failed = _check(runner(target, copy, responses, "check"), f"{run.name} responses", echo) or failed
     if failed:
         return 1
     if skipped and not allow_skip:
@@ -106,11 +234,11 @@ def check(out_dir: Path, names: Sequence[str], vectors: Path | None, echo: Calla
     return 0
 
 
-def _unready(language: Language, out_dir: Path) -> str | None:
+def _unready(language: Language, out_dir: Path, copy: Path) -> str | None:
     """Why the language's runner cannot run yet, after building what it needs in errgen's cache."""
-    sdk_dir = (out_dir / language.name).resolve()
-    if not sdk_dir.is_dir():
+    if not (out_dir / language.name).is_dir():
         return f"not built in {out_dir}"
+    sdk_dir = (copy / language.name).resolve()
     prepare = getattr(language.target(), "conformance_prepare", None)
     return prepare(sdk_dir) if prepare is not None else None
 
@@ -141,13 +269,17 @@ def emit(out_dir: Path, names: Sequence[str], inputs: Path, echo: Callable[[str]
     if len(names) != 1:
         raise CannotRun("--emit needs exactly one --target")
     [target] = targets
-    reason = _unready(target, out_dir)
-    if reason is not None:
-        raise CannotRun(f"{target.name} cannot run: {reason}")
-    run = runner(target, out_dir, _vectors(out_dir, inputs), "emit")
-    if run.missing_tool():
-        raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")
-    done = _run(run)
+    if not (out_dir / target.name).is_dir():
+        raise CannotRun(f"{target.name} cannot run: not built in {out_dir}")
+    inputs = _vectors(out_dir, inputs)
+    with private_copy(out_dir, [target.name]) as copy:
+        reason = _unready(target, out_dir, copy)
+        if reason is not None:
+            raise CannotRun(f"{target.name} cannot run: {reason}")
+        run = runner(target, copy, inputs, "emit")
+        if run.missing_tool():
+            raise CannotRun(f"{run.name} needs {run.tool}, which is not installed")
+        done = _run(run)
     # JSON lines end at "\n" only: a U+2028 inside an emitted string is part of its line.
     for line in done.stdout.split("\n"):
         if line:

@@ -13,7 +13,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Mapping
+from typing import IO, Any, Callable, Mapping, Sequence
 
 import click
 
@@ -110,14 +110,52 @@ def output_options() -> list[click.Parameter]:
     ]
 
 
+_HYPHEN = "\u2011"  # a non-breaking hyphen: as wide as "-", and no place to wrap
+
+
+class HelpFormatter(click.HelpFormatter):
+    """Help lines break at spaces only: click's wrapper also breaks after a hyphen, which split
+    a rule id or an option across lines (`errgen docs diff-` / `rules`), which then cannot be
+    copied. Hyphens are swapped for non-breaking ones while wrapping, then put back."""
+
+    def write_text(self, text: str) -> None:
+        start = len(self.buffer)
+        super().write_text(text.replace("-", _HYPHEN))
+        self._restore(start)
+
+    def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        start = len(self.buffer)
+        super().write_dl([(term, text.replace("-", _HYPHEN)) for term, text in rows], col_max, col_spacing)
+        self._restore(start)
+
+    def _restore(self, start: int) -> None:
+        self.buffer[start:] = [part.replace(_HYPHEN, "-") for part in self.buffer[start:]]
+
+
+class Context(click.Context):
+    formatter_class = HelpFormatter
+
+
 class Group(click.Group):
     """A click group whose every command also takes the output options."""
 
+    context_class = Context
+
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.context_class = Context
         cmd.params.extend(output_options())
         if cmd.callback is not None:
             cmd.callback = _announcing(cmd.callback)
         super().add_command(cmd, name)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any) -> click.Context:
+        """Ctrl-C while the command line is parsed: the same one line and 130 (click itself
+        would print "Aborted!" and exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            click.echo("errgen: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
 
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C ends any command with the shell's convention, exit 130, and one line (a build

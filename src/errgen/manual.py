@@ -52,13 +52,29 @@ def lookup(name: str) -> str | None:
     page = folder() / f"{name}.md"
     if re.fullmatch(r"[a-z0-9-]+", name) and page.is_file():
         return page.read_text(encoding="utf-8")
+    from errgen.rule_ids import PAGES, printable
+
+    kinds = printable().get(name, ())
+    # A rule id errgen prints resolves to its own entry on the page of the command that prints
+    # it (not the first page that happens to mention it); an id that names two things, to both.
+    entries = [entry for entry in (_entry(folder() / PAGES[kind], name) for kind in kinds) if entry]
+    if entries:
+        return "\n".join(dict.fromkeys(entries))
     for path in sorted(folder().glob("*.md")):
-        found = _section(path.read_text(encoding="utf-8"), name)
-        if found:
-            text, heading = found
-            online = url(path.name, slug(heading))
-            return f"{text}\n({path.name}" + (f"; online: {online}" if online else "") + ")\n"
+        entry = _entry(path, name)
+        if entry:
+            return entry
     return None
+
+
+def _entry(path: Path, name: str) -> str | None:
+    """`name`'s section or table row on one page, with where it is."""
+    found = _section(path.read_text(encoding="utf-8"), name) if path.is_file() else None
+    if not found:
+        return None
+    text, heading = found
+    online = url(path.name, slug(heading))
+    return f"{text}\n({path.name}" + (f"; online: {online}" if online else "") + ")\n"
 
 
 def slug(heading: str) -> str:

@@ -25,11 +25,20 @@ class Outside(Exception):
     """A path errgen will not use; the message names the setting or flag, never what is there."""
 
 
+def search_path(start: Path) -> tuple[list[Path], Path | None]:
+    """The folders whose settings may apply in `start`, nearest first, and the repository root
+    they end at (None outside a repository: then `start` alone)."""
+    start = start.absolute()
+    folders = [start, *start.parents]
+    for depth, folder in enumerate(folders):
+        if os.path.lexists(folder / ".git"):
+            return folders[:depth + 1], folder
+    return [start], None
+
+
 def root(start: Path | None = None) -> Path:
     """The repository root of `start` (default: the current folder), links resolved; outside a
     repository, `start` itself."""
-    from errgen.config import search_path
-
     here = Path.cwd() if start is None else start
     _, top = search_path(here)
     return Path(os.path.realpath(top if top is not None else here))
@@ -40,8 +49,6 @@ def _inside(real: str, top: Path) -> bool:
 
 
 def _where(top: Path, start: Path | None) -> str:
-    from errgen.config import search_path
-
     in_repo = search_path(Path.cwd() if start is None else start)[1] is not None
     return f"the repository ({top})" if in_repo else f"the current folder ({top}; not in a git repository)"
 

@@ -19,12 +19,16 @@ from errgen.identifiers import identity_key
 
 _MEMORY = 4096  # answers remembered per speller (a file repeats the same wrong code)
 _LISTED = 64  # names looked at per spelling of a word: codes numbered alike share spellings by the hundred
+# Taking one character out of a name at each place costs its length squared: a name longer than
+# this (a valid code has at most 128 characters) is found only by case and separators, so a
+# registry of names a thousand characters long costs what one of short names does.
+_INDEXED = 160
 
 
 class Speller:
     def __init__(self, names: Iterable[str]) -> None:
         self._names = tuple(names)
-        self._longest = max((len(n) for n in self._names), default=0)
+        self._longest = max((len(n) for n in self._names if len(n) <= _INDEXED), default=0)
         self._index: dict[str, list[int]] | None = None
         self._by_identity: dict[str, list[str]] = {}
         self._answers: dict[tuple[str, int], list[str]] = {}
@@ -71,6 +75,8 @@ class Speller:
         index: dict[str, list[int]] = {}
         for i, name in enumerate(self._names):
             self._by_identity.setdefault(identity_key(name), []).append(name)
+            if len(name) > _INDEXED:
+                continue
             for at, variant in _deletions(name):
                 index.setdefault(variant, []).append(i << 8 | min(at + 1, 255))
         return index

@@ -4,8 +4,23 @@ here instead of copying strings. `REGISTRY_NAME` and `REGISTRY_VERSION` say whic
 version from the package's metadata: pyproject.toml is the only file that names it)."""
 
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
-from .enums import Action, Category, Code, Hint, Parsed, Problem, Reason, Scope, State
-from .errors import APIError, error_from_response, raise_for_response
+from .enums import Action, Category, Code, Hint, Parsed, Problem, Reason, Scope, State, UnknownCode
+from .errors import (
+    APIError,
+    error_from_response,
+    error_from_response_async,
+    raise_for_response,
+    raise_for_response_async,
+)
+from .exceptions import (
+    RateLimitError,
+    ValidationError,
+    AuthError,
+    UpstreamError,
+    ConflictError,
+    BusinessError,
+    InternalError,
+)
 from .models import ErrorPayload
 from .recovery import (
     RECOVERY_TABLE,
@@ -33,7 +48,6 @@ from .runtime import (
     did_you_mean,
     from_http,
     from_mcp_result,
-    new_error,
     parse_payload,
     read_http,
     status_action,
@@ -41,15 +55,19 @@ from .runtime import (
     to_mcp_result,
     validate_payload,
 )
+from ._new_error import new_error
 from ._transport import failure_of
 from .retry import retry, retry_async
 
 __all__ = [
     "APIError",
     "Action",
+    "AuthError",
+    "BusinessError",
     "Category",
     "Checked",
     "Code",
+    "ConflictError",
     "DEFAULT_MAX_ATTEMPTS",
     "DEFAULT_MAX_DELAY_MS",
     "Decision",
@@ -58,6 +76,7 @@ __all__ = [
     "Hint",
     "HttpReading",
     "HttpResponse",
+    "InternalError",
     "Parsed",
     "Payload",
     "PayloadError",
@@ -65,11 +84,15 @@ __all__ = [
     "RECOVERY_TABLE",
     "REGISTRY_NAME",
     "REGISTRY_VERSION",
+    "RateLimitError",
     "Reason",
     "RecoveryEntry",
     "Scope",
     "State",
+    "UnknownCode",
     "UnknownErrorPayload",
+    "UpstreamError",
+    "ValidationError",
     "Verdict",
     "backoff_ms",
     "check",
@@ -79,12 +102,14 @@ __all__ = [
     "decide_response",
     "did_you_mean",
     "error_from_response",
+    "error_from_response_async",
     "failure_of",
     "from_http",
     "from_mcp_result",
     "new_error",
     "parse_payload",
     "raise_for_response",
+    "raise_for_response_async",
     "read_http",
     "recovery_entry",
     "retry",

@@ -62,6 +62,9 @@ _WRAPPERS = ("ConnectionError", "URLError", "MaxRetryError", "ClientOSError", "T
 def failure_of(error: BaseException) -> Optional[str]:
     """`refused`, `tls`, `reset` or `timeout` for an exception that means no response came; None
     for any other exception (a bug in the caller, an APIError, a cancelled task)."""
+    if type(error).__module__.startswith(f"{__package__}."):
+        return None  # this SDK's own errors (APIError and its classes): a response came
+
     seen: set[int] = set()
     found: Optional[str] = None
     current: Optional[BaseException] = error

@@ -14,6 +14,17 @@ class _StrEnum(str, Enum):
         return str(self.value)
 
 
+class UnknownCode(str):
+    """The text of a code this SDK does not know: a newer server's code, kept as sent (or "" for
+    an error that carried no payload). A `str`, so it prints and compares as text, but never a
+    `Code`: `match error.code: case Code.X: ... case UnknownCode(): ...` covers every case."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"UnknownCode({str.__repr__(self)})"
+
+
 class Code(_StrEnum):
     """Stable error codes, in registry order; branch on these, never on message text."""
 

@@ -6,8 +6,10 @@
 
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, FIELDS } from "./contract.js";
 import type { Code } from "./contract.js";
-import { checkPayload, decide, didYouMean, fromHttp, fromMcpResult, newError, PayloadError, readHttp, toHttp, toMcpResult } from "./runtime.js";
-import type { Decision, HttpReading, HttpResponse } from "./runtime.js";
+import {
+  checkPayload, decide, decideFailure, decideResponse, didYouMean, fromMcpResult, newError, PayloadError, readHttp, toHttp, toMcpResult,
+} from "./runtime.js";
+import type { DecideOptions, Decision, HttpReading, HttpResponse } from "./runtime.js";
 import { isObject, own, wireNames } from "./verdict.js";
 import type { Json } from "./verdict.js";
 import { numberSpelling, parseSpelled } from "./wire.js";
@@ -39,17 +41,19 @@ function readingJson(reading: HttpReading): Json {
   return { error: reading.error, code: reading.code, correlation_id: reading.correlationId, delay_ms: reading.delayMs };
 }
 
-function rawPayload(input: Json, nowMs: number): unknown {
-  if (Object.prototype.hasOwnProperty.call(input, "payload")) return input["payload"];
-  const http = own(input, "http");
-  if (isObject(http)) {
-    const headers = headerPairs(http["headers"]);
-    return fromHttp(numberOr(http["status"], 0), headers, String(http["body"]), nowMs);
-  }
-  if (Object.prototype.hasOwnProperty.call(input, "mcp")) return fromMcpResult(input["mcp"]);
+/** The reading of an `http` or `response` input; null for the other kinds. */
+function httpReading(input: Json, nowMs: number): HttpReading | null {
   const response = own(input, "response");
-  if (isObject(response)) return responseReading(response, nowMs).payload;
-  throw new Error("input holds none of payload, http, mcp, response");
+  if (isObject(response)) return responseReading(response, nowMs);
+  const http = own(input, "http");
+  if (isObject(http)) return readHttp(numberOr(http["status"], 0), headerPairs(http["headers"]), String(http["body"]), nowMs);
+  return null;
+}
+
+function rawPayload(input: Json): unknown {
+  if (Object.prototype.hasOwnProperty.call(input, "payload")) return input["payload"];
+  if (Object.prototype.hasOwnProperty.call(input, "mcp")) return fromMcpResult(input["mcp"]);
+  throw new Error("input holds none of payload, http, mcp, response, transport");
 }
 
 /** A number as it was spelled in the input, so that an emit line prints it as the Python SDK (the
@@ -171,16 +175,23 @@ function outputs(vector: Json): Json {
     return { name: vector["name"], ...(sortedKeys(writingOutputs(input)) as Json) };
   }
   const nowMs = numberOr(vector["now_ms"], 0);
-  const raw = rawPayload(input, nowMs);
-  const response = own(input, "response");
-  const verdict = checkPayload(raw);
-  const decision = decide(raw, {
+  const timing: DecideOptions = {
     attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], DEFAULT_MAX_ATTEMPTS),
     maxDelayMs: numberOr(vector["max_delay_ms"], DEFAULT_MAX_DELAY_MS),
     ...(typeof vector["jitter_draw"] === "number" ? { jitter: true, draw: () => vector["jitter_draw"] as number } : {}),
-  });
-  const reading = isObject(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
-  return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
+  };
+  const transport = own(input, "transport");
+  if (isObject(transport)) {
+    const decided = decideFailure(String(transport["failure"]), { ...timing, idempotent: transport["idempotent"] === true });
+    return { name: vector["name"], decision: decisionJson(decided, null) };
+  }
+  // An HTTP response is decided as a response (a codeless one by its status); its payload is judged.
+  const reading = httpReading(input, nowMs);
+  const raw = reading !== null ? reading.payload : rawPayload(input);
+  const verdict = checkPayload(raw);
+  const decision = reading !== null ? decideResponse(reading, timing) : decide(raw, timing);
+  const shown = reading !== null && isObject(own(input, "response")) ? { reading: readingJson(reading) } : {};
+  return { name: vector["name"], ...shown, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
            parsed: verdict.parsed, decision: decisionJson(decision, raw) };
 }
 

@@ -96,6 +96,17 @@ export const FALLBACK_ACTIONS: Readonly<Partial<Record<string, Action>>> = {
   "service/false": "stop",
 };
 
+/** Category -> the name of its error class (errors.ts exports each). */
+export const CATEGORY_ERRORS: Readonly<Partial<Record<string, string>>> = {
+  "rate_limit": "RateLimitError",
+  "validation": "ValidationError",
+  "auth": "AuthError",
+  "upstream": "UpstreamError",
+  "conflict": "ConflictError",
+  "business": "BusinessError",
+  "internal": "InternalError",
+};
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 export const EXHAUSTED: Readonly<Partial<Record<Action, Action>>> = {
   retry: "escalate",

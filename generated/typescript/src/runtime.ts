@@ -4,20 +4,21 @@
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
 
 import {
-  BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
+  BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
   DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
-import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
-import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
+import type { TransportFailure } from "./transport.js";
 
 const W = wireNames(FIELDS);
 // The payload fields' wire names, in the contract's order.
@@ -152,9 +153,10 @@ export interface DecideOptions {
 }
 
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 export function decide(payload: unknown, options: DecideOptions = {}): Decision {
-  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
+  // The error a client caught decides by the response it was read from (`error.decide()`).
+  if (payload instanceof ErrorPayloadError) return payload.decide(options);
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
     return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -176,16 +178,75 @@ export function decide(payload: unknown, options: DecideOptions = {}): Decision 
     reason = "registry";
     registryDelay = entry.retryAfterMs;
   }
-  const exhausted = EXHAUSTED[action];
-  if (exhausted === undefined) return decision(payload, action, reason);
-  if (attempt >= maxAttempts) return decision(payload, exhausted, "attempts-exhausted");
   const given = own(payload, w("retry_after_ms"));
-  const named = typeof given === "number" || typeof registryDelay === "number";
-  const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt);
-  // The bound is on the delay the rule asks for, so escalating never depends on a random draw;
-  // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
-  if (delay > maxDelayMs) return decision(payload, "escalate", "delay-exceeds-max");
-  return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
+  const [timedAction, timedReason, delay] = timed(action, reason, typeof given === "number" ? given : registryDelay, options);
+  return decision(payload, timedAction, timedReason, delay);
+}
+
+/** The timing rule of a timed action (retry, pause; any other passes with no delay): attempts,
+ * then the delay (`named`, else the backoff for this attempt) and its bound. The bound is on the
+ * delay the rule asks for, so escalating never depends on a random draw; jitter then spreads only
+ * a backoff (a named delay is waited as named), as in every SDK. */
+function timed(action: Action, reason: Reason, named: number | null, options: DecideOptions): [Action, Reason, number | null] {
+  const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
+  const exhausted = EXHAUSTED[action];
+  if (exhausted === undefined) return [action, reason, null];
+  if (attempt >= maxAttempts) return [exhausted, "attempts-exhausted", null];
+  const delay = named ?? backoffMs(attempt);
+  if (delay > maxDelayMs) return ["escalate", "delay-exceeds-max", null];
+  return [action, reason, jitter && named === null ? Math.floor(draw() * delay) : delay];
+}
+
+/** A decision that concerns no payload (a response without one, a transport failure): no code,
+ * no hints. */
+function bare(action: Action, reason: Reason, delayMs: number | null, correlationId: string | null): Decision {
+  return { action, reason, known: false, code: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
+}
+
+/** How a response without a readable code is decided by its status alone, as the official API
+ * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
+ * defaults: 429 pause, 5xx retry, 401 and 403 stop, 404 skip, other 4xx fix), else its class
+ * (`4xx`), else escalate (docs/conformance.md). */
+export function statusAction(status: number): Action {
+  const actions = RESPONSE.status_actions;
+  const exact = has(actions, String(status)) ? actions[String(status)] : undefined;
+  const found = exact ?? (has(actions, `${Math.floor(status / 100)}xx`) ? actions[`${Math.floor(status / 100)}xx`] : undefined);
+  return found !== undefined && Number.isInteger(status) && status >= 100 && status <= 599 ? found : "escalate";
+}
+
+/** What to do about a response (`readHttp`): its payload decided as `decide` does; a response
+ * with no payload at all (a proxy's HTML 502, a gateway's bare 429 or `{"message":"Too Many
+ * Requests"}`, an empty 503) by its status (`statusAction`), reason `status-fallback`, honouring
+ * its Retry-After. A body that claims the API's error shape and breaks the contract stays
+ * `invalid-payload`. */
+export function decideResponse(reading: HttpReading, options: DecideOptions = {}): Decision {
+  if (!reading.error || reading.claimed) return decide(reading.payload, options);
+  let action = statusAction(reading.status);
+  const delay = reading.fallbackDelayMs;
+  // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
+  if (EXHAUSTED[action] === undefined && delay !== null && RESPONSE.paused_with_delay.includes(reading.status)) action = "pause";
+  const [timedAction, reason, delayMs] = timed(action, "status-fallback", delay, options);
+  return bare(timedAction, reason, delayMs, reading.correlationId);
+}
+
+// The failures where the request never reached the server: always safe to send again.
+const NOT_SENT: readonly string[] = ["refused", "tls"];
+
+/** `decide`'s options, and whether the call may safely be sent twice. */
+export interface FailureOptions extends DecideOptions {
+  /** The call may be sent twice (a GET, a PUT, a request with an Idempotency-Key): a reset or a
+   * timeout is then retried too (default false: those escalate as `outcome-unknown`). */
+  readonly idempotent?: boolean;
+}
+
+/** What to do when no response came (`failureOf(error)` names the failure; any other text counts
+ * as `reset`): `refused` and `tls` are retried; `reset` and `timeout` only when the call is
+ * idempotent, else escalated with reason `outcome-unknown`. Retries follow `decide`'s timing
+ * rule with reason `transport-failure`. */
+export function decideFailure(failure: TransportFailure | string, options: FailureOptions = {}): Decision {
+  if (!NOT_SENT.includes(failure) && options.idempotent !== true) return bare("escalate", "outcome-unknown", null, null);
+  const [action, reason, delayMs] = timed("retry", "transport-failure", null, options);
+  return bare(action, reason, delayMs, null);
 }
 
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
@@ -283,14 +344,14 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
   const code = own(payload, w("code"));
   const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
   const status = entry !== undefined ? entry.httpStatus : 500;
-  const headers: Record<string, string> = {
+  const writing: Record<string, string> = {
     "Content-Type": problem ? "application/problem+json" : "application/json",
     "x-should-retry": own(payload, w("retryable")) === true ? "true" : "false",
   };
   const delay = delayOf(payload, entry);
   if (delay !== null) {
-    headers["Retry-After"] = String(Math.ceil(delay / 1000));
-    headers["retry-after-ms"] = String(delay);
+    writing["Retry-After"] = String(Math.ceil(delay / 1000));
+    writing["retry-after-ms"] = String(delay);
   }
   const data: Json = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
   const message = own(payload, w("message"));
@@ -300,7 +361,11 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
     ...(typeof message === "string" ? [["detail", message] as [string, unknown]] : []),
   ];
   const body: Json = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-  const shaped = apiShape(payload, body, headers);
+  const shaped = apiShape(payload, body, writing);
+  // One rule for every header value written (docs/conformance.md, "Writing"): one that would split
+  // or break the response (CR, LF, NUL, non-ASCII, past MAX_HEADER_CHARS, empty) is left out; the
+  // body still carries it.
+  const headers: Record<string, string> = Object.fromEntries(Object.entries(writing).filter(([, value]) => writableHeader(value)));
   if (RESPONSE.format === "xml") {
     headers["Content-Type"] = "application/xml";
     return { status, headers, body: toXml(shaped) };
@@ -345,6 +410,14 @@ export interface HttpReading {
   readonly correlationId: string | null;
   readonly delayMs: number | null;
   readonly document: unknown;
+  /** The status read with (0 when it was not an integer). */
+  readonly status: number;
+  /** Whether the body claims to be the API's error shape: a code was read, or a JSON object holds
+   * where the registry reads the code. A response that claims nothing is decided by its status. */
+  readonly claimed: boolean;
+  /** The wait a response without a payload asks for: `delayMs`, else the standard
+   * `retry-after-ms` / `Retry-After` headers; null when none. */
+  readonly fallbackDelayMs: number | null;
 }
 
 const REQUIRED = FIELDS.filter((spec) => spec.required).map((spec) => spec.wire);
@@ -381,7 +454,19 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
       ? payloadOf(codeStatus, headers, found, code, correlationId, delay, xml, nowMs)
       : text;
   }
-  return { error, payload, code, correlationId, delayMs: delay, document: found ?? null };
+  const claimed = code !== null || (!xml && claims(found));
+  let fallbackDelayMs = delay;
+  if (fallbackDelayMs === null && error && !claimed) fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
+  return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+
+/** Whether a JSON document holds where the registry reads the code (a body source's first key):
+ * the API's own error shape, which a payload breaking the contract must not escape. */
+function claims(document: unknown): boolean {
+  return isObject(document) && RESPONSE.code.some((source) => {
+    const step = source.in === "body" ? source.path[0] : undefined;
+    return typeof step === "string" && has(document, step);
+  });
 }
 
 function payloadOf(
@@ -533,58 +618,224 @@ function levenshtein(a: string, b: string, budget: number): number {
   return previous[y.length] ?? 0;
 }
 
-/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
- * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
- * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+/** What an ErrorPayloadError carries besides its payload; every field is optional. */
+export interface ErrorPayloadErrorOptions {
+  /** The error that led to this one. */
+  readonly cause?: unknown;
+  /** The HTTP status of the response it was read from. */
+  readonly status?: number | null;
+  /** That response's headers (any form `readHttp` takes); kept with names in lower case. */
+  readonly headers?: Headers;
+  /** What `readHttp` found: `decide` then goes by the response (`decideResponse`). */
+  readonly reading?: HttpReading | null;
+}
+
+/** An error a service throws and a client catches. A service throws it with a payload
+ * (`new ErrorPayloadError(newError(...))`); a client gets it from `fromResponse` / `fromHttp`
+ * for every error response, with the HTTP `status`, the response's `headers` and the `reading`,
+ * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
+ * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
+ * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
+ * received. */
 export class ErrorPayloadError extends Error {
-  readonly payload: ErrorPayload | Json;
-  readonly code: Code | string;
+  readonly payload: ErrorPayload | Json | null;
+  /** What was received: the payload object, or a body's text, or null. */
+  readonly raw: unknown;
+  /** The code: a `Code` (compare it with a code literal: a misspelt one does not compile), an
+   * `UnknownCode` for a code this SDK does not know (a newer server's), null when the response
+   * carried no payload. `codeText` is the code as sent, whichever it is. */
+  readonly code: Code | UnknownCode | null;
+  readonly codeText: string | null;
+  /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
+   * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+  readonly category: Category | string | null;
   readonly retryable: boolean;
   readonly correlationId: string;
+  /** The response's HTTP status; null for an error a service throws itself. */
+  readonly status: number | null;
+  /** The response's headers, names in lower case (the first value of a repeated name); empty for
+   * an error a service throws itself. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly reading: HttpReading | null;
 
-  constructor(payload: ErrorPayload | Json, options?: { readonly cause?: unknown }) {
-    const data: Json = { ...payload };
-    const message = own(data, w("message"));
-    const code = own(data, w("code"));
-    super(`${String(code)}${typeof message === "string" ? `: ${message}` : ""}`);
-    if (options !== undefined && Object.prototype.hasOwnProperty.call(options, "cause")) {
+  constructor(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}) {
+    // Read as unknown: narrowing the ErrorPayload union itself costs tsc a pass over every code
+    // (TS2590 "too complex" at 5,000 codes, tests/test_ts_scale.py).
+    const given: unknown = payload;
+    const data: Json | null = isObject(given) ? { ...given } : null;
+    const status = options.status ?? options.reading?.status ?? null;
+    super(errorMessage(data, status));
+    if (Object.prototype.hasOwnProperty.call(options, "cause")) {
       Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
     }
     this.name = "ErrorPayloadError";
-    this.payload = payload;
-    this.code = String(code);
-    this.retryable = own(data, w("retryable")) === true;
-    this.correlationId = String(own(data, w("correlation_id")) ?? "");
+    // Two statements, not `? :`: a conditional expression reduces the ErrorPayload union (TS2590).
+    this.payload = null;
+    if (data !== null) this.payload = payload;
+    this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : given;
+    const code = data === null ? undefined : own(data, w("code"));
+    this.codeText = code === undefined ? null : String(code);
+    this.code = this.codeText === null ? null : isKnownCode(this.codeText) ? this.codeText : new UnknownCode(this.codeText);
+    const category = data === null ? undefined : own(data, w("category"));
+    this.category = typeof category === "string" ? category : null;
+    this.retryable = data !== null && own(data, w("retryable")) === true;
+    const id = data === null ? options.reading?.correlationId : own(data, w("correlation_id"));
+    this.correlationId = typeof id === "string" ? id : "";
+    this.status = status;
+    this.headers = Object.freeze(options.headers === undefined ? {} : headerMap(options.headers));
+    this.reading = options.reading ?? null;
   }
 
   /** Whether the code is this registry's (narrows `code` and `payload`). */
   isKnown(): this is ErrorPayloadError & { readonly code: Code; readonly payload: ErrorPayload } {
-    return recoveryEntry(this.code) !== undefined;
+    return typeof this.code === "string";
   }
 
+  /** What to do about this error: `decideResponse` on the response it was read from, else
+   * `decide` on its payload. */
   decide(options: DecideOptions = {}): Decision {
-    return decide(this.payload, options);
+    return this.reading !== null ? decideResponse(this.reading, options) : decide(this.payload, options);
   }
 
+  /** The response a service sends for this error; throws PayloadError for an error read from a
+   * response that carried no payload: there is nothing to send. */
   toHttp(problem = false): HttpResponse {
-    return toHttp(this.payload, problem);
+    return toHttp(this.carried(), problem);
   }
 
   toMcpResult(): ReturnType<typeof toMcpResult> {
-    return toMcpResult(this.payload);
+    return toMcpResult(this.carried());
   }
 
-  /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
-   * no payload object. */
+  private carried(): Json {
+    const payload: unknown = this.payload;
+    if (!isObject(payload)) throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
+    return payload;
+  }
+
+  /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+   * success's body is left unread (unless the registry marks errors sent with a success status,
+   * `error_when`), so the caller can still read it. */
   static async fromResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<ErrorPayloadError | null> {
-    const payload = (await readResponse(response, nowMs)).payload;
-    return isObject(payload) ? new ErrorPayloadError(payload) : null;
+    if (!mayBeError(response.status)) return null;
+    return ErrorPayloadError.fromReading(await readResponse(response, nowMs), response.headers);
   }
 
-  /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
-   * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+  /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
   static fromHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): ErrorPayloadError | null {
-    const payload = readHttp(status, headers, body, nowMs).payload;
-    return isObject(payload) ? new ErrorPayloadError(payload) : null;
+    return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
   }
+
+  /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+   * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+   * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+   * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined }, nowMs: number = Date.now()): ErrorPayloadError | null {
+    const response = "status" in given && typeof given.status === "number" ? (given as ParsedResponse)
+      : "response" in given ? given.response : undefined;
+    if (response === undefined || response === null) return null;
+    const headers = parsedHeaders(response.headers);
+    return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+  }
+
+  /** The error of a reading (null when it is not an error), with the response's headers. */
+  static fromReading(reading: HttpReading, headers: Headers = {}): ErrorPayloadError | null {
+    if (!reading.error) return null;
+    return ErrorPayloadError.of(isObject(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
+  }
+
+  /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+   * payload), or this class when its category is not one of the registry's. */
+  static of(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}): ErrorPayloadError {
+    const given: unknown = payload;
+    const category = isObject(given) ? own(given, w("category")) : undefined;
+    const made = typeof category === "string" && (CATEGORIES as readonly string[]).includes(category)
+      ? categoryErrorClass(category as Category) : ErrorPayloadError;
+    return new made(payload, options);
+  }
+}
+
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+export class UnknownCode {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
+export type CategoryError<C extends Category> = ErrorPayloadError & { readonly category: C };
+
+/** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
+export interface CategoryErrorClass<C extends Category> {
+  new (payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): CategoryError<C>;
+  readonly prototype: CategoryError<C>;
+}
+
+const CATEGORY_CLASSES = new Map<string, CategoryErrorClass<Category>>();
+
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+export function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C> {
+  let made = CATEGORY_CLASSES.get(category);
+  if (made === undefined) {
+    const name = CATEGORY_ERRORS[category] ?? "ErrorPayloadError";
+    made = class extends ErrorPayloadError {
+      constructor(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}) {
+        super(payload, options);
+        this.name = name;
+      }
+    } as unknown as CategoryErrorClass<Category>;
+    Object.defineProperty(made, "name", { value: name });
+    CATEGORY_CLASSES.set(category, made);
+  }
+  return made as unknown as CategoryErrorClass<C>;
+}
+
+/** What `ErrorPayloadError.fromAxios` reads of a response whose client parsed the body (axios):
+ * the status, the headers (a plain object or AxiosHeaders; a value may be a list or a number),
+ * and `data` (parsed JSON, text or bytes). */
+export interface ParsedResponse {
+  readonly status: number;
+  readonly headers?: unknown;
+  readonly data?: unknown;
+}
+
+/** Header pairs of an already parsed response: lists joined with ", ", numbers and booleans as
+ * text, anything else left out. */
+function parsedHeaders(headers: unknown): [string, string][] {
+  if (!isObject(headers)) return [];
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === "string") pairs.push([name, value]);
+    else if (typeof value === "number" || typeof value === "boolean") pairs.push([name, String(value)]);
+    else if (Array.isArray(value)) pairs.push([name, value.map(String).join(", ")]);
+  }
+  return pairs;
+}
+
+/** A parsed body as `readHttp` reads it: text and bytes as they are, anything else as its JSON. */
+function parsedBody(data: unknown): unknown {
+  if (data === undefined || typeof data === "string" || data instanceof Uint8Array || data instanceof ArrayBuffer) return data ?? "";
+  return toJson(data);
+}
+
+/** Whether a response of this status may be an error: any status >= 300, and any at all when the
+ * registry marks errors sent with a success status (`error_when`). */
+function mayBeError(status: unknown): boolean {
+  return RESPONSE.error_when.length > 0 || typeof status !== "number" || status >= 300;
+}
+
+function errorMessage(data: Json | null, status: number | null): string {
+  if (data === null) return status !== null ? `HTTP ${status}: no error payload` : "no error payload";
+  const code = own(data, w("code"));
+  const message = own(data, w("message"));
+  return `${String(code)}${typeof message === "string" ? `: ${message}` : ""}`;
 }

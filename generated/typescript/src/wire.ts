@@ -301,8 +301,25 @@ function pairsOf(headers: unknown): Iterable<unknown> {
   return isObject(headers) ? Object.entries(headers) : [];
 }
 
+/** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
+ * pair is one character, a lone surrogate one). */
+export function withinChars(text: string, limit: number): boolean {
+  if (text.length <= limit) return true;
+  if (text.length > 2 * limit) return false;
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const ch = text.charCodeAt(i);
+    if (ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (count >= limit) return false;
+  }
+  return true;
+}
+
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
- * when absent, not text, or longer than MAX_HEADER_CHARS. */
+ * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
 export function header(headers: unknown, name: string): string | null {
   let count = 0;
   try {
@@ -311,7 +328,7 @@ export function header(headers: unknown, name: string): string | null {
       if (!Array.isArray(pair) || pair.length !== 2) continue;
       const [key, value] = pair as [unknown, unknown];
       if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
-        return typeof value === "string" && value.length <= MAX_HEADER_CHARS ? value : null;
+        return typeof value === "string" && withinChars(value, MAX_HEADER_CHARS) ? value : null;
       }
     }
   } catch {
@@ -320,7 +337,40 @@ export function header(headers: unknown, name: string): string | null {
   return null;
 }
 
-const DIGITS = /^[0-9]+$/;
+/** Headers as a plain object: names in lower case, the first value of a repeated name, among the
+ * first MAX_HEADERS (what `header` reads); pairs that are not two strings are skipped. */
+export function headerMap(headers: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  let count = 0;
+  try {
+    for (const pair of pairsOf(headers)) {
+      if (count++ >= MAX_HEADERS) break;
+      if (!Array.isArray(pair) || pair.length !== 2) continue;
+      const [key, value] = pair as [unknown, unknown];
+      if (typeof key !== "string" || typeof value !== "string") continue;
+      const name = key.toLowerCase();
+      if (!Object.prototype.hasOwnProperty.call(out, name)) {
+        Object.defineProperty(out, name, { value, enumerable: true, writable: false, configurable: false });
+      }
+    }
+  } catch {
+    // an iterator that throws: the headers read so far
+  }
+  return out;
+}
+
+// A header value errgen writes: visible ASCII and space only (no CR, LF, NUL or other control, no
+// non-ASCII), so nothing a payload carries can split a response or break a server's header check.
+const WRITABLE = /^[\x20-\x7e]+$/;
+
+/** Whether `toHttp` may write `value` as a header (docs/conformance.md, "Writing"):
+ * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
+ * left out of the headers; the body still carries it. */
+export function writableHeader(value: string): boolean {
+  // All ASCII once the pattern holds, so UTF-16 units are characters here.
+  return value.length <= MAX_HEADER_CHARS && WRITABLE.test(value);
+}
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const IMF_FIXDATE = new RegExp(
   `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (${MONTHS.join("|")}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`,
@@ -360,17 +410,6 @@ export function httpDateMs(text: string): number | null {
   const [day, year, hour, minute, second] = [d, y, h, mi, s].map(Number) as [number, number, number, number, number];
   if (!(day >= 1 && day <= monthDays(year, month) && hour <= 23 && minute <= 59 && second <= 60)) return null;
   return (daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second) * 1000;
-}
-
-/** The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or an
- * IMF-fixdate (relative to nowMs); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS. */
-export function headerDelayMs(headers: unknown, nowMs: number): number | null {
-  const millis = trimOws(header(headers, "retry-after-ms") ?? "");
-  if (DIGITS.test(millis)) return saturated(millis, 1);
-  const value = trimOws(header(headers, "retry-after") ?? "");
-  if (DIGITS.test(value)) return saturated(value, 1000);
-  const when = httpDateMs(value);
-  return when === null ? null : Math.min(Math.max(0, when - nowMs), MAX_DELAY_VALUE_MS);
 }
 
 /** The raw payload of an MCP tool result: an object `structuredContent`, else the first text

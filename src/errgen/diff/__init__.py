@@ -32,15 +32,16 @@ def empty_registry(new: Registry, path: str) -> Registry:
                     targets=new.targets, wire=new.wire, path=path)
 
 
-def diff(old: Registry, new: Registry, *, new_registry: bool = False) -> DiffReport:
+def diff(old: Registry, new: Registry, *, new_registry: bool = False, bump: str = "errgen bump") -> DiffReport:
+    """`bump`: the `errgen bump` command line that compares with this OLD, quoted in the hints."""
     changes, checks = announce(classify(old, new), old, new)
     report = DiffReport(old.version, new.version, new_registry=new_registry,
                         header=new.path if new.fragments else None)
     report.required_bump = required_bump(changes)
     report.declared_bump = declared(old, new)
-    checks = version_checks(old, new, report.required_bump, report.declared_bump) + checks
+    checks = version_checks(old, new, report.required_bump, report.declared_bump, bump) + checks
     if not new_registry:
-        checks += since_checks(changes, old, new)
+        checks += since_checks(changes, old, new, bump)
     report.changes = [_placed(c, old, new) for c in changes]
     report.checks = checks
     return report

@@ -110,9 +110,10 @@ def _not_announced(change: Change, missing: list[str], entry: HistoryEntry, new:
     return _check(BREAK_NOT_ANNOUNCED.id, msg, Place.at(new.path, entry.loc), code=change.code, category=change.category, detail=change.rule)
 
 
-def since_checks(changes: list[Change], old: Registry, new: Registry) -> list[Change]:
+def since_checks(changes: list[Change], old: Registry, new: Registry, bump: str = "errgen bump") -> list[Change]:
     """A code NEW adds carries since: NEW's version; a renamed code keeps the since of the code it
-    renames (the same error under a new name)."""
+    renames (the same error under a new name). `bump` is the bump command that compares with the
+    same OLD (see `version_checks`)."""
     found = []
     renamed = {c.detail: c.code for c in changes if c.rule in RENAME_RULES}
     for name, want in expected_since(changes, old, new.version, new).items():
@@ -120,9 +121,9 @@ def since_checks(changes: list[Change], old: Registry, new: Registry) -> list[Ch
         if code is None or code.since == want:
             continue
         if name in renamed:
-            msg = f"{name} renames {renamed[name]}, which says since: {want}; a rename keeps it: set since: {want} (errgen bump does)"
+            msg = f"{name} renames {renamed[name]}, which says since: {want}; a rename keeps it: set since: {want} (`{bump}` does)"
         else:
-            msg = f"{name} first appears in {new.version} but says since: {code.since}; set since: {new.version} (errgen bump does)"
+            msg = f"{name} first appears in {new.version} but says since: {code.since}; set since: {new.version} (`{bump}` does)"
         found.append(_check(SINCE_MISMATCH.id, msg, Place.at(new.path, code.locs.get("since", code.loc)), code=name))
     return found
 
@@ -155,22 +156,25 @@ def expected_since(changes: list[Change], old: Registry, version: str, new: Regi
     return found
 
 
-def version_checks(old: Registry, new: Registry, required: Bump, declared: Bump) -> list[Change]:
+def version_checks(old: Registry, new: Registry, required: Bump, declared: Bump, bump: str = "errgen bump") -> list[Change]:
+    """`bump` is the command that fixes what these checks find: plain `errgen bump` compares with
+    HEAD, so once the change is committed it would find nothing to do; the caller names the base
+    it compared with (`errgen bump --against REF`)."""
     here = Place.at(new.path, new.locs.get("version", (1, 1)))  # type: ignore[arg-type]
     old_v, new_v = semver.parse(old.version), semver.parse(new.version)
     found: list[Change] = []
     if old_v and new_v and semver.less(new_v, old_v):
         target = semver.bumped(old_v, required) if required != "none" else old_v
         msg = (f"version went backwards from {old.version} to {new.version}: a release never lowers the version; "
-               f"set it to {target} or later (errgen bump sets it)")
+               f"set it to {target} or later (`{bump}` sets it)")
         found.append(_check(VERSION_BACKWARDS.id, msg, here, detail=required))
     elif old_v and BUMP_ORDER[declared] < BUMP_ORDER[required]:
         needed = semver.bumped(old_v, required)
         said = f"the version is unchanged at {old.version}" if declared == "none" else f"{old.version} -> {new.version} is a {declared} release"
-        msg = f"the changes need a {required} release (version {needed}), but {said}; run `errgen bump` to set it and add the history entry"
+        msg = f"the changes need a {required} release (version {needed}), but {said}; run `{bump}` to set it and add the history entry"
         found.append(_check(VERSION_BUMP_INSUFFICIENT.id, msg, here, detail=required))
     if new.history_entry(new.version) is None and (required != "none" or old.version != new.version):
-        msg = f"history has no entry for version {new.version}; add one that names every breaking change (errgen bump writes it)"
+        msg = f"history has no entry for version {new.version}; add one that names every breaking change (`{bump}` writes it)"
         found.append(_check(HISTORY_MISSING_ENTRY.id, msg, here))
     return found
 

@@ -124,18 +124,25 @@ def _render(target: ModuleType, registry: Registry) -> Plan:
     return files
 
 
-def build(registry: Registry, out: Path, names: Iterable[str] = (), force: bool = False) -> Changes:
-    """Render the selected targets and write them to OUT as a whole (see errgen.emit.write)."""
+def build(registry: Registry, out: Path, names: Iterable[str] = (), force: bool = False, complete: bool | None = None) -> Changes:
+    """Render the selected targets and write them to OUT as a whole (see errgen.emit.write).
+    `complete` (by default: when no target is named): the selection is every target OUT holds,
+    so the files a target no longer selected wrote are deleted (errgen.emit.write.commit)."""
+    names = list(names)
     selected = target_registry.select(names)
-    changes = commit(out, renders(registry, selected), force)
+    changes = commit(out, renders(registry, selected), force, not names if complete is None else complete)
     model = model_digest(registry)
     record(out.resolve(), {t.NAME: cache_key(model, t) for t in selected}, changes.hashes)
     return changes
 
 
-def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_cache: bool = True, diffs: bool = False) -> Report:
-    """What `build` would change. With trust_cache, a target whose inputs and files are those the
-    last build in OUT recorded is clean without rendering it again; anything else is rendered."""
+def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_cache: bool = True, diffs: bool = False,
+          complete: bool | None = None) -> Report:
+    """What `build` would change (with the same `complete`), and every file in OUT no build
+    writes. With trust_cache, a target whose inputs and files are those the last build in OUT
+    recorded is clean without rendering it again; anything else is rendered."""
+    names = list(names)
+    complete = not names if complete is None else complete
     model = model_digest(registry)
     root = out.resolve() if out.is_dir() else None
     expected: dict[str, Hashes] = {}
@@ -151,7 +158,7 @@ def check(registry: Registry, out: Path, names: Iterable[str] = (), trust_cache:
         else:
             expected[target.NAME] = known
             verified += known
-    return compare(out, expected, texts if diffs else None, verified)
+    return compare(out, expected, texts if diffs else None, verified, complete)
 
 
 def cache_key(model: str, target: ModuleType) -> str:

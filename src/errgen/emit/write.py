@@ -408,25 +408,28 @@ class _Lock:
             self.fd = None
 
 
-def commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool = False) -> Changes:
+def commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool = False, complete: bool = False) -> Changes:
     """Make OUT hold exactly the given targets' files, all at once. Each target's files are checked
     and staged as they come, so a large build never holds every output in memory; nothing outside
     OUT/.errgen-staging changes until every file passed its checks. One build at a time per OUT
-    (see _Lock)."""
+    (see _Lock). `complete`: the plans are every target OUT should hold, so the files an earlier
+    build wrote for another target (one dropped from `targets`) are deleted with the orphans;
+    else the other targets' files stay."""
     lock = _Lock(out)
     try:
-        return _commit(out, plans, force, lock)
+        return _commit(out, plans, force, lock, complete)
     finally:
         lock.release()
 
 
-def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool, lock: _Lock) -> Changes:
+def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], force: bool, lock: _Lock, complete: bool = False) -> Changes:
     root = output_root(out, create=False)
     if root.is_dir():
         lock.take(root)  # before recover: the staging folder may be a running build's
         recover(out, root)
     old = read_manifest(out, root)
     owned = old.files()
+    kept = Manifest() if complete else old  # what of the old manifest the new one keeps beside this build's targets
     staging = _Staging(root, out, lock)
     folders = Folders(root, out)
     changes = Changes()
@@ -457,8 +460,8 @@ def _commit(out: Path, plans: Mapping[str, Plan] | Iterable[tuple[str, Plan]], f
                 sums[rel] = digest(data)
                 place(rel, data)
             del plan  # before the next target renders: one target's text in memory at a time
-        ignore = ignore_text(set(old.updated(changes.hashes).files()) - {IGNORE}).encode("utf-8")
-        new = old.updated({**changes.hashes, OWN: {IGNORE: digest(ignore)}})
+        ignore = ignore_text(set(kept.updated(changes.hashes).files()) - {IGNORE}).encode("utf-8")
+        new = kept.updated({**changes.hashes, OWN: {IGNORE: digest(ignore)}})
         place(IGNORE, ignore)
         changes.deleted = sorted(set(owned) - set(new.files()))
         for rel in changes.deleted:
@@ -875,23 +878,30 @@ class Report:
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
     leftovers: list[str] = field(default_factory=list)
+    unlisted: list[str] = field(default_factory=list)  # in OUT, and no build of errgen's wrote them
     diffs: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.stale or self.missing or self.extra or self.leftovers)
+        return bool(self.stale or self.missing or self.extra or self.leftovers or self.unlisted)
 
     def render(self, diffs: bool = False) -> str:
         lines = [f"interrupted build: {p} is left over (the next errgen build finishes or discards it)" for p in self.leftovers]
         lines += [f"would rewrite {p}" for p in self.stale]
         lines += [f"missing {p}" for p in self.missing]
         lines += [f"extra {p} (written by an earlier build, no longer generated)" for p in self.extra]
+        lines += [f"extra {show(p)} (errgen build does not write it: remove it; only errgen's files belong in the output folder)"
+                  for p in self.unlisted]
         return "\n".join(lines + (self.diffs if diffs else []))
 
 
-def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, verified: Iterable[str] = ()) -> Report:
+def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, verified: Iterable[str] = (),
+            complete: bool = False) -> Report:
     """What a build producing `expected` (per target: path -> sha256) would change in OUT,
-    including errgen's own files and the manifest. `verified` paths are known to match; `texts`
-    (path -> rendered text) gives unified diffs of stale files."""
+    including errgen's own files and the manifest, and every file in OUT that no build writes
+    (`unlisted`, see `unlisted`). `verified` paths are known to match; `texts` (path -> rendered
+    text) gives unified diffs of stale files. `complete`: `expected` is every target OUT should
+    hold (a target the last build wrote and this one does not is reported, file by file, as
+    extra); else the other targets' files are left as they are."""
     report = Report()
     st = _lstat(out)
     if st is not None and not out.is_dir():
@@ -899,7 +909,8 @@ def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, v
     root = out.resolve() if st is not None else out
     old = read_manifest(out, root) if st is not None else Manifest()
     report.leftovers = [show(out / n) for n in (STAGING, COMMIT) if st is not None and _lstat(root / n) is not None]
-    own_text = ignore_text(set(old.updated(expected).files()) - {IGNORE})
+    kept = Manifest() if complete else old  # what of the old manifest the new one keeps beside `expected`
+    own_text = ignore_text(set(kept.updated(expected).files()) - {IGNORE})
     expected = {**expected, OWN: {IGNORE: digest(own_text)}}
     texts = {**(texts or {}), IGNORE: own_text}
     skip = set(verified)
@@ -915,9 +926,17 @@ def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, v
             if rel in texts:
                 report.diffs.append(_diff(path, texts[rel], rel))
     planned = {r for e in expected.values() for r in e}
-    for target in expected:
+    for target in (old.targets if complete else expected):
         report.extra += sorted(p for p in old.targets.get(target, {}) if p not in planned and _lstat(root / p) is not None)
-    manifest = old.updated(expected).text()
+    report.extra = sorted(set(report.extra))
+    if st is not None:
+        # The files of targets this check leaves alone, as the manifest lists them, but none in a
+        # folder a checked target writes: the manifest is input too, and may list a planted
+        # python/random.py under a target that is not checked.
+        checked = {rel.split("/")[0] for rel in planned if "/" in rel}
+        others = {rel for rel in set(kept.files()) - planned if rel.split("/")[0] not in checked}
+        report.unlisted = unlisted(root, planned | others | set(report.extra))
+    manifest = kept.updated(expected).text()
     on_disk = _read(root / MANIFEST) if st is not None else None
     if on_disk is None:
         report.missing.append(MANIFEST)
@@ -925,6 +944,70 @@ def compare(out: Path, expected: dict[str, Hashes], texts: Plan | None = None, v
         report.stale.append(MANIFEST)
         report.diffs.append(_diff(root / MANIFEST, manifest, MANIFEST))
     return report
+
+
+# errgen's own files at OUT's top: the manifest, the .gitignore and the check cache (an interrupted
+# build's staging or commit folder is reported as such).
+_BOOKKEEPING = frozenset({MANIFEST, IGNORE, CACHE, f"{CACHE}.tmp", STAGING, COMMIT})
+
+
+def unlisted(root: Path, known: set[str]) -> list[str]:
+    """Every entry under OUT that is not a folder and not in `known` (what the build writes, and
+    the files of targets it leaves alone), and that git tracks or would commit: anything there
+    that errgen did not write may be compiled or run by whoever builds an SDK (a Go
+    `zz_init.go`, a Rust `build.rs`, a Python `random.py`, a Maven `.mvn/jvm.config`).
+
+    What git ignores and does not track is let be: build leftovers (the generated .gitignore
+    hides each language's, such as rust/target/ or python/*.egg-info/, and __pycache__/) and
+    whatever else the repository ignores (a .mypy_cache/). No pull request can bring such a file
+    (what it brings is tracked, and `git add -f` makes an ignored path tracked), so only this
+    machine put it there. When git cannot say (OUT is not in a git work tree, or git is
+    missing), every entry is reported, leftovers included."""
+    listed = _git_paths(root)
+    if listed is None:
+        return _walk(root, known)
+    return sorted(rel for rel in listed if rel not in known and rel.split("/")[0] not in _BOOKKEEPING
+                  and os.path.lexists(root / rel))
+
+
+def _walk(root: Path, known: set[str]) -> list[str]:
+    """Every entry under OUT but its folders and errgen's bookkeeping that is not in `known`."""
+    found: list[str] = []
+    stack = [""]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(root / folder))  # root / "" is root
+        except OSError as exc:
+            raise WriteError(f"cannot read {show(root / folder)}: {exc.strerror}") from None
+        for entry in entries:
+            rel = f"{folder}/{entry.name}" if folder else entry.name
+            if not folder and entry.name in _BOOKKEEPING:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(rel)
+            elif rel not in known:
+                found.append(rel)
+    return sorted(found)
+
+
+def _git_paths(root: Path) -> set[str] | None:
+    """The paths under OUT, relative to it, that git tracks or would add (untracked and not
+    ignored); None when git cannot say (no git, OUT not in a work tree). Its file-system monitor
+    is turned off: it would run a configured command."""
+    import subprocess
+
+    paths: set[str] = set()
+    for extra in ([], ["--others", "--exclude-standard"]):
+        try:
+            done = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", *extra, "--", "."], cwd=root,
+                                  capture_output=True, timeout=300, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if done.returncode != 0:
+            return None
+        paths.update(path.rstrip("/") for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path)
+    return paths
 
 
 def _diff(path: Path, text: str, rel: str) -> str:

@@ -124,11 +124,12 @@ def as_response(record: Record) -> Record:
 def _lowered(headers: Any) -> dict[str, str]:
     pairs = headers.items() if isinstance(headers, dict) else (h for h in headers if isinstance(h, list) and len(h) == 2) \
         if isinstance(headers, list) else ()
-    out: dict[str, str] = {}
+    # Repeated names join as HTTP folds them ("a, b"); the values are gathered first and joined
+    # once, since adding to the string each time copied it, quadratic in the repeats.
+    values: dict[str, list[str]] = {}
     for name, value in pairs:
-        key = str(name).lower()
-        out[key] = f"{out[key]}, {value}" if key in out else str(value)
-    return out
+        values.setdefault(str(name).lower(), []).append(str(value))
+    return {key: ", ".join(parts) for key, parts in values.items()}
 
 
 class ResponseChecker:

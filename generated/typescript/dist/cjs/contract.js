@@ -117,6 +117,18 @@ const FALLBACK_ACTIONS = {
 };
 exports.FALLBACK_ACTIONS = FALLBACK_ACTIONS;
 
+/** Category -> the name of its error class (errors.ts exports each). */
+const CATEGORY_ERRORS = {
+  "rate_limit": "RateLimitError",
+  "validation": "ValidationError",
+  "auth": "AuthError",
+  "upstream": "UpstreamError",
+  "conflict": "ConflictError",
+  "business": "BusinessError",
+  "internal": "InternalError",
+};
+exports.CATEGORY_ERRORS = CATEGORY_ERRORS;
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 const EXHAUSTED = {
   retry: "escalate",

@@ -10,4 +10,6 @@ reexport(require("./contract.js"));
 reexport(require("./payload.js"));
 reexport(require("./recovery.js"));
 reexport(require("./runtime.js"));
+reexport(require("./errors.js"));
 reexport(require("./retry.js"));
+reexport(require("./transport.js"));

@@ -22,16 +22,23 @@ export declare function asText(body: unknown): readonly [boolean, string];
 export declare function bodyTooLarge(body: unknown): boolean;
 /** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
 export declare function toJson(value: unknown): string;
+/** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
+ * pair is one character, a lone surrogate one). */
+export declare function withinChars(text: string, limit: number): boolean;
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
- * when absent, not text, or longer than MAX_HEADER_CHARS. */
+ * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
 export declare function header(headers: unknown, name: string): string | null;
+/** Headers as a plain object: names in lower case, the first value of a repeated name, among the
+ * first MAX_HEADERS (what `header` reads); pairs that are not two strings are skipped. */
+export declare function headerMap(headers: unknown): Record<string, string>;
+/** Whether `toHttp` may write `value` as a header (docs/conformance.md, "Writing"):
+ * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
+ * left out of the headers; the body still carries it. */
+export declare function writableHeader(value: string): boolean;
 export declare function trimOws(text: string): string;
 export declare function saturated(digits: string, factor: number): number;
 /** Milliseconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or null. */
 export declare function httpDateMs(text: string): number | null;
-/** The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or an
- * IMF-fixdate (relative to nowMs); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS. */
-export declare function headerDelayMs(headers: unknown, nowMs: number): number | null;
 /** The raw payload of an MCP tool result: an object `structuredContent`, else the first text
  * item's JSON; null when there is none. */
 export declare function mcpPayload(result: unknown): unknown;

@@ -75,5 +75,8 @@ export declare const PROBLEM_MEMBERS: readonly ["type", "title", "status", "deta
 /** `scope/retryable` -> action, for a code this SDK does not know. */
 export declare const FALLBACK_ACTIONS: Readonly<Partial<Record<string, Action>>>;
 
+/** Category -> the name of its error class (errors.ts exports each). */
+export declare const CATEGORY_ERRORS: Readonly<Partial<Record<string, string>>>;
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 export declare const EXHAUSTED: Readonly<Partial<Record<Action, Action>>>;

@@ -85,6 +85,17 @@ export const FALLBACK_ACTIONS = {
   "service/false": "stop",
 };
 
+/** Category -> the name of its error class (errors.ts exports each). */
+export const CATEGORY_ERRORS = {
+  "rate_limit": "RateLimitError",
+  "validation": "ValidationError",
+  "auth": "AuthError",
+  "upstream": "UpstreamError",
+  "conflict": "ConflictError",
+  "business": "BusinessError",
+  "internal": "InternalError",
+};
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 export const EXHAUSTED = {
   retry: "escalate",

@@ -3,4 +3,6 @@ export * from "./contract.js";
 export * from "./payload.js";
 export * from "./recovery.js";
 export * from "./runtime.js";
+export * from "./errors.js";
 export * from "./retry.js";
+export * from "./transport.js";

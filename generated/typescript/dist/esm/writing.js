@@ -53,6 +53,7 @@ export function put(node, path, value) {
 export function apply(body, headers, todo) {
     for (const [source, value] of todo) {
         if (source.in === "header") {
+            // toHttp then leaves out a value no header may carry (wire.ts, writableHeader).
             if (typeof value === "string")
                 headers[source.name] = value;
         }

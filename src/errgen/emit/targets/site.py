@@ -24,7 +24,7 @@ from markupsafe import Markup
 from errgen import payload
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
-from errgen.emit.targets.catalogue import ACTION_ADVICE
+from errgen.emit.targets.catalogue import advice, removed_in, renamed_in, wire_names
 from errgen.registry.model import Registry
 from errgen.emit.render import comment, json_lines, to_json
 from errgen.emit.render import render as render_template
@@ -52,18 +52,57 @@ def render(registry: Registry) -> dict[str, str]:
         by_category[row.category].append(row)
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
     versions = {entry.version for entry in registry.history}
-    shared = Shared()
-    common = {"view": contract, "header": contract.header, "advice": ACTION_ADVICE, "versions": versions, "shared": shared}
+    shared = Shared(contract)
+    common = {"view": contract, "header": contract.header, "advice": shared.advice, "wire": shared.wire, "versions": versions,
+              "shared": shared}
 
+    moved = moved_paths(contract, pages)
     files = {f"{ROOT}/index.html": render_template(NAME, "index.html.jinja", root="", groups=groups,
                                                    tables=index_rows(groups, pages, shared), **common),
-             f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages=pages,
+             f"{ROOT}/changelog.html": render_template(NAME, "changelog.html.jinja", root="", pages={**moved, **pages},
                                                        releases=releases(contract, pages), **common)}
     files.update({f"{ROOT}/{name}": f"/* {comment(contract.header)} */\n" + (templates_dir(NAME) / name).read_text(encoding="utf-8")
                   for name in ASSETS})
-    files[f"{ROOT}/search-index.js"] = search_index(contract, pages)
+    files[f"{ROOT}/search-index.js"] = search_index(contract, pages, moved)
     files.update(code_pages(contract, pages, owners, snippets, common))
+    files.update(moved_pages(contract, pages, moved, common))
     return files
+
+
+def moved_paths(contract: ContractView, pages: dict[str, str]) -> dict[str, str]:
+    """A page for each name that is gone (a renamed code's old names, a removed code), where its
+    type URI pointed: clients and bookmarks keep that URI, so it must still answer. A name whose
+    page would take another page's place gets none."""
+    base, taken = contract.policy.problem_base, set(pages.values())
+    names = [old for row in contract.codes for old in row.renamed_from] + list(removed_in(contract))
+    found: dict[str, str] = {}
+    for name in names:
+        path = f"{name}/index.html" if SEGMENT.fullmatch(name) and name not in (".", "..") and base else f"{ELSEWHERE}/{slug(name)}/index.html"
+        if path not in taken and not any(p.startswith(path.removesuffix("index.html")) or path.startswith(p.removesuffix("index.html")) for p in taken):
+            found[name] = path
+            taken.add(path)
+    return found
+
+
+def moved_pages(contract: ContractView, pages: dict[str, str], moved: dict[str, str], common: dict[str, Any]) -> dict[str, str]:
+    """Each gone name's page: what happened, when, and a link to the code that took its place."""
+    successors = {old: row.code for row in contract.codes for old in row.renamed_from}
+    renamed, removed, versions = renamed_in(contract), removed_in(contract), common["versions"]
+    out = {}
+    for name, path in moved.items():
+        root = "../" * path.count("/")
+        head, middle, foot = _parts(render_template(NAME, "chrome.html.jinja", root=root, **common))
+        old = _escaped(name)
+        if name in successors:
+            new = successors[name]
+            what = (f'<code>{old}</code> was renamed to <a href="{root}{pages[new]}"><code>{_escaped(new)}</code></a> '
+                    f"in version {_version(renamed[new], root, versions)}: the same error under a new name. Clients built "
+                    "before that version know it by its old name.")
+        else:
+            what = (f"<code>{old}</code> was removed in version {_version(removed[name], root, versions)}; "
+                    f'<a href="{root}changelog.html">the changelog</a> says what to use instead.')
+        out[f"{ROOT}/{path}"] = f'{head}{old}{middle}<h1><code>{old}</code></h1>\n<p class="notice" role="note">{what}</p>\n{foot}'
+    return out
 
 
 def index_rows(groups: list[tuple[Any, list[CodeRow]]], pages: dict[str, str], shared: "Shared") -> dict[str, Markup]:
@@ -74,11 +113,21 @@ def index_rows(groups: list[tuple[Any, list[CodeRow]]], pages: dict[str, str], s
         links, codes, descriptions = (_escaped_each(texts) for texts in
                                       ([pages[row.code] for row in rows], [row.code for row in rows], [row.description for row in rows]))
         tables[category.name] = Markup("".join(
-            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code>{code}</code></a>'
+            f'<tr{_DEPRECATED_ROW if row.deprecated_since else ""}><td><a href="{link}"><code class="name">{_breakable(code)}</code></a>'
             f'{_DEPRECATED_BADGE if row.deprecated_since else ""}</td><td>{row.http_status}</td><td>{shared.brief_actions(row)}</td>'
             f"<td>{description}</td></tr>\n"
             for row, link, code, description in zip(rows, links, codes, descriptions)))
     return tables
+
+
+_BREAK_AFTER = re.compile(r"([_.-])")
+
+
+def _breakable(escaped_code: str) -> str:
+    """A code name that wraps only after `_`, `.` or `-` (a <wbr> there; the stylesheet keeps the
+    name cells from breaking anywhere else): `RATE_LIMITED` never becomes `RATE_LIM` / `ITED` on a
+    narrow screen. The name is escaped already, and no entity holds those characters."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", escaped_code)
 
 
 _DEPRECATED_ROW, _DEPRECATED_BADGE = ' class="deprecated"', ' <span class="badge">deprecated</span>'
@@ -190,9 +239,10 @@ class Shared:
     """The parts of fragments.html.jinja, each rendered once per distinct key: a registry's codes
     share a few scope, hint and action combinations."""
 
-    def __init__(self) -> None:
+    def __init__(self, contract: ContractView) -> None:
         from errgen.emit.render import environment
 
+        self.advice, self.wire = advice(contract), wire_names(contract)  # prose names fields as the wire does
         self._macros = environment(NAME).get_template("fragments.html.jinja").module
         self._made: dict[tuple[Any, ...], Any] = {}
 
@@ -206,10 +256,10 @@ class Shared:
         return self._part("scopes", (row.scope, row.scopes), row)
 
     def hints(self, row: CodeRow) -> Any:
-        return self._part("hints", row.hints, row)
+        return self._part("hints", row.hints, row, self.wire)
 
     def actions(self, row: CodeRow) -> Any:
-        return self._part("actions", tuple(row.actions.items()), row, ACTION_ADVICE)
+        return self._part("actions", tuple(row.actions.items()), row, self.advice)
 
     def brief_actions(self, row: CodeRow) -> Any:
         return self._part("brief_actions", tuple(row.actions.items()), row)
@@ -281,14 +331,16 @@ def releases(contract: ContractView, pages: dict[str, str]) -> list[dict[str, An
     """The history, newest first: each version's notes (code names in them linked) and the codes
     added, deprecated and renamed in it, read from the rows."""
     out = []
+    renamed, removed = renamed_in(contract), removed_in(contract)
     for entry in reversed(contract.registry.history):
         version = entry.version
         out.append({
             "version": version, "date": entry.date,
             "changes": [linked_words(text, pages) for text in entry.changes],
             "added": [r for r in contract.codes if r.since == version and not r.renamed_from],
-            "renamed": [r for r in contract.codes if r.since == version and r.renamed_from],
+            "renamed": [r for r in contract.codes if renamed.get(r.code) == version],  # not its since: a rename keeps that
             "deprecated": [r for r in contract.codes if r.deprecated_since == version],
+            "removed": [name for name, when in removed.items() if when == version],
         })
     return out
 
@@ -310,10 +362,14 @@ def linked_words(text: str, pages: dict[str, str]) -> list[tuple[str, str | None
     return [p for p in pieces if p[0]]
 
 
-def search_index(contract: ContractView, pages: dict[str, str]) -> str:
+def search_index(contract: ContractView, pages: dict[str, str], moved: dict[str, str] | None = None) -> str:
     """The search data as a script (a fetched JSON file would not load from file://): one row per
-    code, [code, category, description, page, deprecated]."""
+    code, [code, category, description, page, deprecated], then one per name that is gone (a
+    renamed code's old name leads to the code it is now; a removed code, to its page)."""
     rows = [[r.code, r.category, r.description, pages[r.code], 1 if r.deprecated_since else 0] for r in contract.codes]
+    renamed, removed = renamed_in(contract), removed_in(contract)
+    rows += [[old, r.category, f"renamed to {r.code} in {renamed[r.code]}", pages[r.code], 0] for r in contract.codes for old in r.renamed_from]
+    rows += [[name, "removed", f"removed in {version}", (moved or {}).get(name, "changelog.html"), 0] for name, version in removed.items()]
     # script_json of each row, made safe in one pass over them all (the joints are plain JSON).
     body = _script_safe(",\n".join(map(to_json, rows)))
     return f"// {contract.header}\nwindow.ERRGEN_SEARCH = [\n{body}\n];\n"

@@ -64,13 +64,17 @@ def constant_names(wires: Iterable[str], wire_words: Mapping[str, Iterable[str]]
 
 
 def exception_names(categories: Iterable[tuple[str, Iterable[str]]], taken: Iterable[str]) -> dict[str, str]:
-    """An UpperCamel `...Exception` class name per category (wire value, words), in order; a name
-    already taken (a runtime class, an earlier category) gets the first free number before
-    `Exception`."""
+    """An UpperCamel `...Exception` class name per category (wire value, words), in order, without
+    a doubled suffix (a last word `error` or `exception` is dropped); a name already taken (a
+    runtime class, an earlier category) gets the first free number before `Exception`."""
     used = set(taken)
     names: dict[str, str] = {}
     for wire, category_words in categories:
-        camel = "".join(w[:1].upper() + w[1:].lower() for w in constant_name(wire, category_words).split("_") if w)
+        words = [w for w in constant_name(wire, category_words).split("_") if w]
+        # Stripe's `rate_limit_error` is a RateLimitException, not a RateLimitErrorException.
+        if len(words) > 1 and words[-1] in ("ERROR", "EXCEPTION"):
+            words = words[:-1]
+        camel = "".join(w[:1].upper() + w[1:].lower() for w in words)
         base, n = camel, 1
         while f"{camel}Exception" in used:
             n += 1
@@ -89,12 +93,17 @@ def wrapped_assignment(head: str, value: str, indent: int) -> list[str]:
 
 
 def switch_rule_lines(constant: str, expression: str, indent: int) -> list[str]:
-    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long."""
+    """`case CONSTANT -> EXPRESSION;` as google-java-format lays it out: broken after `->` when long,
+    then after a call's `(` (its arguments on one line) when still too long."""
     pad = " " * indent
     line = f"{pad}case {constant} -> {expression};"
     if len(line) <= COLUMN_LIMIT:
         return [line]
-    return [f"{pad}case {constant} ->", f"{pad}    {expression};"]
+    second = f"{pad}    {expression};"
+    call, paren, arguments = expression.partition("(")
+    if len(second) <= COLUMN_LIMIT or not paren:
+        return [f"{pad}case {constant} ->", second]
+    return [f"{pad}case {constant} ->", f"{pad}    {call}(", f"{pad}        {arguments};"]
 
 
 def code_field_lines(name: str, ordinal: int, wire: str) -> list[str]:

@@ -102,7 +102,7 @@ def category_exception_sources(v: ContractView, package: str, src: str) -> dict[
         files[f"{src}/{name}.java"] = render_template(
             NAME, "CategoryException.java.jinja", header=v.header, package=package, name=name,
             category=naming.wrapped_assignment("  public static final Category CATEGORY = ", f"Category.{constants[category]};", 2))
-        rules += naming.switch_rule_lines(constants[category], f"new {name}(payload, cause)", 6)
+        rules += naming.switch_rule_lines(constants[category], f"new {name}(payload, cause, reading, headers)", 6)
     files[f"{src}/CategoryExceptions.java"] = render_template(
         NAME, "CategoryExceptions.java.jinja", header=v.header, package=package, rules=rules)
     return files

@@ -31,6 +31,7 @@ LANGUAGE = Language(
     runner=runner,
     leftovers={"pyproject.toml": ("build/", "dist/", "*.egg-info/")},
     filters={"py_str": naming.string_literal, "py_tuple": naming.string_tuple, "py_assign": naming.assignment,
+             "py_doc": naming.docstring_text,
              "toml_str": naming.toml_string, "summary": naming.summary},
     strict=strict,
     checks={"package": SettingCheck(naming.package_problem, naming.PACKAGE_NAME),

@@ -35,6 +35,20 @@ def snake(wire: str) -> str:
     return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
 
 
+def words_of(wire: str) -> list[str]:
+    """The lower-case words a name is made of: `RateLimitError` -> rate, limit, error."""
+    return [w.lower() for w in words(wire)]
+
+
+def unique_among(name: str, taken: set[str]) -> str:
+    """`name`, or `name2`, `name3`... the first whose lower case is not in `taken`."""
+    candidate, n = name, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{name}{n}"
+    return candidate
+
+
 def unique(names: Iterable[str]) -> list[str]:
     """The names in order, a later clash made unique with a suffix (_2, _3, ...): deterministic,
     since registry order is."""
@@ -92,6 +106,13 @@ def string_literal(value: str) -> str:
     return literal
 
 
+def docstring_text(value: str) -> str:
+    """Registry text on one line inside a triple-quoted docstring: backslashes and quotes escaped,
+    so no text ends the string early, and every character that is not printable escaped."""
+    flat = " ".join(value.split()).replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in flat)
+
+
 def toml_string(value: str) -> str:
     """A TOML basic string meaning exactly `value`: JSON's escapes are TOML's too, but for DEL,
     which TOML wants escaped."""
@@ -115,6 +136,17 @@ def assignment(name: str, literal: str, indent: int = 4) -> str:
     if len(line) <= LINE_LENGTH or len(pad) + 4 + len(literal) > LINE_LENGTH:
         return line
     return f"{pad}{name} = (\n{pad}    {literal}\n{pad})"
+
+
+def literal_alias(name: str, members: list[str], indent: int = 4) -> str:
+    """`name = Literal[members]` laid out as black lays it out: several members one per line with
+    a trailing comma; one member on one line when it fits, else alone on the next line."""
+    pad = " " * indent
+    if len(members) > 1:
+        body = "".join(f"{pad}    {m},\n" for m in members)
+        return f"{pad}{name} = Literal[\n{body}{pad}]"
+    line = f"{pad}{name} = Literal[{members[0]}]"
+    return line if len(line) <= LINE_LENGTH else f"{pad}{name} = Literal[\n{pad}    {members[0]}\n{pad}]"
 
 
 def string_tuple(values: Iterable[str]) -> str:

@@ -26,7 +26,7 @@ LABEL = "Python"
 SUMMARY = "python/: installable package <name>_errors (enums, ErrorPayload, RECOVERY_TABLE, runtime, conformance runner)"
 # Its runner reads conformance/responses.json too (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
-FORMATTED = ("__init__.py", "_contract.py")  # rendered, then formatted by black
+FORMATTED = ("__init__.py", "_contract.py", "exceptions.py")  # rendered, then formatted by black
 LINE_LENGTH = naming.LINE_LENGTH
 
 
@@ -40,6 +40,8 @@ def render(registry: Registry) -> dict[str, str]:
         "distribution": contract.packages[NAME]["distribution"],
         "version": naming.version(contract.version),
         "enums": enums(contract),
+        "exports": EXPORTS,
+        "exceptions": exception_classes(contract),
         "problem_members": PROBLEM_MEMBERS,
         "about": contract.about,
         "example": example_arguments(contract),
@@ -50,6 +52,9 @@ def render(registry: Registry) -> dict[str, str]:
     # One line per code: black would take a second per 5,000 codes on every registry edit, so the
     # template writes black's layout itself (naming.python.assignment; tests hold it to black's).
     files[f"{base}/enums.py"] = render_template(NAME, "enums.py.jinja", **context)
+    # The same for new_error's overloads: one Literal line per code, laid out as black would.
+    context["signatures"] = new_error_signatures(contract)
+    files[f"{base}/_new_error.py"] = render_template(NAME, "_new_error.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
     # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.verdicts).
@@ -84,6 +89,75 @@ def code_snippets(contract: ContractView) -> dict[str, str]:
     """For the site's code pages: each code as a caller branches on it with this SDK."""
     package = contract.packages[NAME]["package"]
     return {wire: f"from {package} import Code\n\nif payload.code == Code.{member}:\n    ..." for member, wire in code_members(contract)}
+
+
+# What the package exports besides its enums and its exception classes.
+EXPORTS = (
+    "APIError", "Checked", "DEFAULT_MAX_ATTEMPTS", "DEFAULT_MAX_DELAY_MS", "Decision", "Deprecation", "ErrorPayload",
+    "HttpReading", "HttpResponse", "Payload", "PayloadError", "RECOVERY_TABLE", "REGISTRY_NAME", "REGISTRY_VERSION",
+    "RecoveryEntry", "UnknownCode", "UnknownErrorPayload", "Verdict", "backoff_ms", "check", "check_payload", "decide",
+    "decide_failure", "decide_response", "did_you_mean", "error_from_response", "error_from_response_async",
+    "failure_of", "from_http", "from_mcp_result", "new_error", "parse_payload", "raise_for_response",
+    "raise_for_response_async", "read_http", "recovery_entry", "retry", "retry_async", "status_action", "to_http",
+    "to_mcp_result", "validate_payload",
+)
+
+
+def exception_classes(contract: ContractView) -> list[dict[str, str]]:
+    """One APIError subclass per category, in registry order: class name, wire value, docstring.
+
+    Named as stripe-python names its own, after the category's words with one `Error` suffix:
+    `rate_limit` -> RateLimitError, `rate_limit_error` -> RateLimitError (not RateLimitErrorError).
+    A name the package already exports, in any letter case (`api_error` -> ApiError beside
+    APIError), becomes `<Words>CategoryError`, so no two names differ only in case."""
+    taken = {name.lower() for name in (*EXPORTS, *(e["name"] for e in enums(contract)))}
+    out: list[dict[str, str]] = []
+    for row in contract.categories:
+        words = naming.words_of(row.identifier_text)
+        stem = naming.type_name("_".join(words[:-1] if len(words) > 1 and words[-1] == "error" else words))
+        name = stem if stem.endswith("Error") else f"{stem}Error"
+        if name.lower() in taken:
+            name = f"{stem.removesuffix('Error')}CategoryError"
+        name = naming.unique_among(name, taken)
+        taken.add(name.lower())
+        out.append({"name": name, "wire": row.name, "doc": row.description})
+    return out
+
+
+# The payload fields new_error fills itself, or takes as its own parameters.
+_FILLED = ("code", "category", "retryable", "scope", "correlation_id")
+
+
+def new_error_signatures(contract: ContractView) -> list[dict[str, Any]]:
+    """new_error's overloads: one per distinct (retryable, hint fields) among the codes, in registry
+    order, each with the codes it takes (a `Literal` alias laid out as black lays it out) and its
+    keyword parameters (name, annotation). Few signatures however many codes: mypy stays fast."""
+    members = dict((wire, name) for name, wire in code_members(contract))
+    groups: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+    for row in contract.codes:
+        groups.setdefault((row.retryable, tuple(sorted(row.hints))), []).append(members[row.code])
+    out = []
+    for n, ((retryable, hints), codes) in enumerate(groups.items(), start=1):
+        alias = f"_Codes{n}"
+        fields = [
+            (f.name, field_annotation(contract, f.type, f.values))
+            for f in contract.fields
+            if f.name not in _FILLED and (retryable or f.name != "retry_after_ms") and (not f.hint or f.name in hints)
+        ]
+        out.append({"alias": alias, "literal": naming.literal_alias(alias, [f"Code.{c}" for c in codes]), "fields": fields})
+    return out
+
+
+def field_annotation(contract: ContractView, kind: str, values: tuple[str, ...]) -> str:
+    """The Python type new_error takes for a payload field, None allowed (the field left out)."""
+    if kind == "enum":
+        enum = next(v.name for v in contract.vocabularies if v.values == values)
+        return f"Optional[Union[{enum}, Literal[{', '.join(naming.string_literal(v) for v in values)}]]]"
+    return f"Optional[{_ANNOTATIONS[kind]}]"
+
+
+_ANNOTATIONS = {"string": "str", "integer": "int", "boolean": "bool", "string_list": "Sequence[str]",
+                "scalar_map": "Mapping[str, Union[str, int, float, bool]]"}
 
 
 def enums(contract: ContractView) -> list[dict[str, Any]]:

@@ -34,6 +34,33 @@ def type_name(wire: str) -> str:
     return "N" + name if name[0].isdigit() else name
 
 
+# What the package exports besides the category classes: a class may not take one of these names.
+EXPORTED = frozenset("""ErrorPayloadError PayloadError UnknownCode CategoryError CategoryErrorClass Decision ErrorPayload
+UnknownErrorPayload Error TypeError""".split())
+
+
+def error_classes(categories: list[str]) -> dict[str, str]:
+    """Each category's error class name: `rate_limit` -> RateLimitError, Stripe's `rate_limit_error`
+    -> RateLimitError too (no doubled suffix). A name the package already exports, or one a
+    previous category took, becomes `<Name>CategoryError`, then gets a number."""
+    taken: set[str] = set(EXPORTED)
+    names: dict[str, str] = {}
+    for category in categories:
+        parts = [p for p in words(category)]
+        if len(parts) > 1 and parts[-1].lower() == "error":
+            parts = parts[:-1]
+        base = type_name("_".join(parts)) if parts else "X"
+        name = base + "Error"
+        if name in taken:
+            name = base + "CategoryError"
+        number = 2
+        while name in taken:
+            name, number = f"{base}CategoryError{number}", number + 1
+        taken.add(name)
+        names[category] = name
+    return names
+
+
 def constant(wire: str) -> str:
     """UPPER_SNAKE: `NoSuchBucket` -> NO_SUCH_BUCKET, `20003` -> N_20003."""
     name = "_".join(p.upper() for p in words(wire)) or "X"

@@ -23,7 +23,7 @@ READS_RESPONSES = True
 SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVERY_TABLE, runtime, conformance runner), no dependencies"
 # The registry's data, rendered in each form: TypeScript (src/), and the JavaScript and declarations
 # the package runs from (dist/), so that it installs with no build (issue 26 item 4).
-DATA = ("index", "contract", "recovery")
+DATA = ("index", "contract", "recovery", "errors")
 JS_FORMS = ("cjs", "esm")
 # The compiler the package's devDependencies pin (for `npm run typecheck`), and the one errgen's
 # stored runtime is compiled with (compiled.py).
@@ -35,6 +35,7 @@ def _context(contract: ContractView) -> dict[str, Any]:
                                "problem_members": PROBLEM_MEMBERS, "version": naming.version(contract.version),
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields},
                                "q": {f.name: naming.string_literal(f.wire) for f in contract.fields}}
+    context["error_classes"] = naming.error_classes(list(contract.category_names))
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     return context

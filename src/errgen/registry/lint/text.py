@@ -3,6 +3,7 @@ a line display as something other than what it is (Trojan Source, CVE-2021-42574
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from typing import Any, Iterator
@@ -78,3 +79,45 @@ def owner_syntax(ctx: Context) -> Iterator[Finding]:
         problem = owner_problem(fragment.owner)
         if problem:
             yield Finding(f"fragment {problem}", fragment.loc)
+
+
+# What a YAML float whose value is not finite can look like in a file: `.nan`, `.inf` with their
+# signs and cases; sexagesimal `1:30.5` (read as NaN); an exponent of three digits or more, or
+# three hundred digits (past 1.8e308: infinity); and any escape in a quoted `!!float "..."`. A
+# file holding none of them holds no such number, and is not walked.
+_MAYBE_NON_FINITE = re.compile(r"(?i)\.(?:nan|inf)|\d:|e[-+]\d{3}|[\d_]{300}|\\")
+
+
+def _non_finite(node: Any, loc: Loc, where: str) -> Iterator[tuple[float, Loc, str]]:
+    if isinstance(node, float):
+        if not math.isfinite(node):
+            yield node, loc, where
+    elif isinstance(node, Map):
+        for key, value in node.items():
+            inner = f"{where}.{key}" if where else str(key)
+            if isinstance(key, float) and not math.isfinite(key):
+                key_locs: dict[Any, Loc] = node.key_locs  # a key is a string, unless YAML read a number
+                yield key, key_locs.get(key, loc), f"a key of {where or 'the registry'}"
+            yield from _non_finite(value, node.locs.get(key, loc), inner)
+    elif isinstance(node, Seq):
+        for i, (item, item_loc) in enumerate(zip(node, node.locs)):
+            yield from _non_finite(item, item_loc, f"{where}[{i}]")
+
+
+def _spelled(number: float) -> str:
+    return ".nan" if math.isnan(number) else ".inf" if number > 0 else "-.inf"
+
+
+@rule("non-finite-number")
+def non_finite_number(ctx: Context) -> Iterator[Finding]:
+    """No registry number is NaN or infinite (`.nan`, `.inf`, `-.inf`, or a number too large for a
+    64-bit float such as `1.0e+400`), wherever it stands: a `wire.response` condition's `equals` is
+    written into every SDK and into conformance/responses.json, and JSON has no spelling for
+    either (TypeScript, Go and Java SDKs would fail to load). Write a finite number, or the
+    value as a string."""
+    doc = ctx.document
+    if doc is None or not any(_MAYBE_NON_FINITE.search(text) for text in doc.sources):
+        return
+    for number, loc, where in _non_finite(doc.root, doc.root.loc, ""):
+        yield Finding(f"{where} reads as {_spelled(number)}, a number that is not finite: JSON and the generated code "
+                      "cannot hold it; write a finite number, or quote the value to make it a string", loc)

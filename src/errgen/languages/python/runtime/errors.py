@@ -1,6 +1,8 @@
 """`APIError`: an error payload as a Python exception, which a service raises and a caller catches,
+one subclass per category of the registry (`exceptions.py`: `except acme_errors.RateLimitError`),
 and the one-call helpers that turn an HTTP response into one (`raise_for_response`,
-`error_from_response`) for urllib, requests and httpx alike.
+`error_from_response`) for urllib, requests and httpx alike, and their `_async` forms for
+aiohttp's and httpx's async responses, whose bodies must be awaited.
 
 The exception is named as openai-python names its own (`openai.APIError`); the package qualifies
 it (`acme_errors.APIError`), so code written against one registry's SDK reads the same against
@@ -10,12 +12,14 @@ another's.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Tuple, Union
+import inspect
+from enum import Enum
+from typing import Any, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from . import _validate
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES, RESPONSE
 from ._wire import Headers
-from .enums import Code
+from .enums import Code, UnknownCode
 from .models import ErrorPayload
 from .runtime import (
     Decision,
@@ -24,6 +28,7 @@ from .runtime import (
     Payload,
     PayloadError,
     UnknownErrorPayload,
+    code_of,
     decide,
     decide_response,
     parse_payload,
@@ -31,11 +36,14 @@ from .runtime import (
     to_http,
 )
 
+E = TypeVar("E", bound="APIError")
+
 
 class APIError(Exception):
-    """An error of this contract. A service raises `APIError(new_error(...))`; a caller catches
-    it from `raise_for_response` or `retry`. `payload` is the typed payload (None when a response
-    carried none that is valid: `raw` keeps what it did carry, and `decide` escalates it)."""
+    """An error of this contract. A service raises `APIError(new_error(...))` (or its category's
+    class); a caller catches it, as the class of its category (`RateLimitError`...), from
+    `raise_for_response` or `retry`. `payload` is the typed payload (None when a response carried
+    none that is valid: `raw` keeps what it did carry, and `decide` goes by the status)."""
 
     payload: Optional[Payload]
     raw: object
@@ -65,9 +73,13 @@ class APIError(Exception):
         super().__init__(_message(typed, status))
 
     @property
-    def code(self) -> Optional[Union[Code, str]]:
-        """The payload's code: a `Code` member, or the text of a code this SDK does not know."""
-        return self.payload.code if self.payload is not None else None
+    def code(self) -> Union[Code, UnknownCode]:
+        """The payload's code: a `Code` member, or an `UnknownCode` holding the text of a code
+        this SDK does not know. Without a payload (a proxy's HTML 502), `UnknownCode("")`: empty,
+        so falsy, and equal to no `Code`; `status` and `decide()` then say what happened."""
+        if self.payload is None:
+            return UnknownCode("")
+        return code_of(self.payload.code)
 
     @property
     def retryable(self) -> bool:
@@ -93,22 +105,24 @@ class APIError(Exception):
 
     @classmethod
     def from_raw(
-        cls,
+        cls: Type[E],
         raw: object,
         status: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
         reading: Optional[HttpReading] = None,
-    ) -> APIError:
-        """The error of a payload as received, valid or not (`decide` judges `raw`)."""
-        try:
-            typed: Optional[Payload] = parse_payload(raw)
-        except PayloadError:
-            typed = None
-        return cls(typed, status=status, raw=raw, headers=headers, reading=reading)
+    ) -> E:
+        """The error of a payload as received, valid or not (`decide` judges `raw`). Called on
+        `APIError`, it is an instance of the subclass of the payload's category
+        (`RateLimitError`...), or `APIError` itself for no valid payload or a category this SDK
+        does not know; called on a subclass, an instance of that subclass."""
+        made = _rebuild(None if cls is APIError else cls, raw, status, headers, reading)
+        assert isinstance(made, cls)  # APIError: a subclass; any other class: itself
+        return made
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        # Process pools pickle exceptions: rebuild from what was received, not from the message.
-        return (self.__class__.from_raw, (self.raw, self.status, dict(self.headers), self.reading))
+        # Process pools pickle exceptions: rebuild from what was received, not from the message,
+        # as an instance of this very class (a service may raise APIError for any category).
+        return (_rebuild, (type(self), self.raw, self.status, dict(self.headers), self.reading))
 
     def to_http(self, problem: bool = False) -> HttpResponse:
         """The response a service sends for this error (`to_http`). Raises PayloadError for an
@@ -116,6 +130,32 @@ class APIError(Exception):
         if self.payload is None:
             raise PayloadError([("invalid", "this error carries no valid payload to send")])
         return to_http(self.payload, problem)
+
+
+def _rebuild(
+    cls: Optional[Type[APIError]],
+    raw: object,
+    status: Optional[int],
+    headers: Optional[Mapping[str, str]],
+    reading: Optional[HttpReading],
+) -> APIError:
+    """An error of `raw` as an instance of `cls`, or None: of the class of its category."""
+    try:
+        typed: Optional[Payload] = parse_payload(raw)
+    except PayloadError:
+        typed = None
+    made = class_of(typed) if cls is None else cls
+    return made(typed, status=status, raw=raw, headers=headers, reading=reading)
+
+
+def class_of(payload: Optional[Payload]) -> Type[APIError]:
+    """The exception class of a payload's category: its subclass, else APIError itself."""
+    if payload is None:
+        return APIError
+    from .exceptions import BY_CATEGORY  # rendered from the registry; it imports this module
+
+    category = payload.category
+    return BY_CATEGORY.get(category.value if isinstance(category, Enum) else category, APIError)
 
 
 def _typed(payload: Union[Payload, Mapping[str, Any], None]) -> Optional[Payload]:
@@ -153,20 +193,17 @@ def error_from_response(
     response: object, *, body: object = None, now_ms: Optional[int] = None
 ) -> Optional[APIError]:
     """The APIError an HTTP response carries, or None when it is not an error (`read_http` decides
-    both from the registry). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
-    Response, or anything with a status (`status_code`, `status` or `code`), `headers`, and a body
-    (`content`, else `read()`); `body` gives the body instead, for a stream already read. A
+    both from the registry): an instance of the subclass of the payload's category
+    (`APIError.from_raw`). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
+    Response, the SDK's own HttpResponse, or anything with a status (`status_code`, `status` or
+    `code`), `headers`, and a body (`content` or `body`, else `read()`); `body` gives the body instead, for a stream already read. A
     success's stream is left unread unless the registry says errors can come with a success
-    status (`error_when`)."""
-    status = _status(response)
-    if body is None and status < 300 and not RESPONSE["error_when"]:
+    status (`error_when`). An async response (aiohttp, httpx's AsyncClient) goes through
+    `error_from_response_async`, which awaits its body."""
+    if _unread_success(response, body):
         return None
-    headers: Headers = getattr(response, "headers", None) or ()
     text = _body(response) if body is None else body
-    reading = read_http(status, headers, text, now_ms)
-    if not reading.error:
-        return None
-    return APIError.from_raw(reading.payload, status, _header_map(headers), reading)
+    return _error(response, text, now_ms)
 
 
 def raise_for_response(
@@ -177,6 +214,41 @@ def raise_for_response(
     error = error_from_response(response, body=body, now_ms=now_ms)
     if error is not None:
         raise error
+
+
+async def error_from_response_async(
+    response: object, *, body: object = None, now_ms: Optional[int] = None
+) -> Optional[APIError]:
+    """`error_from_response` for a response whose body is read by awaiting: aiohttp's
+    `ClientResponse` (read from its `content` stream, at most the registry's body limit) or
+    httpx's response from an `AsyncClient` (`aread()`). A success's body stays unread, as there."""
+    if _unread_success(response, body):
+        return None
+    text = await _body_async(response) if body is None else body
+    return _error(response, text, now_ms)
+
+
+async def raise_for_response_async(
+    response: object, *, body: object = None, now_ms: Optional[int] = None
+) -> None:
+    """Raise the APIError an async HTTP response carries (`error_from_response_async`)."""
+    error = await error_from_response_async(response, body=body, now_ms=now_ms)
+    if error is not None:
+        raise error
+
+
+def _unread_success(response: object, body: object) -> bool:
+    """A success whose body need not be read: the registry sends no errors with a 2xx."""
+    return body is None and _status(response) < 300 and not RESPONSE["error_when"]
+
+
+def _error(response: object, body: object, now_ms: Optional[int]) -> Optional[APIError]:
+    status = _status(response)
+    headers: Headers = getattr(response, "headers", None) or ()
+    reading = read_http(status, headers, body, now_ms)
+    if not reading.error:
+        return None
+    return APIError.from_raw(reading.payload, status, _header_map(headers), reading)
 
 
 def _header_map(headers: Headers) -> dict[str, str]:
@@ -204,9 +276,61 @@ def _status(response: object) -> int:
 
 
 def _body(response: object) -> object:
-    content = getattr(response, "content", None)
-    if isinstance(content, (bytes, str)):
-        return content
+    # requests, httpx: `content`; this SDK's HttpResponse (a service's own to_http), Starlette:
+    # `body`; urllib: `read()`.
+    for name in ("content", "body"):
+        content = getattr(response, name, None)
+        if isinstance(content, (bytes, str)):
+            return content
     read = getattr(response, "read", None)
+    if not callable(read):
+        return b""
+    if inspect.iscoroutinefunction(read):  # aiohttp's read() takes no size: never call it here
+        raise _must_await(response)
     # One byte past the limit is enough to know the body is too large to read.
-    return read(MAX_BODY_BYTES + 1) if callable(read) else b""
+    body = read(MAX_BODY_BYTES + 1)
+    if inspect.isawaitable(body):
+        _close(body)
+        raise _must_await(response)
+    return body
+
+
+def _must_await(response: object) -> TypeError:
+    return TypeError(
+        f"{type(response).__name__}'s body must be awaited: use error_from_response_async or "
+        "raise_for_response_async, or pass body="
+    )
+
+
+async def _body_async(response: object) -> object:
+    """The body of an async response, at most one byte past the limit read from a stream."""
+    aread = getattr(response, "aread", None)  # httpx: the whole body, then `content`
+    if callable(aread):
+        await aread()
+        return getattr(response, "content", b"")
+    stream = getattr(response, "content", None)  # aiohttp: a StreamReader
+    if callable(getattr(stream, "read", None)):
+        return await _read_stream(stream)
+    read = getattr(response, "read", None)
+    body = read() if callable(read) else getattr(response, "content", b"")
+    return await body if inspect.isawaitable(body) else body
+
+
+async def _read_stream(stream: Any) -> bytes:
+    # A stream's read(n) returns what has arrived, up to n: read until the end or past the limit.
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_BODY_BYTES:
+        chunk = await stream.read(MAX_BODY_BYTES + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _close(awaitable: object) -> None:
+    # A coroutine never awaited warns when collected: close it, it is not going to run.
+    close = getattr(awaitable, "close", None)
+    if callable(close):
+        close()

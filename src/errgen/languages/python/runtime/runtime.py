@@ -34,7 +34,7 @@ from ._contract import (
 )
 from ._transport import NOT_SENT
 from ._wire import Headers
-from .enums import Action, Code, Parsed, Reason, Scope
+from .enums import Action, Code, Parsed, Reason, Scope, UnknownCode
 from .models import ErrorPayload
 from .recovery import RecoveryEntry, recovery_entry
 
@@ -56,9 +56,9 @@ class Decision:
 
     action: Action
     reason: Reason
-    # The payload's code: a `Code` member when this SDK knows it, the text a newer server sent
-    # when it does not, None when there is no valid payload.
-    code: Optional[Union[Code, str]] = None
+    # The payload's code: a `Code` member when this SDK knows it, an `UnknownCode` holding the
+    # text a newer server sent when it does not, None when there is no valid payload.
+    code: Optional[Union[Code, UnknownCode]] = None
     delay_ms: Optional[int] = None
     # The code as the API sends it: `code`'s wire code when several registry codes share one
     # (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself.
@@ -246,7 +246,7 @@ def _decision(
     return Decision(
         action=action,
         reason=reason,
-        code=_code(payload[_W["code"]]),
+        code=code_of(payload[_W["code"]]),
         delay_ms=delay,
         wire_code=_reading.WIRE_CODE.get(payload[_W["code"]], payload[_W["code"]]),
         correlation_id=payload[_W["correlation_id"]],
@@ -257,9 +257,10 @@ def _decision(
     )
 
 
-def _code(code: str) -> Union[Code, str]:
+def code_of(code: str) -> Union[Code, UnknownCode]:
+    """A code's text as the SDK types it: its `Code` member, else an `UnknownCode`."""
     entry = recovery_entry(code)
-    return entry.code if entry is not None else code
+    return entry.code if entry is not None else UnknownCode(code)
 
 
 def _raw(payload: object) -> object:

@@ -57,6 +57,7 @@ export function put(node: unknown, path: readonly (string | number)[], value: un
 export function apply(body: unknown, headers: Record<string, string>, todo: readonly Write[]): unknown {
   for (const [source, value] of todo) {
     if (source.in === "header") {
+      // toHttp then leaves out a value no header may carry (wire.ts, writableHeader).
       if (typeof value === "string") headers[source.name] = value;
     } else if (source.in === "body") {
       body = put(body, source.path, value);

@@ -44,14 +44,44 @@ public record Decision(
     return delayMs == null ? Optional.empty() : Optional.of(Duration.ofMillis(delayMs));
   }
 
+  /** The code, when there is one (none for an invalid payload or a response without one). */
+  public Optional<String> optionalCode() {
+    return Optional.ofNullable(code);
+  }
+
+  /** The delay in milliseconds, when the action waits; {@link #delay()} as a {@code Duration}. */
+  public Optional<Long> optionalDelayMs() {
+    return Optional.ofNullable(delayMs);
+  }
+
   /** The id to quote on an escalation, when the payload gave one. */
-  public Optional<String> correlation() {
+  public Optional<String> optionalCorrelationId() {
     return Optional.ofNullable(correlationId);
   }
 
   /** The resource to skip, when the payload names one. */
-  public Optional<String> resource() {
+  public Optional<String> optionalResourceId() {
     return Optional.ofNullable(resourceId);
+  }
+
+  /**
+   * As {@link #optionalCorrelationId()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<String> correlation() {
+    return optionalCorrelationId();
+  }
+
+  /**
+   * As {@link #optionalResourceId()}.
+   *
+   * @deprecated the accessor of a component that may be null is {@code optional} + its name
+   */
+  @Deprecated
+  public Optional<String> resource() {
+    return optionalResourceId();
   }
 
   /** The decision with the wire names every errgen SDK prints. */

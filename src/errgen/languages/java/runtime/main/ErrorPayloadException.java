@@ -1,11 +1,15 @@
 package errgen.runtime;
 
+import java.net.http.HttpHeaders;
+import java.util.Random;
+
 /**
  * An error a service throws and a client catches, carrying its contract payload (the shape of the
- * AWS SDK's service exceptions and gRPC's {@code StatusRuntimeException}). Each category of the
- * registry has a subclass, so a caller catches a category; {@link #of} picks it for a payload.
+ * AWS SDK's service exceptions and gRPC's {@code StatusRuntimeException}), and, when it was read
+ * from a response, that response's status and headers ({@link ServiceException}). Each category of
+ * the registry has a subclass, so a caller catches a category; {@link #of} picks it for a payload.
  */
-public class ErrorPayloadException extends RuntimeException {
+public class ErrorPayloadException extends ServiceException {
   private static final long serialVersionUID = 1L;
 
   @SuppressWarnings("serial") // a record of immutable values
@@ -18,20 +22,40 @@ public class ErrorPayloadException extends RuntimeException {
 
   /** As {@link #ErrorPayloadException(ErrorPayload)}, with the failure that caused it. */
   public ErrorPayloadException(ErrorPayload payload, Throwable cause) {
+    this(payload, cause, null, null);
+  }
+
+  /**
+   * As {@link #ErrorPayloadException(ErrorPayload, Throwable)}, read from a response.
+   *
+   * @param payload the payload
+   * @param cause the failure that caused it, or null
+   * @param reading what {@link Errors#readHttp} found, or null
+   * @param headers the response's headers, or null
+   */
+  public ErrorPayloadException(
+      ErrorPayload payload, Throwable cause, HttpReading reading, HttpHeaders headers) {
     super(
         payload.message() == null ? payload.code() : payload.code() + ": " + payload.message(),
-        cause);
+        cause,
+        reading,
+        headers);
     this.payload = payload;
   }
 
   /** The exception of the payload's category (this class itself for an unknown category). */
   public static ErrorPayloadException of(ErrorPayload payload) {
-    return CategoryExceptions.of(payload, null);
+    return CategoryExceptions.of(payload, null, null, null);
   }
 
   /** As {@link #of(ErrorPayload)}, with the failure that caused it. */
   public static ErrorPayloadException of(ErrorPayload payload, Throwable cause) {
-    return CategoryExceptions.of(payload, cause);
+    return CategoryExceptions.of(payload, cause, null, null);
+  }
+
+  /** As {@link #of(ErrorPayload)}, for a payload read from a response. */
+  static ErrorPayloadException of(ErrorPayload payload, HttpReading reading, HttpHeaders headers) {
+    return CategoryExceptions.of(payload, null, reading, headers);
   }
 
   /** The payload's code; {@link Code#UNKNOWN_TO_SDK_VERSION} for a code this SDK does not know. */
@@ -49,9 +73,15 @@ public class ErrorPayloadException extends RuntimeException {
     return payload.retryable();
   }
 
-  /** What to do about this error at this attempt (1 for the first), with the policy's limits. */
-  public Decision decide(long attempt) {
-    return Errors.decide(payload.toJson(), attempt);
+  @Override
+  Decision decideUnread(long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    return Errors.decide(payload.toJson(), attempt, maxAttempts, maxDelayMs, jitter);
+  }
+
+  /** The code as the payload says it (OpenTelemetry's {@code error.type}). */
+  @Override
+  public String errorType() {
+    return payload.code();
   }
 
   /** The HTTP response a service sends for this error; see {@link Errors#toHttp(ErrorPayload)}. */

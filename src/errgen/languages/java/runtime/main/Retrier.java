@@ -1,5 +1,12 @@
 package errgen.runtime;
 
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,23 +16,23 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Calls again after an {@link ErrorPayloadException} whose decision ({@link Errors#decide}, with
- * this retrier's limits) is to wait: a retry or a pause with a delay. Anything else (another
- * decision, another exception, attempts or patience run out) reaches the caller as it was thrown.
- * Immutable: each setting returns a new retrier.
+ * Calls again after a {@link ServiceException} whose decision ({@link ServiceException#decide},
+ * with this retrier's limits) is to wait: a retry or a pause with a delay, a proxy's HTML 502 or a
+ * bare 429 included (decided by their status). A transport failure ({@link TransportFailure#of}:
+ * connection refused, TLS, reset, timeout) is retried as {@link Errors#decideFailure} says: always
+ * when the request never left, otherwise only for an {@link #idempotent} call. Anything else
+ * (another decision, another exception, attempts or patience run out) reaches the caller as it was
+ * thrown. Each decided attempt goes to the {@link #onAttempt} observer and to the {@code
+ * System.Logger} named after this class (level {@code DEBUG}). Immutable: each setting returns a
+ * new retrier.
  *
  * <pre>{@code
  * HttpResponse<String> ok =
- *     Retrier.withDefaults()
- *         .call(
- *             () -> {
- *               HttpResponse<String> r = client.send(request, BodyHandlers.ofString());
- *               Errors.throwIfError(r);
- *               return r;
- *             });
+ *     Retrier.withDefaults().send(client, request, BodyHandlers.ofString());
  * }</pre>
  */
 public final class Retrier {
@@ -77,9 +84,9 @@ public final class Retrier {
   }
 
   /**
-   * One attempt: a call that returns a value or throws (an {@link ErrorPayloadException} to be
-   * decided on, or an exception that goes to the caller). {@code InterruptedException} is declared
-   * apart so that {@code X} is the call's own checked exception: {@code IOException} for {@code
+   * One attempt: a call that returns a value or throws (a {@link ServiceException} to be decided
+   * on, or an exception that goes to the caller). {@code InterruptedException} is declared apart so
+   * that {@code X} is the call's own checked exception: {@code IOException} for {@code
    * HttpClient.send}, not {@code Exception}.
    *
    * @param <T> what the call returns
@@ -97,20 +104,66 @@ public final class Retrier {
     T call() throws X, InterruptedException;
   }
 
+  /**
+   * One decided attempt, as the {@link #onAttempt} observer sees it: what it threw and what the
+   * retrier decided about it (before waiting, or before giving up).
+   *
+   * @param attempt the attempt, 1 for the first
+   * @param error what it threw: a {@link ServiceException} or a transport failure
+   * @param decision what to do about it; a wait when {@link #willRetry()}
+   */
+  public record Attempt(long attempt, Throwable error, Decision decision) {
+    /** Whether the retrier waits {@code decision().delay()} and calls again. */
+    public boolean willRetry() {
+      return C.exhausted.containsKey(decision.action()) && decision.delayMs() != null;
+    }
+
+    /**
+     * OpenTelemetry's {@code error.type} for this attempt: the code as the payload says it, the
+     * status of a response without one ({@code "502"}), or the transport failure ({@code
+     * "timeout"}). For a span at hand: {@code span.setAttribute("error.type", a.errorType())}.
+     */
+    public String errorType() {
+      if (error instanceof ServiceException e) {
+        return e.errorType();
+      }
+      return TransportFailure.of(error)
+          .map(TransportFailure::wire)
+          .orElse(error.getClass().getName());
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger(Retrier.class.getName());
+
   private static final Retrier DEFAULTS =
       new Retrier(
-          C.policy.defaultMaxAttempts(), C.policy.defaultMaxDelayMs(), null, Sleeper.SYSTEM);
+          C.policy.defaultMaxAttempts(),
+          C.policy.defaultMaxDelayMs(),
+          null,
+          Sleeper.SYSTEM,
+          false,
+          attempt -> {});
 
   private final long maxAttempts;
   private final long maxDelayMs;
   private final Random jitter;
   private final Sleeper sleeper;
+  private final boolean idempotent;
+  private final Consumer<? super Attempt> observer;
 
-  private Retrier(long maxAttempts, long maxDelayMs, Random jitter, Sleeper sleeper) {
+  private Retrier(
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter,
+      Sleeper sleeper,
+      boolean idempotent,
+      Consumer<? super Attempt> observer) {
     this.maxAttempts = maxAttempts;
     this.maxDelayMs = maxDelayMs;
     this.jitter = jitter;
     this.sleeper = sleeper;
+    this.idempotent = idempotent;
+    this.observer = observer;
   }
 
   /**
@@ -147,7 +200,7 @@ public final class Retrier {
     if (attempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, not " + attempts);
     }
-    return new Retrier(attempts, maxDelayMs, jitter, sleeper);
+    return new Retrier(attempts, maxDelayMs, jitter, sleeper, idempotent, observer);
   }
 
   /**
@@ -160,7 +213,7 @@ public final class Retrier {
     if (delay.isNegative()) {
       throw new IllegalArgumentException("maxDelay must not be negative, not " + delay);
     }
-    return new Retrier(maxAttempts, delay.toMillis(), jitter, sleeper);
+    return new Retrier(maxAttempts, delay.toMillis(), jitter, sleeper, idempotent, observer);
   }
 
   /**
@@ -171,7 +224,13 @@ public final class Retrier {
    * @return the new retrier
    */
   public Retrier jitter(Random random) {
-    return new Retrier(maxAttempts, maxDelayMs, Objects.requireNonNull(random, "random"), sleeper);
+    return new Retrier(
+        maxAttempts,
+        maxDelayMs,
+        Objects.requireNonNull(random, "random"),
+        sleeper,
+        idempotent,
+        observer);
   }
 
   /**
@@ -181,28 +240,142 @@ public final class Retrier {
    * @return the new retrier
    */
   public Retrier sleeper(Sleeper sleeper) {
-    return new Retrier(maxAttempts, maxDelayMs, jitter, Objects.requireNonNull(sleeper, "sleeper"));
+    return new Retrier(
+        maxAttempts,
+        maxDelayMs,
+        jitter,
+        Objects.requireNonNull(sleeper, "sleeper"),
+        idempotent,
+        observer);
   }
 
   /**
-   * {@code call}'s first result, calling again after each {@link ErrorPayloadException} whose
-   * decision is to wait.
+   * This retrier for calls that may be applied twice (a GET, a PUT, a request carrying an {@code
+   * Idempotency-Key}): a connection reset or a timeout after the request left is retried too;
+   * otherwise those escalate as {@code outcome-unknown} and reach the caller. {@link #send} also
+   * counts a request with an {@code Idempotency-Key} header as idempotent.
+   *
+   * @param idempotent whether the call may be sent again after it may have been applied
+   * @return the new retrier
+   */
+  public Retrier idempotent(boolean idempotent) {
+    return new Retrier(maxAttempts, maxDelayMs, jitter, sleeper, idempotent, observer);
+  }
+
+  /**
+   * This retrier telling {@code observer} about each decided attempt (a metric, a log line, a
+   * span's {@code error.type}), before it waits or gives up. It runs on the calling thread, or the
+   * completing one for {@link #callAsync}; what it throws reaches the caller.
+   *
+   * @param observer what to tell
+   * @return the new retrier
+   */
+  public Retrier onAttempt(Consumer<? super Attempt> observer) {
+    return new Retrier(
+        maxAttempts,
+        maxDelayMs,
+        jitter,
+        sleeper,
+        idempotent,
+        Objects.requireNonNull(observer, "observer"));
+  }
+
+  /**
+   * {@code call}'s first result, calling again after each {@link ServiceException} or transport
+   * failure whose decision is to wait.
    *
    * @param <T> what the call returns
    * @param <X> the checked exception it may throw
    * @param call the call, made once per attempt
    * @return the first result
-   * @throws X as the last attempt threw it (an {@link ErrorPayloadException} is unchecked)
+   * @throws X as the last attempt threw it (a {@link ServiceException} is unchecked)
    * @throws InterruptedException when interrupted while waiting
    */
   public <T, X extends Exception> T call(Call<T, X> call) throws X, InterruptedException {
     for (long attempt = 1; ; attempt++) {
       try {
         return call.call();
-      } catch (ErrorPayloadException e) {
-        sleeper.sleep(waitBefore(e, attempt).orElseThrow(() -> e));
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        Optional<Duration> wait = waitBefore(e, attempt);
+        if (wait.isEmpty()) {
+          throw e;
+        }
+        sleeper.sleep(wait.get());
       }
     }
+  }
+
+  /**
+   * Sends {@code request} with {@code client} until a response is no error ({@link
+   * Errors#throwIfError}) or the decision is not to try again. The request counts as idempotent
+   * when this retrier is, or when it carries an {@code Idempotency-Key} header.
+   *
+   * @param <T> the body type
+   * @param client the client
+   * @param request the request, sent once per attempt
+   * @param handler the body handler (a String or byte[] body is read for the error)
+   * @return the first response that is no error
+   * @throws IOException as the last attempt's transport failure
+   * @throws InterruptedException when interrupted
+   */
+  public <T> HttpResponse<T> send(
+      HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler)
+      throws IOException, InterruptedException {
+    return forRequest(request)
+        .call(
+            () -> {
+              HttpResponse<T> response = client.send(request, handler);
+              Errors.throwIfError(response);
+              return response;
+            });
+  }
+
+  /**
+   * As {@link #send}, without blocking a thread: {@link #callAsync} over {@code client.sendAsync}.
+   * Cancelling the returned future stops further attempts.
+   *
+   * @param <T> the body type
+   * @param client the client
+   * @param request the request, sent once per attempt
+   * @param handler the body handler
+   * @return the first response that is no error
+   */
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+      HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    return forRequest(request)
+        .callAsync(
+            () ->
+                client
+                    .sendAsync(request, handler)
+                    .thenApply(
+                        response -> {
+                          Errors.throwIfError(response);
+                          return response;
+                        }));
+  }
+
+  private Retrier forRequest(HttpRequest request) {
+    boolean keyed = request.headers().firstValue("Idempotency-Key").isPresent();
+    return keyed && !idempotent ? idempotent(true) : this;
+  }
+
+  /**
+   * What this retrier decides about an exception a call threw at {@code attempt}: a {@link
+   * ServiceException}'s own decision, a transport failure's ({@link Errors#decideFailure}), or
+   * empty for any other exception (not the retrier's to retry).
+   *
+   * @param error what the call threw
+   * @param attempt the attempt, 1 for the first
+   * @return the decision
+   */
+  public Optional<Decision> decide(Throwable error, long attempt) {
+    if (error instanceof ServiceException e) {
+      return Optional.of(e.decide(attempt, maxAttempts, maxDelayMs, jitter));
+    }
+    return TransportFailure.of(error)
+        .map(f -> Errors.decideFailure(f, idempotent, attempt, maxAttempts, maxDelayMs, jitter));
   }
 
   /**
@@ -223,21 +396,27 @@ public final class Retrier {
 
   private <T> void attemptAsync(
       Supplier<? extends CompletionStage<T>> call, long attempt, CompletableFuture<T> result) {
+    if (result.isDone()) {
+      return; // cancelled (or completed by the caller): no further call
+    }
     CompletionStage<T> stage;
     try {
       stage = call.get();
     } catch (RuntimeException e) {
       stage = CompletableFuture.failedFuture(e);
     }
+    cancelWith(result, stage);
     stage.whenComplete(
         (value, failure) -> {
+          if (result.isDone()) {
+            return;
+          }
           if (failure == null) {
             result.complete(value);
             return;
           }
           Throwable cause = unwrap(failure);
-          Optional<Duration> wait =
-              cause instanceof ErrorPayloadException e ? waitBefore(e, attempt) : Optional.empty();
+          Optional<Duration> wait = waitBefore(cause, attempt);
           if (wait.isEmpty()) {
             result.completeExceptionally(cause);
             return;
@@ -255,15 +434,98 @@ public final class Retrier {
         });
   }
 
+  // Cancelling the caller's future cancels the attempt in flight (when its stage allows it).
+  private static void cancelWith(CompletableFuture<?> result, CompletionStage<?> stage) {
+    CompletableFuture<?> pending;
+    try {
+      pending = stage.toCompletableFuture();
+    } catch (UnsupportedOperationException e) {
+      return;
+    }
+    result.whenComplete(
+        (value, failure) -> {
+          if (result.isCancelled()) {
+            pending.cancel(true);
+          }
+        });
+  }
+
   private static Throwable unwrap(Throwable failure) {
     boolean wrapped =
         failure instanceof CompletionException || failure instanceof ExecutionException;
     return wrapped && failure.getCause() != null ? failure.getCause() : failure;
   }
 
-  /** How long to wait before the next attempt; empty when the decision is not to try again. */
-  private Optional<Duration> waitBefore(ErrorPayloadException error, long attempt) {
-    Decision d = Errors.decide(error.payload().toJson(), attempt, maxAttempts, maxDelayMs, jitter);
-    return C.exhausted.containsKey(d.action()) ? d.delay() : Optional.empty();
+  /**
+   * How long to wait before the next attempt; empty when the decision is not to try again (or the
+   * exception is not the retrier's). The observer and the logger hear of each decided attempt.
+   */
+  private Optional<Duration> waitBefore(Throwable error, long attempt) {
+    Optional<Decision> decided = decide(error, attempt);
+    if (decided.isEmpty()) {
+      return Optional.empty();
+    }
+    Attempt seen = new Attempt(attempt, error, decided.get());
+    LOG.log(System.Logger.Level.DEBUG, () -> describe(seen));
+    Telemetry.errorType(seen.errorType());
+    observer.accept(seen);
+    return seen.willRetry() ? seen.decision().delay() : Optional.empty();
+  }
+
+  /**
+   * OpenTelemetry's current span, when the OpenTelemetry API is on the class path (found by name:
+   * no dependency): each decided attempt sets its {@code error.type}, as the semantic conventions
+   * ask of a failed operation. Without the API, or if it fails, nothing happens.
+   */
+  private static final class Telemetry {
+    private static final MethodHandle CURRENT;
+    private static final MethodHandle SET;
+
+    static {
+      MethodHandle current = null;
+      MethodHandle set = null;
+      try {
+        Class<?> span = Class.forName("io.opentelemetry.api.trace.Span");
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        current = lookup.findStatic(span, "current", MethodType.methodType(span));
+        set =
+            lookup.findVirtual(
+                span, "setAttribute", MethodType.methodType(span, String.class, String.class));
+      } catch (ReflectiveOperationException | LinkageError e) {
+        current = null; // no OpenTelemetry API here
+      }
+      CURRENT = current;
+      SET = set;
+    }
+
+    private Telemetry() {}
+
+    static void errorType(String value) {
+      if (CURRENT == null || SET == null) {
+        return;
+      }
+      try {
+        Object span = CURRENT.invoke();
+        Object ignored = SET.invoke(span, "error.type", value);
+      } catch (Error e) {
+        throw e;
+      } catch (Throwable e) { // an observer's failure never fails the call
+        LOG.log(System.Logger.Level.DEBUG, "cannot set error.type on the current span", e);
+      }
+    }
+  }
+
+  private static String describe(Attempt a) {
+    Decision d = a.decision();
+    return "attempt "
+        + a.attempt()
+        + ": "
+        + a.errorType()
+        + " -> "
+        + d.action().wire()
+        + " ("
+        + d.reason().wire()
+        + ")"
+        + (a.willRetry() ? ", calling again in " + d.delayMs() + " ms" : ", giving up");
   }
 }

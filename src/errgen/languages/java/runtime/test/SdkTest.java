@@ -12,12 +12,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +35,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.Test;
 
@@ -136,10 +145,10 @@ class SdkTest {
     Errors.throwIfError(new FakeResponse<>(200, Map.of(), "{}"));
     // A registry may read the code from the status itself: then even "[1]" is its error.
     HttpResponse<String> junk = new FakeResponse<>(500, Map.of(), "[1]");
-    Class<? extends RuntimeException> expected =
+    Class<? extends ServiceException> expected =
         Errors.parse(Errors.readHttp(junk).payload()).ok()
             ? ErrorPayloadException.class
-            : InvalidPayloadException.class;
+            : NoPayloadException.class;
     assertThrows(expected, () -> Errors.throwIfError(junk));
   }
 
@@ -348,6 +357,138 @@ class SdkTest {
   }
 
   @Test
+  void theCaughtErrorCarriesTheStatusTheHeadersAndDecidesByTheResponse() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      HttpMessage out = Errors.toHttp(payload(entry));
+      Map<String, List<String>> headers = new HashMap<>(headerMap(out));
+      headers.put("X-Errgen-Probe", List.of("p-1"));
+      ServiceException e =
+          assertThrows(
+              ServiceException.class,
+              () -> Errors.throwIfError(new FakeResponse<>(out.status(), headers, out.body())));
+      assertEquals(entry.httpStatus(), e.status());
+      assertEquals(Optional.of("p-1"), e.headers().firstValue("x-errgen-probe"));
+      assertTrue(e.reading().isPresent());
+      assertEquals(
+          Errors.decideResponse(e.reading().orElseThrow(), 1, 5, Long.MAX_VALUE, null),
+          e.decide(1, 5, Long.MAX_VALUE, null));
+      assertEquals(entry.code(), e.errorType());
+    }
+    // A service's own error carries no response.
+    ErrorPayloadException raised = ErrorPayloadException.of(payload(FIRST));
+    assertEquals(0, raised.status());
+    assertEquals(Map.of(), raised.headers().map());
+    assertEquals(Optional.empty(), raised.reading());
+    Map<String, List<String>> html = Map.of("Content-Type", List.of("text/html"));
+    ServiceException proxy =
+        assertThrows(
+            ServiceException.class,
+            () -> Errors.throwIfError(502, html, "<html><body>502 Bad Gateway</body></html>"));
+    assertEquals(502, proxy.status());
+    if (!proxy.reading().orElseThrow().claimed()) {
+      assertSame(NoPayloadException.class, proxy.getClass());
+      assertEquals(List.of(), ((NoPayloadException) proxy).problems());
+      assertEquals(Reason.STATUS_FALLBACK, proxy.decide(1).reason());
+      assertEquals(Errors.statusAction(502), proxy.decide(1).action());
+      assertEquals("502", proxy.errorType());
+    }
+    Errors.throwIfError(204, null, (String) null);
+  }
+
+  @Test
+  void theRetrierRetriesACodelessServerErrorAndTellsTheObserver() throws Exception {
+    String page = "<html>Bad Gateway</html>";
+    if (Errors.statusAction(502) != Action.RETRY
+        || Errors.readHttp(502, List.of(), page, 0).claimed()) {
+      return; // this registry does not retry a 502, or reads a code from its status
+    }
+    List<Duration> slept = new ArrayList<>();
+    List<Retrier.Attempt> seen = new ArrayList<>();
+    Retrier retrier = Retrier.withDefaults().sleeper(slept::add).onAttempt(seen::add);
+    AtomicInteger calls = new AtomicInteger();
+    String ok =
+        retrier.call(
+            () -> {
+              if (calls.incrementAndGet() == 1) {
+                Errors.throwIfError(502, Map.of(), page);
+              }
+              return "ok";
+            });
+    assertEquals("ok", ok);
+    assertEquals(2, calls.get());
+    assertEquals(1, slept.size());
+    assertEquals(1, seen.size());
+    assertTrue(seen.get(0).willRetry());
+    assertEquals(Reason.STATUS_FALLBACK, seen.get(0).decision().reason());
+    assertEquals(Optional.of(slept.get(0)), seen.get(0).decision().delay());
+  }
+
+  @Test
+  void theRetrierRetriesATransportFailureWhenItMay() throws Exception {
+    List<Duration> slept = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    Retrier retrier =
+        Retrier.withDefaults().sleeper(slept::add).onAttempt(a -> types.add(a.errorType()));
+    AtomicInteger calls = new AtomicInteger();
+    // Refused: the request never left, so it is sent again whatever the call.
+    String ok =
+        retrier.call(
+            () -> {
+              if (calls.incrementAndGet() == 1) {
+                throw new ConnectException("refused");
+              }
+              return "ok";
+            });
+    assertEquals("ok", ok);
+    assertEquals(List.of(Duration.ofMillis(Errors.backoffMs(1))), slept);
+    // A timeout after the request left: only an idempotent call is sent again.
+    calls.set(0);
+    HttpTimeoutException timeout = new HttpTimeoutException("request timed out");
+    Retrier.Call<String, IOException> timesOutOnce =
+        () -> {
+          if (calls.incrementAndGet() == 1) {
+            throw timeout;
+          }
+          return "ok";
+        };
+    assertSame(timeout, assertThrows(HttpTimeoutException.class, () -> retrier.call(timesOutOnce)));
+    calls.set(0);
+    assertEquals("ok", retrier.idempotent(true).call(timesOutOnce));
+    assertEquals(List.of("refused", "timeout", "timeout"), types);
+    Decision unknown = retrier.decide(timeout, 1).orElseThrow();
+    assertEquals(Reason.OUTCOME_UNKNOWN, unknown.reason());
+    assertEquals(Optional.empty(), retrier.decide(new IllegalStateException(), 1));
+  }
+
+  @Test
+  void cancellingTheAsyncRetrierStopsFurtherCalls() throws Exception {
+    CompletableFuture<Void> wait = new CompletableFuture<>();
+    Retrier retrier =
+        Retrier.withDefaults()
+            .sleeper(
+                new Retrier.Sleeper() {
+                  @Override
+                  public void sleep(Duration delay) {}
+
+                  @Override
+                  public CompletableFuture<Void> after(Duration delay) {
+                    return wait;
+                  }
+                });
+    AtomicInteger calls = new AtomicInteger();
+    CompletableFuture<String> result =
+        retrier.callAsync(
+            () -> {
+              calls.incrementAndGet();
+              return CompletableFuture.failedFuture(new ConnectException("refused"));
+            });
+    assertFalse(result.isDone());
+    assertTrue(result.cancel(true));
+    wait.complete(null);
+    assertEquals(1, calls.get());
+  }
+
+  @Test
   void anInputStreamBodyIsReadNoFurtherThanTheLimit() {
     int limit = RecoveryTable.policy().maxBodyBytes();
     HttpMessage out = Errors.toHttp(payload(FIRST));
@@ -403,6 +544,45 @@ class SdkTest {
   }
 
   @Test
+  void toHttpWritesOnlyVisibleAsciiHeaderValues() {
+    String[] hostile = {
+      "c-1\r\nSet-Cookie: a=b", "c\u0000d", "\u00e9t\u00e9", "x".repeat(100_000), "\u2028"
+    };
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      for (String bad : hostile) {
+        ErrorPayload p =
+            Errors.newError(
+                entry.knownCode(), bad, b -> b.message(bad).resourceId(bad).scope(entry.scope()));
+        HttpMessage out = Errors.toHttp(p);
+        for (Map.Entry<String, String> h : out.headers()) {
+          assertTrue(Errors.writable(h.getValue()), h.getKey() + " carries an unsafe value");
+        }
+        // Where the API's shape puts a fact in a header, a clean value is written there.
+        for (String fact : List.of("correlation_id", "message", "resource_id")) {
+          for (JsonNode source : Contract.INSTANCE.response.get(fact)) {
+            if (source.get("in").asText().equals("header")) {
+              assertNull(out.header(source.get("name").asText()), fact);
+              break;
+            }
+          }
+        }
+      }
+      HttpMessage clean = Errors.toHttp(payload(entry));
+      for (JsonNode source : Contract.INSTANCE.response.get("correlation_id")) {
+        if (source.get("in").asText().equals("header")) {
+          assertEquals("c-1", clean.header(source.get("name").asText()));
+          break;
+        }
+      }
+    }
+    assertFalse(Errors.writable(""));
+    assertTrue(Errors.writable("x".repeat(RecoveryTable.policy().maxHeaderChars())));
+    assertFalse(Errors.writable("x".repeat(RecoveryTable.policy().maxHeaderChars() + 1)));
+    assertTrue(Errors.writable(" ~"));
+    assertFalse(Errors.writable("\u007f"));
+  }
+
+  @Test
   void javaNetHttpResponse() {
     RecoveryEntry retryable =
         RecoveryTable.entries().stream()
@@ -419,7 +599,8 @@ class SdkTest {
     assertEquals(7000, raw.get(wire("retry_after_ms")).asLong());
     assertEquals(7000L, Errors.decide(raw, 1, 5).delayMs());
     assertEquals(Optional.of(Duration.ofSeconds(7)), Errors.decide(raw, 1, 5).delay());
-    assertEquals(Optional.of("c-2"), Errors.decide(raw, 1, 5).correlation());
+    assertEquals(Optional.of("c-2"), Errors.decide(raw, 1, 5).optionalCorrelationId());
+    assertEquals(Optional.of(7000L), Errors.decide(raw, 1, 5).optionalDelayMs());
     assertEquals(Optional.empty(), Errors.decide(raw, 5, 5).delay());
   }
 
@@ -476,7 +657,15 @@ class SdkTest {
     assertEquals(1500L, delay("retry-after-ms", "1500"));
     assertEquals(2000L, delay("Retry-After", "2"));
     assertNull(delay("Retry-After", "-2"));
-    assertNull(delay("Retry-After", "1.5"));
+    // Decimal seconds (Microsoft Graph's 2.128), rounded up to a whole millisecond, exactly.
+    assertEquals(1500L, delay("Retry-After", "1.5"));
+    assertEquals(2128L, delay("Retry-After", "2.128"));
+    assertEquals(1001L, delay("Retry-After", "1.0001"));
+    assertEquals(64570L, delay("Retry-After", "64.57"));
+    assertNull(delay("Retry-After", "1.0000000001"));
+    assertNull(delay("Retry-After", "1."));
+    assertNull(delay("Retry-After", ".5"));
+    assertNull(delay("Retry-After", "1.5e3"));
     assertNull(delay("Retry-After", "Sunday, 06-Nov-94 08:49:37 GMT"));
     assertEquals(2000L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:03 GMT"));
     assertEquals(0L, delay("Retry-After", "Thu, 01 Jan 1970 00:00:00 GMT"));
@@ -485,6 +674,90 @@ class SdkTest {
     long max = RecoveryTable.policy().maxDelayValueMs();
     assertEquals(max, delay("retry-after-ms", "9".repeat(40)));
     assertEquals(max, delay("Retry-After", "9".repeat(40)));
+  }
+
+  @Test
+  void transportFailuresAreNamedFromTheirExceptions() {
+    assertEquals(
+        Optional.of(TransportFailure.REFUSED), TransportFailure.of(new ConnectException()));
+    assertEquals(
+        Optional.of(TransportFailure.REFUSED), TransportFailure.of(new UnknownHostException("x")));
+    assertEquals(
+        Optional.of(TransportFailure.REFUSED),
+        TransportFailure.of(new HttpConnectTimeoutException("connect")));
+    assertEquals(
+        Optional.of(TransportFailure.TLS), TransportFailure.of(new SSLHandshakeException("h")));
+    assertEquals(
+        Optional.of(TransportFailure.TIMEOUT), TransportFailure.of(new HttpTimeoutException("t")));
+    assertEquals(
+        Optional.of(TransportFailure.TIMEOUT),
+        TransportFailure.of(new CompletionException(new SocketTimeoutException())));
+    assertEquals(
+        Optional.of(TransportFailure.REFUSED),
+        TransportFailure.of(new IOException("wrapped", new ConnectException())));
+    assertEquals(
+        Optional.of(TransportFailure.RESET),
+        TransportFailure.of(new IOException("HTTP/1.1 header parser received no bytes")));
+    assertEquals(
+        Optional.of(TransportFailure.RESET),
+        TransportFailure.of(new UncheckedIOException(new EOFException())));
+    assertEquals(Optional.empty(), TransportFailure.of(new IllegalStateException()));
+    assertEquals(Optional.empty(), TransportFailure.of(new InterruptedException()));
+    assertSame(TransportFailure.RESET, TransportFailure.fromWire("something-else"));
+    assertSame(TransportFailure.TLS, TransportFailure.fromWire("tls"));
+  }
+
+  @Test
+  void aTransportFailureIsRetriedOnlyWhenTheRequestNeverLeftOrMayBeRepeated() {
+    Decision unknown = Errors.decideFailure(TransportFailure.RESET, false, 1);
+    assertEquals(Action.ESCALATE, unknown.action());
+    assertEquals(Reason.OUTCOME_UNKNOWN, unknown.reason());
+    assertNull(unknown.delayMs());
+    for (TransportFailure failure : TransportFailure.values()) {
+      Decision d = Errors.decideFailure(failure, true, 1);
+      assertEquals(Action.RETRY, d.action(), failure.wire());
+      assertEquals(Reason.TRANSPORT_FAILURE, d.reason());
+      assertEquals(Errors.backoffMs(1), d.delayMs());
+      assertEquals(failure.neverSent(), Errors.decideFailure(failure, false, 1).equals(d));
+    }
+    long last = RecoveryTable.policy().defaultMaxAttempts();
+    assertEquals(
+        Reason.ATTEMPTS_EXHAUSTED,
+        Errors.decideFailure("tls", true, last, last, 1000, null).reason());
+  }
+
+  @Test
+  void aResponseWithoutAPayloadIsDecidedByItsStatus() {
+    String html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+    HttpReading bad = Errors.readHttp(502, List.of(), html, 0);
+    // Unless this registry reads a code from the status or the markup.
+    if (!bad.claimed()) {
+      Decision d = Errors.decideResponse(bad, 1);
+      assertEquals(Reason.STATUS_FALLBACK, d.reason());
+      assertEquals(Errors.statusAction(502), d.action());
+    }
+    HttpReading limited = Errors.readHttp(429, List.of(Map.entry("Retry-After", "2.5")), "", 0);
+    if (!limited.claimed()) {
+      Decision wait = Errors.decideResponse(limited, 1, 5, 60_000);
+      assertEquals(Errors.statusAction(429), wait.action());
+      assertEquals(Reason.STATUS_FALLBACK, wait.reason());
+      if (Contract.INSTANCE.exhausted.containsKey(wait.action())) {
+        assertEquals(2500L, wait.delayMs());
+      }
+    }
+    assertEquals(Action.ESCALATE, Errors.statusAction(99));
+    assertEquals(Action.ESCALATE, Errors.statusAction(600));
+    // A body in the API's own error shape that breaks the contract stays invalid.
+    ObjectNode broken = payload(FIRST).toJson();
+    broken.put(wire("retryable"), "yes");
+    String claimed =
+        Contract.INSTANCE.envelope == null
+            ? broken.toString()
+            : "{\"" + Contract.INSTANCE.envelope + "\":" + broken + "}";
+    HttpReading invalid = Errors.readHttp(502, List.of(), claimed, 0);
+    if (invalid.claimed()) {
+      assertEquals(Reason.INVALID_PAYLOAD, Errors.decideResponse(invalid, 1).reason());
+    }
   }
 
   private static Long delay(String name, String value) {

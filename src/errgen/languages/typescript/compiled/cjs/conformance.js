@@ -26,20 +26,22 @@ function responseReading(given, nowMs) {
 function readingJson(reading) {
     return { error: reading.error, code: reading.code, correlation_id: reading.correlationId, delay_ms: reading.delayMs };
 }
-function rawPayload(input, nowMs) {
-    if (Object.prototype.hasOwnProperty.call(input, "payload"))
-        return input["payload"];
-    const http = (0, verdict_js_1.own)(input, "http");
-    if ((0, verdict_js_1.isObject)(http)) {
-        const headers = headerPairs(http["headers"]);
-        return (0, runtime_js_1.fromHttp)(numberOr(http["status"], 0), headers, String(http["body"]), nowMs);
-    }
-    if (Object.prototype.hasOwnProperty.call(input, "mcp"))
-        return (0, runtime_js_1.fromMcpResult)(input["mcp"]);
+/** The reading of an `http` or `response` input; null for the other kinds. */
+function httpReading(input, nowMs) {
     const response = (0, verdict_js_1.own)(input, "response");
     if ((0, verdict_js_1.isObject)(response))
-        return responseReading(response, nowMs).payload;
-    throw new Error("input holds none of payload, http, mcp, response");
+        return responseReading(response, nowMs);
+    const http = (0, verdict_js_1.own)(input, "http");
+    if ((0, verdict_js_1.isObject)(http))
+        return (0, runtime_js_1.readHttp)(numberOr(http["status"], 0), headerPairs(http["headers"]), String(http["body"]), nowMs);
+    return null;
+}
+function rawPayload(input) {
+    if (Object.prototype.hasOwnProperty.call(input, "payload"))
+        return input["payload"];
+    if (Object.prototype.hasOwnProperty.call(input, "mcp"))
+        return (0, runtime_js_1.fromMcpResult)(input["mcp"]);
+    throw new Error("input holds none of payload, http, mcp, response, transport");
 }
 /** A number as it was spelled in the input, so that an emit line prints it as the Python SDK (the
  * reference) prints what it read: `2.0` and `-0.0` stay floats, `-0` is the integer 0. As JSON
@@ -164,16 +166,23 @@ function outputs(vector) {
         return { name: vector["name"], ...sortedKeys(writingOutputs(input)) };
     }
     const nowMs = numberOr(vector["now_ms"], 0);
-    const raw = rawPayload(input, nowMs);
-    const response = (0, verdict_js_1.own)(input, "response");
-    const verdict = (0, runtime_js_1.checkPayload)(raw);
-    const decision = (0, runtime_js_1.decide)(raw, {
+    const timing = {
         attempt: numberOr(vector["attempt"], 1), maxAttempts: numberOr(vector["max_attempts"], contract_js_1.DEFAULT_MAX_ATTEMPTS),
         maxDelayMs: numberOr(vector["max_delay_ms"], contract_js_1.DEFAULT_MAX_DELAY_MS),
         ...(typeof vector["jitter_draw"] === "number" ? { jitter: true, draw: () => vector["jitter_draw"] } : {}),
-    });
-    const reading = (0, verdict_js_1.isObject)(response) ? { reading: readingJson(responseReading(response, nowMs)) } : {};
-    return { name: vector["name"], ...reading, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
+    };
+    const transport = (0, verdict_js_1.own)(input, "transport");
+    if ((0, verdict_js_1.isObject)(transport)) {
+        const decided = (0, runtime_js_1.decideFailure)(String(transport["failure"]), { ...timing, idempotent: transport["idempotent"] === true });
+        return { name: vector["name"], decision: decisionJson(decided, null) };
+    }
+    // An HTTP response is decided as a response (a codeless one by its status); its payload is judged.
+    const reading = httpReading(input, nowMs);
+    const raw = reading !== null ? reading.payload : rawPayload(input);
+    const verdict = (0, runtime_js_1.checkPayload)(raw);
+    const decision = reading !== null ? (0, runtime_js_1.decideResponse)(reading, timing) : (0, runtime_js_1.decide)(raw, timing);
+    const shown = reading !== null && (0, verdict_js_1.isObject)((0, verdict_js_1.own)(input, "response")) ? { reading: readingJson(reading) } : {};
+    return { name: vector["name"], ...shown, valid: verdict.valid, problems: [...new Set(verdict.problems.map((p) => p[0]))].sort(),
         parsed: verdict.parsed, decision: decisionJson(decision, raw) };
 }
 /** The emit line of one vector; a vector the runner cannot read says why instead. */

@@ -10,11 +10,13 @@ exports.parseSpelled = parseSpelled;
 exports.asText = asText;
 exports.bodyTooLarge = bodyTooLarge;
 exports.toJson = toJson;
+exports.withinChars = withinChars;
 exports.header = header;
+exports.headerMap = headerMap;
+exports.writableHeader = writableHeader;
 exports.trimOws = trimOws;
 exports.saturated = saturated;
 exports.httpDateMs = httpDateMs;
-exports.headerDelayMs = headerDelayMs;
 exports.mcpPayload = mcpPayload;
 const contract_js_1 = require("./contract.js");
 const verdict_js_1 = require("./verdict.js");
@@ -323,8 +325,28 @@ function pairsOf(headers) {
     }
     return (0, verdict_js_1.isObject)(headers) ? Object.entries(headers) : [];
 }
+/** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
+ * pair is one character, a lone surrogate one). */
+function withinChars(text, limit) {
+    if (text.length <= limit)
+        return true;
+    if (text.length > 2 * limit)
+        return false;
+    let count = 0;
+    for (let i = 0; i < text.length; i++, count++) {
+        const ch = text.charCodeAt(i);
+        if (ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length) {
+            const next = text.charCodeAt(i + 1);
+            if (next >= 0xdc00 && next <= 0xdfff)
+                i++;
+        }
+        if (count >= limit)
+            return false;
+    }
+    return true;
+}
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
- * when absent, not text, or longer than MAX_HEADER_CHARS. */
+ * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
 function header(headers, name) {
     let count = 0;
     try {
@@ -335,7 +357,7 @@ function header(headers, name) {
                 continue;
             const [key, value] = pair;
             if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
-                return typeof value === "string" && value.length <= contract_js_1.MAX_HEADER_CHARS ? value : null;
+                return typeof value === "string" && withinChars(value, contract_js_1.MAX_HEADER_CHARS) ? value : null;
             }
         }
     }
@@ -344,7 +366,41 @@ function header(headers, name) {
     }
     return null;
 }
-const DIGITS = /^[0-9]+$/;
+/** Headers as a plain object: names in lower case, the first value of a repeated name, among the
+ * first MAX_HEADERS (what `header` reads); pairs that are not two strings are skipped. */
+function headerMap(headers) {
+    const out = {};
+    let count = 0;
+    try {
+        for (const pair of pairsOf(headers)) {
+            if (count++ >= contract_js_1.MAX_HEADERS)
+                break;
+            if (!Array.isArray(pair) || pair.length !== 2)
+                continue;
+            const [key, value] = pair;
+            if (typeof key !== "string" || typeof value !== "string")
+                continue;
+            const name = key.toLowerCase();
+            if (!Object.prototype.hasOwnProperty.call(out, name)) {
+                Object.defineProperty(out, name, { value, enumerable: true, writable: false, configurable: false });
+            }
+        }
+    }
+    catch {
+        // an iterator that throws: the headers read so far
+    }
+    return out;
+}
+// A header value errgen writes: visible ASCII and space only (no CR, LF, NUL or other control, no
+// non-ASCII), so nothing a payload carries can split a response or break a server's header check.
+const WRITABLE = /^[\x20-\x7e]+$/;
+/** Whether `toHttp` may write `value` as a header (docs/conformance.md, "Writing"):
+ * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
+ * left out of the headers; the body still carries it. */
+function writableHeader(value) {
+    // All ASCII once the pattern holds, so UTF-16 units are characters here.
+    return value.length <= contract_js_1.MAX_HEADER_CHARS && WRITABLE.test(value);
+}
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (${MONTHS.join("|")}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`);
 function trimOws(text) {
@@ -381,18 +437,6 @@ function httpDateMs(text) {
     if (!(day >= 1 && day <= monthDays(year, month) && hour <= 23 && minute <= 59 && second <= 60))
         return null;
     return (daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second) * 1000;
-}
-/** The delay the headers ask for: `retry-after-ms` digits, else `Retry-After` delta-seconds or an
- * IMF-fixdate (relative to nowMs); anything else is no delay. Saturates at MAX_DELAY_VALUE_MS. */
-function headerDelayMs(headers, nowMs) {
-    const millis = trimOws(header(headers, "retry-after-ms") ?? "");
-    if (DIGITS.test(millis))
-        return saturated(millis, 1);
-    const value = trimOws(header(headers, "retry-after") ?? "");
-    if (DIGITS.test(value))
-        return saturated(value, 1000);
-    const when = httpDateMs(value);
-    return when === null ? null : Math.min(Math.max(0, when - nowMs), contract_js_1.MAX_DELAY_VALUE_MS);
 }
 /** The raw payload of an MCP tool result: an object `structuredContent`, else the first text
  * item's JSON; null when there is none. */

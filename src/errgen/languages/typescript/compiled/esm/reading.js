@@ -132,6 +132,30 @@ function scaled(value, factor) {
         return MAX_DELAY_VALUE_MS;
     return Math.min(value * factor, MAX_DELAY_VALUE_MS) + 0;
 }
+const DECIMAL = /^([0-9]+)\.([0-9]{1,9})$/;
+/** `0.<fraction>` of `factor` ms, rounded up to a whole ms (the digits as an integer: exact). */
+function fractionMs(fraction, factor) {
+    return Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+}
+/** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
+ * saturated. A JSON fraction is first rounded to the microsecond (IEEE double arithmetic, as every
+ * SDK does), so that 64.57, which a double holds as 64.5699..., is 64,570 ms everywhere; the
+ * division by 1000 is then exact integer arithmetic. */
+export function secondsMs(value) {
+    if (typeof value === "string") {
+        const decimal = DECIMAL.exec(value);
+        if (decimal === null)
+            return scaled(value, 1000);
+        return Math.min(saturated(decimal[1] ?? "0", 1000) + fractionMs(decimal[2] ?? "", 1000), MAX_DELAY_VALUE_MS);
+    }
+    if (typeof value === "number" && !Number.isInteger(value) && value >= 0 && Number.isFinite(value)) {
+        if (value * 1000 > MAX_DELAY_VALUE_MS)
+            return MAX_DELAY_VALUE_MS;
+        const micro = BigInt(Math.floor(value * 1000000 + 0.5));
+        return Math.min(Number((micro + BigInt(999)) / BigInt(1000)), MAX_DELAY_VALUE_MS);
+    }
+    return scaled(value, 1000);
+}
 /** `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms. */
 export function durationMs(text) {
     if (!DURATION.test(text))
@@ -141,7 +165,7 @@ export function durationMs(text) {
         const factor = UNIT_MS[unit ?? ""] ?? 1;
         let part = saturated(digits ?? "0", factor);
         if (fraction !== undefined)
-            part += Math.ceil((Number(fraction) * factor) / 10 ** fraction.length);
+            part += fractionMs(fraction, factor);
         total = Math.min(total + part, MAX_DELAY_VALUE_MS);
     }
     return total;
@@ -156,13 +180,13 @@ export function delayReader(unit, nowMs) {
             case "ms":
                 return scaled(value, 1);
             case "seconds":
-                return scaled(value, 1000);
+                return secondsMs(value);
             case "epoch_seconds":
                 return untilMs(scaled(value, 1000), nowMs);
             case "duration":
                 return typeof value === "string" ? durationMs(value) : null;
-            default: { // "http": delta-seconds or an HTTP-date
-                const seconds = scaled(value, 1000);
+            default: { // "http": (decimal) delta-seconds or an HTTP-date
+                const seconds = secondsMs(value);
                 if (seconds !== null || typeof value !== "string")
                     return seconds;
                 return untilMs(httpDateMs(value), nowMs);
@@ -179,52 +203,131 @@ export function delayMs(document, headers, nowMs, entries = RESPONSE.retry_after
     return null;
 }
 // ---- flat XML -------------------------------------------------------------------------------------
-// A name: any characters but white space and / > = < " ' & ! ?
-const NAME = `[^ \\t\\r\\n/>=<"'&!?]+`;
-const ATTRIBUTE = `[ \\t\\r\\n]+${NAME}[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"<]*"|'[^'<]*')`;
-// One token of a document: misc (comment, processing instruction), an end tag, a start tag (its
-// attributes ignored), or text.
-const TOKEN = new RegExp(`(<!--[\\s\\S]*?-->|<\\?[\\s\\S]*?\\?>)|</(${NAME})[ \\t\\r\\n]*>|<(${NAME})(?:${ATTRIBUTE})*[ \\t\\r\\n]*(/?)>|([^<]+)`, "y");
+// A name: any characters but white space and / > = < " ' & ! ? (NOT_NAME: 1 at those ASCII codes).
+const NOT_NAME = new Uint8Array(128);
+for (const c of " \t\r\n/>=<\"'&!?")
+    NOT_NAME[c.charCodeAt(0)] = 1;
 const BAD_AMPERSAND = /&(?!(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)/;
-const NAMED = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 const SPACE_ONLY = /^[ \t\r\n]*$/;
 class Unreadable extends Error {
 }
-/** The character of one entity's name (between `&` and `;`), already known to be well formed. */
-function character(name) {
-    if (has(NAMED, name))
-        return NAMED[name] ?? "";
-    const point = name.charAt(1) === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+/** The character of the entity at `text[at]` (an `&`) up to `end` (its `;`), the entity already
+ * known to be well formed: a switch on its first letters, no lookup or slice per entity (a body of
+ * 200,000 `&amp;` is read in linear time at a few ns each, issue 38 item 8). */
+function character(text, at, end) {
+    switch (text.charCodeAt(at + 1)) {
+        case 0x6c: return "<"; // lt
+        case 0x67: return ">"; // gt
+        case 0x71: return '"'; // quot
+        case 0x61: return text.charCodeAt(at + 2) === 0x6d ? "&" : "'"; // amp, apos
+        default: break; // #...: a character reference
+    }
+    const hex = text.charCodeAt(at + 2) === 0x78;
+    let point = 0;
+    for (let i = at + (hex ? 3 : 2); i < end; i++) {
+        const ch = text.charCodeAt(i);
+        point = point * (hex ? 16 : 10) + (ch <= 0x39 ? ch - 0x30 : (ch | 0x20) - 0x57);
+    }
     if (point === 0 || (point >= 0xd800 && point <= 0xdfff) || point > 0x10ffff)
         throw new Unreadable();
     return String.fromCodePoint(point);
 }
 function decode(text) {
-    if (!text.includes("&"))
+    let at = text.indexOf("&");
+    if (at === -1)
         return text;
     if (BAD_AMPERSAND.test(text))
         throw new Unreadable(); // an entity other than the predefined ones: never expanded
-    // Every & now starts a well-formed entity: cut at each (a loop, not a replace callback per entity).
-    const parts = [];
+    // Every & now starts a well-formed entity, its `;` at most 9 characters on: cut at each.
+    let out = "";
     let from = 0;
-    for (let at = text.indexOf("&"); at !== -1; at = text.indexOf("&", from)) {
+    for (; at !== -1; at = text.indexOf("&", from)) {
         const end = text.indexOf(";", at);
-        parts.push(text.slice(from, at), character(text.slice(at + 1, end)));
+        out += text.slice(from, at) + character(text, at, end);
         from = end + 1;
     }
-    parts.push(text.slice(from));
-    return parts.join("");
+    return out + text.slice(from);
 }
-/** An element being read: its name, its children so far (the first of a name wins), its text. */
+/** An element being read: its name, its children so far (the first of a name wins), its text;
+ * both made only when the element has any (most elements of a large body have neither). */
 class Open {
     constructor(name) {
         this.name = name;
-        this.children = new Map();
-        this.texts = [];
+        // A plain object, not a Map copied at the end: a body of 120,000 distinct children was 30x one of
+        // plain text that way (issue 38 item 8).
+        this.children = null;
+        this.texts = null;
+    }
+    /** Keep the first child of each name; one named __proto__ stays data (an own property). */
+    add(name, value) {
+        const children = (this.children ?? (this.children = {}));
+        if (has(children, name))
+            return;
+        if (name === "__proto__")
+            Object.defineProperty(children, name, { value, enumerable: true, writable: true, configurable: true });
+        else
+            children[name] = value;
     }
     value() {
-        // fromEntries defines own properties, so a child named __proto__ stays data.
-        return this.children.size > 0 ? Object.fromEntries(this.children) : decode(this.texts.join(""));
+        if (this.children !== null)
+            return this.children;
+        return this.texts === null ? "" : decode(this.texts.length === 1 ? this.texts[0] ?? "" : this.texts.join(""));
+    }
+}
+function isSpace(ch) {
+    return ch === 0x20 || ch === 0x09 || ch === 0x0d || ch === 0x0a;
+}
+// A hand-written tokenizer (it was one sticky regular expression: a match array per token made a
+// body of 150,000 small elements 16x slower than one of plain text, issue 38 item 8). Each token
+// is exactly what that expression matched: misc (`<!--...-->`, `<?...?>`), an end tag `</name ws>`,
+// a start tag `<name (ws name ws = ws "value")* ws /?>` (attributes skipped), or text up to `<`.
+const TEXT = 0;
+const MISC = 1;
+const CLOSE = 2;
+const OPEN = 3;
+/** The end of the name starting at `at` (== at: no name). */
+function nameEnd(text, at) {
+    let i = at;
+    for (let ch = text.charCodeAt(i); i < text.length && (ch >= 128 || NOT_NAME[ch] === 0); ch = text.charCodeAt(++i))
+        ;
+    return i;
+}
+function spaceEnd(text, at) {
+    let i = at;
+    while (i < text.length && isSpace(text.charCodeAt(i)))
+        i++;
+    return i;
+}
+/** The end of the start tag's attributes and its `/?>` from `at` (just past the name), as
+ * [end, empty]; throws when the tag is not well formed. */
+function startTagEnd(text, at) {
+    for (let i = at;;) {
+        const spaced = spaceEnd(text, i);
+        const ch = text.charCodeAt(spaced);
+        if (ch === 0x3e)
+            return [spaced + 1, false]; // >
+        if (ch === 0x2f) { // />
+            if (text.charCodeAt(spaced + 1) === 0x3e)
+                return [spaced + 2, true];
+            throw new Unreadable();
+        }
+        // An attribute: after white space, a name, `=`, a quoted value without `<`.
+        const afterName = nameEnd(text, spaced);
+        if (spaced === i || afterName === spaced)
+            throw new Unreadable();
+        const equals = spaceEnd(text, afterName);
+        if (text.charCodeAt(equals) !== 0x3d)
+            throw new Unreadable();
+        const open = spaceEnd(text, equals + 1);
+        const quote = text.charCodeAt(open);
+        if (quote !== 0x22 && quote !== 0x27)
+            throw new Unreadable();
+        let close = open + 1;
+        while (close < text.length && text.charCodeAt(close) !== quote && text.charCodeAt(close) !== 0x3c)
+            close++;
+        if (text.charCodeAt(close) !== quote)
+            throw new Unreadable();
+        i = close + 1;
     }
 }
 /** One token at a time, with a stack as deep as the elements (at most MAX_XML_DEPTH). */
@@ -233,44 +336,69 @@ function parse(text) {
     let root = null;
     let at = 0;
     while (at < text.length) {
-        TOKEN.lastIndex = at;
-        const token = TOKEN.exec(text);
-        if (token === null)
-            throw new Unreadable(); // <!DOCTYPE, <![CDATA[, a stray < ...
-        const [, misc, closing, opening, empty, chars] = token;
-        at = TOKEN.lastIndex;
-        if (misc !== undefined)
+        let kind = TEXT;
+        let end;
+        let name = "";
+        let empty = false;
+        if (text.charCodeAt(at) !== 0x3c) {
+            end = text.indexOf("<", at);
+            if (end === -1)
+                end = text.length;
+        }
+        else if (text.startsWith("<!--", at) || text.startsWith("<?", at)) {
+            const comment = text.charCodeAt(at + 1) === 0x21;
+            const close = text.indexOf(comment ? "-->" : "?>", at + (comment ? 4 : 2));
+            if (close === -1)
+                throw new Unreadable();
+            [kind, end] = [MISC, close + (comment ? 3 : 2)];
+        }
+        else if (text.charCodeAt(at + 1) === 0x2f) {
+            const after = nameEnd(text, at + 2);
+            end = spaceEnd(text, after);
+            if (after === at + 2 || text.charCodeAt(end) !== 0x3e)
+                throw new Unreadable();
+            [kind, name, end] = [CLOSE, text.slice(at + 2, after), end + 1];
+        }
+        else {
+            const after = nameEnd(text, at + 1);
+            if (after === at + 1)
+                throw new Unreadable(); // <!DOCTYPE, <![CDATA[, a stray < ...
+            [kind, name] = [OPEN, text.slice(at + 1, after)];
+            [end, empty] = startTagEnd(text, after);
+        }
+        const start = at;
+        at = end;
+        if (kind === MISC)
             continue;
-        if (chars !== undefined) {
+        if (kind === TEXT) {
             const top = stack[stack.length - 1];
+            const chars = text.slice(start, end);
             if (top !== undefined)
-                top.texts.push(chars);
+                (top.texts ?? (top.texts = [])).push(chars);
             else if (!SPACE_ONLY.test(chars))
                 throw new Unreadable(); // text outside the root element
             continue;
         }
-        let done;
-        if (opening !== undefined) {
+        let value = ""; // an empty element's (`<a/>`): no Open made for it
+        if (kind === OPEN) {
             if (root !== null || stack.length >= MAX_XML_DEPTH)
                 throw new Unreadable(); // a second root, or too deep
-            const element = new Open(opening);
-            if (empty !== "/") {
-                stack.push(element);
+            if (!empty) {
+                stack.push(new Open(name));
                 continue;
             }
-            done = [opening, element.value()];
         }
         else {
             const top = stack.pop();
-            if (top === undefined || top.name !== closing)
+            if (top === undefined || top.name !== name)
                 throw new Unreadable();
-            done = [top.name, top.value()];
+            value = top.value();
         }
         const parent = stack[stack.length - 1];
         if (parent === undefined)
-            root = done;
-        else if (!parent.children.has(done[0]))
-            parent.children.set(done[0], done[1]);
+            root = [name, value];
+        else
+            parent.add(name, value);
     }
     if (root === null || stack.length > 0)
         throw new Unreadable();

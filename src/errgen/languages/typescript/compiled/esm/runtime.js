@@ -1,11 +1,11 @@
 // Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
-import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
-import { asText, bodyTooLarge, mcpPayload, readJson, toJson } from "./wire.js";
+import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
 // The payload fields' wire names, in the contract's order.
@@ -73,9 +73,11 @@ function decision(payload, action, reason, delayMs = null) {
     return isKnownCode(code) ? { known: true, code, ...facts } : { known: false, code, ...facts };
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 export function decide(payload, options = {}) {
-    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
+    // The error a client caught decides by the response it was read from (`error.decide()`).
+    if (payload instanceof ErrorPayloadError)
+        return payload.decide(options);
     if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
         const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
         return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
@@ -100,19 +102,68 @@ export function decide(payload, options = {}) {
         reason = "registry";
         registryDelay = entry.retryAfterMs;
     }
+    const given = own(payload, w("retry_after_ms"));
+    const [timedAction, timedReason, delay] = timed(action, reason, typeof given === "number" ? given : registryDelay, options);
+    return decision(payload, timedAction, timedReason, delay);
+}
+/** The timing rule of a timed action (retry, pause; any other passes with no delay): attempts,
+ * then the delay (`named`, else the backoff for this attempt) and its bound. The bound is on the
+ * delay the rule asks for, so escalating never depends on a random draw; jitter then spreads only
+ * a backoff (a named delay is waited as named), as in every SDK. */
+function timed(action, reason, named, options) {
+    const { attempt = 1, maxAttempts = DEFAULT_MAX_ATTEMPTS, maxDelayMs = DEFAULT_MAX_DELAY_MS, jitter = false, draw = Math.random } = options;
     const exhausted = EXHAUSTED[action];
     if (exhausted === undefined)
-        return decision(payload, action, reason);
+        return [action, reason, null];
     if (attempt >= maxAttempts)
-        return decision(payload, exhausted, "attempts-exhausted");
-    const given = own(payload, w("retry_after_ms"));
-    const named = typeof given === "number" || typeof registryDelay === "number";
-    const delay = typeof given === "number" ? given : registryDelay ?? backoffMs(attempt);
-    // The bound is on the delay the rule asks for, so escalating never depends on a random draw;
-    // jitter then spreads only a backoff (a named delay is waited as named), as in Go and Java.
+        return [exhausted, "attempts-exhausted", null];
+    const delay = named ?? backoffMs(attempt);
     if (delay > maxDelayMs)
-        return decision(payload, "escalate", "delay-exceeds-max");
-    return decision(payload, action, reason, jitter && !named ? Math.floor(draw() * delay) : delay);
+        return ["escalate", "delay-exceeds-max", null];
+    return [action, reason, jitter && named === null ? Math.floor(draw() * delay) : delay];
+}
+/** A decision that concerns no payload (a response without one, a transport failure): no code,
+ * no hints. */
+function bare(action, reason, delayMs, correlationId) {
+    return { action, reason, known: false, code: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
+}
+/** How a response without a readable code is decided by its status alone, as the official API
+ * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
+ * defaults: 429 pause, 5xx retry, 401 and 403 stop, 404 skip, other 4xx fix), else its class
+ * (`4xx`), else escalate (docs/conformance.md). */
+export function statusAction(status) {
+    const actions = RESPONSE.status_actions;
+    const exact = has(actions, String(status)) ? actions[String(status)] : undefined;
+    const found = exact ?? (has(actions, `${Math.floor(status / 100)}xx`) ? actions[`${Math.floor(status / 100)}xx`] : undefined);
+    return found !== undefined && Number.isInteger(status) && status >= 100 && status <= 599 ? found : "escalate";
+}
+/** What to do about a response (`readHttp`): its payload decided as `decide` does; a response
+ * with no payload at all (a proxy's HTML 502, a gateway's bare 429 or `{"message":"Too Many
+ * Requests"}`, an empty 503) by its status (`statusAction`), reason `status-fallback`, honouring
+ * its Retry-After. A body that claims the API's error shape and breaks the contract stays
+ * `invalid-payload`. */
+export function decideResponse(reading, options = {}) {
+    if (!reading.error || reading.claimed)
+        return decide(reading.payload, options);
+    let action = statusAction(reading.status);
+    const delay = reading.fallbackDelayMs;
+    // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
+    if (EXHAUSTED[action] === undefined && delay !== null && RESPONSE.paused_with_delay.includes(reading.status))
+        action = "pause";
+    const [timedAction, reason, delayMs] = timed(action, "status-fallback", delay, options);
+    return bare(timedAction, reason, delayMs, reading.correlationId);
+}
+// The failures where the request never reached the server: always safe to send again.
+const NOT_SENT = ["refused", "tls"];
+/** What to do when no response came (`failureOf(error)` names the failure; any other text counts
+ * as `reset`): `refused` and `tls` are retried; `reset` and `timeout` only when the call is
+ * idempotent, else escalated with reason `outcome-unknown`. Retries follow `decide`'s timing
+ * rule with reason `transport-failure`. */
+export function decideFailure(failure, options = {}) {
+    if (!NOT_SENT.includes(failure) && options.idempotent !== true)
+        return bare("escalate", "outcome-unknown", null, null);
+    const [action, reason, delayMs] = timed("retry", "transport-failure", null, options);
+    return bare(action, reason, delayMs, null);
 }
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 export function validatePayload(payload) {
@@ -187,14 +238,14 @@ export function toHttp(given, problem = false) {
     const code = own(payload, w("code"));
     const entry = typeof code === "string" ? recoveryEntry(code) : undefined;
     const status = entry !== undefined ? entry.httpStatus : 500;
-    const headers = {
+    const writing = {
         "Content-Type": problem ? "application/problem+json" : "application/json",
         "x-should-retry": own(payload, w("retryable")) === true ? "true" : "false",
     };
     const delay = delayOf(payload, entry);
     if (delay !== null) {
-        headers["Retry-After"] = String(Math.ceil(delay / 1000));
-        headers["retry-after-ms"] = String(delay);
+        writing["Retry-After"] = String(Math.ceil(delay / 1000));
+        writing["retry-after-ms"] = String(delay);
     }
     const data = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
     const message = own(payload, w("message"));
@@ -204,7 +255,11 @@ export function toHttp(given, problem = false) {
         ...(typeof message === "string" ? [["detail", message]] : []),
     ];
     const body = problem ? Object.fromEntries([...members, ...Object.entries(data)]) : data;
-    const shaped = apiShape(payload, body, headers);
+    const shaped = apiShape(payload, body, writing);
+    // One rule for every header value written (docs/conformance.md, "Writing"): one that would split
+    // or break the response (CR, LF, NUL, non-ASCII, past MAX_HEADER_CHARS, empty) is left out; the
+    // body still carries it.
+    const headers = Object.fromEntries(Object.entries(writing).filter(([, value]) => writableHeader(value)));
     if (RESPONSE.format === "xml") {
         headers["Content-Type"] = "application/xml";
         return { status, headers, body: toXml(shaped) };
@@ -270,7 +325,19 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
             ? payloadOf(codeStatus, headers, found, code, correlationId, delay, xml, nowMs)
             : text;
     }
-    return { error, payload, code, correlationId, delayMs: delay, document: found ?? null };
+    const claimed = code !== null || (!xml && claims(found));
+    let fallbackDelayMs = delay;
+    if (fallbackDelayMs === null && error && !claimed)
+        fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
+    return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+/** Whether a JSON document holds where the registry reads the code (a body source's first key):
+ * the API's own error shape, which a payload breaking the contract must not escape. */
+function claims(document) {
+    return isObject(document) && RESPONSE.code.some((source) => {
+        const step = source.in === "body" ? source.path[0] : undefined;
+        return typeof step === "string" && has(document, step);
+    });
 }
 function payloadOf(status, headers, document, code, correlationId, delay, xml, nowMs) {
     let value = document;
@@ -406,47 +473,168 @@ function levenshtein(a, b, budget) {
     }
     return previous[y.length] ?? 0;
 }
-/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
- * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
- * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+/** An error a service throws and a client catches. A service throws it with a payload
+ * (`new ErrorPayloadError(newError(...))`); a client gets it from `fromResponse` / `fromHttp`
+ * for every error response, with the HTTP `status`, the response's `headers` and the `reading`,
+ * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
+ * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
+ * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
+ * received. */
 export class ErrorPayloadError extends Error {
-    constructor(payload, options) {
-        const data = { ...payload };
-        const message = own(data, w("message"));
-        const code = own(data, w("code"));
-        super(`${String(code)}${typeof message === "string" ? `: ${message}` : ""}`);
-        if (options !== undefined && Object.prototype.hasOwnProperty.call(options, "cause")) {
+    constructor(payload, options = {}) {
+        // Read as unknown: narrowing the ErrorPayload union itself costs tsc a pass over every code
+        // (TS2590 "too complex" at 5,000 codes, tests/test_ts_scale.py).
+        const given = payload;
+        const data = isObject(given) ? { ...given } : null;
+        const status = options.status ?? options.reading?.status ?? null;
+        super(errorMessage(data, status));
+        if (Object.prototype.hasOwnProperty.call(options, "cause")) {
             Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: true, configurable: true });
         }
         this.name = "ErrorPayloadError";
-        this.payload = payload;
-        this.code = String(code);
-        this.retryable = own(data, w("retryable")) === true;
-        this.correlationId = String(own(data, w("correlation_id")) ?? "");
+        // Two statements, not `? :`: a conditional expression reduces the ErrorPayload union (TS2590).
+        this.payload = null;
+        if (data !== null)
+            this.payload = payload;
+        this.raw = options.reading !== undefined && options.reading !== null ? options.reading.payload : given;
+        const code = data === null ? undefined : own(data, w("code"));
+        this.codeText = code === undefined ? null : String(code);
+        this.code = this.codeText === null ? null : isKnownCode(this.codeText) ? this.codeText : new UnknownCode(this.codeText);
+        const category = data === null ? undefined : own(data, w("category"));
+        this.category = typeof category === "string" ? category : null;
+        this.retryable = data !== null && own(data, w("retryable")) === true;
+        const id = data === null ? options.reading?.correlationId : own(data, w("correlation_id"));
+        this.correlationId = typeof id === "string" ? id : "";
+        this.status = status;
+        this.headers = Object.freeze(options.headers === undefined ? {} : headerMap(options.headers));
+        this.reading = options.reading ?? null;
     }
     /** Whether the code is this registry's (narrows `code` and `payload`). */
     isKnown() {
-        return recoveryEntry(this.code) !== undefined;
+        return typeof this.code === "string";
     }
+    /** What to do about this error: `decideResponse` on the response it was read from, else
+     * `decide` on its payload. */
     decide(options = {}) {
-        return decide(this.payload, options);
+        return this.reading !== null ? decideResponse(this.reading, options) : decide(this.payload, options);
     }
+    /** The response a service sends for this error; throws PayloadError for an error read from a
+     * response that carried no payload: there is nothing to send. */
     toHttp(problem = false) {
-        return toHttp(this.payload, problem);
+        return toHttp(this.carried(), problem);
     }
     toMcpResult() {
-        return toMcpResult(this.payload);
+        return toMcpResult(this.carried());
     }
-    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
-     * no payload object. */
+    carried() {
+        const payload = this.payload;
+        if (!isObject(payload))
+            throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
+        return payload;
+    }
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+     * success's body is left unread (unless the registry marks errors sent with a success status,
+     * `error_when`), so the caller can still read it. */
     static async fromResponse(response, nowMs = Date.now()) {
-        const payload = (await readResponse(response, nowMs)).payload;
-        return isObject(payload) ? new ErrorPayloadError(payload) : null;
+        if (!mayBeError(response.status))
+            return null;
+        return ErrorPayloadError.fromReading(await readResponse(response, nowMs), response.headers);
     }
-    /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
-     * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+    /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
     static fromHttp(status, headers, body, nowMs = Date.now()) {
-        const payload = readHttp(status, headers, body, nowMs).payload;
-        return isObject(payload) ? new ErrorPayloadError(payload) : null;
+        return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
     }
+    /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+    static fromAxios(given, nowMs = Date.now()) {
+        const response = "status" in given && typeof given.status === "number" ? given
+            : "response" in given ? given.response : undefined;
+        if (response === undefined || response === null)
+            return null;
+        const headers = parsedHeaders(response.headers);
+        return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+    }
+    /** The error of a reading (null when it is not an error), with the response's headers. */
+    static fromReading(reading, headers = {}) {
+        if (!reading.error)
+            return null;
+        return ErrorPayloadError.of(isObject(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
+    }
+    /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+     * payload), or this class when its category is not one of the registry's. */
+    static of(payload, options = {}) {
+        const given = payload;
+        const category = isObject(given) ? own(given, w("category")) : undefined;
+        const made = typeof category === "string" && CATEGORIES.includes(category)
+            ? categoryErrorClass(category) : ErrorPayloadError;
+        return new made(payload, options);
+    }
+}
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+export class UnknownCode {
+    constructor(text) {
+        this.text = text;
+    }
+    toString() {
+        return this.text;
+    }
+    toJSON() {
+        return this.text;
+    }
+}
+const CATEGORY_CLASSES = new Map();
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+export function categoryErrorClass(category) {
+    let made = CATEGORY_CLASSES.get(category);
+    if (made === undefined) {
+        const name = CATEGORY_ERRORS[category] ?? "ErrorPayloadError";
+        made = class extends ErrorPayloadError {
+            constructor(payload, options = {}) {
+                super(payload, options);
+                this.name = name;
+            }
+        };
+        Object.defineProperty(made, "name", { value: name });
+        CATEGORY_CLASSES.set(category, made);
+    }
+    return made;
+}
+/** Header pairs of an already parsed response: lists joined with ", ", numbers and booleans as
+ * text, anything else left out. */
+function parsedHeaders(headers) {
+    if (!isObject(headers))
+        return [];
+    const pairs = [];
+    for (const [name, value] of Object.entries(headers)) {
+        if (typeof value === "string")
+            pairs.push([name, value]);
+        else if (typeof value === "number" || typeof value === "boolean")
+            pairs.push([name, String(value)]);
+        else if (Array.isArray(value))
+            pairs.push([name, value.map(String).join(", ")]);
+    }
+    return pairs;
+}
+/** A parsed body as `readHttp` reads it: text and bytes as they are, anything else as its JSON. */
+function parsedBody(data) {
+    if (data === undefined || typeof data === "string" || data instanceof Uint8Array || data instanceof ArrayBuffer)
+        return data ?? "";
+    return toJson(data);
+}
+/** Whether a response of this status may be an error: any status >= 300, and any at all when the
+ * registry marks errors sent with a success status (`error_when`). */
+function mayBeError(status) {
+    return RESPONSE.error_when.length > 0 || typeof status !== "number" || status >= 300;
+}
+function errorMessage(data, status) {
+    if (data === null)
+        return status !== null ? `HTTP ${status}: no error payload` : "no error payload";
+    const code = own(data, w("code"));
+    const message = own(data, w("message"));
+    return `${String(code)}${typeof message === "string" ? `: ${message}` : ""}`;
 }

@@ -1,3 +1,4 @@
+import type { Action } from "./contract.js";
 /** Where one fact is: a header, a path into the body (a key, an index, or -1 for `[*]`), or the
  * status (codes only). */
 export type Source = {
@@ -40,6 +41,12 @@ export interface ResponseSpec {
     };
     readonly retryable_statuses: readonly number[];
     readonly service_statuses: readonly number[];
+    /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
+    readonly status_actions: {
+        readonly [status: string]: Action;
+    };
+    /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
+    readonly paused_with_delay: readonly number[];
 }
 /** What a value at a source yields: something usable, or null. */
 type Accept<T> = (value: unknown) => T | null;
@@ -58,6 +65,11 @@ export declare function isError(status: number, document: unknown, headers: unkn
 export declare function registryCode(code: string, status: number, document: unknown, headers: unknown, fits?: (name: string) => boolean): string;
 /** The wire code each registry code is sent as, when several codes share one. */
 export declare const WIRE_CODE: ReadonlyMap<string, string>;
+/** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
+ * saturated. A JSON fraction is first rounded to the microsecond (IEEE double arithmetic, as every
+ * SDK does), so that 64.57, which a double holds as 64.5699..., is 64,570 ms everywhere; the
+ * division by 1000 is then exact integer arithmetic. */
+export declare function secondsMs(value: unknown): number | null;
 /** `30s`, `1.5s`, `6m0s`, `20ms`: the sum of its parts, each rounded up to whole ms. */
 export declare function durationMs(text: string): number | null;
 /** How a delay source's value becomes milliseconds, by its unit. */

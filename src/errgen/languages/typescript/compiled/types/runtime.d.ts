@@ -1,7 +1,8 @@
-import type { Action, Code, Parsed, Reason } from "./contract.js";
+import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
 import type { Json, Problem } from "./verdict.js";
 import type { Headers } from "./wire.js";
+import type { TransportFailure } from "./transport.js";
 /** A payload the contract rejects; `problems` holds [problem id, message, field] triples. */
 export declare class PayloadError extends Error {
     readonly problems: readonly Problem[];
@@ -67,8 +68,30 @@ export interface DecideOptions {
     readonly draw?: () => number;
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
- * value as received (any value). */
+ * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
 export declare function decide(payload: unknown, options?: DecideOptions): Decision;
+/** How a response without a readable code is decided by its status alone, as the official API
+ * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
+ * defaults: 429 pause, 5xx retry, 401 and 403 stop, 404 skip, other 4xx fix), else its class
+ * (`4xx`), else escalate (docs/conformance.md). */
+export declare function statusAction(status: number): Action;
+/** What to do about a response (`readHttp`): its payload decided as `decide` does; a response
+ * with no payload at all (a proxy's HTML 502, a gateway's bare 429 or `{"message":"Too Many
+ * Requests"}`, an empty 503) by its status (`statusAction`), reason `status-fallback`, honouring
+ * its Retry-After. A body that claims the API's error shape and breaks the contract stays
+ * `invalid-payload`. */
+export declare function decideResponse(reading: HttpReading, options?: DecideOptions): Decision;
+/** `decide`'s options, and whether the call may safely be sent twice. */
+export interface FailureOptions extends DecideOptions {
+    /** The call may be sent twice (a GET, a PUT, a request with an Idempotency-Key): a reset or a
+     * timeout is then retried too (default false: those escalate as `outcome-unknown`). */
+    readonly idempotent?: boolean;
+}
+/** What to do when no response came (`failureOf(error)` names the failure; any other text counts
+ * as `reset`): `refused` and `tls` are retried; `reset` and `timeout` only when the call is
+ * idempotent, else escalated with reason `outcome-unknown`. Retries follow `decide`'s timing
+ * rule with reason `transport-failure`. */
+export declare function decideFailure(failure: TransportFailure | string, options?: FailureOptions): Decision;
 /** Strict (a service, before sending): reject unknown codes, contradictions, extra fields. */
 export declare function validatePayload(payload: unknown): ErrorPayload;
 /** Strict, as an assertion: after it returns, TypeScript knows `payload` is an ErrorPayload. */
@@ -128,6 +151,14 @@ export interface HttpReading {
     readonly correlationId: string | null;
     readonly delayMs: number | null;
     readonly document: unknown;
+    /** The status read with (0 when it was not an integer). */
+    readonly status: number;
+    /** Whether the body claims to be the API's error shape: a code was read, or a JSON object holds
+     * where the registry reads the code. A response that claims nothing is decided by its status. */
+    readonly claimed: boolean;
+    /** The wait a response without a payload asks for: `delayMs`, else the standard
+     * `retry-after-ms` / `Retry-After` headers; null when none. */
+    readonly fallbackDelayMs: number | null;
 }
 /** Read an HTTP response as docs/conformance.md ("Reading a real response") specifies: where the
  * registry says each fact is; facts the response does not carry come from the registry row of the
@@ -165,29 +196,103 @@ export declare function fromHttp(status: number, headers: Headers, body: unknown
  * the length). Pass only the values this caller may read (its own tenants, say), never a global
  * list: a suggestion drawn from everything leaks the existence of what the caller cannot see. */
 export declare function didYouMean(value: string, allowed: readonly string[], limit?: number): string[];
-/** An error a service throws and a client catches, carrying the payload: `code`, `retryable` and
- * `correlationId` from it, and what to do about it (`decide`), or how to send it (`toHttp`,
- * `toMcpResult`). A payload from a newer server (an unknown code) is carried as received. */
+/** What an ErrorPayloadError carries besides its payload; every field is optional. */
+export interface ErrorPayloadErrorOptions {
+    /** The error that led to this one. */
+    readonly cause?: unknown;
+    /** The HTTP status of the response it was read from. */
+    readonly status?: number | null;
+    /** That response's headers (any form `readHttp` takes); kept with names in lower case. */
+    readonly headers?: Headers;
+    /** What `readHttp` found: `decide` then goes by the response (`decideResponse`). */
+    readonly reading?: HttpReading | null;
+}
+/** An error a service throws and a client catches. A service throws it with a payload
+ * (`new ErrorPayloadError(newError(...))`); a client gets it from `fromResponse` / `fromHttp`
+ * for every error response, with the HTTP `status`, the response's `headers` and the `reading`,
+ * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
+ * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
+ * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
+ * received. */
 export declare class ErrorPayloadError extends Error {
-    readonly payload: ErrorPayload | Json;
-    readonly code: Code | string;
+    readonly payload: ErrorPayload | Json | null;
+    /** What was received: the payload object, or a body's text, or null. */
+    readonly raw: unknown;
+    /** The code: a `Code` (compare it with a code literal: a misspelt one does not compile), an
+     * `UnknownCode` for a code this SDK does not know (a newer server's), null when the response
+     * carried no payload. `codeText` is the code as sent, whichever it is. */
+    readonly code: Code | UnknownCode | null;
+    readonly codeText: string | null;
+    /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
+     * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+    readonly category: Category | string | null;
     readonly retryable: boolean;
     readonly correlationId: string;
-    constructor(payload: ErrorPayload | Json, options?: {
-        readonly cause?: unknown;
-    });
+    /** The response's HTTP status; null for an error a service throws itself. */
+    readonly status: number | null;
+    /** The response's headers, names in lower case (the first value of a repeated name); empty for
+     * an error a service throws itself. */
+    readonly headers: Readonly<Record<string, string>>;
+    readonly reading: HttpReading | null;
+    constructor(payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions);
     /** Whether the code is this registry's (narrows `code` and `payload`). */
     isKnown(): this is ErrorPayloadError & {
         readonly code: Code;
         readonly payload: ErrorPayload;
     };
+    /** What to do about this error: `decideResponse` on the response it was read from, else
+     * `decide` on its payload. */
     decide(options?: DecideOptions): Decision;
+    /** The response a service sends for this error; throws PayloadError for an error read from a
+     * response that carried no payload: there is nothing to send. */
     toHttp(problem?: boolean): HttpResponse;
     toMcpResult(): ReturnType<typeof toMcpResult>;
-    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error or carries
-     * no payload object. */
+    private carried;
+    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+     * success's body is left unread (unless the registry marks errors sent with a success status,
+     * `error_when`), so the caller can still read it. */
     static fromResponse(response: FetchResponse, nowMs?: number): Promise<ErrorPayloadError | null>;
-    /** The error of an HTTP response (`readHttp`), or null when the response is not an error or
-     * carries no payload object (its text, say: judge `readHttp(...).payload` then). */
+    /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
+    /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
+     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
+     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+    static fromAxios(given: ParsedResponse | {
+        readonly response?: ParsedResponse | undefined;
+    }, nowMs?: number): ErrorPayloadError | null;
+    /** The error of a reading (null when it is not an error), with the response's headers. */
+    static fromReading(reading: HttpReading, headers?: Headers): ErrorPayloadError | null;
+    /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
+     * payload), or this class when its category is not one of the registry's. */
+    static of(payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): ErrorPayloadError;
+}
+/** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
+ * comparing `error.code` with a misspelt code literal fails to compile; `String(code)` and JSON
+ * give the text. */
+export declare class UnknownCode {
+    readonly text: string;
+    constructor(text: string);
+    toString(): string;
+    toJSON(): string;
+}
+/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
+export type CategoryError<C extends Category> = ErrorPayloadError & {
+    readonly category: C;
+};
+/** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
+export interface CategoryErrorClass<C extends Category> {
+    new (payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): CategoryError<C>;
+    readonly prototype: CategoryError<C>;
+}
+/** The error class of `category`, one per category (the package exports each under its name,
+ * CATEGORY_ERRORS); made once, on first use. */
+export declare function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C>;
+/** What `ErrorPayloadError.fromAxios` reads of a response whose client parsed the body (axios):
+ * the status, the headers (a plain object or AxiosHeaders; a value may be a list or a number),
+ * and `data` (parsed JSON, text or bytes). */
+export interface ParsedResponse {
+    readonly status: number;
+    readonly headers?: unknown;
+    readonly data?: unknown;
 }

@@ -113,20 +113,35 @@ public final class ConformanceRunner {
       sorted(writing(input)).properties().forEach(e -> out.put(e.getKey(), e.getValue()));
       return out;
     }
-    JsonNode raw = raw(vector);
+    JsonNode draw = vector.get("jitter_draw");
+    long attempt = number(vector, "attempt", 1);
+    long maxAttempts = number(vector, "max_attempts", policy.defaultMaxAttempts());
+    long maxDelayMs = number(vector, "max_delay_ms", policy.defaultMaxDelayMs());
+    Random jitter = draw != null && draw.isNumber() ? new Drawn(draw.doubleValue()) : null;
+    if (input.has("transport")) {
+      JsonNode failure = input.get("transport");
+      Decision decision =
+          Errors.decideFailure(
+              failure.get("failure").asText(),
+              failure.get("idempotent").asBoolean(),
+              attempt,
+              maxAttempts,
+              maxDelayMs,
+              jitter);
+      out.put("decision", decision.toMap());
+      return out;
+    }
+    HttpReading reading = reading(input, number(vector, "now_ms", 0));
+    JsonNode raw = reading != null ? reading.payload() : raw(vector);
     List<Problem> problems = Errors.validate(raw);
     TreeSet<String> ids = new TreeSet<>();
     problems.forEach(p -> ids.add(p.id().wire()));
-    JsonNode draw = vector.get("jitter_draw");
+    // A response is decided as a client decides it: by its payload, else by its status.
     Decision decision =
-        Errors.decide(
-            raw,
-            number(vector, "attempt", 1),
-            number(vector, "max_attempts", policy.defaultMaxAttempts()),
-            number(vector, "max_delay_ms", policy.defaultMaxDelayMs()),
-            draw != null && draw.isNumber() ? new Drawn(draw.doubleValue()) : null);
+        reading != null
+            ? Errors.decideResponse(reading, attempt, maxAttempts, maxDelayMs, jitter)
+            : Errors.decide(raw, attempt, maxAttempts, maxDelayMs, jitter);
     if (input.has("response")) {
-      HttpReading reading = response(input.get("response"), number(vector, "now_ms", 0));
       Map<String, Object> read = new LinkedHashMap<>();
       read.put("error", reading.error());
       read.put("code", reading.code());
@@ -198,14 +213,16 @@ public final class ConformanceRunner {
     return Json.read(Json.write(new ArrayList<>(ids))).orElseThrow();
   }
 
+  /** The reading of an {@code http} or {@code response} input; null for the other kinds. */
+  private static HttpReading reading(JsonNode input, long now) {
+    if (input.has("response")) {
+      return response(input.get("response"), now);
+    }
+    return input.has("http") ? http(input.get("http"), now) : null;
+  }
+
   private static JsonNode raw(JsonNode vector) {
     JsonNode input = vector.has("input") ? vector.get("input") : vector;
-    if (input.has("http")) {
-      return http(input.get("http"), number(vector, "now_ms", 0)).payload();
-    }
-    if (input.has("response")) {
-      return response(input.get("response"), number(vector, "now_ms", 0)).payload();
-    }
     if (input.has("mcp")) {
       return Errors.fromMcpResult(input.get("mcp"));
     }

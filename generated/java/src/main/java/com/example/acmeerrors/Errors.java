@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 
@@ -189,23 +191,194 @@ public final class Errors {
       reason = Reason.REGISTRY;
       registryDelay = entry.retryAfterMs();
     }
-    Action last = C.exhausted.get(action);
-    if (last == null) {
-      return decision(values, action, reason, null);
-    }
-    if (attempt >= maxAttempts) {
-      return decision(values, last, Reason.ATTEMPTS_EXHAUSTED, null);
-    }
     JsonNode stated = values[Verdicts.RETRY_AFTER_MS];
     Long asked = stated != null ? Long.valueOf(Verdicts.longValue(stated)) : registryDelay;
-    long delay = asked != null ? asked : backoffMs(attempt);
-    if (delay > maxDelayMs) {
-      return decision(values, Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+    Timed t = timed(action, reason, asked, attempt, maxAttempts, maxDelayMs, jitter);
+    return decision(values, t.action(), t.reason(), t.delay());
+  }
+
+  /** A decision's action, reason and delay once the timing rule has been applied. */
+  private record Timed(Action action, Reason reason, Long delay) {}
+
+  /**
+   * The timing rule of a timed action (retry, pause), the same for a payload, a response decided by
+   * its status and a transport failure: attempts first, then the delay ({@code named}, else the
+   * backoff) and its bound. The bound is on the delay the rule asks for, so escalating never
+   * depends on a random draw; jitter then spreads only a backoff (a named delay is waited as
+   * named). Any other action has no delay.
+   */
+  private static Timed timed(
+      Action action,
+      Reason reason,
+      Long named,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    Action last = C.exhausted.get(action);
+    if (last == null) {
+      return new Timed(action, reason, null);
     }
-    if (asked == null && jitter != null && delay > 0) {
+    if (attempt >= maxAttempts) {
+      return new Timed(last, Reason.ATTEMPTS_EXHAUSTED, null);
+    }
+    long delay = named != null ? named : backoffMs(attempt);
+    if (delay > maxDelayMs) {
+      return new Timed(Action.ESCALATE, Reason.DELAY_EXCEEDS_MAX, null);
+    }
+    if (named == null && jitter != null && delay > 0) {
       delay = (long) (jitter.nextDouble() * delay);
     }
-    return decision(values, action, reason, delay);
+    return new Timed(action, reason, delay);
+  }
+
+  // Deciding a response and a transport failure.
+
+  /** {@link #decideResponse(HttpReading, long, long, long, Random)} with the policy's limits. */
+  public static Decision decideResponse(HttpReading reading, long attempt) {
+    return decideResponse(
+        reading, attempt, C.policy.defaultMaxAttempts(), C.policy.defaultMaxDelayMs(), null);
+  }
+
+  /** As above, with these limits and no jitter. */
+  public static Decision decideResponse(
+      HttpReading reading, long attempt, long maxAttempts, long maxDelayMs) {
+    return decideResponse(reading, attempt, maxAttempts, maxDelayMs, null);
+  }
+
+  /**
+   * What to do about a response ({@link #readHttp}): a payload, or a body that claims the API's
+   * error shape, is decided as {@link #decide} decides it; a response with no payload at all (a
+   * proxy's HTML 502, a gateway's bare 429, an empty 503) by its status ({@link #statusAction}),
+   * with reason {@code status-fallback}, honouring its {@code Retry-After}.
+   *
+   * @param reading what {@link #readHttp} found
+   * @param attempt this attempt, 1 for the first
+   * @param maxAttempts attempts before a retry escalates and a pause stops
+   * @param maxDelayMs a longer wait gets {@code escalate}
+   * @param jitter with a source, a backoff delay is a uniform draw below it; null for none
+   * @return the decision
+   */
+  public static Decision decideResponse(
+      HttpReading reading, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    if (!reading.error() || reading.claimed()) {
+      return decide(reading.payload(), attempt, maxAttempts, maxDelayMs, jitter);
+    }
+    Action action = statusAction(reading.status());
+    Long delay = reading.fallbackDelayMs();
+    // A 403 that names a wait is a rate limit (GitHub's secondary limits send exactly that).
+    if (!C.exhausted.containsKey(action)
+        && delay != null
+        && contains(C.response.get("paused_with_delay"), reading.status())) {
+      action = Action.PAUSE;
+    }
+    Timed t =
+        timed(action, Reason.STATUS_FALLBACK, delay, attempt, maxAttempts, maxDelayMs, jitter);
+    return new Decision(
+        t.action(),
+        t.reason(),
+        null,
+        t.delay(),
+        reading.correlationId(),
+        null,
+        List.of(),
+        List.of(),
+        Map.of());
+  }
+
+  /**
+   * How a response without a readable code is decided by its status, as the official API clients
+   * do: the registry's {@code wire.statuses} over errgen's defaults (429 pause, 5xx retry, 401 and
+   * 403 stop, 404 skip, other 4xx fix), by the exact status, else its class ({@code 5xx}); {@code
+   * escalate} for a status outside 100..599.
+   */
+  public static Action statusAction(int status) {
+    JsonNode actions = C.response.get("status_actions");
+    JsonNode found = actions.get(Integer.toString(status));
+    if (found == null) {
+      found = actions.get(Math.floorDiv(status, 100) + "xx");
+    }
+    return found != null && status >= 100 && status <= 599
+        ? Action.fromWire(found.asText())
+        : Action.ESCALATE;
+  }
+
+  private static boolean contains(JsonNode numbers, int status) {
+    for (JsonNode n : numbers) {
+      if (n.isInt() && n.intValue() == status) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@link #decideFailure(TransportFailure, boolean, long, long, long, Random)}, default limits.
+   */
+  public static Decision decideFailure(TransportFailure failure, boolean idempotent, long attempt) {
+    return decideFailure(
+        failure,
+        idempotent,
+        attempt,
+        C.policy.defaultMaxAttempts(),
+        C.policy.defaultMaxDelayMs(),
+        null);
+  }
+
+  /**
+   * What to do when no response came ({@link TransportFailure#of} names the failure): {@code
+   * refused} and {@code tls} (the request never left) are retried; {@code reset} and {@code
+   * timeout} (the server may have applied it) only when the call is {@code idempotent}, else
+   * escalated with reason {@code outcome-unknown}. A retry follows the timing rule of {@link
+   * #decide} with reason {@code transport-failure}.
+   *
+   * @param failure what happened
+   * @param idempotent whether the call may be applied twice (a GET, or a request with an {@code
+   *     Idempotency-Key})
+   * @param attempt this attempt, 1 for the first
+   * @param maxAttempts attempts before a retry escalates
+   * @param maxDelayMs a longer backoff gets {@code escalate}
+   * @param jitter with a source, the backoff is a uniform draw below it; null for none
+   * @return the decision (no code, ids or hints)
+   */
+  public static Decision decideFailure(
+      TransportFailure failure,
+      boolean idempotent,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    if (!failure.neverSent() && !idempotent) {
+      return failureDecision(new Timed(Action.ESCALATE, Reason.OUTCOME_UNKNOWN, null));
+    }
+    return failureDecision(
+        timed(
+            Action.RETRY,
+            Reason.TRANSPORT_FAILURE,
+            null,
+            attempt,
+            maxAttempts,
+            maxDelayMs,
+            jitter));
+  }
+
+  /**
+   * As above, for a failure named by its wire string (anything unknown counts as {@code reset}).
+   */
+  public static Decision decideFailure(
+      String failure,
+      boolean idempotent,
+      long attempt,
+      long maxAttempts,
+      long maxDelayMs,
+      Random jitter) {
+    return decideFailure(
+        TransportFailure.fromWire(failure), idempotent, attempt, maxAttempts, maxDelayMs, jitter);
+  }
+
+  private static Decision failureDecision(Timed t) {
+    return new Decision(
+        t.action(), t.reason(), null, t.delay(), null, null, List.of(), List.of(), Map.of());
   }
 
   /** The recovery decision for a parsed payload. */
@@ -411,9 +584,14 @@ public final class Errors {
     }
   }
 
-  // A header set once: a later value replaces an earlier one of the same name, in its place.
+  // A header set once: a later value replaces an earlier one of the same name, in its place. A
+  // value that is not writable (docs/conformance.md, "Writing headers") is left out: the body
+  // still carries it, and no CR, LF or NUL can split the response.
   private static void putHeader(
       List<Map.Entry<String, String>> headers, String name, String value) {
+    if (!writable(value)) {
+      return;
+    }
     for (int i = 0; i < headers.size(); i++) {
       if (headers.get(i).getKey().equals(name)) {
         headers.set(i, header(name, value));
@@ -421,6 +599,23 @@ public final class Errors {
       }
     }
     headers.add(header(name, value));
+  }
+
+  /**
+   * Whether {@code value} may be written as a header value: not empty, at most {@link
+   * Policy#maxHeaderChars()} characters (the readers' own bound), each one visible ASCII or space.
+   */
+  static boolean writable(String value) {
+    if (value == null || value.isEmpty() || value.length() > C.policy.maxHeaderChars()) {
+      return false;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c > 0x7E) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** An HTTP response for a payload: status, delay headers and a body in the API's own shape. */
@@ -441,17 +636,17 @@ public final class Errors {
     RecoveryEntry entry = C.codes.get(payload.code());
     int status = entry != null ? entry.httpStatus() : 500;
     List<Map.Entry<String, String>> headers = new ArrayList<>();
-    headers.add(header("Content-Type", problem ? "application/problem+json" : "application/json"));
+    putHeader(headers, "Content-Type", problem ? "application/problem+json" : "application/json");
     // For clients that never read the body (the official API SDKs' retry policy obeys it).
-    headers.add(header("x-should-retry", Boolean.toString(payload.retryable())));
+    putHeader(headers, "x-should-retry", Boolean.toString(payload.retryable()));
     Long delay = payload.retryAfterMs();
     if (delay == null && entry != null && payload.retryable()) {
       delay = entry.retryAfterMs();
     }
     if (delay != null) {
       long ms = Math.min(delay, C.policy.maxDelayValueMs());
-      headers.add(header("Retry-After", Long.toString((ms + 999) / 1000)));
-      headers.add(header("retry-after-ms", Long.toString(ms)));
+      putHeader(headers, "Retry-After", Long.toString((ms + 999) / 1000));
+      putHeader(headers, "retry-after-ms", Long.toString(ms));
     }
     String sent = sentCode(payload, fields);
     ObjectNode body = Json.NODES.objectNode();
@@ -482,13 +677,11 @@ public final class Errors {
    * long)}.
    */
   public static HttpReading readHttp(HttpResponse<?> response) {
-    List<Map.Entry<String, String>> headers = new ArrayList<>();
-    response
-        .headers()
-        .map()
-        .forEach((name, values) -> values.forEach(v -> headers.add(header(name, v))));
     return Reading.read(
-        response.statusCode(), headers, bodyOf(response.body()), System.currentTimeMillis());
+        response.statusCode(),
+        pairs(response.headers()),
+        bodyOf(response.body()),
+        System.currentTimeMillis());
   }
 
   // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
@@ -530,22 +723,91 @@ public final class Errors {
 
   /**
    * Throws the error an HTTP response from {@code java.net.http} carries, as the exception of its
-   * category (catch {@link ErrorPayloadException} for all); returns normally when the response is
-   * no error.
+   * category (catch {@link ServiceException} for every error response, {@link
+   * ErrorPayloadException} for those with a payload); returns normally when the response is no
+   * error. A response below 300 is not read when the registry marks no 2xx as an error, so a
+   * streamed body stays unread.
    *
-   * @throws ErrorPayloadException the category's subclass, when the response is an error
-   * @throws InvalidPayloadException when it is an error whose payload the contract cannot read
+   * @throws ErrorPayloadException the category's subclass, when the response carries a payload
+   * @throws NoPayloadException when it is an error without a payload this SDK can read (a proxy's
+   *     HTML 502, an empty 429, a body breaking the contract)
    */
   public static void throwIfError(HttpResponse<?> response) {
-    HttpReading reading = readHttp(response);
+    Optional<ServiceException> error = errorOf(response);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /**
+   * As {@link #throwIfError(HttpResponse)}, for any client's response: OkHttp's {@code (r.code(),
+   * r.headers().toMultimap(), r.body().string())}, Spring's {@code (r.getStatusCode().value(),
+   * r.getHeaders(), body)}.
+   *
+   * @param status the HTTP status
+   * @param headers the headers, each name with its values
+   * @param body the body text (null for none)
+   */
+  public static void throwIfError(
+      int status, Map<String, ? extends List<String>> headers, String body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /** As {@link #throwIfError(int, Map, String)}, for a body of UTF-8 bytes. */
+  public static void throwIfError(
+      int status, Map<String, ? extends List<String>> headers, byte[] body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /** The error a {@code java.net.http} response carries; empty when it is no error. */
+  public static Optional<ServiceException> errorOf(HttpResponse<?> response) {
+    if (response.statusCode() < 300 && C.response.get("error_when").isEmpty()) {
+      return Optional.empty();
+    }
+    return errorOf(readHttp(response), response.headers());
+  }
+
+  /** The error a response carries; empty when it is no error. See {@link #throwIfError}. */
+  public static Optional<ServiceException> errorOf(
+      int status, Map<String, ? extends List<String>> headers, String body) {
+    HttpHeaders map = ServiceException.headersOf(headers);
+    return errorOf(readHttp(status, pairs(map), body, System.currentTimeMillis()), map);
+  }
+
+  /** As above, for a body of UTF-8 bytes. */
+  public static Optional<ServiceException> errorOf(
+      int status, Map<String, ? extends List<String>> headers, byte[] body) {
+    HttpHeaders map = ServiceException.headersOf(headers);
+    return errorOf(readHttp(status, pairs(map), body, System.currentTimeMillis()), map);
+  }
+
+  /**
+   * The exception of a reading: the payload's category exception when the payload is valid, else a
+   * {@link NoPayloadException} (with the contract's problems when the body claimed the API's error
+   * shape). Either decides through {@link #decideResponse}.
+   */
+  private static Optional<ServiceException> errorOf(HttpReading reading, HttpHeaders headers) {
     if (!reading.error()) {
-      return;
+      return Optional.empty();
     }
     Parsed parsed = parse(reading.payload());
-    if (!parsed.ok()) {
-      throw new InvalidPayloadException(parsed.problems());
+    if (parsed.ok()) {
+      return Optional.of(ErrorPayloadException.of(parsed.payload(), reading, headers));
     }
-    throw ErrorPayloadException.of(parsed.payload());
+    List<Problem> problems = reading.claimed() ? parsed.problems() : List.of();
+    return Optional.of(new NoPayloadException(reading, headers, problems));
+  }
+
+  private static List<Map.Entry<String, String>> pairs(HttpHeaders headers) {
+    List<Map.Entry<String, String>> pairs = new ArrayList<>();
+    headers.map().forEach((name, values) -> values.forEach(v -> pairs.add(header(name, v))));
+    return pairs;
   }
 
   /** The raw payload of an HTTP response from {@code java.net.http} (String or byte[] body). */

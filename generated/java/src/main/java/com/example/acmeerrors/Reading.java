@@ -81,6 +81,11 @@ final class Reading {
     String correlation = first(R.get("correlation_id"), document, headers, Reading::codeText, 0);
     Long delay = delayMs(document, headers, nowMs, R.get("retry_after"));
     boolean error = isError(status, document, headers);
+    boolean claimed = code != null || !xml && claims(document);
+    Long fallback = delay;
+    if (fallback == null && error && !claimed) {
+      fallback = delayMs(document, headers, nowMs, R.get("own_retry_after"));
+    }
     JsonNode payload = Json.NODES.nullNode();
     if (error) {
       // A body that cannot be read, or an XML one without a code, is the payload as its text,
@@ -90,7 +95,30 @@ final class Reading {
               ? payload(status, headers, document, code, correlation, delay, xml, nowMs)
               : TextNode.valueOf(text);
     }
-    return new HttpReading(error, payload, code, correlation, delay, document);
+    return new HttpReading(
+        error, payload, code, correlation, delay, document, status, claimed, fallback);
+  }
+
+  /**
+   * Whether a JSON document holds where the registry reads the code (the first key of a body
+   * source): the API's own error shape, which a payload breaking the contract must not escape by
+   * being decided on its status.
+   */
+  private static boolean claims(JsonNode document) {
+    if (document == null || !document.isObject()) {
+      return false;
+    }
+    for (JsonNode source : R.get("code")) {
+      JsonNode path = source.get("path");
+      if (source.get("in").asText().equals("body")
+          && path != null
+          && !path.isEmpty()
+          && path.get(0).isTextual()
+          && document.has(path.get(0).textValue())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean tooLarge(String body) {
@@ -522,7 +550,7 @@ final class Reading {
       case "ms":
         return scaled(value, 1);
       case "seconds":
-        return scaled(value, 1000);
+        return secondsMs(value);
       case "epoch_seconds":
         {
           Long when = scaled(value, 1000);
@@ -532,7 +560,7 @@ final class Reading {
         return value.isTextual() ? durationMs(value.textValue()) : null;
       default:
         {
-          Long seconds = scaled(value, 1000); // "http": delta-seconds or an HTTP-date
+          Long seconds = secondsMs(value); // "http": (decimal) seconds or an HTTP-date
           if (seconds != null || !value.isTextual()) {
             return seconds;
           }
@@ -540,6 +568,45 @@ final class Reading {
           return when == null ? null : Math.min(Math.max(0, when - nowMs), MAX);
         }
     }
+  }
+
+  /**
+   * Seconds as sent ({@code 7}, Microsoft Graph's {@code 2.128}, or a JSON number such as Discord's
+   * {@code 64.57}) in milliseconds, rounded up, saturated. A decimal text is read exactly; a JSON
+   * fraction is first rounded to the microsecond, so that 64.57, which a double holds as
+   * 64.5699..., is 64,570 ms in every errgen SDK.
+   */
+  private static Long secondsMs(JsonNode value) {
+    if (value.isTextual()) {
+      String text = value.textValue();
+      int dot = text.indexOf('.');
+      int places = text.length() - dot - 1;
+      if (dot > 0
+          && places >= 1
+          && places <= 9
+          && digits(text, 0, dot)
+          && digits(text, dot + 1, text.length())) {
+        long whole = saturated(text, 0, dot, 1000);
+        return Math.min(whole + fractionMs(text, dot + 1, text.length(), 1000), MAX);
+      }
+    } else if (value.isFloatingPointNumber()) {
+      double d = value.doubleValue();
+      if (d >= 0 && Double.isFinite(d) && d != Math.rint(d)) {
+        if (d * 1000 > MAX) {
+          return MAX;
+        }
+        long micro = (long) Math.floor(d * 1_000_000 + 0.5);
+        return Math.min((micro + 999) / 1000, MAX);
+      }
+    }
+    return scaled(value, 1000);
+  }
+
+  /** {@code 0.<digits>} of {@code factor} ms, rounded up to a whole ms, in exact arithmetic. */
+  private static long fractionMs(String text, int from, int to, long factor) {
+    long scale = (long) Math.pow(10, to - from);
+    long digits = Long.parseLong(text, from, to, 10);
+    return (digits * factor + scale - 1) / scale;
   }
 
   /** ASCII digits, or a whole JSON number at least 0 (not one out of range), times factor. */
@@ -635,9 +702,7 @@ final class Reading {
       }
       long part = saturated(text, whole, wholeEnd, factor);
       if (fraction >= 0) {
-        long scale = (long) Math.pow(10, fractionEnd - fraction);
-        long digits = Long.parseLong(text, fraction, fractionEnd, 10);
-        part += (digits * factor + scale - 1) / scale;
+        part += fractionMs(text, fraction, fractionEnd, factor);
       }
       total = Math.min(total + part, MAX);
     }

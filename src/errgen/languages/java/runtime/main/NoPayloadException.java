@@ -1,0 +1,57 @@
+package errgen.runtime;
+
+import java.net.http.HttpHeaders;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * An error response with no payload this SDK can read: no payload at all (a proxy's or load
+ * balancer's HTML 502, a gateway's bare 429, an empty 503, text), decided by its status, or a body
+ * in the API's error shape that breaks the contract ({@link #problems()} says how), decided {@code
+ * escalate}. {@link #decide} says which; the retry helpers retry what it says to retry.
+ */
+public class NoPayloadException extends ServiceException {
+  private static final long serialVersionUID = 1L;
+
+  @SuppressWarnings("serial") // an immutable list of records
+  private final List<Problem> problems;
+
+  /**
+   * An exception for a response read without a payload.
+   *
+   * @param reading what {@link Errors#readHttp} found
+   * @param headers the response's headers
+   * @param problems why the body is not a payload (empty when it claims none)
+   */
+  public NoPayloadException(HttpReading reading, HttpHeaders headers, List<Problem> problems) {
+    super(message(reading, problems), null, reading, headers);
+    this.problems = List.copyOf(problems);
+  }
+
+  private static String message(HttpReading reading, List<Problem> problems) {
+    String status = "HTTP " + reading.status();
+    if (!reading.claimed()) {
+      return status + " without an error payload";
+    }
+    StringBuilder text = new StringBuilder(status).append(": an invalid error payload");
+    for (Problem problem : problems) {
+      text.append("; ").append(problem);
+    }
+    return text.toString();
+  }
+
+  /** Why the body breaks the contract; empty for a response that carried no payload at all. */
+  public List<Problem> problems() {
+    return problems;
+  }
+
+  @Override
+  Decision decideUnread(long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
+    return Errors.decideResponse(reading().orElseThrow(), attempt, maxAttempts, maxDelayMs, jitter);
+  }
+
+  @Override
+  public String errorType() {
+    return Integer.toString(status());
+  }
+}
