@@ -76,7 +76,7 @@ final class Reading {
     if (utf8 && !tooLarge) {
       document = xml ? new Xml(text, P.maxXmlDepth()).document() : Json.read(text).orElse(null);
     }
-    String code = readCode(document, headers, status);
+    String code = readCode(R.get("code"), document, headers, status);
     String correlation = first(R.get("correlation_id"), document, headers, Reading::codeText, 0);
     Long delay = delayMs(document, headers, nowMs, R.get("retry_after"));
     boolean error = isError(status, document, headers);
@@ -103,11 +103,10 @@ final class Reading {
    * specific code wins: Microsoft Graph's {@code innerError.code} over its outer {@code code}, the
    * first known entry of an array through {@code [*]}), else the first usable one.
    */
-  static String readCode(JsonNode document, List<Map.Entry<String, String>> headers, int status) {
-    String known = first(R.get("code"), document, headers, Reading::knownCodeText, status);
-    return known != null
-        ? known
-        : first(R.get("code"), document, headers, Reading::codeText, status);
+  static String readCode(
+      JsonNode sources, JsonNode document, List<Map.Entry<String, String>> headers, int status) {
+    String known = first(sources, document, headers, Reading::knownCodeText, status);
+    return known != null ? known : first(sources, document, headers, Reading::codeText, status);
   }
 
   private static String knownCodeText(JsonNode value) {

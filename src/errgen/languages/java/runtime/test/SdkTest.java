@@ -799,6 +799,106 @@ class SdkTest {
     assertEquals("5", Reading.header(List.of(Map.entry("Retry-After-Ms", "5")), "retry-after-ms"));
   }
 
+  private static JsonNode bodySource(Object... path) {
+    ObjectNode source = Json.NODES.objectNode().put("in", "body");
+    var steps = source.putArray("path");
+    for (Object step : path) {
+      if (step instanceof Integer i) {
+        steps.add(i);
+      } else {
+        steps.add((String) step);
+      }
+    }
+    return source;
+  }
+
+  @Test
+  void theKnownCodeWinsOverAnUnknownOneAtAnEarlierSourceOrEntry() {
+    String known = FIRST.code();
+    String unknown = "code_from_a_newer_server";
+    assertTrue(Reading.known(known));
+    assertFalse(Reading.known(unknown));
+    List<Map.Entry<String, String>> none = List.of();
+    // Microsoft Graph: a generic outer code, then the specific innerError.code this SDK knows.
+    JsonNode nested =
+        Json.NODES
+            .arrayNode()
+            .add(bodySource("error", "code"))
+            .add(bodySource("error", "innerError", "code"));
+    ObjectNode graph = Json.NODES.objectNode();
+    ObjectNode error = graph.putObject("error").put("code", unknown);
+    error.putObject("innerError").put("code", known);
+    assertEquals(known, Reading.readCode(nested, graph, none, 400));
+    // No source holds a known code: the first usable one, as before.
+    error.putObject("innerError").put("code", "another_new_code");
+    assertEquals(unknown, Reading.readCode(nested, graph, none, 400));
+    // Through `[*]`: the first known entry of the array, else its first usable one.
+    JsonNode each = Json.NODES.arrayNode().add(bodySource("errors", -1, "code"));
+    ObjectNode google = Json.NODES.objectNode();
+    var errors = google.putArray("errors");
+    errors.addObject().put("code", unknown);
+    errors.addObject().put("reason", known);
+    assertEquals(unknown, Reading.readCode(each, google, none, 400));
+    errors.addObject().put("code", known);
+    assertEquals(known, Reading.readCode(each, google, none, 400));
+    // A later status source is known only when the registry knows the status as a code.
+    JsonNode status =
+        Json.NODES
+            .arrayNode()
+            .add(bodySource("code"))
+            .add(Json.NODES.objectNode().put("in", "status"));
+    ObjectNode flat = Json.NODES.objectNode().put("code", unknown);
+    String expected = Reading.known("503") ? "503" : unknown;
+    assertEquals(expected, Reading.readCode(status, flat, none, 503));
+  }
+
+  @Test
+  void everyDecisionCarriesTheCodeAsTheApiSendsIt() {
+    for (RecoveryEntry entry : RecoveryTable.entries()) {
+      Decision d = Errors.decide(payload(entry).toJson(), 1, 5, Long.MAX_VALUE);
+      assertEquals(entry.code(), d.code());
+      assertEquals(Reading.WIRE_CODE.getOrDefault(entry.code(), entry.code()), d.wireCode());
+      assertEquals(d.wireCode(), d.toMap().get("wire_code"));
+    }
+    // Each code several registry codes share (OpenAI's rate_limit_exceeded) is every one's wire
+    // code.
+    Contract.INSTANCE
+        .response
+        .get("variants")
+        .properties()
+        .forEach(
+            e ->
+                e.getValue()
+                    .forEach(
+                        row -> {
+                          RecoveryEntry entry = Contract.INSTANCE.codes.get(row.get(0).asText());
+                          Decision d = Errors.decide(payload(entry).toJson(), 1, 5, Long.MAX_VALUE);
+                          assertEquals(e.getKey(), d.wireCode(), entry.code());
+                        }));
+    ObjectNode newer = payload(FIRST).toJson().put(wire("code"), "code_from_a_newer_server");
+    assertEquals("code_from_a_newer_server", Errors.decide(newer, 1).wireCode());
+    Decision invalid = Errors.decide(Json.NODES.objectNode(), 1);
+    assertNull(invalid.code());
+    assertNull(invalid.wireCode());
+    assertTrue(invalid.optionalWireCode().isEmpty());
+    assertNull(Errors.decideFailure(TransportFailure.fromWire("reset"), true, 1).wireCode());
+    // The constructor without a wire code derives it from the code.
+    Decision old =
+        new Decision(
+            Action.FIX,
+            Reason.REGISTRY,
+            FIRST.code(),
+            null,
+            null,
+            null,
+            List.of(),
+            List.of(),
+            Map.of());
+    assertEquals(Reading.WIRE_CODE.getOrDefault(FIRST.code(), FIRST.code()), old.wireCode());
+    List<String> keys = new ArrayList<>(old.toMap().keySet());
+    assertEquals(keys.indexOf("code") + 1, keys.indexOf("wire_code"));
+  }
+
   @Test
   void aLongNumberIsOutOfRangeButTheDocumentReads() {
     String digits = "1".repeat(RecoveryTable.policy().maxNumberChars() + 1);
