@@ -37,8 +37,8 @@ impl Decision {
         self.delay_ms.map(std::time::Duration::from_millis)
     }
 
-    /// The code as the API sends it: for a known code its registry row's wire code (OpenAI's
-    /// `rate_limit_exceeded` for its `rate_limit_exceeded-tokens` variant), else the code
+    /// The code as the API sends it: for a known code its registry row's wire code (the
+    /// `rate_limit_exceeded` of `OpenAI`'s `rate_limit_exceeded-tokens` variant), else the code
     /// itself; `None` when `code` is `None`.
     #[must_use]
     pub fn wire_code(&self) -> Option<&str> {
@@ -120,7 +120,9 @@ pub(crate) fn timed<F: FnOnce() -> f64>(
 /// The code `code` is sent as: its registry row's wire code when several codes share one,
 /// else itself.
 pub(crate) fn sent_code(code: &str) -> String {
-    crate::reading::wire_code(code).map_or(code, |(sent, _)| sent).to_owned()
+    crate::reading::wire_code(code)
+        .map_or(code, |(sent, _)| sent)
+        .to_owned()
 }
 
 impl Decision {
