@@ -279,7 +279,8 @@ def _payload(code: str, category: str, retryable: bool, scope: str, cid: str, **
 
 def _decision(action: str, reason: str, code: str | None = None, delay: int | None = None, cid: str | None = None,
               **extra: Any) -> dict[str, Any]:
-    return {"action": action, "reason": reason, "code": code, "delay_ms": delay, "correlation_id": cid,
+    # The acme registry shares no wire code between codes: each code is sent as itself.
+    return {"action": action, "reason": reason, "code": code, "wire_code": code, "delay_ms": delay, "correlation_id": cid,
             "resource_id": None, "did_you_mean": [], "accepted": [], "searched": {}, **extra}
 
 

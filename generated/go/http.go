@@ -165,7 +165,7 @@ func readHTTP(status int, headers []headerPair, body []byte, nowMS int64) Readin
 		document = nil
 	}
 	r := Reading{}
-	r.Code, _ = firstText(response.code, document, headers, codeText, status)
+	r.Code = readCode(response.code, document, headers, status)
 	r.CorrelationID, _ = firstText(response.correlationID, document, headers, codeText, 0)
 	r.DelayMS, r.HasDelay = delayOf(response.retryAfter, document, headers, nowMS)
 	r.IsError = isErrorResponse(status, document, headers)

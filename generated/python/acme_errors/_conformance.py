@@ -86,6 +86,7 @@ def decision_json(decision: Decision) -> dict[str, Any]:
         "action": decision.action.value,
         "reason": decision.reason.value,
         "code": None if decision.code is None else str(decision.code),
+        "wire_code": decision.wire_code,
         "delay_ms": decision.delay_ms,
         "correlation_id": decision.correlation_id,
         "resource_id": decision.resource_id,

@@ -92,6 +92,21 @@ def first(
     return None
 
 
+def read_code(
+    sources: Any, document: object, headers: Headers, status: int, known: Callable[[str], bool]
+) -> Optional[str]:
+    """The code a response carries: the first source whose value is a code `known` accepts (the
+    most specific code this SDK knows wins: Microsoft Graph's innerError.code over its outer code,
+    the first known entry of an array), else the first usable one."""
+
+    def known_text(value: object) -> Optional[str]:
+        code = code_text(value)
+        return code if code is not None and known(code) else None
+
+    found = first(sources, document, headers, known_text, status)
+    return found if found is not None else first(sources, document, headers, code_text, status)
+
+
 # ---- conditions ------------------------------------------------------------------------------------
 
 

@@ -252,7 +252,11 @@ pub fn read_http(response: &HttpParts, now_ms: u64) -> HttpReading {
         headers,
         document: found,
     };
-    let code = facts.first(&spec.code, code_text);
+    // The most specific code this SDK knows wins (Graph's innerError.code over its outer code,
+    // the first known entry of an array); only when none is known, the first usable one.
+    let code = facts
+        .first(&spec.code, known_code)
+        .or_else(|| facts.first(&spec.code, code_text));
     let correlation_id = facts.first(&spec.correlation_id, code_text);
     let delay_ms = facts.delay(&spec.retry_after, now_ms);
     let error = status >= 300 || spec.error_when.iter().any(|c| facts.holds(c));
@@ -539,6 +543,13 @@ fn whole(number: &serde_json::Number) -> Option<i64> {
 }
 
 /// A code or request id: a non-empty string, or a whole JSON number as its decimal text.
+/// The code text of `value` when this registry knows it: a registry code or a wire code
+/// several codes send (a key of `variants`).
+fn known_code(value: &Value) -> Option<String> {
+    code_text(value)
+        .filter(|code| spec().variants.contains_key(code) || recovery_entry(code).is_some())
+}
+
 pub(crate) fn code_text(value: &Value) -> Option<String> {
     match value {
         Value::String(text) if !text.is_empty() => Some(text.clone()),

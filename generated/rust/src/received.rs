@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::data::UNKNOWN_CODE_RULE;
 use crate::data::{policy, problem, wire, Action, Code, Reason, Scope, Verdict, FIELDS};
-use crate::decision::{is_timed, timed, Decision};
+use crate::decision::{is_timed, sent_code, timed, Decision};
 use crate::json::{hex4, integral_number, number_token};
 use crate::payload_error::Problem;
 use crate::table::{category_entry, recovery_entry, CodeEntry, FieldKind, FieldSpec};
@@ -300,6 +300,7 @@ fn invalid(correlation_id: Option<&str>) -> Decision {
         action: Action::Escalate,
         reason: Reason::InvalidPayload,
         code: None,
+        wire_code: None,
         delay_ms: None,
         correlation_id: correlation_id.map(str::to_owned),
         resource_id: None,
@@ -507,7 +508,8 @@ impl<'a> Fields<'a> {
             Some(Got::List { items, .. }) => items.strings(),
             _ => Vec::new(),
         };
-        let code = self.text(at().code).map(|code| match entry {
+        let sent = self.text(at().code);
+        let code = sent.map(|code| match entry {
             Some(entry) if entry.wire == code => entry.code.clone(),
             _ => Code::from_wire(code),
         });
@@ -515,6 +517,7 @@ impl<'a> Fields<'a> {
             action,
             reason,
             code,
+            wire_code: sent.map(sent_code),
             delay_ms,
             correlation_id: text(at().correlation_id),
             resource_id: text(at().resource_id),

@@ -107,6 +107,19 @@ export function first<T>(sources: readonly Source[], document: unknown, headers:
   return null;
 }
 
+/** The code a response carries: the first source whose value is a code `known` accepts (the most
+ * specific code this SDK knows wins: Microsoft Graph's innerError.code over its outer code, the
+ * first known entry of an array), else the first usable one. */
+export function readCode(
+  sources: readonly Source[], document: unknown, headers: unknown, status: number, known: (code: string) => boolean,
+): string | null {
+  const knownText: Accept<string> = (value) => {
+    const code = codeText(value);
+    return code !== null && known(code) ? code : null;
+  };
+  return first(sources, document, headers, knownText, status) ?? first(sources, document, headers, codeText, status);
+}
+
 // ---- conditions -----------------------------------------------------------------------------------
 
 /** Equal as JSON: numbers by value (1 == 1.0), otherwise the same type and the same value. */

@@ -87,7 +87,8 @@ def read(contract: ContractView, status: int, headers: Any, body: str) -> Readin
     if ok and not too_large:
         parsed, document = reading.read_xml(text) if xml else wire.read_json(text)
     found = document if parsed else None
-    code = reading.first(contract.code_sources, found, headers, reading.code_text, status)
+    code = reading.read_code(contract.code_sources, found, headers, status,
+                             lambda code: code in contract.code_map or code in contract.response["variants"])
     error = reading.is_error(status, found, headers)
     name = reading.registry_code(code, status, found, headers) if code is not None else None
     return Reading(error, code, name, found, text, tuple(_unreadable_delays(contract, found, headers)))

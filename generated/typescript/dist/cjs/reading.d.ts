@@ -57,6 +57,10 @@ export declare function messageText(value: unknown): string | null;
 /** What `accept` makes of the value at `source`; null when nothing usable is there. */
 export declare function readSource<T>(source: Source, document: unknown, headers: unknown, accept: Accept<T>, status?: number): T | null;
 export declare function first<T>(sources: readonly Source[], document: unknown, headers: unknown, accept: Accept<T>, status?: number): T | null;
+/** The code a response carries: the first source whose value is a code `known` accepts (the most
+ * specific code this SDK knows wins: Microsoft Graph's innerError.code over its outer code, the
+ * first known entry of an array), else the first usable one. */
+export declare function readCode(sources: readonly Source[], document: unknown, headers: unknown, status: number, known: (code: string) => boolean): string | null;
 export declare function holds(condition: Condition, status: number, document: unknown, headers: unknown): boolean;
 /** Any status >= 300, or a 1xx/2xx that an `error_when` condition marks. */
 export declare function isError(status: number, document: unknown, headers: unknown): boolean;

@@ -90,6 +90,7 @@ function decision(payload, action, reason, delayMs = null) {
     const code = String((0, verdict_js_1.own)(payload, w("code")));
     const facts = {
         action, reason, delayMs,
+        wireCode: reading_js_1.WIRE_CODE.get(code) ?? code,
         correlationId: String((0, verdict_js_1.own)(payload, w("correlation_id"))),
         resourceId: typeof resourceId === "string" ? resourceId : null,
         didYouMean: strings((0, verdict_js_1.own)(payload, w("did_you_mean"))),
@@ -106,7 +107,7 @@ function decide(payload, options = {}) {
         return payload.decide(options);
     if (!(0, verdict_js_1.isObject)(payload) || (0, verdict_js_1.envelopeProblems)(contract_js_1.FIELDS, payload).length > 0) {
         const id = (0, verdict_js_1.isObject)(payload) ? (0, verdict_js_1.own)(payload, w("correlation_id")) : null;
-        return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+        return { action: "escalate", reason: "invalid-payload", known: false, code: null, wireCode: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
             resourceId: null, didYouMean: [], accepted: [], searched: {} };
     }
     if (delayOnFinal(payload))
@@ -151,7 +152,7 @@ function timed(action, reason, named, options) {
 /** A decision that concerns no payload (a response without one, a transport failure): no code,
  * no hints. */
 function bare(action, reason, delayMs, correlationId) {
-    return { action, reason, known: false, code: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
+    return { action, reason, known: false, code: null, wireCode: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
 }
 /** How a response without a readable code is decided by its status alone, as the official API
  * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
@@ -339,7 +340,7 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
     const xml = contract_js_1.RESPONSE.format === "xml" && startsWithTag(text);
     const [parsed, document] = ok && !tooLarge ? (xml ? (0, reading_js_1.readXml)(text) : (0, wire_js_1.readJson)(text)) : [false, null];
     const found = parsed ? document : null;
-    const code = (0, reading_js_1.first)(contract_js_1.RESPONSE.code, found, headers, reading_js_1.codeText, codeStatus);
+    const code = (0, reading_js_1.readCode)(contract_js_1.RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = (0, reading_js_1.first)(contract_js_1.RESPONSE.correlation_id, found, headers, reading_js_1.codeText);
     const delay = (0, reading_js_1.delayMs)(found, headers, nowMs);
     const error = (0, reading_js_1.isError)(codeStatus, found, headers);
@@ -356,6 +357,10 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
     if (fallbackDelayMs === null && error && !claimed)
         fallbackDelayMs = (0, reading_js_1.delayMs)(found, headers, nowMs, contract_js_1.RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+function knownCode(code) {
+    return (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, code) || isKnownCode(code);
 }
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):
  * the API's own error shape, which a payload breaking the contract must not escape. */

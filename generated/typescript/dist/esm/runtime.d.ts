@@ -16,6 +16,10 @@ export type Searched = {
 export interface DecisionFacts {
     readonly action: Action;
     readonly reason: Reason;
+    /** The code as the API sends it: `code`'s wire code when several registry codes share one
+     * (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself; null
+     * with `code`. */
+    readonly wireCode: string | null;
     readonly delayMs: number | null;
     readonly correlationId: string | null;
     readonly resourceId: string | null;

@@ -5,7 +5,7 @@
 import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { codeText, delayMs, first, isError, messageText, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
@@ -65,6 +65,7 @@ function decision(payload, action, reason, delayMs = null) {
     const code = String(own(payload, w("code")));
     const facts = {
         action, reason, delayMs,
+        wireCode: WIRE_CODE.get(code) ?? code,
         correlationId: String(own(payload, w("correlation_id"))),
         resourceId: typeof resourceId === "string" ? resourceId : null,
         didYouMean: strings(own(payload, w("did_you_mean"))),
@@ -81,7 +82,7 @@ export function decide(payload, options = {}) {
         return payload.decide(options);
     if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
         const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
-        return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+        return { action: "escalate", reason: "invalid-payload", known: false, code: null, wireCode: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
             resourceId: null, didYouMean: [], accepted: [], searched: {} };
     }
     if (delayOnFinal(payload))
@@ -126,7 +127,7 @@ function timed(action, reason, named, options) {
 /** A decision that concerns no payload (a response without one, a transport failure): no code,
  * no hints. */
 function bare(action, reason, delayMs, correlationId) {
-    return { action, reason, known: false, code: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
+    return { action, reason, known: false, code: null, wireCode: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
 }
 /** How a response without a readable code is decided by its status alone, as the official API
  * clients do: the exact status in the registry's status table (`wire.statuses` over errgen's
@@ -314,7 +315,7 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
     const xml = RESPONSE.format === "xml" && startsWithTag(text);
     const [parsed, document] = ok && !tooLarge ? (xml ? readXml(text) : readJson(text)) : [false, null];
     const found = parsed ? document : null;
-    const code = first(RESPONSE.code, found, headers, codeText, codeStatus);
+    const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
     const delay = delayMs(found, headers, nowMs);
     const error = isError(codeStatus, found, headers);
@@ -331,6 +332,10 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
     if (fallbackDelayMs === null && error && !claimed)
         fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+function knownCode(code) {
+    return has(RESPONSE.variants, code) || isKnownCode(code);
 }
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):
  * the API's own error shape, which a payload breaking the contract must not escape. */

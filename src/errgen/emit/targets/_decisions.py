@@ -48,7 +48,7 @@ def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, 
     envelope, the registry's)."""
     if envelope:
         correlation = raw.get(_w(contract, "correlation_id")) if isinstance(raw, dict) else None
-        return {"action": "escalate", "reason": "invalid-payload", "code": None, "delay_ms": None,
+        return {"action": "escalate", "reason": "invalid-payload", "code": None, "wire_code": None, "delay_ms": None,
                 "correlation_id": correlation if isinstance(correlation, str) else None, "resource_id": None,
                 "did_you_mean": [], "accepted": [], "searched": {}}
     if _delay_on_final(contract, raw):
@@ -87,7 +87,7 @@ def timed(contract: ContractView, action: str, reason: str, attempt: int, max_at
 
 
 def empty_decision(action: str, reason: str, delay: int | None = None, correlation: str | None = None) -> dict[str, Any]:
-    return {"action": action, "reason": reason, "code": None, "delay_ms": delay, "correlation_id": correlation,
+    return {"action": action, "reason": reason, "code": None, "wire_code": None, "delay_ms": delay, "correlation_id": correlation,
             "resource_id": None, "did_you_mean": [], "accepted": [], "searched": {}}
 
 
@@ -120,7 +120,9 @@ def filled(contract: ContractView, raw: dict[str, Any], action: str, reason: str
     def get(name: str, empty: Any) -> Any:
         return raw.get(_w(contract, name), empty)
 
-    return {"action": action, "reason": reason, "code": get("code", None), "delay_ms": delay,
+    code = get("code", None)
+    row = contract.code_map.get(code)
+    return {"action": action, "reason": reason, "code": code, "wire_code": row.wire_code if row else code, "delay_ms": delay,
             "correlation_id": get("correlation_id", None), "resource_id": get("resource_id", None),
             "did_you_mean": get("did_you_mean", []), "accepted": get("accepted", []), "searched": get("searched", {})}
 

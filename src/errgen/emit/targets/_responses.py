@@ -221,10 +221,12 @@ def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readin
             yield case
     first = contract.response["code"][0]
     for status in (400, 429, 500, 503):
-        case = _reading(contract, f"response/code/unknown/{status}", Response(status).put(first, "code_from_a_newer_server"),
-                        "code_from_a_newer_server")
-        if case:
+        response = Response(status).put(first, "code_from_a_newer_server")
+        read = reference_code(contract.response["code"], status, response.headers, response.document, known_codes(contract))
+        case = _reading(contract, f"response/code/unknown/{status}", response, "code_from_a_newer_server")
+        if case and read == "code_from_a_newer_server":  # else a known code (the status) wins: known-wins cases
             yield case
+    yield from known_code_wins(contract, row)
     message = next(iter(contract.response["message"]), None)
     if message is not None:
         response = Response(row.http_status).put(first, row.wire_code).put(message, "Said by the API.")
@@ -234,6 +236,37 @@ def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readin
     if not _status_code(contract):
         yield Reading("response/code/none", 500, [], body_text(contract, {"unrelated": "x"}), code=None,
                       raw=_unread(contract, {"unrelated": "x"}))
+
+
+def known_code_wins(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
+    """A known code wins over an unknown one: at a later source (Microsoft Graph's innerError.code
+    after its outer code), and at a later element of an array (`[*]`)."""
+    sources = contract.response["code"]
+    unknown = "code_from_a_newer_server"
+    for index, source in enumerate(sources[1:], 1):
+        if source["in"] == "status":
+            continue
+        response = Response(row.http_status).put(sources[0], unknown).put(source, row.wire_code)
+        if contract.response["format"] == "xml" and not (isinstance(response.document, dict) and len(response.document) == 1):
+            continue  # two XML roots are no document
+        case = _reading(contract, f"response/code/known-wins/source-{index}", response, row.wire_code, registry_code=row.code)
+        if case and reference_code([sources[0]], response.status, response.headers, response.document) == unknown:
+            yield case
+    for index, source in enumerate(sources):
+        path = source.get("path", [])
+        if source["in"] != "body" or path.count(ANY) != 1 or contract.response["format"] != "json":
+            continue
+        at = path.index(ANY)
+        items = [place(None, path[at + 1:], unknown), place(None, path[at + 1:], row.wire_code)]
+        document = place(None, path[:at], items) if at else items
+        if document is None or None in items:
+            continue
+        # No earlier source may read a code from this body: the array's known entry must win.
+        if reference_code(sources[:index], row.http_status, [], document) is not None:
+            continue
+        body = body_text(contract, document)
+        raw = built(contract, row.http_status, row.wire_code, row.code, None, None, None)
+        yield Reading(f"response/code/known-wins/array-{index}", row.http_status, [], body, True, row.wire_code, raw=raw)
 
 
 def _status_code(contract: ContractView) -> bool:
@@ -293,18 +326,19 @@ def _code_text(value: Any) -> str | None:
     return str(int(value)) if abs(value) <= MAX_DELAY_VALUE_MS else None
 
 
-def _walk(value: Any, path: list[Any]) -> str | None:
+def _walk(value: Any, path: list[Any], accept: Any = lambda code: True) -> str | None:
     for at, step in enumerate(path):
         if step == ANY:
             items = value if isinstance(value, list) else []
-            return next((found for item in items if (found := _walk(item, path[at + 1:])) is not None), None)
+            return next((found for item in items if (found := _walk(item, path[at + 1:], accept)) is not None), None)
         if isinstance(step, str):
             value = value.get(step) if isinstance(value, dict) else None
         else:
             value = value[step] if isinstance(value, list) and step < len(value) else None
         if value is None:
             return None
-    return _code_text(value)
+    code = _code_text(value)
+    return code if code is not None and accept(code) else None
 
 
 def _reject(name: str) -> Any:
@@ -333,17 +367,32 @@ def _json_document(text: str, max_depth: int) -> Any:
     return document if _depth(document) <= max_depth else None
 
 
-def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any) -> str | None:
-    """The code `read_http` reads (docs/conformance.md step 3), for the generator's own checks."""
+def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any,
+                   known: Any = None) -> str | None:
+    """The code `read_http` reads (docs/conformance.md step 3), for the generator's own checks:
+    given `known` (the codes the SDK knows), the first known one, else the first usable one."""
+    if known:
+        found = _first_code(sources, status, headers, document, lambda code: code in known)
+        if found is not None:
+            return found
+    return _first_code(sources, status, headers, document, lambda code: True)
+
+
+def known_codes(contract: ContractView) -> frozenset[str]:
+    return frozenset(contract.code_map) | frozenset(contract.response["variants"])
+
+
+def _first_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any,
+                accept: Any) -> str | None:
     for source in sources:
         if source["in"] == "status":
-            return str(status)
-        if source["in"] == "header":
+            found: str | None = str(status)
+        elif source["in"] == "header":
             value = next((v for n, v in headers if n.lower() == source["name"]), "").strip(" \t")
             found = value or None
         else:
-            found = _walk(document, source["path"])
-        if found is not None:
+            found = _walk(document, source["path"], accept)
+        if found is not None and accept(found):
             return found
     return None
 
@@ -457,8 +506,11 @@ def numbers(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
         if not response.ok:
             continue
         body = body_text(contract, response.document).replace(json.dumps(marker), text)
-        if code is None:  # the number is no code: a later source may still give one (the status)
-            code = reference_code(contract.response["code"][1:], 400, [], json.loads(body))
+        # A number that is no code, or no code this SDK knows, lets a later source give one (the status).
+        read = reference_code(contract.response["code"], 400, [], _json_document(body, contract.policy.max_json_depth),
+                              known_codes(contract))
+        if read != code:
+            code = read if code is None or read in known_codes(contract) else code
         raw = built(contract, 400, code, None, None, None, None) if code is not None else _unread(contract, json.loads(body))
         yield Reading(f"response/number/{label}", 400, [], body, True, code, None, None, raw)
 

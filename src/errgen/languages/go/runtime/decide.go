@@ -17,6 +17,10 @@ type Decision struct {
 	Reason Reason
 	// Code is empty when the payload was not well-formed, or there was none.
 	Code Code
+	// WireCode is the code as the API sends it: Code's wire code when several registry codes
+	// share one (OpenAI's rate_limit_exceeded for its tokens and requests variants), else Code
+	// itself; empty with Code.
+	WireCode string
 	// Delay and DelayMS say how long to wait before the next call; set for the timed actions
 	// (retry and pause) only.
 	Delay         time.Duration
@@ -177,6 +181,7 @@ func decision(obj *object, action Action, reason Reason, delay int64) Decision {
 	d := bare(action, reason, delay)
 	d.Payload, d.hasCode, d.hasCorrelation = payloadFrom(obj), true, true
 	d.Code = Code(obj.vals[wCode].(string))
+	d.WireCode = sentCode(string(d.Code))
 	d.CorrelationID = obj.vals[wCorrelationID].(string)
 	d.ResourceID, d.hasResource = obj.vals[wResourceID].(string)
 	d.DidYouMean = stringItems(obj.vals[wDidYouMean])
@@ -221,6 +226,10 @@ func (d Decision) value() *object {
 	o.set("code", nil)
 	if d.hasCode {
 		o.set("code", string(d.Code))
+	}
+	o.set("wire_code", nil)
+	if d.hasCode {
+		o.set("wire_code", d.WireCode)
 	}
 	o.set("delay_ms", nil)
 	if _, timed := exhaustedActions[d.Action]; timed {

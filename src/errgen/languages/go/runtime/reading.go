@@ -330,6 +330,34 @@ func firstText(sources []source, document any, headers []headerPair, take accept
 	return text, ok
 }
 
+// readCode is the code a response carries: the first source whose value is a code this SDK knows
+// (the most specific known code wins: Microsoft Graph's innerError.code over its outer code, the
+// first known entry of an array through [*]), and only when no source yields one the first usable
+// value.
+func readCode(sources []source, document any, headers []headerPair, status int) string {
+	knownText := func(v any) (any, bool) {
+		code, ok := codeText(v)
+		if !ok || !knownCode(code.(string)) {
+			return nil, false
+		}
+		return code, true
+	}
+	if code, ok := firstText(sources, document, headers, knownText, status); ok {
+		return code
+	}
+	code, _ := firstText(sources, document, headers, codeText, status)
+	return code
+}
+
+// knownCode: a registry code, or a wire code several registry codes share (a key of variants).
+func knownCode(code string) bool {
+	if _, ok := response.variants[code]; ok {
+		return true
+	}
+	_, ok := entries[Code(code)]
+	return ok
+}
+
 // ---- conditions ----
 
 func (c condition) holds(status int, document any, headers []headerPair) bool {

@@ -170,3 +170,88 @@ func TestDurations(t *testing.T) {
 		t.Errorf("a long duration saturates: got %d", got)
 	}
 }
+
+// withResponseSpec runs f with the response spec spec in place of the registry's, so a test can
+// pin reading rules the registry under test does not use (several code sources, variants).
+func withResponseSpec(t *testing.T, spec string, f func()) {
+	t.Helper()
+	saved := response
+	defer func() { response = saved }()
+	response = loadResponseSpec(spec)
+	f()
+}
+
+// The known code wins (docs/conformance.md, "Reading a real response" step 3): the first source
+// whose value is a registry code or a shared wire code, through [*] entries too; only when no
+// source yields one, the first usable value.
+func TestReadCodePrefersAKnownCode(t *testing.T) {
+	if len(table) == 0 {
+		t.Skip("the registry has no code")
+	}
+	known := string(table[0].Code)
+	spec := `{"format":"json","code":[{"in":"body","path":["error","code"]},` +
+		`{"in":"body","path":["error","inner","code"]},{"in":"body","path":["errors",-1,"code"]},` +
+		`{"in":"header","name":"x-code"}],"variants":{"shared.wire":[["` + known + `",[]]]}}`
+	cases := []struct {
+		body, header, want string
+	}{
+		{`{"error":{"code":"outer.unknown","inner":{"code":"` + known + `"}}}`, "", known},
+		{`{"error":{"code":"outer.unknown","inner":{"code":"inner.unknown"}}}`, "", "outer.unknown"},
+		{`{"errors":[{"code":"first.unknown"},{"code":"shared.wire"}]}`, "", "shared.wire"},
+		{`{"errors":[{"code":"first.unknown"},{"code":"second.unknown"}]}`, "", "first.unknown"},
+		{`{"error":{"code":"outer.unknown"}}`, known, known},
+		{`{"error":{"code":7}}`, "", "7"},
+		{`{"error":{"code":""}}`, "", ""},
+	}
+	withResponseSpec(t, spec, func() {
+		for _, c := range cases {
+			document, ok := decodeJSON([]byte(c.body), maxJSONDepth)
+			if !ok {
+				t.Fatalf("test body does not parse: %s", c.body)
+			}
+			var headers []headerPair
+			if c.header != "" {
+				headers = []headerPair{{"X-Code", c.header}}
+			}
+			if got := readCode(response.code, document, headers, 400); got != c.want {
+				t.Errorf("readCode(%s, x-code %q) = %q, want %q", c.body, c.header, got, c.want)
+			}
+		}
+	})
+}
+
+// Decision.WireCode is the code as the API sends it: the shared wire code of a variant, else the
+// code itself; empty and null in the JSON form without a code.
+func TestDecisionCarriesTheWireCode(t *testing.T) {
+	// The first code NewError makes with a correlation id alone (a resource scope needs an id).
+	var p *ErrorPayload
+	for _, e := range table {
+		if made, err := NewError(e.Code, "req-1"); err == nil {
+			p = made
+			break
+		}
+	}
+	if p == nil {
+		t.Skip("no code of the registry is made from a correlation id alone")
+	}
+	code := p.Code
+	spec := `{"format":"json","code":[{"in":"body","path":["code"]}],"variants":{"shared.wire":[["` +
+		string(code) + `",[]]]}}`
+	if d := Decide(p, 1, DefaultMaxAttempts); d.WireCode != string(code) {
+		t.Errorf("%s without variants: WireCode %q, want the code itself", code, d.WireCode)
+	}
+	withResponseSpec(t, spec, func() {
+		d := Decide(p, 1, DefaultMaxAttempts)
+		if d.WireCode != "shared.wire" {
+			t.Errorf("%s sent as shared.wire: WireCode %q", code, d.WireCode)
+		}
+		text, _ := d.MarshalJSON()
+		if want := `"code":"` + string(code) + `","wire_code":"shared.wire","delay_ms"`; !strings.Contains(string(text), want) {
+			t.Errorf("decision JSON %s lacks %s", text, want)
+		}
+	})
+	d := RawJSON([]byte(`{}`)).Decide(1, DefaultMaxAttempts)
+	if text, _ := d.MarshalJSON(); d.WireCode != "" || !strings.Contains(string(text), `"code":null,"wire_code":null,`) {
+		t.Errorf("no payload: WireCode %q, JSON %s", d.WireCode, text)
+	}
+}

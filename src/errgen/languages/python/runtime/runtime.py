@@ -60,6 +60,9 @@ class Decision:
     # text a newer server sent when it does not, None when there is no valid payload.
     code: Optional[Union[Code, UnknownCode]] = None
     delay_ms: Optional[int] = None
+    # The code as the API sends it: `code`'s wire code when several registry codes share one
+    # (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself.
+    wire_code: Optional[str] = None
     correlation_id: Optional[str] = None
     resource_id: Optional[str] = None
     did_you_mean: Tuple[str, ...] = ()
@@ -245,6 +248,7 @@ def _decision(
         reason=reason,
         code=code_of(payload[_W["code"]]),
         delay_ms=delay,
+        wire_code=_reading.WIRE_CODE.get(payload[_W["code"]], payload[_W["code"]]),
         correlation_id=payload[_W["correlation_id"]],
         resource_id=payload.get(_W["resource_id"]),
         did_you_mean=tuple(payload.get(_W["did_you_mean"], ())),
@@ -495,7 +499,7 @@ def read_http(
     if ok and not too_large:
         parsed, document = _reading.read_xml(text) if xml else _wire.read_json(text)
     found = document if parsed else None
-    code = _reading.first(RESPONSE["code"], found, headers, _reading.code_text, code_status)
+    code = _reading.read_code(RESPONSE["code"], found, headers, code_status, _known)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
     delay = _reading.delay_ms(found, headers, now)
     error = _reading.is_error(code_status, found, headers)
@@ -515,6 +519,10 @@ def read_http(
     return HttpReading(
         error, payload, code, correlation, delay, found, code_status, claimed, fallback
     )
+
+
+def _known(code: str) -> bool:
+    return code in RESPONSE["variants"] or recovery_entry(code) is not None
 
 
 def _claims(document: object) -> bool:

@@ -13,7 +13,7 @@ import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { codeText, delayMs, first, isError, messageText, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
@@ -43,6 +43,10 @@ export type Searched = { readonly [parameter: string]: string | number | boolean
 export interface DecisionFacts {
   readonly action: Action;
   readonly reason: Reason;
+  /** The code as the API sends it: `code`'s wire code when several registry codes share one
+   * (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself; null
+   * with `code`. */
+  readonly wireCode: string | null;
   readonly delayMs: number | null;
   readonly correlationId: string | null;
   readonly resourceId: string | null;
@@ -128,6 +132,7 @@ function decision(payload: Json, action: Action, reason: Reason, delayMs: number
   const code = String(own(payload, w("code")));
   const facts: DecisionFacts = {
     action, reason, delayMs,
+    wireCode: WIRE_CODE.get(code) ?? code,
     correlationId: String(own(payload, w("correlation_id"))),
     resourceId: typeof resourceId === "string" ? resourceId : null,
     didYouMean: strings(own(payload, w("did_you_mean"))),
@@ -158,7 +163,7 @@ export function decide(payload: unknown, options: DecideOptions = {}): Decision 
   if (payload instanceof ErrorPayloadError) return payload.decide(options);
   if (!isObject(payload) || envelopeProblems(FIELDS, payload).length > 0) {
     const id = isObject(payload) ? own(payload, w("correlation_id")) : null;
-    return { action: "escalate", reason: "invalid-payload", known: false, code: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
+    return { action: "escalate", reason: "invalid-payload", known: false, code: null, wireCode: null, delayMs: null, correlationId: typeof id === "string" ? id : null,
              resourceId: null, didYouMean: [], accepted: [], searched: {} };
   }
   if (delayOnFinal(payload)) return decision(payload, "escalate", "invalid-payload");
@@ -199,7 +204,7 @@ function timed(action: Action, reason: Reason, named: number | null, options: De
 /** A decision that concerns no payload (a response without one, a transport failure): no code,
  * no hints. */
 function bare(action: Action, reason: Reason, delayMs: number | null, correlationId: string | null): Decision {
-  return { action, reason, known: false, code: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
+  return { action, reason, known: false, code: null, wireCode: null, delayMs, correlationId, resourceId: null, didYouMean: [], accepted: [], searched: {} };
 }
 
 /** How a response without a readable code is decided by its status alone, as the official API
@@ -441,7 +446,7 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   const xml = RESPONSE.format === "xml" && startsWithTag(text);
   const [parsed, document] = ok && !tooLarge ? (xml ? readXml(text) : readJson(text)) : [false, null];
   const found = parsed ? document : null;
-  const code = first(RESPONSE.code, found, headers, codeText, codeStatus);
+  const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
   const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
   const delay = delayMs(found, headers, nowMs);
   const error = isError(codeStatus, found, headers);
@@ -457,6 +462,11 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   let fallbackDelayMs = delay;
   if (fallbackDelayMs === null && error && !claimed) fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
   return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+
+/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+function knownCode(code: string): boolean {
+  return has(RESPONSE.variants, code) || isKnownCode(code);
 }
 
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):

@@ -13,6 +13,9 @@ import java.util.Optional;
  * @param action retry, pause, skip, fix, stop or escalate
  * @param reason which rule decided
  * @param code the payload's code, or null for an invalid payload
+ * @param wireCode the code as the API sends it: a registry code's wire code when several codes
+ *     share one (OpenAI's {@code rate_limit_exceeded} for its tokens and requests variants), else
+ *     the code itself; null when the code is
  * @param delayMs how long to wait before a retry or after a pause, or null
  * @param correlationId the id to quote on an escalation, or null
  * @param resourceId the resource to skip, or null
@@ -24,6 +27,7 @@ public record Decision(
     Action action,
     Reason reason,
     String code,
+    String wireCode,
     Long delayMs,
     String correlationId,
     String resourceId,
@@ -37,6 +41,43 @@ public record Decision(
     accepted = List.copyOf(accepted);
     searched =
         searched.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(searched));
+  }
+
+  /**
+   * The decision as before {@code wireCode} existed: its wire code derived from {@code code} (the
+   * registry row's wire code for a known code, else the code itself).
+   */
+  public Decision(
+      Action action,
+      Reason reason,
+      String code,
+      Long delayMs,
+      String correlationId,
+      String resourceId,
+      List<String> didYouMean,
+      List<String> accepted,
+      Map<String, Object> searched) {
+    this(
+        action,
+        reason,
+        code,
+        wireCodeOf(code),
+        delayMs,
+        correlationId,
+        resourceId,
+        didYouMean,
+        accepted,
+        searched);
+  }
+
+  /** The code as the API sends it: its registry row's wire code, else itself; null for null. */
+  static String wireCodeOf(String code) {
+    return code == null ? null : Reading.WIRE_CODE.getOrDefault(code, code);
+  }
+
+  /** The code as the API sends it, when there is a code. */
+  public Optional<String> optionalWireCode() {
+    return Optional.ofNullable(wireCode);
   }
 
   /** How long to wait before a retry or after a pause, when the action waits. */
@@ -90,6 +131,7 @@ public record Decision(
     out.put("action", action.wire());
     out.put("reason", reason.wire());
     out.put("code", code);
+    out.put("wire_code", wireCode);
     out.put("delay_ms", delayMs);
     out.put("correlation_id", correlationId);
     out.put("resource_id", resourceId);

@@ -17,6 +17,9 @@ pub struct Decision {
     pub action: Action,
     pub reason: Reason,
     pub code: Option<Code>,
+    /// The code as the API sends it: read with [`Decision::wire_code`]. Private so it always
+    /// agrees with `code` (only this crate makes a decision).
+    pub(crate) wire_code: Option<String>,
     /// How long to wait before acting, for `retry` and `pause`.
     pub delay_ms: Option<u64>,
     pub correlation_id: Option<String>,
@@ -31,6 +34,14 @@ impl Decision {
     #[must_use]
     pub fn delay(&self) -> Option<std::time::Duration> {
         self.delay_ms.map(std::time::Duration::from_millis)
+    }
+
+    /// The code as the API sends it: for a known code its registry row's wire code (the
+    /// `rate_limit_exceeded` of `OpenAI`'s `rate_limit_exceeded-tokens` variant), else the code
+    /// itself; `None` when `code` is `None`.
+    #[must_use]
+    pub fn wire_code(&self) -> Option<&str> {
+        self.wire_code.as_deref()
     }
 }
 
@@ -105,6 +116,14 @@ pub(crate) fn timed<F: FnOnce() -> f64>(
     (action, reason, Some(delay))
 }
 
+/// The code `code` is sent as: its registry row's wire code when several codes share one,
+/// else itself.
+pub(crate) fn sent_code(code: &str) -> String {
+    crate::reading::wire_code(code)
+        .map_or(code, |(sent, _)| sent)
+        .to_owned()
+}
+
 impl Decision {
     /// A decision that carries no payload's facts: a status fallback's or a transport failure's.
     pub(crate) fn bare(
@@ -117,6 +136,7 @@ impl Decision {
             action,
             reason,
             code: None,
+            wire_code: None,
             delay_ms,
             correlation_id,
             resource_id: None,

@@ -224,6 +224,7 @@ fn invalid_payloads_escalate_with_the_correlation_id_only() {
     assert_eq!(decision.action, Action::Escalate);
     assert_eq!(decision.reason, Reason::InvalidPayload);
     assert_eq!(decision.code, None);
+    assert_eq!(decision.wire_code(), None);
     assert_eq!(decision.correlation_id.as_deref(), Some("c-1"));
     assert_eq!(verdict(&raw), Verdict::Invalid);
     assert_eq!(verdict(&json!([])), Verdict::Invalid);
@@ -1362,4 +1363,18 @@ fn a_code_written_with_a_fraction_or_exponent_is_read_correctly_rounded() {
     assert_eq!(code("9007199254740992.0"), None); // past 2^53 - 1
     assert_eq!(code("-32601.0").as_deref(), Some("-32601"));
     assert_eq!(code("1e3").as_deref(), Some("1000"));
+}
+
+#[test]
+fn a_decision_carries_the_code_as_the_api_sends_it() {
+    // An unknown code is sent as itself.
+    let decision = decide_value(&retryable_unknown(), 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+    assert_eq!(decision.wire_code(), Some("CODE_FROM_A_NEWER_SERVER"));
+    // A known code: its registry row's wire code, the one `to_http` writes.
+    for entry in RECOVERY_TABLE {
+        let raw = payload_for(entry, &entry.scope);
+        let decision = decide_value(&raw, 1, 5, policy::DEFAULT_MAX_DELAY_MS);
+        let sent = crate::reading::wire_code(entry.wire).map_or(entry.wire, |(sent, _)| sent);
+        assert_eq!(decision.wire_code(), Some(sent), "{}", entry.wire);
+    }
 }

@@ -84,7 +84,7 @@ function decisionJson(d, raw) {
     const holder = (0, verdict_js_1.isObject)(raw) ? (0, verdict_js_1.own)(raw, WIRE["searched"] ?? "searched") : undefined;
     const searched = Object.fromEntries(Object.entries(d.searched).map(([key, value]) => [key, spelled(value, holder, key)]));
     return {
-        action: d.action, reason: d.reason, code: d.code, delay_ms: d.delayMs, correlation_id: d.correlationId,
+        action: d.action, reason: d.reason, code: d.code, wire_code: d.wireCode, delay_ms: d.delayMs, correlation_id: d.correlationId,
         resource_id: d.resourceId, did_you_mean: [...d.didYouMean], accepted: [...d.accepted], searched,
     };
 }

@@ -9,6 +9,7 @@ exports.codeText = codeText;
 exports.messageText = messageText;
 exports.readSource = readSource;
 exports.first = first;
+exports.readCode = readCode;
 exports.holds = holds;
 exports.isError = isError;
 exports.registryCode = registryCode;
@@ -80,6 +81,16 @@ function first(sources, document, headers, accept, status = 0) {
             return found;
     }
     return null;
+}
+/** The code a response carries: the first source whose value is a code `known` accepts (the most
+ * specific code this SDK knows wins: Microsoft Graph's innerError.code over its outer code, the
+ * first known entry of an array), else the first usable one. */
+function readCode(sources, document, headers, status, known) {
+    const knownText = (value) => {
+        const code = codeText(value);
+        return code !== null && known(code) ? code : null;
+    };
+    return first(sources, document, headers, knownText, status) ?? first(sources, document, headers, codeText, status);
 }
 // ---- conditions -----------------------------------------------------------------------------------
 /** Equal as JSON: numbers by value (1 == 1.0), otherwise the same type and the same value. */

@@ -153,6 +153,7 @@ public final class Errors {
         Reason.INVALID_PAYLOAD,
         null,
         null,
+        null,
         correlationId,
         null,
         List.of(),
@@ -278,6 +279,7 @@ public final class Errors {
         t.action(),
         t.reason(),
         null,
+        null,
         t.delay(),
         reading.correlationId(),
         null,
@@ -378,7 +380,7 @@ public final class Errors {
 
   private static Decision failureDecision(Timed t) {
     return new Decision(
-        t.action(), t.reason(), null, t.delay(), null, null, List.of(), List.of(), Map.of());
+        t.action(), t.reason(), null, null, t.delay(), null, null, List.of(), List.of(), Map.of());
   }
 
   /** The recovery decision for a parsed payload. */
@@ -409,10 +411,12 @@ public final class Errors {
     List<String> didYouMean = ErrorPayload.strings(values[Verdicts.DID_YOU_MEAN]);
     List<String> accepted = ErrorPayload.strings(values[Verdicts.ACCEPTED]);
     Map<String, Object> searched = ErrorPayload.scalars(values[Verdicts.SEARCHED]);
+    String code = ErrorPayload.text(values[Verdicts.CODE]);
     return new Decision(
         action,
         reason,
-        ErrorPayload.text(values[Verdicts.CODE]),
+        code,
+        Decision.wireCodeOf(code),
         delay,
         ErrorPayload.text(values[Verdicts.CORRELATION_ID]),
         ErrorPayload.text(values[Verdicts.RESOURCE_ID]),

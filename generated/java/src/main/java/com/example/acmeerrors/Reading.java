@@ -77,7 +77,7 @@ final class Reading {
     if (utf8 && !tooLarge) {
       document = xml ? new Xml(text, P.maxXmlDepth()).document() : Json.read(text).orElse(null);
     }
-    String code = first(R.get("code"), document, headers, Reading::codeText, status);
+    String code = readCode(R.get("code"), document, headers, status);
     String correlation = first(R.get("correlation_id"), document, headers, Reading::codeText, 0);
     Long delay = delayMs(document, headers, nowMs, R.get("retry_after"));
     boolean error = isError(status, document, headers);
@@ -97,6 +97,27 @@ final class Reading {
     }
     return new HttpReading(
         error, payload, code, correlation, delay, document, status, claimed, fallback);
+  }
+
+  /**
+   * The code a response carries: the first source whose value is a code this SDK knows (the most
+   * specific code wins: Microsoft Graph's {@code innerError.code} over its outer {@code code}, the
+   * first known entry of an array through {@code [*]}), else the first usable one.
+   */
+  static String readCode(
+      JsonNode sources, JsonNode document, List<Map.Entry<String, String>> headers, int status) {
+    String known = first(sources, document, headers, Reading::knownCodeText, status);
+    return known != null ? known : first(sources, document, headers, Reading::codeText, status);
+  }
+
+  private static String knownCodeText(JsonNode value) {
+    String code = codeText(value);
+    return code != null && known(code) ? code : null;
+  }
+
+  /** A registry code, or a wire code several registry codes share (a key of {@code variants}). */
+  static boolean known(String code) {
+    return C.codes.containsKey(code) || R.get("variants").has(code);
   }
 
   /**
