@@ -129,7 +129,10 @@ def test_typing_a_code_narrows_the_search_to_it_and_enter_opens_its_page(chrome:
 
     _open(chrome, acme_site / "index.html")
     assert len(_search(chrome, "RESOURCE")) >= 1
-    assert _search(chrome, "tenant_unknown") == ["TENANT_UNKNOWN"]  # case does not matter
+    # Case does not matter; the renamed code's old name leads to it too (its page says so), listed after it.
+    assert _search(chrome, "tenant_unknown") == ["TENANT_UNKNOWN", "UNKNOWN_DOMAIN"]
+    assert _search(chrome, "unknown_domain") == ["UNKNOWN_DOMAIN"]  # its page says it was renamed, and links on
+    _search(chrome, "tenant_unknown")
     selected = chrome.find_element("css selector", "#results [aria-selected=true]")
     assert _code(selected) == "TENANT_UNKNOWN"
     chrome.switch_to.active_element.send_keys(Keys.ENTER)
@@ -185,7 +188,10 @@ def test_every_link_resolves_inside_the_site_and_every_type_uri_names_a_page(chr
         assert page.as_uri() in pages, row.code  # reachable from the index
         chrome.get(page.as_uri())
         assert chrome.find_element("tag name", "h1").text == row.code
-    assert len(pages) == len(contract.codes) + 2  # the codes, the index, the changelog
+    old_names = {old for row in contract.codes for old in row.renamed_from}
+    assert old_names and all((acme_site / old / "index.html").as_uri() in pages for old in old_names)
+    # The codes, the old names' pages (a renamed code's type URI still resolves), the index, the changelog.
+    assert len(pages) == len(contract.codes) + len(old_names) + 2
 
 
 def test_hostile_registry_text_shows_as_text_and_runs_nothing(chrome: Any, hostile_site: Path) -> None:

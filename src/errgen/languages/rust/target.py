@@ -63,7 +63,8 @@ def _render(view: contract.ContractView) -> dict[str, str]:
     files["rust/README.md"] = render_template(NAME, "README.md.jinja", **context)
     # The crate's front page ends with the README's example, which `cargo test` runs as a doctest
     # (the registry's own prose stays out of the rustdoc the strict lints read).
-    files["rust/src/example.md"] = render_template(NAME, "example.md.jinja", **context) + "\n"
+    # An HTML comment names the generator: rustdoc passes it through unseen.
+    files["rust/src/example.md"] = f"<!-- {view.header} -->\n" + render_template(NAME, "example.md.jinja", **context) + "\n"
     if (notice := license_notice(view)) is not None:
         files["rust/LICENSE"] = notice
     return files
