@@ -91,7 +91,7 @@ def test_conformance_accepts_a_hand_written_vectors_file(tmp_path: Path) -> None
     hand = {"vectors": [
         {"name": "ok", "input": {"payload": {"code": "AUTH_EXPIRED", "category": "auth", "retryable": False, "scope": "request",
                                              "correlation_id": "c"}}, "expected": {"decision": {"action": "escalate", "reason": "registry",
-                                             "code": "AUTH_EXPIRED", "delay_ms": None, "correlation_id": "c", "resource_id": None,
+                                             "code": "AUTH_EXPIRED", "wire_code": "AUTH_EXPIRED", "delay_ms": None, "correlation_id": "c", "resource_id": None,
                                              "did_you_mean": [], "accepted": [], "searched": {}}}},
         {"name": "header", "input": {"http": {"status": 503, "headers": [["Retry-After", "2"]],
                                               "body": '{"code":"X","category":"y","retryable":true,"scope":"service","correlation_id":"c"}'}},

@@ -244,7 +244,8 @@ def test_hostile_registry_crate_compiles_and_carries_text_exactly(tmp_path: Path
 
 def decision(action: str, reason: str, payload: dict[str, Any] | None = None, delay: int | None = None) -> dict[str, Any]:
     p = payload or {}
-    return {"action": action, "reason": reason, "code": p.get("code"), "delay_ms": delay,
+    # The default registry shares no wire code between codes: each code is sent as itself.
+    return {"action": action, "reason": reason, "code": p.get("code"), "wire_code": p.get("code"), "delay_ms": delay,
             "correlation_id": p.get("correlation_id"), "resource_id": p.get("resource_id"),
             "did_you_mean": p.get("did_you_mean", []), "accepted": p.get("accepted", []), "searched": p.get("searched", {})}
 
