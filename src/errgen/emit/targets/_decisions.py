@@ -48,9 +48,7 @@ def decision(contract: ContractView, raw: Any, attempt: int, max_attempts: int, 
     envelope, the registry's)."""
     if envelope:
         correlation = raw.get(_w(contract, "correlation_id")) if isinstance(raw, dict) else None
-        return {"action": "escalate", "reason": "invalid-payload", "code": None, "wire_code": None, "delay_ms": None,
-                "correlation_id": correlation if isinstance(correlation, str) else None, "resource_id": None,
-                "did_you_mean": [], "accepted": [], "searched": {}}
+        return empty_decision("escalate", "invalid-payload", None, correlation if isinstance(correlation, str) else None)
     if _delay_on_final(contract, raw):
         return filled(contract, raw, "escalate", "invalid-payload")
     scope, retryable = raw[_w(contract, "scope")], raw[_w(contract, "retryable")]
