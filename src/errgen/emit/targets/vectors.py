@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from errgen import manual
 from errgen.contract import TRANSPORT_FAILURES, ContractView, CodeRow, view
 from errgen.emit.targets import _responses, _writing
-from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload  # noqa: F401
+from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload, value_of  # noqa: F401
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
 from errgen.emit.targets._decisions import expected, status_decision, transport_decision
@@ -177,7 +177,7 @@ def code_cases(contract: ContractView, row: CodeRow, first: Callable[..., bool])
     if first("hints", row.hints):
         for hint in contract.hints:
             if hint not in row.hints:
-                yield payload_case(f"{row.code}/contradiction/hint-{hint}", {**base, w[hint]: HINT_VALUES[hint]})
+                yield payload_case(f"{row.code}/contradiction/hint-{hint}", {**base, w[hint]: value_of(contract, hint)})
     if not row.retryable and first("delay-on-final", row.scope):
         yield payload_case(f"{row.code}/delay-on-final", {**base, w["retry_after_ms"]: 100})
 
@@ -196,7 +196,7 @@ def unknown_codes(contract: ContractView) -> Iterator[Case]:
     yield payload_case("unknown-code/last-attempt", unknown_payload(contract, True, "service", did_you_mean=["x"]),
                        attempt=contract.policy.default_max_attempts)
     yield payload_case("unknown-code/delay-on-final", unknown_payload(contract, False, "request", retry_after_ms=100))
-    yield payload_case("unknown-code/hints-carried", unknown_payload(contract, False, "request", **HINT_VALUES))
+    yield payload_case("unknown-code/hints-carried", unknown_payload(contract, False, "request", **{h: value_of(contract, h) for h in contract.hints}))
     yield payload_case("unknown-code/constructor", {**unknown_payload(contract, True, "request"), w["code"]: "constructor"})
     yield payload_case("unknown-code/proto", {**unknown_payload(contract, True, "request"), w["code"]: "__proto__"})
 
