@@ -109,3 +109,36 @@ def variants(registry: Registry) -> dict[str, list[list[Any]]]:
 
 def _conditions(conditions: tuple[Condition, ...]) -> list[dict[str, Any]]:
     return [found for found in map(condition, conditions) if found is not None]
+
+
+# Half a surrogate pair, as a JSON escape (`"\ud800"`) or as a character of the text.
+MAY_HOLD_LONE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def mended(value: Any) -> Any:
+    """`value` with each lone surrogate in its strings (keys too) read as U+FFFD, as every SDK
+    reads it (docs/conformance.md, "Reading an HTTP response"): no UTF-8 text holds one, so a
+    report or a vector quoting it would raise.
+    Iterative: a document read here may nest as deep as the decoder allows."""
+    if isinstance(value, str):
+        return _LONE.sub("\ufffd", value)
+    if not isinstance(value, (list, dict)):
+        return value
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
+    while stack:
+        parent, slot, item = stack.pop()
+        if isinstance(item, list):
+            copy: Any = list(item)
+            stack.extend((copy, i, inner) for i, inner in enumerate(copy))
+        elif isinstance(item, dict):
+            copy = {}
+            for key, inner in item.items():
+                fixed = _LONE.sub("\ufffd", key)
+                copy[fixed] = inner
+                stack.append((copy, fixed, inner))
+        else:
+            copy = _LONE.sub("\ufffd", item) if isinstance(item, str) else item
+        parent[slot] = copy
+    return root[0]

@@ -18,7 +18,7 @@ import calendar
 
 from errgen.contract import MAX_DELAY_VALUE_MS, CodeRow, ContractView
 from errgen.emit.targets._decisions import status_decision
-from errgen.wire import ANY
+from errgen.wire import ANY, mended
 
 PATH = "conformance/responses.json"
 # The clock of every response vector: Wed, 21 Oct 2026 07:28:00 GMT (as vectors.json's NOW_MS).
@@ -364,7 +364,7 @@ def _json_document(text: str, max_depth: int) -> Any:
                               parse_int=lambda digits: int(digits) if len(digits) <= 4000 else float("inf"))
     except (ValueError, RecursionError):  # not JSON, or nested past any reader's limit
         return None
-    return document if _depth(document) <= max_depth else None
+    return mended(document) if _depth(document) <= max_depth else None
 
 
 def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any,
@@ -403,6 +403,25 @@ def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator
         response = Response(row.http_status).put(first, row.wire_code).put(source, f"req-{index}")
         case = _reading(contract, f"response/correlation-id/source-{index}", response, row.code, correlation=f"req-{index}")
         if case:
+            yield case
+    yield from lone_surrogates(contract, row)
+
+
+# A JSON escape that leaves half a surrogate pair is read as U+FFFD; a whole pair is one character.
+LONE_SURROGATES = (("high", "\\ud800", "\ufffd"), ("low-then-text", "\\udc00x", "\ufffdx"),
+                   ("reversed-pair", "\\ude00\\ud83d", "\ufffd\ufffd"), ("pair", "\\ud83d\\ude00", "\U0001f600"))
+
+
+def lone_surrogates(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
+    """The correlation id at its first body source, written with each escape of LONE_SURROGATES."""
+    source = next((s for s in contract.response["correlation_id"] if s["in"] == "body"), None)
+    if source is None or contract.response["format"] != "json":
+        return
+    for label, escaped, read in LONE_SURROGATES:
+        response = Response(row.http_status).put(contract.response["code"][0], row.wire_code).put(source, "req-@")
+        case = _reading(contract, f"response/correlation-id/lone-surrogate/{label}", response, row.code, correlation=f"req-{read}")
+        if case and case.body.count('"req-@"') == 1:
+            case.body = case.body.replace('"req-@"', f'"req-{escaped}"')
             yield case
 
 

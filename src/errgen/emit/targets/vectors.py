@@ -390,6 +390,20 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)
+    yield from lone_surrogates(contract, bare, body)
+
+
+def lone_surrogates(contract: ContractView, bare: dict[str, Any], body: Callable[[Any], str]) -> Iterator[Case]:
+    """A message and a correlation id written with JSON escapes of half a surrogate pair: read as
+    U+FFFD in every SDK (a whole pair is its one character), in an HTTP body and an MCP text."""
+    w = {f.name: f.wire for f in contract.fields}
+    for label, escaped, read in _responses.LONE_SURROGATES:
+        marked = body({**bare, w["message"]: "@m", w["correlation_id"]: "c-@"})
+        text = marked.replace('"@m"', f'"{escaped}"').replace('"c-@"', f'"c-{escaped}"')
+        raw = {**bare, w["message"]: read, w["correlation_id"]: f"c-{read}"}
+        yield Case(f"http/lone-surrogate/{label}", http(429, text), raw)
+        mcp_text = compact(raw).replace(compact(read), f'"{escaped}"').replace(compact(f"c-{read}"), f'"c-{escaped}"')
+        yield Case(f"mcp/lone-surrogate/{label}", {"mcp": {"content": [{"type": "text", "text": mcp_text}]}}, raw)
 
 
 def transport_cases(contract: ContractView) -> Iterator[Case]:
