@@ -79,6 +79,7 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         # The delay headers errgen's own to_http writes: read on a payload the body carries itself.
         "own_retry_after": [dict(d) for d in DEFAULT_DELAY_SOURCES],
         "variants": variants(registry),
+        "prefixes": prefixes(registry),
         "retryable_statuses": list(RETRYABLE_STATUSES),
         "service_statuses": list(SERVICE_STATUSES),
         "status_actions": status_actions(registry),
@@ -105,6 +106,22 @@ def variants(registry: Registry) -> dict[str, list[list[Any]]]:
         if sent in shared:
             out.setdefault(sent, []).append([code.name, _conditions(code.when)])
     return {sent: sorted(rows, key=lambda row: not row[1]) for sent, rows in out.items()}
+
+
+# A `wire_prefix`: the characters of a code name (lint's `code-name`), at most 64 of them.
+PREFIX = re.compile(r"[A-Za-z0-9_.:#/-]{1,64}")
+
+
+def prefixes(registry: Registry) -> list[list[Any]]:
+    """[prefix, rows] for each valid `wire_prefix`, the longest prefix first (ties: registry order);
+    rows as in `variants`: [code, conditions], those with conditions first. A code read that no
+    wire code equals is matched against the first prefix it starts with, then as a variant."""
+    found: dict[str, list[list[Any]]] = {}
+    for code in registry.codes:
+        if code.wire_prefix is not None and PREFIX.fullmatch(code.wire_prefix):
+            found.setdefault(code.wire_prefix, []).append([code.name, _conditions(code.when)])
+    ordered = sorted(found.items(), key=lambda item: -len(item[0]))  # stable: registry order on ties
+    return [[prefix, sorted(rows, key=lambda row: not row[1])] for prefix, rows in ordered]
 
 
 def _conditions(conditions: tuple[Condition, ...]) -> list[dict[str, Any]]:

@@ -89,8 +89,9 @@ def payload_for(contract: ContractView, row: CodeRow, scope: str, hints: bool = 
 def newer_code(contract: ContractView) -> str:
     """A code this registry does not have: what a newer server may send."""
     name = "CODE_FROM_A_NEWER_SERVER"
-    while name in contract.code_map:
-        name += "_X"
+    taken = tuple(prefix for prefix, _ in contract.response["prefixes"])
+    while name in contract.code_map or name.startswith(taken) and len(name) < 200:
+        name = "X" + name + "_X"  # past every prefix (64 characters at most) in a few steps
     return name
 
 

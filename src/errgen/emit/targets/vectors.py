@@ -97,11 +97,16 @@ def vector(contract: ContractView, case: Case) -> dict[str, Any]:
     out["expected"] = expected(contract, case.raw, attempt, max_attempts, max_delay)
     if "http" in case.input:
         given = case.input["http"]
+        document = _responses._json_document(given["body"], contract.policy.max_json_depth)
         if not _responses.claimed(contract, given["status"], given["headers"], given["body"]):
-            document = _responses._json_document(given["body"], contract.policy.max_json_depth)
             correlation = _responses.reference_code(contract.response["correlation_id"], given["status"], given["headers"], document)
             out["expected"]["decision"] = status_decision(contract, given["status"], correlation, None, attempt,
                                                           max_attempts, max_delay)
+        elif out["expected"]["decision"]["code"] is not None:
+            # The code as the API sent it (SPEC P: UPSTREAM_9, which the prefix UPSTREAM_ matched).
+            read = _responses.reference_code(contract.response["code"], given["status"], given["headers"], document,
+                                             _responses.known_codes(contract))
+            out["expected"]["decision"]["wire_code"] = read if read is not None else out["expected"]["decision"]["wire_code"]
     return out
 
 
@@ -391,6 +396,23 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)
     yield from lone_surrogates(contract, bare, body)
+    yield from prefixed(contract, body)
+
+
+def prefixed(contract: ContractView, body: Callable[[Any], str]) -> Iterator[Case]:
+    """errgen's own payload whose code only a `wire_prefix` matches: read as the registry code the
+    prefix chooses among the codes that fit its category and scope (a code with `when` is left to
+    responses.json, whose cases make its conditions hold)."""
+    w = {f.name: f.wire for f in contract.fields}
+    for prefix, options in contract.response["prefixes"]:
+        sent = _responses.prefixed_code(contract, prefix)
+        for code in (name for name, conditions in options if not conditions and sent is not None):
+            row = contract.code_map[code]
+            payload = payload_for(contract, row, row.scope, hints=False)
+            fits = [o for o in options if contract.code_map[o[0]].category == row.category and row.scope in contract.code_map[o[0]].scopes]
+            status = _responses.Response(row.http_status)
+            chosen = next(name for name, conds in fits if all(_responses._holds(c, status) for c in conds))
+            yield Case(f"http/prefix/{code}", http(row.http_status, body({**payload, w["code"]: sent})), {**payload, w["code"]: chosen})
 
 
 def lone_surrogates(contract: ContractView, bare: dict[str, Any], body: Callable[[Any], str]) -> Iterator[Case]:
