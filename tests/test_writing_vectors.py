@@ -51,7 +51,7 @@ def test_the_file_covers_every_code_and_every_writing_function(out: Path) -> Non
     codes = [c["code"] for c in json.loads((out / "recovery.json").read_text(encoding="utf-8"))["codes"]]
     assert {f"new_error/{c}" for c in codes} <= names
     kinds = {next(iter(v["input"])) for v in vectors}
-    assert kinds == {"new_error", "to_http", "did_you_mean", "payload"}
+    assert kinds == {"new_error", "parse", "to_http", "did_you_mean", "payload"}
     assert all("jitter_draw" in v for v in vectors if "payload" in v["input"])
     refused = [v for v in vectors if v["name"].startswith("new_error/refused/")]
     assert len(refused) >= 4 and all(v["expected"]["payload"] is None for v in refused)
