@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import REGISTRY, ROOT, run_errgen
-from errgen.emit import write
+from errgen.emit import commit as write
 from errgen.cli import main
 
 

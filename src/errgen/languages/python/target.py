@@ -57,7 +57,7 @@ def render(registry: Registry) -> dict[str, str]:
     files[f"{base}/_new_error.py"] = render_template(NAME, "_new_error.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
-    # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.verdicts).
+    # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.payload_checks).
     files[f"{base}/_verdict.py"] = f"# {contract.header}\n{verdict_source()}"
     files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
     files[f"{base}/py.typed"] = ""
@@ -168,10 +168,10 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 
 def envelope_schema_text(contract: ContractView) -> str:
-    from errgen import payload
+    from errgen import payload_schema
     from errgen.emit.render import to_json
 
-    return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
+    return to_json(payload_schema.envelope_schema(contract, "ErrorPayloadEnvelope"))
 
 
 # datamodel-code-generator's options for the envelope; part of the cache key, as are its version,
