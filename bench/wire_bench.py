@@ -15,7 +15,6 @@ import importlib
 import json
 import shutil
 import sys
-from pathlib import Path
 from typing import Any
 
 from bench.common import OUT, ROOT, table, time_call
