@@ -86,7 +86,7 @@ def test_a_large_registry_has_one_overload_per_signature_and_type_checks(tmp_pat
     program.write_text("from synthetic_errors import Code, new_error\n\n"
                        'new_error(Code.CODE_000000, "c", retry_after_ms=100)\n'
                        'new_error(Code.CODE_000001, "c", retry_after_ms=100)\n', encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(program)],
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(program)],
                           cwd=tmp_path, env={"MYPYPATH": str(tmp_path / "python"), "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=900)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
