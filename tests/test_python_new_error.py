@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
@@ -73,28 +72,23 @@ def test_codes_sharing_a_signature_share_an_overload() -> None:
 
 
 @pytest.mark.slow
-def test_a_5000_code_registry_builds_fast_and_type_checks(tmp_path: Path) -> None:
-    registry = lint_text(registry_text(5000)).registry
+def test_a_large_registry_has_one_overload_per_signature_and_type_checks(tmp_path: Path) -> None:
+    """300 codes share 20 signatures: new_error is one line per code plus one overload per
+    signature, never one per code, and mypy --strict tells a retryable code from another. The
+    time to render and type-check this at 5,000 codes is bench.compile_bench's (Python rows)."""
+    registry = lint_text(registry_text(300)).registry
     assert registry is not None
-    started = time.perf_counter()
-    files = target.render(registry)
-    rendered = time.perf_counter() - started
-    module = files["python/synthetic_errors/_new_error.py"]
+    module = target.render(registry)["python/synthetic_errors/_new_error.py"]
     lines = module.count("\n")
-    # One line per code plus one overload per signature (20 here): no per-code overloads.
-    assert lines < 5000 + 20 * 20 + 100 and module.count("@overload") == 21, (lines, module.count("@overload"))
-    assert rendered < 30, rendered  # measured: about 3 s on this 2-core machine, under load
+    assert lines < 300 + 20 * 20 + 100 and module.count("@overload") == 21, (lines, module.count("@overload"))
     build(registry, tmp_path, ["python"])
     program = tmp_path / "program.py"
     program.write_text("from synthetic_errors import Code, new_error\n\n"
                        'new_error(Code.CODE_000000, "c", retry_after_ms=100)\n'
                        'new_error(Code.CODE_000001, "c", retry_after_ms=100)\n', encoding="utf-8")
-    started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(program)],
                           cwd=tmp_path, env={"MYPYPATH": str(tmp_path / "python"), "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=900)
-    took = time.perf_counter() - started
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     # CODE_000000 is retryable (rate_limit), CODE_000001 is not (validation): exactly one error.
     assert len(errors) == 1 and errors[0].startswith("program.py:4:"), done.stdout[-3000:]
-    assert took < 300, took  # measured: 27 s cold, the same as the SDK without typed new_error
