@@ -21,7 +21,9 @@ _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
     structure.DELAY_ENTRY: {"anyOf": [
         {"type": "string", "pattern": "^(body|header):"},
         {"type": "object", "additionalProperties": False, "required": ["at"],
-         "properties": {"at": {"type": "string", "pattern": "^(body|header):"}, "unit": {"enum": list(UNITS)}}},
+         "properties": {"at": {"type": "string", "pattern": "^(body|header):"}, "unit": {"enum": list(UNITS)},
+                        "codes": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                        "categories": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}},
     ]},
 }
 _REFINED: dict[str, dict[str, Any]] = {
