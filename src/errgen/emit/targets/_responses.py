@@ -188,8 +188,35 @@ def cases(contract: ContractView) -> Iterator[Reading]:
     for case in _all(contract, rows):
         assert case.name not in names, f"response vector names must be unique: {case.name}"
         names.add(case.name)
-        yield case
+        yield _correlated(contract, case)
 
+
+def _correlated(contract: ContractView, case: Reading) -> Reading:
+    """SPEC R: the correlation id a case states is what the registry's correlation sources read
+    from the response as sent, not only what the case put there: when one body path serves both
+    the code and the correlation id, the code read is the correlation id too (a JSON body; the
+    XML cases state theirs in `_reading`, from the document they build)."""
+    if not case.error or contract.response["format"] != "json":
+        return case
+    text = " " * case.pad + case.body
+    readable = len(text.encode("utf-8")) <= contract.policy.max_body_bytes
+    document = _json_document(text, contract.policy.max_json_depth) if readable else None
+    read = reference_code(contract.response["correlation_id"], case.status, case.headers, document)
+    if read == case.correlation_id:
+        return case
+    w = {f.name: f.wire for f in contract.fields}
+    if case.code is not None and isinstance(case.raw, dict) and _is_built(contract, document):
+        case.raw = {**case.raw, w["correlation_id"]: read or ""}
+    case.correlation_id = read
+    return case
+
+
+def _is_built(contract: ContractView, document: Any) -> bool:
+    """Whether `read_http` builds the payload from the code read (step 5), rather than reading
+    errgen's own payload from the body."""
+    env = contract.envelope
+    value = document[env] if env and isinstance(document, dict) and env in document else document
+    return not (isinstance(value, dict) and all(f.wire in value for f in contract.fields if f.required))
 
 
 def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
@@ -211,6 +238,10 @@ def _reading(contract: ContractView, name: str, response: Response, code: str | 
              error: bool = True) -> Reading | None:
     if not response.ok:
         return None
+    if correlation is None:
+        # What the registry's correlation sources read from this response, though the case put
+        # none: a path that serves the code serves the correlation id too (SPEC R).
+        correlation = reference_code(contract.response["correlation_id"], response.status, response.headers, response.document)
     body = body_text(contract, response.document)
     raw = built(contract, response.status, code, registry_code, correlation, message, delay) if code is not None and error else None
     return Reading(name, response.status, response.headers, body, error, code, correlation, delay, raw)
