@@ -20,8 +20,9 @@ from errgen.registry.lint import lint_text
 from test_python_sdk import built, mypy_strict, sdk  # noqa: F401 (fixtures)
 
 GOOD = """\
-from acme_errors import Code, ErrorPayload, State, new_error
+from acme_errors import Code, ErrorPayload, Scope, State, new_error
 
+chosen: Code = Code.CONFLICT  # a code picked at run time takes a `Scope` member
 payloads: list[ErrorPayload] = [
     new_error(Code.RATE_LIMITED, "c-1", retry_after_ms=1000, message="Slow down"),
     new_error(Code.TENANT_UNKNOWN, "c-2", did_you_mean=["www"], state=State.UNCHANGED),
@@ -29,6 +30,8 @@ payloads: list[ErrorPayload] = [
               searched={"id": "row_1", "limit": 10}, state="unchanged"),
     new_error(Code.AUTH_EXPIRED, "c-4", message="Log in again."),
     new_error("AUTH_EXPIRED", "c-5", message="A code's text takes the fields every code takes."),
+    new_error(chosen, "c-6", scope=Scope.RESOURCE, resource_id="row_2"),
+    new_error(Code.RATE_LIMITED, "c-7", scope=Scope.REQUEST),
 ]
 """
 # (consumer line, what mypy says, what the same call raises at run time)
@@ -38,6 +41,8 @@ BAD = [
     ('new_error(Code.RATE_LIMITED, "c", did_you_mean=["www"])', "No overload variant", "hint field"),
     ('new_error(Code.AUTH_EXPIRED, "c", retry_after_ms=5)', "No overload variant", "not retryable"),
     ('new_error(Code.TENANT_UNKNOWN, "c", state="unchnged")', "No overload variant", "must be one of"),
+    ('new_error(Code.AUTH_EXPIRED, "c", scope="service")', "No overload variant", "may carry scope request"),
+    ('new_error(Code.RATE_LIMITED, "c", scope="resource", resource_id="r")', "No overload variant", "not 'resource'"),
 ]
 
 
@@ -46,10 +51,10 @@ def test_allowed_fields_type_check(built: Path, tmp_path: Path, sdk: ModuleType)
     assert done.returncode == 0, done.stdout + done.stderr
     namespace: dict[str, object] = {}
     exec(GOOD, namespace)  # and run
-    assert len(namespace["payloads"]) == 5  # type: ignore[arg-type]
+    assert len(namespace["payloads"]) == 7  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("line, says, raises", BAD, ids=["misspelt", "hint", "delay", "state"])
+@pytest.mark.parametrize("line, says, raises", BAD, ids=["misspelt", "hint", "delay", "state", "scope", "scope-resource"])
 def test_what_the_contract_refuses_fails_mypy_and_raises(built: Path, tmp_path: Path, sdk: ModuleType,
                                                          line: str, says: str, raises: str) -> None:
     program = f"from acme_errors import Code, new_error\n\n{line}\n"
@@ -66,7 +71,7 @@ def test_codes_sharing_a_signature_share_an_overload() -> None:
 
     contract = view(load_registry())
     signatures = target.new_error_signatures(contract)
-    keys = {(row.retryable, tuple(sorted(row.hints))) for row in contract.codes}
+    keys = {(row.retryable, tuple(sorted(row.hints)), frozenset(row.scopes)) for row in contract.codes}
     assert len(signatures) == len(keys) < len(contract.codes)
     rate_limited = next(s for s in signatures if "Code.RATE_LIMITED" in s["literal"])
     assert [name for name, _ in rate_limited["fields"]] == ["retry_after_ms", "resource_id", "message"]
@@ -81,8 +86,12 @@ def test_a_5000_code_registry_builds_fast_and_type_checks(tmp_path: Path) -> Non
     rendered = time.perf_counter() - started
     module = files["python/synthetic_errors/_new_error.py"]
     lines = module.count("\n")
-    # One line per code plus one overload per signature (20 here): no per-code overloads.
-    assert lines < 5000 + 20 * 20 + 100 and module.count("@overload") == 21, (lines, module.count("@overload"))
+    # One line per code plus one overload per signature (retryable, hints, scopes: 30 here), and
+    # one alias per set of scopes: no per-code overloads.
+    signatures = {(c.retryable, tuple(sorted(c.hints)), frozenset(c.scopes)) for c in registry.codes}
+    assert len(signatures) < 50
+    assert lines < 5000 + 20 * len(signatures) + 100 and module.count("@overload") == len(signatures) + 1, (
+        lines, module.count("@overload"))
     assert rendered < 30, rendered  # measured: about 3 s on this 2-core machine, under load
     build(registry, tmp_path, ["python"])
     program = tmp_path / "program.py"

@@ -503,7 +503,9 @@ def read_http(
     found = document if parsed else None
     code = _reading.read_code(RESPONSE["code"], found, headers, code_status, _known)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
-    delay = _reading.delay_ms(found, headers, now, _delay_entries(code, code_status, found, headers))
+    delay = _reading.delay_ms(
+        found, headers, now, _delay_entries(code, code_status, found, headers)
+    )
     error = _reading.is_error(code_status, found, headers)
     payload: object = None
     if error:
@@ -527,7 +529,11 @@ def _delay_entries(
     code: Optional[str], status: int, document: object, headers: Headers
 ) -> List[Any]:
     """The registry's delay sources that apply to the registry code read (SPEC D)."""
-    name = None if code is None else _reading.registry_code(code, status, document, headers, exact=_exact)
+    name = (
+        None
+        if code is None
+        else _reading.registry_code(code, status, document, headers, exact=_exact)
+    )
     entry = None if name is None else recovery_entry(name)
     if entry is None:
         return _reading.applicable(RESPONSE["retry_after"], None, None)
@@ -695,9 +701,7 @@ def _as_sent(
                 and scope in entry.actions
             )
 
-        payload[_W["code"]] = _reading.registry_code(
-            code, status, document, headers, fits, _exact
-        )
+        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits, _exact)
     if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
         if delay is not None:
             payload[_W["retry_after_ms"]] = delay
