@@ -60,7 +60,7 @@ def mypy_strict(built: Path, source: str, tmp_path: Path) -> subprocess.Complete
     program.write_text(source, encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(built), "PYTHONPATH": str(built)}
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(program)],
+        [sys.executable, "-m", "mypy", "--strict", str(program)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
     )
 
