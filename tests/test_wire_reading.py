@@ -233,7 +233,9 @@ def test_python_runner_survives_lone_surrogates(real: ModuleType, tmp_path: Path
         done = subprocess.run([sys.executable, "-m", package.name + "._conformance", mode, str(vectors)], cwd=package.parent,
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == code, done.stderr
-        assert "\\ud800" in done.stdout and "Traceback" not in done.stderr
+        # A lone surrogate reads as U+FFFD in every SDK (docs/conformance.md): emit prints the name
+        # so; check names the failing vector (escaped) and goes on.
+        assert ("lone \ufffd" if mode == "emit" else "FAIL lone ") in done.stdout and "Traceback" not in done.stderr
 
 
 def test_variants_round_trip_through_to_http(real: ModuleType) -> None:
