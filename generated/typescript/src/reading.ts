@@ -34,7 +34,9 @@ export interface ResponseSpec {
   readonly resource_id: readonly Source[];
   readonly retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
   readonly own_retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
-  readonly variants: { readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[] };
+  readonly variants: { readonly [wireCode: string]: Variants };
+  /** [`wire_prefix`, its codes as in `variants`], the longest prefix first (ties: registry order). */
+  readonly prefixes: readonly (readonly [string, Variants])[];
   readonly retryable_statuses: readonly number[];
   readonly service_statuses: readonly number[];
   /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
@@ -42,6 +44,9 @@ export interface ResponseSpec {
   /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
   readonly paused_with_delay: readonly number[];
 }
+
+/** The registry codes one wire code (or prefix) stands for, each with its `when` conditions. */
+export type Variants = readonly (readonly [string, readonly Condition[]])[];
 
 /** What a value at a source yields: something usable, or null. */
 type Accept<T> = (value: unknown) => T | null;
@@ -157,13 +162,21 @@ export function isError(status: number, document: unknown, headers: unknown): bo
   return status >= 300 || RESPONSE.error_when.some((c) => holds(c, status, document, headers));
 }
 
-/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
- * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
- * when any does. Any other code is itself. */
+/** The codes of the longest `wire_prefix` `code` starts with (the table is longest first). */
+export function prefixed(code: string): Variants | undefined {
+  return RESPONSE.prefixes.find(([prefix]) => code.startsWith(prefix))?.[1];
+}
+
+/** The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire code
+ * equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the first
+ * whose conditions hold, else the first; among those that `fits` (a payload's own category and
+ * scope) when any does. Any other code is itself. */
 export function registryCode(
   code: string, status: number, document: unknown, headers: unknown, fits: (name: string) => boolean = () => true,
+  exact: (name: string) => boolean = () => false,
 ): string {
-  const all = has(RESPONSE.variants, code) ? RESPONSE.variants[code] : undefined;
+  const shared = has(RESPONSE.variants, code) ? RESPONSE.variants[code] : undefined;
+  const all = shared !== undefined && shared.length > 0 ? shared : exact(code) ? undefined : prefixed(code);
   if (all === undefined || all.length === 0) return code;
   const fitting = all.filter(([name]) => fits(name));
   const rows = fitting.length > 0 ? fitting : all;

@@ -38,8 +38,10 @@ export interface ResponseSpec {
         readonly unit: DelayUnit;
     }[];
     readonly variants: {
-        readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[];
+        readonly [wireCode: string]: Variants;
     };
+    /** [`wire_prefix`, its codes as in `variants`], the longest prefix first (ties: registry order). */
+    readonly prefixes: readonly (readonly [string, Variants])[];
     readonly retryable_statuses: readonly number[];
     readonly service_statuses: readonly number[];
     /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
@@ -49,6 +51,8 @@ export interface ResponseSpec {
     /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
     readonly paused_with_delay: readonly number[];
 }
+/** The registry codes one wire code (or prefix) stands for, each with its `when` conditions. */
+export type Variants = readonly (readonly [string, readonly Condition[]])[];
 /** What a value at a source yields: something usable, or null. */
 type Accept<T> = (value: unknown) => T | null;
 /** A code or request id: a non-empty string, or a whole JSON number as its decimal text. */
@@ -64,10 +68,13 @@ export declare function readCode(sources: readonly Source[], document: unknown, 
 export declare function holds(condition: Condition, status: number, document: unknown, headers: unknown): boolean;
 /** Any status >= 300, or a 1xx/2xx that an `error_when` condition marks. */
 export declare function isError(status: number, document: unknown, headers: unknown): boolean;
-/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
- * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
- * when any does. Any other code is itself. */
-export declare function registryCode(code: string, status: number, document: unknown, headers: unknown, fits?: (name: string) => boolean): string;
+/** The codes of the longest `wire_prefix` `code` starts with (the table is longest first). */
+export declare function prefixed(code: string): Variants | undefined;
+/** The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire code
+ * equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the first
+ * whose conditions hold, else the first; among those that `fits` (a payload's own category and
+ * scope) when any does. Any other code is itself. */
+export declare function registryCode(code: string, status: number, document: unknown, headers: unknown, fits?: (name: string) => boolean, exact?: (name: string) => boolean): string;
 /** The wire code each registry code is sent as, when several codes share one. */
 export declare const WIRE_CODE: ReadonlyMap<string, string>;
 /** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
