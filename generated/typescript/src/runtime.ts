@@ -14,7 +14,8 @@ import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import type { DelaySource } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
@@ -454,7 +455,7 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   const found = parsed ? document : null;
   const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
   const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
-  const delay = delayMs(found, headers, nowMs);
+  const delay = delayMs(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
   const error = isError(codeStatus, found, headers);
   let payload: unknown = null;
   if (error) {
@@ -468,6 +469,14 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   let fallbackDelayMs = delay;
   if (fallbackDelayMs === null && error && !claimed) fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
   return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code: string | null, status: number, document: unknown, headers: Headers): DelaySource[] {
+  const name = code === null ? null : registryCode(code, status, document, headers, () => true, isKnownCode);
+  const entry = name === null ? undefined : recoveryEntry(name);
+  return applicable(RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
 }
 
 /** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a

@@ -345,7 +345,7 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
     const found = parsed ? document : null;
     const code = (0, reading_js_1.readCode)(contract_js_1.RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = (0, reading_js_1.first)(contract_js_1.RESPONSE.correlation_id, found, headers, reading_js_1.codeText);
-    const delay = (0, reading_js_1.delayMs)(found, headers, nowMs);
+    const delay = (0, reading_js_1.delayMs)(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
     const error = (0, reading_js_1.isError)(codeStatus, found, headers);
     let payload = null;
     if (error) {
@@ -360,6 +360,13 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
     if (fallbackDelayMs === null && error && !claimed)
         fallbackDelayMs = (0, reading_js_1.delayMs)(found, headers, nowMs, contract_js_1.RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code, status, document, headers) {
+    const name = code === null ? null : (0, reading_js_1.registryCode)(code, status, document, headers, () => true, isKnownCode);
+    const entry = name === null ? undefined : (0, recovery_js_1.recoveryEntry)(name);
+    return (0, reading_js_1.applicable)(contract_js_1.RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
 }
 /** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a
  * registry code, or a code a `wire_prefix` matches. */

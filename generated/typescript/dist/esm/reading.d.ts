@@ -21,6 +21,13 @@ export type Condition = {
     readonly non_empty: true;
 };
 export type DelayUnit = "ms" | "seconds" | "http" | "epoch_seconds" | "duration";
+/** Where a delay is and its unit; with `codes` or `categories`, read only for those registry codes. */
+export interface DelaySource {
+    readonly at: Source;
+    readonly unit: DelayUnit;
+    readonly codes?: readonly string[];
+    readonly categories?: readonly string[];
+}
 /** The view's `response` (docs/conformance.md): the same plain data in every SDK. */
 export interface ResponseSpec {
     readonly format: "json" | "xml";
@@ -29,14 +36,8 @@ export interface ResponseSpec {
     readonly message: readonly Source[];
     readonly correlation_id: readonly Source[];
     readonly resource_id: readonly Source[];
-    readonly retry_after: readonly {
-        readonly at: Source;
-        readonly unit: DelayUnit;
-    }[];
-    readonly own_retry_after: readonly {
-        readonly at: Source;
-        readonly unit: DelayUnit;
-    }[];
+    readonly retry_after: readonly DelaySource[];
+    readonly own_retry_after: readonly DelaySource[];
     readonly variants: {
         readonly [wireCode: string]: Variants;
     };
@@ -86,6 +87,10 @@ export declare function secondsMs(value: unknown): number | null;
 export declare function durationMs(text: string): number | null;
 /** How a delay source's value becomes milliseconds, by its unit. */
 export declare function delayReader(unit: DelayUnit, nowMs: number): Accept<number>;
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+export declare function applicable(entries: readonly DelaySource[], code: string | null, category: string | null): DelaySource[];
 export declare function delayMs(document: unknown, headers: unknown, nowMs: number, entries?: ResponseSpec["retry_after"]): number | null;
 /** [true, {root: value}] for one XML element (docs/conformance.md, "Flat XML"); [false, null] for
  * anything else, and for any DOCTYPE, CDATA or entity declaration (no XXE). */

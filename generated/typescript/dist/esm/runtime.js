@@ -5,7 +5,7 @@
 import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
@@ -320,7 +320,7 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
     const found = parsed ? document : null;
     const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
-    const delay = delayMs(found, headers, nowMs);
+    const delay = delayMs(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
     const error = isError(codeStatus, found, headers);
     let payload = null;
     if (error) {
@@ -335,6 +335,13 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
     if (fallbackDelayMs === null && error && !claimed)
         fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
+}
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code, status, document, headers) {
+    const name = code === null ? null : registryCode(code, status, document, headers, () => true, isKnownCode);
+    const entry = name === null ? undefined : recoveryEntry(name);
+    return applicable(RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
 }
 /** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a
  * registry code, or a code a `wire_prefix` matches. */

@@ -23,6 +23,14 @@ export type Condition =
 
 export type DelayUnit = "ms" | "seconds" | "http" | "epoch_seconds" | "duration";
 
+/** Where a delay is and its unit; with `codes` or `categories`, read only for those registry codes. */
+export interface DelaySource {
+  readonly at: Source;
+  readonly unit: DelayUnit;
+  readonly codes?: readonly string[];
+  readonly categories?: readonly string[];
+}
+
 /** The view's `response` (docs/conformance.md): the same plain data in every SDK. */
 export interface ResponseSpec {
   readonly format: "json" | "xml";
@@ -31,8 +39,8 @@ export interface ResponseSpec {
   readonly message: readonly Source[];
   readonly correlation_id: readonly Source[];
   readonly resource_id: readonly Source[];
-  readonly retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
-  readonly own_retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
+  readonly retry_after: readonly DelaySource[];
+  readonly own_retry_after: readonly DelaySource[];
   readonly variants: { readonly [wireCode: string]: Variants };
   /** [`wire_prefix`, its codes as in `variants`], the longest prefix first (ties: registry order). */
   readonly prefixes: readonly (readonly [string, Variants])[];
@@ -266,6 +274,15 @@ export function delayReader(unit: DelayUnit, nowMs: number): Accept<number> {
       }
     }
   };
+}
+
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+export function applicable(entries: readonly DelaySource[], code: string | null, category: string | null): DelaySource[] {
+  return entries.filter((entry) => (entry.codes === undefined && entry.categories === undefined)
+    || (code !== null && (entry.codes ?? []).includes(code))
+    || (category !== null && (entry.categories ?? []).includes(category)));
 }
 
 export function delayMs(

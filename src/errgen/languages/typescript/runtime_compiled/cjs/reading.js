@@ -17,6 +17,7 @@ exports.registryCode = registryCode;
 exports.secondsMs = secondsMs;
 exports.durationMs = durationMs;
 exports.delayReader = delayReader;
+exports.applicable = applicable;
 exports.delayMs = delayMs;
 exports.readXml = readXml;
 const contract_js_1 = require("./contract.js");
@@ -226,6 +227,14 @@ function delayReader(unit, nowMs) {
             }
         }
     };
+}
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+function applicable(entries, code, category) {
+    return entries.filter((entry) => (entry.codes === undefined && entry.categories === undefined)
+        || (code !== null && (entry.codes ?? []).includes(code))
+        || (category !== null && (entry.categories ?? []).includes(category)));
 }
 function delayMs(document, headers, nowMs, entries = contract_js_1.RESPONSE.retry_after) {
     for (const entry of entries) {

@@ -210,6 +210,14 @@ export function delayReader(unit, nowMs) {
         }
     };
 }
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+export function applicable(entries, code, category) {
+    return entries.filter((entry) => (entry.codes === undefined && entry.categories === undefined)
+        || (code !== null && (entry.codes ?? []).includes(code))
+        || (category !== null && (entry.categories ?? []).includes(category)));
+}
 export function delayMs(document, headers, nowMs, entries = RESPONSE.retry_after) {
     for (const entry of entries) {
         const found = readSource(entry.at, document, headers, delayReader(entry.unit, nowMs));
