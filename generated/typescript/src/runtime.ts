@@ -14,7 +14,8 @@ import { recoveryEntry } from "./recovery.js";
 import type { RecoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import type { Json, Problem } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import type { DelaySource } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 import type { Headers } from "./wire.js";
@@ -45,7 +46,8 @@ export interface DecisionFacts {
   readonly action: Action;
   readonly reason: Reason;
   /** The code as the API sends it: `code`'s wire code when several registry codes share one
-   * (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself; null
+   * (OpenAI's rate_limit_exceeded for its tokens and requests variants); for a response, the code
+   * read (SQLSTATE 08006, which the code with `wire_prefix` 08 matched); else `code` itself; null
    * with `code`. */
   readonly wireCode: string | null;
   readonly delayMs: number | null;
@@ -225,7 +227,11 @@ export function statusAction(status: number): Action {
  * its Retry-After. A body that claims the API's error shape and breaks the contract stays
  * `invalid-payload`. */
 export function decideResponse(reading: HttpReading, options: DecideOptions = {}): Decision {
-  if (!reading.error || reading.claimed) return decide(reading.payload, options);
+  if (!reading.error || reading.claimed) {
+    const decided = decide(reading.payload, options);
+    // The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+    return decided.code === null || reading.code === null ? decided : { ...decided, wireCode: reading.code };
+  }
   let action = statusAction(reading.status);
   const delay = reading.fallbackDelayMs;
   // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
@@ -449,7 +455,7 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   const found = parsed ? document : null;
   const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
   const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
-  const delay = delayMs(found, headers, nowMs);
+  const delay = delayMs(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
   const error = isError(codeStatus, found, headers);
   let payload: unknown = null;
   if (error) {
@@ -465,9 +471,18 @@ export function readHttp(status: number, headers: Headers, body: unknown, nowMs:
   return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
 }
 
-/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code: string | null, status: number, document: unknown, headers: Headers): DelaySource[] {
+  const name = code === null ? null : registryCode(code, status, document, headers, () => true, isKnownCode);
+  const entry = name === null ? undefined : recoveryEntry(name);
+  return applicable(RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
+}
+
+/** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a
+ * registry code, or a code a `wire_prefix` matches. */
 function knownCode(code: string): boolean {
-  return has(RESPONSE.variants, code) || isKnownCode(code);
+  return has(RESPONSE.variants, code) || isKnownCode(code) || prefixed(code) !== undefined;
 }
 
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):
@@ -490,7 +505,7 @@ function payloadOf(
   if ((isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
     return asSent(status, headers, document, value, delayMs(document, headers, nowMs, RESPONSE.own_retry_after));
   }
-  const name = registryCode(code, status, document, headers);
+  const name = registryCode(code, status, document, headers, () => true, isKnownCode);
   const entry = recoveryEntry(name);
   const payload: [string, unknown][] = [[w("code"), entry !== undefined ? name : code]];
   let retryable: boolean;
@@ -541,7 +556,7 @@ function asSent(status: number, headers: Headers, document: unknown, value: unkn
       return entry !== undefined && entry.category === own(payload, w("category"))
         && Object.prototype.hasOwnProperty.call(entry.actions, String(own(payload, w("scope"))));
     };
-    put(payload, w("code"), registryCode(code, status, document, headers, fits));
+    put(payload, w("code"), registryCode(code, status, document, headers, fits, isKnownCode));
   }
   if (!present(w("retry_after_ms")) && own(payload, w("retryable")) === true && delay !== null) {
     put(payload, w("retry_after_ms"), delay);

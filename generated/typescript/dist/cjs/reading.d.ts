@@ -21,6 +21,13 @@ export type Condition = {
     readonly non_empty: true;
 };
 export type DelayUnit = "ms" | "seconds" | "http" | "epoch_seconds" | "duration";
+/** Where a delay is and its unit; with `codes` or `categories`, read only for those registry codes. */
+export interface DelaySource {
+    readonly at: Source;
+    readonly unit: DelayUnit;
+    readonly codes?: readonly string[];
+    readonly categories?: readonly string[];
+}
 /** The view's `response` (docs/conformance.md): the same plain data in every SDK. */
 export interface ResponseSpec {
     readonly format: "json" | "xml";
@@ -29,17 +36,13 @@ export interface ResponseSpec {
     readonly message: readonly Source[];
     readonly correlation_id: readonly Source[];
     readonly resource_id: readonly Source[];
-    readonly retry_after: readonly {
-        readonly at: Source;
-        readonly unit: DelayUnit;
-    }[];
-    readonly own_retry_after: readonly {
-        readonly at: Source;
-        readonly unit: DelayUnit;
-    }[];
+    readonly retry_after: readonly DelaySource[];
+    readonly own_retry_after: readonly DelaySource[];
     readonly variants: {
-        readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[];
+        readonly [wireCode: string]: Variants;
     };
+    /** [`wire_prefix`, its codes as in `variants`], the longest prefix first (ties: registry order). */
+    readonly prefixes: readonly (readonly [string, Variants])[];
     readonly retryable_statuses: readonly number[];
     readonly service_statuses: readonly number[];
     /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
@@ -49,6 +52,8 @@ export interface ResponseSpec {
     /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
     readonly paused_with_delay: readonly number[];
 }
+/** The registry codes one wire code (or prefix) stands for, each with its `when` conditions. */
+export type Variants = readonly (readonly [string, readonly Condition[]])[];
 /** What a value at a source yields: something usable, or null. */
 type Accept<T> = (value: unknown) => T | null;
 /** A code or request id: a non-empty string, or a whole JSON number as its decimal text. */
@@ -64,10 +69,13 @@ export declare function readCode(sources: readonly Source[], document: unknown, 
 export declare function holds(condition: Condition, status: number, document: unknown, headers: unknown): boolean;
 /** Any status >= 300, or a 1xx/2xx that an `error_when` condition marks. */
 export declare function isError(status: number, document: unknown, headers: unknown): boolean;
-/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
- * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
- * when any does. Any other code is itself. */
-export declare function registryCode(code: string, status: number, document: unknown, headers: unknown, fits?: (name: string) => boolean): string;
+/** The codes of the longest `wire_prefix` `code` starts with (the table is longest first). */
+export declare function prefixed(code: string): Variants | undefined;
+/** The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire code
+ * equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the first
+ * whose conditions hold, else the first; among those that `fits` (a payload's own category and
+ * scope) when any does. Any other code is itself. */
+export declare function registryCode(code: string, status: number, document: unknown, headers: unknown, fits?: (name: string) => boolean, exact?: (name: string) => boolean): string;
 /** The wire code each registry code is sent as, when several codes share one. */
 export declare const WIRE_CODE: ReadonlyMap<string, string>;
 /** Seconds as sent (`7`, `2.128` from Microsoft Graph, Discord's JSON `64.57`) in ms, rounded up,
@@ -79,6 +87,10 @@ export declare function secondsMs(value: unknown): number | null;
 export declare function durationMs(text: string): number | null;
 /** How a delay source's value becomes milliseconds, by its unit. */
 export declare function delayReader(unit: DelayUnit, nowMs: number): Accept<number>;
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+export declare function applicable(entries: readonly DelaySource[], code: string | null, category: string | null): DelaySource[];
 export declare function delayMs(document: unknown, headers: unknown, nowMs: number, entries?: ResponseSpec["retry_after"]): number | null;
 /** [true, {root: value}] for one XML element (docs/conformance.md, "Flat XML"); [false, null] for
  * anything else, and for any DOCTYPE, CDATA or entity declaration (no XXE). */

@@ -13,10 +13,12 @@ exports.first = first;
 exports.readCode = readCode;
 exports.holds = holds;
 exports.isError = isError;
+exports.prefixed = prefixed;
 exports.registryCode = registryCode;
 exports.secondsMs = secondsMs;
 exports.durationMs = durationMs;
 exports.delayReader = delayReader;
+exports.applicable = applicable;
 exports.delayMs = delayMs;
 exports.readXml = readXml;
 const contract_js_1 = require("./contract.js");
@@ -127,11 +129,17 @@ function allHold(conditions, status, document, headers) {
 function isError(status, document, headers) {
     return status >= 300 || contract_js_1.RESPONSE.error_when.some((c) => holds(c, status, document, headers));
 }
-/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
- * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
- * when any does. Any other code is itself. */
-function registryCode(code, status, document, headers, fits = () => true) {
-    const all = (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, code) ? contract_js_1.RESPONSE.variants[code] : undefined;
+/** The codes of the longest `wire_prefix` `code` starts with (the table is longest first). */
+function prefixed(code) {
+    return contract_js_1.RESPONSE.prefixes.find(([prefix]) => code.startsWith(prefix))?.[1];
+}
+/** The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire code
+ * equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the first
+ * whose conditions hold, else the first; among those that `fits` (a payload's own category and
+ * scope) when any does. Any other code is itself. */
+function registryCode(code, status, document, headers, fits = () => true, exact = () => false) {
+    const shared = (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, code) ? contract_js_1.RESPONSE.variants[code] : undefined;
+    const all = shared !== undefined && shared.length > 0 ? shared : exact(code) ? undefined : prefixed(code);
     if (all === undefined || all.length === 0)
         return code;
     const fitting = all.filter(([name]) => fits(name));
@@ -220,6 +228,14 @@ function delayReader(unit, nowMs) {
             }
         }
     };
+}
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+function applicable(entries, code, category) {
+    return entries.filter((entry) => (entry.codes === undefined && entry.categories === undefined)
+        || (code !== null && (entry.codes ?? []).includes(code))
+        || (category !== null && (entry.categories ?? []).includes(category)));
 }
 function delayMs(document, headers, nowMs, entries = contract_js_1.RESPONSE.retry_after) {
     for (const entry of entries) {

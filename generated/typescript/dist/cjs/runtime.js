@@ -170,8 +170,11 @@ function statusAction(status) {
  * its Retry-After. A body that claims the API's error shape and breaks the contract stays
  * `invalid-payload`. */
 function decideResponse(reading, options = {}) {
-    if (!reading.error || reading.claimed)
-        return decide(reading.payload, options);
+    if (!reading.error || reading.claimed) {
+        const decided = decide(reading.payload, options);
+        // The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+        return decided.code === null || reading.code === null ? decided : { ...decided, wireCode: reading.code };
+    }
     let action = statusAction(reading.status);
     const delay = reading.fallbackDelayMs;
     // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
@@ -342,7 +345,7 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
     const found = parsed ? document : null;
     const code = (0, reading_js_1.readCode)(contract_js_1.RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = (0, reading_js_1.first)(contract_js_1.RESPONSE.correlation_id, found, headers, reading_js_1.codeText);
-    const delay = (0, reading_js_1.delayMs)(found, headers, nowMs);
+    const delay = (0, reading_js_1.delayMs)(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
     const error = (0, reading_js_1.isError)(codeStatus, found, headers);
     let payload = null;
     if (error) {
@@ -358,9 +361,17 @@ function readHttp(status, headers, body, nowMs = Date.now()) {
         fallbackDelayMs = (0, reading_js_1.delayMs)(found, headers, nowMs, contract_js_1.RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
 }
-/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code, status, document, headers) {
+    const name = code === null ? null : (0, reading_js_1.registryCode)(code, status, document, headers, () => true, isKnownCode);
+    const entry = name === null ? undefined : (0, recovery_js_1.recoveryEntry)(name);
+    return (0, reading_js_1.applicable)(contract_js_1.RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
+}
+/** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a
+ * registry code, or a code a `wire_prefix` matches. */
 function knownCode(code) {
-    return (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, code) || isKnownCode(code);
+    return (0, verdict_js_1.has)(contract_js_1.RESPONSE.variants, code) || isKnownCode(code) || (0, reading_js_1.prefixed)(code) !== undefined;
 }
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):
  * the API's own error shape, which a payload breaking the contract must not escape. */
@@ -378,7 +389,7 @@ function payloadOf(status, headers, document, code, correlationId, delay, xml, n
     if (((0, verdict_js_1.isObject)(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
         return asSent(status, headers, document, value, (0, reading_js_1.delayMs)(document, headers, nowMs, contract_js_1.RESPONSE.own_retry_after));
     }
-    const name = (0, reading_js_1.registryCode)(code, status, document, headers);
+    const name = (0, reading_js_1.registryCode)(code, status, document, headers, () => true, isKnownCode);
     const entry = (0, recovery_js_1.recoveryEntry)(name);
     const payload = [[w("code"), entry !== undefined ? name : code]];
     let retryable;
@@ -431,7 +442,7 @@ function asSent(status, headers, document, value, delay) {
             return entry !== undefined && entry.category === (0, verdict_js_1.own)(payload, w("category"))
                 && Object.prototype.hasOwnProperty.call(entry.actions, String((0, verdict_js_1.own)(payload, w("scope"))));
         };
-        put(payload, w("code"), (0, reading_js_1.registryCode)(code, status, document, headers, fits));
+        put(payload, w("code"), (0, reading_js_1.registryCode)(code, status, document, headers, fits, isKnownCode));
     }
     if (!present(w("retry_after_ms")) && (0, verdict_js_1.own)(payload, w("retryable")) === true && delay !== null) {
         put(payload, w("retry_after_ms"), delay);

@@ -10,6 +10,7 @@ never imports this module: building an SDK needs nothing of the compiler.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -47,6 +48,7 @@ def compile_runtime(tsc: Path, registry_sources: dict[str, str]) -> dict[str, st
         return {name: (root / name.replace("types/", "cjs/", 1)).read_text(encoding="utf-8") for name in compiled_names()}
 
 
+@functools.cache  # once per compiler: a test compiles against two registries
 def check_version(tsc: Path) -> None:
     """Another tsc would write other bytes: only the version the package pins may refresh the golden."""
     done = subprocess.run([str(tsc), "--version"], capture_output=True, text=True, timeout=120)

@@ -23,6 +23,14 @@ export type Condition =
 
 export type DelayUnit = "ms" | "seconds" | "http" | "epoch_seconds" | "duration";
 
+/** Where a delay is and its unit; with `codes` or `categories`, read only for those registry codes. */
+export interface DelaySource {
+  readonly at: Source;
+  readonly unit: DelayUnit;
+  readonly codes?: readonly string[];
+  readonly categories?: readonly string[];
+}
+
 /** The view's `response` (docs/conformance.md): the same plain data in every SDK. */
 export interface ResponseSpec {
   readonly format: "json" | "xml";
@@ -31,9 +39,11 @@ export interface ResponseSpec {
   readonly message: readonly Source[];
   readonly correlation_id: readonly Source[];
   readonly resource_id: readonly Source[];
-  readonly retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
-  readonly own_retry_after: readonly { readonly at: Source; readonly unit: DelayUnit }[];
-  readonly variants: { readonly [wireCode: string]: readonly (readonly [string, readonly Condition[]])[] };
+  readonly retry_after: readonly DelaySource[];
+  readonly own_retry_after: readonly DelaySource[];
+  readonly variants: { readonly [wireCode: string]: Variants };
+  /** [`wire_prefix`, its codes as in `variants`], the longest prefix first (ties: registry order). */
+  readonly prefixes: readonly (readonly [string, Variants])[];
   readonly retryable_statuses: readonly number[];
   readonly service_statuses: readonly number[];
   /** Status (`"429"`) or class (`"5xx"`) -> the action of a response without a readable code. */
@@ -41,6 +51,9 @@ export interface ResponseSpec {
   /** Statuses decided `pause` when they name a wait (a 403 with Retry-After: a rate limit). */
   readonly paused_with_delay: readonly number[];
 }
+
+/** The registry codes one wire code (or prefix) stands for, each with its `when` conditions. */
+export type Variants = readonly (readonly [string, readonly Condition[]])[];
 
 /** What a value at a source yields: something usable, or null. */
 type Accept<T> = (value: unknown) => T | null;
@@ -156,13 +169,21 @@ export function isError(status: number, document: unknown, headers: unknown): bo
   return status >= 300 || RESPONSE.error_when.some((c) => holds(c, status, document, headers));
 }
 
-/** The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
- * conditions hold, else the first; among those that `fits` (a payload's own category and scope)
- * when any does. Any other code is itself. */
+/** The codes of the longest `wire_prefix` `code` starts with (the table is longest first). */
+export function prefixed(code: string): Variants | undefined {
+  return RESPONSE.prefixes.find(([prefix]) => code.startsWith(prefix))?.[1];
+}
+
+/** The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire code
+ * equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the first
+ * whose conditions hold, else the first; among those that `fits` (a payload's own category and
+ * scope) when any does. Any other code is itself. */
 export function registryCode(
   code: string, status: number, document: unknown, headers: unknown, fits: (name: string) => boolean = () => true,
+  exact: (name: string) => boolean = () => false,
 ): string {
-  const all = has(RESPONSE.variants, code) ? RESPONSE.variants[code] : undefined;
+  const shared = has(RESPONSE.variants, code) ? RESPONSE.variants[code] : undefined;
+  const all = shared !== undefined && shared.length > 0 ? shared : exact(code) ? undefined : prefixed(code);
   if (all === undefined || all.length === 0) return code;
   const fitting = all.filter(([name]) => fits(name));
   const rows = fitting.length > 0 ? fitting : all;
@@ -253,6 +274,15 @@ export function delayReader(unit: DelayUnit, nowMs: number): Accept<number> {
       }
     }
   };
+}
+
+/** The delay entries that apply to a registry code of `category` (null, null: no registry code):
+ * an entry with `codes` or `categories` only when it lists the code or its category (Okta's
+ * X-Rate-Limit-Reset is on every response, but only a rate limit waits for it). */
+export function applicable(entries: readonly DelaySource[], code: string | null, category: string | null): DelaySource[] {
+  return entries.filter((entry) => (entry.codes === undefined && entry.categories === undefined)
+    || (code !== null && (entry.codes ?? []).includes(code))
+    || (category !== null && (entry.categories ?? []).includes(category)));
 }
 
 export function delayMs(

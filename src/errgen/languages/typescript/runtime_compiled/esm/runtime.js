@@ -4,7 +4,7 @@
 import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
-import { codeText, delayMs, first, isError, messageText, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
+import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
 import { asText, bodyTooLarge, headerMap, mcpPayload, readJson, toJson, writableHeader } from "./wire.js";
 import { apply as applyWrites, toXml, writes } from "./writing.js";
 const W = wireNames(FIELDS);
@@ -144,8 +144,11 @@ export function statusAction(status) {
  * its Retry-After. A body that claims the API's error shape and breaks the contract stays
  * `invalid-payload`. */
 export function decideResponse(reading, options = {}) {
-    if (!reading.error || reading.claimed)
-        return decide(reading.payload, options);
+    if (!reading.error || reading.claimed) {
+        const decided = decide(reading.payload, options);
+        // The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+        return decided.code === null || reading.code === null ? decided : { ...decided, wireCode: reading.code };
+    }
     let action = statusAction(reading.status);
     const delay = reading.fallbackDelayMs;
     // A status that names a wait is a rate limit (GitHub's secondary limits send 403 + Retry-After).
@@ -316,7 +319,7 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
     const found = parsed ? document : null;
     const code = readCode(RESPONSE.code, found, headers, codeStatus, knownCode);
     const correlationId = first(RESPONSE.correlation_id, found, headers, codeText);
-    const delay = delayMs(found, headers, nowMs);
+    const delay = delayMs(found, headers, nowMs, delaySources(code, codeStatus, found, headers));
     const error = isError(codeStatus, found, headers);
     let payload = null;
     if (error) {
@@ -332,9 +335,17 @@ export function readHttp(status, headers, body, nowMs = Date.now()) {
         fallbackDelayMs = delayMs(found, headers, nowMs, RESPONSE.own_retry_after);
     return { error, payload, code, correlationId, delayMs: delay, document: found ?? null, status: codeStatus, claimed, fallbackDelayMs };
 }
-/** Whether this SDK knows `code`: a registry code, or a wire code several registry codes share. */
+/** The registry's delay sources that apply to the registry code read (its wire code, registry
+ * code or prefix matched); none of the filtered ones for an unknown code or none. */
+function delaySources(code, status, document, headers) {
+    const name = code === null ? null : registryCode(code, status, document, headers, () => true, isKnownCode);
+    const entry = name === null ? undefined : recoveryEntry(name);
+    return applicable(RESPONSE.retry_after, entry === undefined ? null : name, entry?.category ?? null);
+}
+/** Whether this SDK decides `code` by the registry: a wire code several registry codes share, a
+ * registry code, or a code a `wire_prefix` matches. */
 function knownCode(code) {
-    return has(RESPONSE.variants, code) || isKnownCode(code);
+    return has(RESPONSE.variants, code) || isKnownCode(code) || prefixed(code) !== undefined;
 }
 /** Whether a JSON document holds where the registry reads the code (a body source's first key):
  * the API's own error shape, which a payload breaking the contract must not escape. */
@@ -352,7 +363,7 @@ function payloadOf(status, headers, document, code, correlationId, delay, xml, n
     if ((isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
         return asSent(status, headers, document, value, delayMs(document, headers, nowMs, RESPONSE.own_retry_after));
     }
-    const name = registryCode(code, status, document, headers);
+    const name = registryCode(code, status, document, headers, () => true, isKnownCode);
     const entry = recoveryEntry(name);
     const payload = [[w("code"), entry !== undefined ? name : code]];
     let retryable;
@@ -405,7 +416,7 @@ function asSent(status, headers, document, value, delay) {
             return entry !== undefined && entry.category === own(payload, w("category"))
                 && Object.prototype.hasOwnProperty.call(entry.actions, String(own(payload, w("scope"))));
         };
-        put(payload, w("code"), registryCode(code, status, document, headers, fits));
+        put(payload, w("code"), registryCode(code, status, document, headers, fits, isKnownCode));
     }
     if (!present(w("retry_after_ms")) && own(payload, w("retryable")) === true && delay !== null) {
         put(payload, w("retry_after_ms"), delay);

@@ -16,7 +16,8 @@ export interface DecisionFacts {
     readonly action: Action;
     readonly reason: Reason;
     /** The code as the API sends it: `code`'s wire code when several registry codes share one
-     * (OpenAI's rate_limit_exceeded for its tokens and requests variants), else `code` itself; null
+     * (OpenAI's rate_limit_exceeded for its tokens and requests variants); for a response, the code
+     * read (SQLSTATE 08006, which the code with `wire_prefix` 08 matched); else `code` itself; null
      * with `code`. */
     readonly wireCode: string | null;
     readonly delayMs: number | null;
