@@ -13,7 +13,7 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   bump      10,000 codes all newly deprecated                  vs the reworded pair
   diff      10,000 codes all renamed (10,000 removed, added)  vs 10,000 codes with new descriptions
   bump      the same renamed pair                             vs the same reworded pair
-  validate  one payload of 40,000 unknown keys                vs 2,000 clean payloads, same bytes
+  validate  one valid payload plus 40,000 unknown keys       vs 2,000 clean payloads, same bytes
   validate  20,000 payloads of unknown codes, each one character off a known one
                                                               vs the same 20,000 payloads, codes known
   validate  20,000 payloads each sending `corrélation_id`     vs the same, keys right (about the same bytes)
@@ -141,9 +141,9 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     renamed = write("renamed.yaml", synth.registry_text(DIFF_CODES, version="2.0.0").replace("  CODE_", "  RENAMED_"))
     reworded = write("reworded.yaml", synth.registry_text(DIFF_CODES, version="1.0.1").replace("for load testing", "under load"))
     diff = errgen_cmd() + ["diff"]
-    hostile_payload = write("wide.json", json.dumps({f"key_{i}": i for i in range(PAYLOAD_KEYS)}))
-    size = hostile_payload.stat().st_size
     row = {"code": "CODE_000000", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-1"}
+    hostile_payload = write("wide.json", json.dumps({**row, **{f"key_{i}": i for i in range(PAYLOAD_KEYS)}}))
+    size = hostile_payload.stat().st_size
     line = json.dumps(row) + "\n"
     clean_payloads = write("clean.jsonl", line * (size // len(line)))
     validate = errgen_cmd() + ["validate", "--registry", str(clean)]
