@@ -8,8 +8,9 @@ use serde_json::Value;
 use crate::data::{policy, Action, Reason};
 use crate::decision::{is_timed, timed, Decision};
 use crate::payload::ErrorPayload;
-use crate::reading::{spec, HttpReading};
+use crate::reading::HttpReading;
 use crate::received::Received;
+use crate::response_spec::spec;
 
 /// The decision for a typed payload, with the policy's default delay bound.
 #[must_use]

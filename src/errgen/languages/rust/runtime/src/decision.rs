@@ -116,14 +116,6 @@ pub(crate) fn timed<F: FnOnce() -> f64>(
     (action, reason, Some(delay))
 }
 
-/// The code `code` is sent as: its registry row's wire code when several codes share one,
-/// else itself.
-pub(crate) fn sent_code(code: &str) -> String {
-    crate::reading::wire_code(code)
-        .map_or(code, |(sent, _)| sent)
-        .to_owned()
-}
-
 impl Decision {
     /// A decision that carries no payload's facts: a status fallback's or a transport failure's.
     pub(crate) fn bare(
