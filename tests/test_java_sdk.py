@@ -19,7 +19,9 @@ import pytest
 
 from junk import junk_responses
 from conftest import FIXTURES, REGISTRY, ROOT
+from errgen.contract import ContractView, FieldSpec, view
 from errgen.emit.build import build
+from errgen.emit.errors import BuildError
 from errgen.registry.lint import lint_text
 from errgen.registry.model import Registry
 from errgen.languages.java import naming
@@ -90,6 +92,39 @@ def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
     assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
     long = "x" * 90
     assert naming.enum_constant_lines("LONG", long, last=True) == ["  LONG(", f'      "{long}");']
+
+
+def _with_field(spec: FieldSpec) -> ContractView:
+    registry = lint_text(REGISTRY.read_text(encoding="utf-8")).registry
+    assert registry is not None
+    v = view(registry)
+    return dataclasses.replace(v, fields=(*v.fields, spec))
+
+
+def test_a_new_optional_payload_field_reaches_every_member_of_the_payload() -> None:
+    """Issue 43: ErrorPayload.java is rendered from the view's fields, so a field the contract adds
+    is read (of), written (value), built (setter, set, build) and exposed (optionalX) with no edit."""
+    source = target.payload_source(_with_field(FieldSpec("docs_url", "docsUrl", "string", False, "Where the docs are.")), "p")
+    for line in ["    String docsUrl) {", " * @param docsUrl Where the docs are.", "  public Optional<String> optionalDocsUrl() {",
+                 "        text(values[13]));", '      case "docs_url" -> docsUrl;', "    public Builder docsUrl(String value) {",
+                 '        case "docs_url" -> docsUrl = text(value);', "              docsUrl);"]:
+        assert line + "\n" in source, line
+
+
+def test_a_required_field_the_builder_cannot_fill_stops_the_build() -> None:
+    with pytest.raises(BuildError, match="required payload field 'tenant'"):
+        target.payload_source(_with_field(FieldSpec("tenant", "tenant", "string", True, "The tenant.")), "p")
+
+
+def test_javadoc_is_filled_as_google_java_format_fills_it() -> None:
+    assert naming.javadoc_lines("Short.", 2) == ["  /** Short. */"]
+    words = " ".join(["word"] * 30)
+    lines = naming.javadoc_lines(words, 2)
+    assert lines[0] == "  /**" and lines[-1] == "   */" and all(len(line) <= 100 for line in lines)
+    assert " ".join(line.removeprefix("   * ") for line in lines[1:-1]) == words
+    assert naming.filled("@param x " + words, " * ", " *     ")[1].startswith(" *     word")
+    assert naming.javadoc_text("a <b> & \\u000a */") == "a &lt;b&gt; &amp; &#92;u000a *&#47;"
+    assert naming.member_name("did_you_mean") == "didYouMean" and naming.member_name("default") == "defaultValue"
 
 
 @pytest.mark.parametrize(("key", "value"), [("package", "com.example.class"), ("package", "com..x"), ("package", "1x.y")])
@@ -453,7 +488,7 @@ def _drive(apis: dict[str, Any], jobs: list[tuple[str, str, Path]]) -> dict[tupl
 
 @pytest.mark.slow  # javac and the JVM
 def test_every_api_sdk_passes_its_vectors_and_responses(apis: dict[str, Any]) -> None:
-    for name in ("vectors", "responses"):
+    for name in ("vectors", "responses", "writing"):
         jobs = [("check", apis["packages"][api], out / "conformance" / f"{name}.json") for api, out in apis["outs"].items()]
         for (package, _), lines in _drive(apis, jobs).items():
             assert lines[-1].endswith(" passed, 0 failed") and not lines[-1].startswith("0 "), (package, name, lines[-20:])

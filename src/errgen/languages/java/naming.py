@@ -141,6 +141,44 @@ def wrapped(head: str, items: list[str], tail: str, indent: int, continued: str 
         pad + " " * 8 + items[-1] + tail]
 
 
+def member_name(name: str) -> str:
+    """A lowerCamel Java member for a snake_case contract name (`retry_after_ms` -> `retryAfterMs`),
+    never a keyword."""
+    first, *rest = name.split("_")
+    camel = first.lower() + "".join(w[:1].upper() + w[1:].lower() for w in rest)
+    return camel + "Value" if camel in KEYWORDS else camel
+
+
+def javadoc_text(value: str) -> str:
+    """Plain text as Javadoc text: one line, markup escaped, nothing javac reads as a Unicode
+    escape or the comment's end."""
+    flat = " ".join(value.split())
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\\", "&#92;").replace("*/", "*&#47;")
+
+
+def javadoc_lines(text: str, indent: int) -> list[str]:
+    """`/** text */` on one line when it fits, else a block filled to the column limit, as
+    google-java-format lays out a Javadoc comment."""
+    pad = " " * indent
+    line = f"{pad}/** {text} */"
+    if len(line) <= COLUMN_LIMIT:
+        return [line]
+    return [f"{pad}/**", *filled(text, f"{pad} * ", f"{pad} * "), f"{pad} */"]
+
+
+def filled(text: str, first: str, rest: str) -> list[str]:
+    """Words of `text` filled greedily to the column limit: the first line after `first`, the
+    others after `rest` (a Javadoc tag's continuation is indented four more)."""
+    lines: list[str] = []
+    current = first
+    for word in text.split():
+        if current not in (first, rest) and len(current) + 1 + len(word) > COLUMN_LIMIT:
+            lines.append(current)
+            current = rest
+        current += word if current in (first, rest) else " " + word
+    return [*lines, current]
+
+
 def string_literal(value: str, unbreakable: bool = False) -> str:
     """A Java string literal holding exactly `value`, in ASCII. Control characters are octal
     escapes and everything outside ASCII is a `\\uXXXX` escape of its UTF-16 units; a backslash is

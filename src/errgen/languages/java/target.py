@@ -70,6 +70,7 @@ def _render(v: ContractView) -> dict[str, str]:
             files.update(code_class_sources(v, package, src, vocabulary.values))
         else:
             files[f"{src}/{type_name(vocabulary.name)}.java"] = enum_source(v, package, vocabulary)
+    files[f"{src}/ErrorPayload.java"] = payload_source(v, package)
     for kind, folder in (("main", src), ("test", f"java/src/test/java/{naming.package_path(package)}")):
         for path in sorted((RUNTIME / kind).glob("*.java")):
             files[f"{folder}/{path.name}"] = runtime_source(path, package, v.header)
@@ -88,11 +89,86 @@ def enum_source(v: ContractView, package: str, vocabulary: Vocabulary) -> str:
                            summary=vocabulary.doc, constants=constants)
 
 
+# What the builder fills each required field with: the registry's row for the code (a service
+# cannot send a contradictory category), the scope given or the code's default, the id given.
+# The optional fields are the caller's, whatever the view lists.
+BUILT_FROM_ENTRY = {
+    "code": "entry.code()", "category": "entry.category()", "retryable": "entry.retryable()",
+    "scope": "scope == null ? entry.scope() : scope", "correlation_id": "correlationId",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class JavaField:
+    """A payload field as ErrorPayload.java declares, reads and builds it."""
+
+    name: str  # canonical, as the conformance vectors name it
+    member: str  # the record component, accessor and builder setter
+    type: str  # the component's type (a primitive when required)
+    required: bool
+    doc: str  # Javadoc text
+    read: str  # the Java value of a JSON value `{0}` the envelope accepted (null when absent)
+    given: str  # the builder setter's parameter type
+    kept: str  # what the builder keeps of the setter's `value`
+    built: str  # the record's argument in Builder.build()
+
+    @property
+    def boxed(self) -> str:
+        return {"boolean": "Boolean", "long": "Long"}.get(self.type, self.type)
+
+    @property
+    def optional(self) -> str:
+        """The name of the accessor that says whether the field is present."""
+        return "optional" + self.member[:1].upper() + self.member[1:]
+
+    def reading(self, node: str) -> str:
+        return self.read.format(node)
+
+
+def java_fields(v: ContractView) -> list[JavaField]:
+    """The view's payload fields, in wire order, with their Java types and conversions."""
+    enums = {vocabulary.values: type_name(vocabulary.name) for vocabulary in v.vocabularies}
+    out = []
+    for f in v.fields:
+        member = naming.member_name(f.name)
+        plain, read, given, kept = _java_type(f.type, enums.get(f.values, "String"), f.required)
+        built = BUILT_FROM_ENTRY.get(f.name) if f.required else member
+        if built is None:
+            raise BuildError(f"target java: the builder cannot fill the required payload field {f.name!r}")
+        out.append(JavaField(f.name, member, plain, f.required, naming.javadoc_text(f.description), read, given, kept, built))
+    return out
+
+
+def _java_type(kind: str, enum: str, required: bool) -> tuple[str, str, str, str]:
+    """(component type, reading of JSON `{0}`, setter parameter type, kept value) of a field type."""
+    if kind in ("boolean", "integer"):
+        primitive, read = ("boolean", "{0}.booleanValue()") if kind == "boolean" else ("long", "Verdicts.longValue({0})")
+        boxed = "Boolean" if kind == "boolean" else "Long"
+        return (primitive, read, primitive, "value") if required else (boxed, "{0} == null ? null : " + read, primitive, "value")
+    if kind == "enum" and enum != "String":
+        read = f"{enum}.fromWire(text({{0}}))" if required else f"{{0}} == null ? null : {enum}.fromWire({{0}}.textValue())"
+        return enum, read, enum, "value"
+    if kind == "string_list":
+        return "List<String>", "strings({0})", "List<String>", "List.copyOf(value)"
+    if kind == "scalar_map":
+        return "Map<String, Object>", "scalars({0})", "Map<String, ?>", "new LinkedHashMap<>(value)"
+    return "String", "text({0})", "String", "value"  # a string, or an enum without a vocabulary of its own
+
+
+def payload_source(v: ContractView, package: str) -> str:
+    """ErrorPayload.java: the record, its reading, writing and builder, one member per field of
+    the view (a new optional field needs no edit here)."""
+    fields = java_fields(v)
+    params = [line for f in fields for line in naming.filled(f"@param {f.member} {f.doc}", " * ", " *     ")]
+    return render_template(NAME, "ErrorPayload.java.jinja", header=v.header, package=package, fields=fields,
+                           params=params, naming=naming)
+
+
 def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
     """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
     factory `ErrorPayloadException.of` uses to pick one."""
     runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
-    taken = runtime_classes | {type_name(vocabulary.name) for vocabulary in v.vocabularies} | {"CodeClass", "CategoryExceptions"}
+    taken = runtime_classes | {"ErrorPayload"} | {type_name(vocabulary.name) for vocabulary in v.vocabularies} | {"CodeClass", "CategoryExceptions"}
     names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
     constants = naming.constant_names(v.category_names, _view_words(v))
     files = {}

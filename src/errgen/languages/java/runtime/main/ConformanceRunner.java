@@ -46,7 +46,8 @@ public final class ConformanceRunner {
           "mcp",
           "suggestions");
   // The input kinds of writing.json (docs/conformance.md, "The writing vectors").
-  private static final List<String> WRITING = List.of("new_error", "to_http", "did_you_mean");
+  private static final List<String> WRITING =
+      List.of("new_error", "parse", "to_http", "did_you_mean");
   // The vectors file itself may nest payloads deeper than the SDK accepts from a body.
   private static final ObjectMapper FILE_READER =
       JsonMapper.builder(
@@ -280,7 +281,8 @@ public final class ConformanceRunner {
 
   /**
    * What the writing functions make of a writing input: newError's payload and what is written of
-   * it, toHttp's and toMcpResult's of a given payload, or didYouMean's suggestions.
+   * it, the tolerant parse's payload as wire data, toHttp's and toMcpResult's of a given payload,
+   * or didYouMean's suggestions.
    */
   private static ObjectNode writing(JsonNode input) {
     ObjectNode out = Json.NODES.objectNode();
@@ -300,6 +302,11 @@ public final class ConformanceRunner {
       }
       out.set("payload", payload.toJson());
       return written(out, payload);
+    }
+    if (input.has("parse")) {
+      Parsed parsed = Errors.parse(input.get("parse"));
+      out.set("payload", parsed.ok() ? parsed.payload().toJson() : Json.NODES.nullNode());
+      return out;
     }
     if (input.has("to_http")) {
       return written(out, ErrorPayload.fromJson(input.get("to_http")));
@@ -324,30 +331,9 @@ public final class ConformanceRunner {
     }
     JsonNode fields = spec.has("fields") ? spec.get("fields") : Json.NODES.objectNode();
     for (Map.Entry<String, JsonNode> field : fields.properties()) {
-      JsonNode value = field.getValue();
-      switch (field.getKey()) {
-        case "resource_id" -> builder.resourceId(value.asText());
-        case "message" -> builder.message(value.asText());
-        case "retry_after_ms" -> builder.retryAfterMs(value.asLong());
-        case "searched" -> {
-          Map<String, Object> searched = new LinkedHashMap<>();
-          value.properties().forEach(e -> searched.put(e.getKey(), Json.plain(e.getValue())));
-          builder.searched(searched);
-        }
-        case "did_you_mean" -> builder.didYouMean(texts(value));
-        case "accepted" -> builder.accepted(texts(value));
-        case "state" -> builder.state(State.fromWire(value.asText()));
-        case "safe_to_replay" -> builder.safeToReplay(value.asBoolean());
-        default -> throw new IllegalArgumentException("new_error: no field " + field.getKey());
-      }
+      builder.set(field.getKey(), field.getValue());
     }
     return builder;
-  }
-
-  private static List<String> texts(JsonNode items) {
-    List<String> out = new ArrayList<>();
-    items.forEach(item -> out.add(item.asText()));
-    return out;
   }
 
   /** Both HTTP forms and the MCP result of a payload, added to {@code out}. */

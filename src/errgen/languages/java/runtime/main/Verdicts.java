@@ -17,7 +17,8 @@ final class Verdicts {
 
   private Verdicts() {}
 
-  // Each contract field's position in the values a walk of a payload returns.
+  // The position, in the values a walk of a payload returns, of each field a rule of the runtime
+  // reads by name; ErrorPayload (rendered from the contract view) reads every field by position.
   static final int CODE = C.index("code");
   static final int CATEGORY = C.index("category");
   static final int RETRYABLE = C.index("retryable");
@@ -25,12 +26,9 @@ final class Verdicts {
   static final int SCOPE = C.index("scope");
   static final int RESOURCE_ID = C.index("resource_id");
   static final int CORRELATION_ID = C.index("correlation_id");
-  static final int MESSAGE = C.index("message");
   static final int SEARCHED = C.index("searched");
   static final int DID_YOU_MEAN = C.index("did_you_mean");
   static final int ACCEPTED = C.index("accepted");
-  static final int STATE = C.index("state");
-  static final int SAFE_TO_REPLAY = C.index("safe_to_replay");
 
   static List<Problem> envelope(JsonNode raw) {
     List<Problem> problems = new ArrayList<>();

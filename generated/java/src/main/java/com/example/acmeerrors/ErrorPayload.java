@@ -28,19 +28,19 @@ import java.util.Set;
  * ({@link #optionalMessage()}, ..., {@link #retryAfter()} as a {@link Duration}). With Jackson it
  * reads and writes the registry's wire names.
  *
- * @param code the error code, as on the wire
- * @param category the class of failure, as on the wire
- * @param retryable whether the identical call may succeed later
- * @param retryAfterMs how long to wait before retrying, or null
- * @param scope what failed: the request, one resource, or the whole service
- * @param resourceId the resource that failed, or null
- * @param correlationId the id a human can trace
- * @param message display-only text, or null
- * @param searched the parameters the server resolved (strings, numbers, booleans), or null
- * @param didYouMean near-miss suggestions, or null
- * @param accepted the values that would have been accepted, or null
- * @param state whether anything was read or written before the failure, or null
- * @param safeToReplay whether replaying with the same idempotency key is safe, or null
+ * @param code Stable error code; branch on this, never on message.
+ * @param category Class of failure; one recovery policy per category.
+ * @param retryable Whether the identical call may succeed later.
+ * @param retryAfterMs How long to wait before retrying.
+ * @param scope What failed: this request, one resource, or the whole service.
+ * @param resourceId The resource that failed; required when scope is resource.
+ * @param correlationId Id a human can trace; carried on every escalation.
+ * @param message Display-only text; never a branch condition.
+ * @param searched The parameters the server actually resolved.
+ * @param didYouMean Near-miss suggestions drawn only from values the caller may read.
+ * @param accepted The values that would have been accepted.
+ * @param state Whether anything was read or written before the failure.
+ * @param safeToReplay Whether replaying the call with the same idempotency key is safe.
  */
 public record ErrorPayload(
     String code,
@@ -65,9 +65,9 @@ public record ErrorPayload(
     Objects.requireNonNull(category, "category");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(correlationId, "correlationId");
-    searched = searched == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(searched));
-    didYouMean = didYouMean == null ? null : List.copyOf(didYouMean);
-    accepted = accepted == null ? null : List.copyOf(accepted);
+    searched = copy(searched);
+    didYouMean = copy(didYouMean);
+    accepted = copy(accepted);
   }
 
   /** The code as this SDK's enum; {@link Code#UNKNOWN_TO_SDK_VERSION} for a newer server's. */
@@ -140,25 +140,25 @@ public record ErrorPayload(
     return of(values);
   }
 
-  /** A payload from the {@link Verdicts#fields} of a payload whose envelope is fine. */
+  /**
+   * A payload from the {@link Verdicts#fields} of a payload whose envelope is fine (each field at
+   * its position in the contract's fields).
+   */
   static ErrorPayload of(JsonNode[] values) {
-    JsonNode delay = values[Verdicts.RETRY_AFTER_MS];
-    JsonNode state = values[Verdicts.STATE];
-    JsonNode replay = values[Verdicts.SAFE_TO_REPLAY];
     return new ErrorPayload(
-        text(values[Verdicts.CODE]),
-        text(values[Verdicts.CATEGORY]),
-        values[Verdicts.RETRYABLE].booleanValue(),
-        delay == null ? null : Verdicts.longValue(delay),
-        Scope.fromWire(text(values[Verdicts.SCOPE])),
-        text(values[Verdicts.RESOURCE_ID]),
-        text(values[Verdicts.CORRELATION_ID]),
-        text(values[Verdicts.MESSAGE]),
-        scalars(values[Verdicts.SEARCHED]),
-        strings(values[Verdicts.DID_YOU_MEAN]),
-        strings(values[Verdicts.ACCEPTED]),
-        state == null ? null : State.fromWire(state.textValue()),
-        replay == null ? null : replay.booleanValue());
+        text(values[0]),
+        text(values[1]),
+        values[2].booleanValue(),
+        values[3] == null ? null : Verdicts.longValue(values[3]),
+        Scope.fromWire(text(values[4])),
+        text(values[5]),
+        text(values[6]),
+        text(values[7]),
+        scalars(values[8]),
+        strings(values[9]),
+        strings(values[10]),
+        values[11] == null ? null : State.fromWire(values[11].textValue()),
+        values[12] == null ? null : values[12].booleanValue());
   }
 
   /** The payload as a JSON tree with the registry's wire names, absent fields left out. */
@@ -205,6 +205,14 @@ public record ErrorPayload(
       case "safe_to_replay" -> safeToReplay;
       default -> null;
     };
+  }
+
+  private static Map<String, Object> copy(Map<String, Object> value) {
+    return value == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(value));
+  }
+
+  private static List<String> copy(List<String> value) {
+    return value == null ? null : List.copyOf(value);
   }
 
   static String text(JsonNode v) {
@@ -299,31 +307,31 @@ public record ErrorPayload(
       return this;
     }
 
-    /** A delay other than the registry's. */
+    /** How long to wait before retrying. */
     public Builder retryAfterMs(long value) {
       retryAfterMs = value;
       return this;
     }
 
-    /** The resource that failed (required with scope resource). */
+    /** The resource that failed; required when scope is resource. */
     public Builder resourceId(String value) {
       resourceId = value;
       return this;
     }
 
-    /** Display-only text. */
+    /** Display-only text; never a branch condition. */
     public Builder message(String value) {
       message = value;
       return this;
     }
 
-    /** The parameters the server resolved: strings, numbers or booleans. */
+    /** The parameters the server actually resolved. */
     public Builder searched(Map<String, ?> value) {
       searched = new LinkedHashMap<>(value);
       return this;
     }
 
-    /** Near-miss suggestions; see {@link Errors#didYouMean}. */
+    /** Near-miss suggestions drawn only from values the caller may read. */
     public Builder didYouMean(List<String> value) {
       didYouMean = List.copyOf(value);
       return this;
@@ -341,9 +349,25 @@ public record ErrorPayload(
       return this;
     }
 
-    /** Whether replaying with the same idempotency key is safe. */
+    /** Whether replaying the call with the same idempotency key is safe. */
     public Builder safeToReplay(boolean value) {
       safeToReplay = value;
+      return this;
+    }
+
+    /** Sets an optional field, by its canonical name, to a JSON value the envelope accepts. */
+    Builder set(String name, JsonNode value) {
+      switch (name) {
+        case "retry_after_ms" -> retryAfterMs = value == null ? null : Verdicts.longValue(value);
+        case "resource_id" -> resourceId = text(value);
+        case "message" -> message = text(value);
+        case "searched" -> searched = scalars(value);
+        case "did_you_mean" -> didYouMean = strings(value);
+        case "accepted" -> accepted = strings(value);
+        case "state" -> state = value == null ? null : State.fromWire(value.textValue());
+        case "safe_to_replay" -> safeToReplay = value == null ? null : value.booleanValue();
+        default -> throw new IllegalArgumentException("no optional payload field " + name);
+      }
       return this;
     }
 
