@@ -13,7 +13,7 @@ use crate::data::{policy, wire, FIELDS};
 use crate::delays::delay_of;
 use crate::json::read_json;
 use crate::parts::HttpParts;
-use crate::response_spec::{spec, Condition, DelaySource, Source, Step};
+use crate::response_spec::{prefixed, spec, Condition, DelaySource, Source, Step};
 use crate::table::recovery_entry;
 use crate::xml::read_xml;
 
@@ -187,14 +187,17 @@ fn whole(number: &serde_json::Number) -> Option<i64> {
     (f.is_finite() && f.fract() == 0.0 && f.abs() <= max as f64).then_some(f as i64)
 }
 
-/// A code or request id: a non-empty string, or a whole JSON number as its decimal text.
-/// The code text of `value` when this registry knows it: a registry code or a wire code
-/// several codes send (a key of `variants`).
+/// The code text of `value` when this registry decides it: a registry code, a wire code several
+/// codes send (a key of `variants`) or a code a `wire_prefix` matches.
 fn known_code(value: &Value) -> Option<String> {
-    code_text(value)
-        .filter(|code| spec().variants.contains_key(code) || recovery_entry(code).is_some())
+    code_text(value).filter(|code| {
+        spec().variants.contains_key(code)
+            || recovery_entry(code).is_some()
+            || prefixed(code).is_some()
+    })
 }
 
+/// A code or request id: a non-empty string, or a whole JSON number as its decimal text.
 pub(crate) fn code_text(value: &Value) -> Option<String> {
     match value {
         Value::String(text) if !text.is_empty() => Some(text.clone()),
@@ -297,11 +300,17 @@ impl Facts<'_> {
         found.is_some()
     }
 
-    /// The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
-    /// conditions hold, else the first; among those that `fits` (a payload's own category and
-    /// scope) when any does. Any other code is itself.
+    /// The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire
+    /// code equals it, of the longest `wire_prefix` it starts with: the first whose conditions
+    /// hold, else the first; among those that `fits` (a payload's own category and scope) when
+    /// any does. Any other code is itself.
     fn registry_code(&self, code: &str, fits: &dyn Fn(&str) -> bool) -> String {
-        let Some(rows) = spec().variants.get(code).filter(|rows| !rows.is_empty()) else {
+        let rows = match spec().variants.get(code) {
+            Some(rows) if !rows.is_empty() => Some(rows.as_slice()),
+            _ if recovery_entry(code).is_some() => None,
+            _ => prefixed(code),
+        };
+        let Some(rows) = rows.filter(|rows| !rows.is_empty()) else {
             return code.to_owned();
         };
         let fitting: Vec<_> = rows.iter().filter(|(name, _)| fits(name)).collect();

@@ -22,7 +22,9 @@ pub(crate) struct Spec {
     pub(crate) resource_id: Vec<Source>,
     pub(crate) retry_after: Vec<DelaySource>,
     pub(crate) own_retry_after: Vec<DelaySource>,
-    pub(crate) variants: BTreeMap<String, Vec<(String, Vec<Condition>)>>,
+    pub(crate) variants: BTreeMap<String, Vec<Variant>>,
+    /// `[prefix, rows]` for each `wire_prefix`, the longest prefix first (ties: registry order).
+    pub(crate) prefixes: Vec<(String, Vec<Variant>)>,
     pub(crate) retryable_statuses: Vec<i64>,
     pub(crate) service_statuses: Vec<i64>,
     #[serde(default = "default_status_actions")]
@@ -55,6 +57,10 @@ fn default_status_actions() -> BTreeMap<String, String> {
 fn default_paused_with_delay() -> Vec<i64> {
     vec![403]
 }
+
+/// One registry code a shared wire code or a prefix may stand for, and the conditions that
+/// choose it (`when`).
+pub(crate) type Variant = (String, Vec<Condition>);
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "in", rename_all = "lowercase")]
@@ -195,6 +201,15 @@ pub(crate) fn api_writes(code: &str, sent: &str, facts: [Option<&str>; 3]) -> Ve
 /// Whether the registry's API answers in XML (`wire.format: xml`).
 pub(crate) fn xml_format() -> bool {
     spec().format == "xml"
+}
+
+/// The rows of the longest `wire_prefix` that `code` starts with (the table is longest first).
+pub(crate) fn prefixed(code: &str) -> Option<&'static [Variant]> {
+    spec()
+        .prefixes
+        .iter()
+        .find(|(prefix, _)| code.starts_with(prefix.as_str()))
+        .map(|(_, rows)| rows.as_slice())
 }
 
 /// The code `code` is sent as: its registry row's wire code when several codes share one,
