@@ -14,7 +14,7 @@ use crate::delays::delay_of;
 use crate::json::read_json;
 use crate::parts::HttpParts;
 use crate::response_spec::{prefixed, spec, Condition, DelaySource, Source, Step};
-use crate::table::recovery_entry;
+use crate::table::{recovery_entry, CodeEntry};
 use crate::xml::read_xml;
 
 /// What [`read_http`] found in a response.
@@ -91,11 +91,16 @@ pub fn read_http(response: &HttpParts, now_ms: u64) -> HttpReading {
         .first(&spec.code, known_code)
         .or_else(|| facts.first(&spec.code, code_text));
     let correlation_id = facts.first(&spec.correlation_id, code_text);
-    let delay_ms = facts.delay(&spec.retry_after, now_ms);
+    // The registry's delay sources that apply to the registry code read (never the payload-fit
+    // refinement a payload of errgen's own shape gets).
+    let registry_entry = code
+        .as_deref()
+        .and_then(|code| recovery_entry(&facts.registry_code(code, &|_| true)));
+    let delay_ms = facts.delay(&spec.retry_after, registry_entry, now_ms);
     let error = status >= 300 || spec.error_when.iter().any(|c| facts.holds(c));
     let claimed = code.is_some() || (!xml && claims(found));
     let fallback_delay_ms = match delay_ms {
-        None if error && !claimed => facts.delay(&spec.own_retry_after, now_ms),
+        None if error && !claimed => facts.delay(&spec.own_retry_after, None, now_ms),
         delay => delay,
     };
     let payload = error.then(|| {
@@ -326,9 +331,11 @@ impl Facts<'_> {
         chosen.0.clone()
     }
 
-    fn delay(&self, entries: &[DelaySource], now_ms: u64) -> Option<u64> {
+    /// The first delay the `entries` that apply to `code` (its registry entry) yield.
+    fn delay(&self, entries: &[DelaySource], code: Option<&CodeEntry>, now_ms: u64) -> Option<u64> {
         entries
             .iter()
+            .filter(|entry| entry.applies(code))
             .find_map(|entry| self.read(&entry.at, &|value| delay_of(entry.unit, value, now_ms)))
     }
 
@@ -350,7 +357,7 @@ impl Facts<'_> {
         let code = match code {
             Some(code) if !own => code,
             _ => {
-                let delay = self.delay(&spec().own_retry_after, now_ms);
+                let delay = self.delay(&spec().own_retry_after, None, now_ms);
                 return self.as_sent(value, delay);
             }
         };

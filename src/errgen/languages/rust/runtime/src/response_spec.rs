@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::data::RESPONSE_SPEC;
+use crate::table::CodeEntry;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -92,6 +93,31 @@ pub(crate) struct Condition {
 pub(crate) struct DelaySource {
     pub(crate) at: Source,
     pub(crate) unit: Unit,
+    /// The registry codes the entry applies to, when it is filtered.
+    #[serde(default)]
+    codes: Option<Vec<String>>,
+    /// The categories the entry applies to, when it is filtered.
+    #[serde(default)]
+    categories: Option<Vec<String>>,
+}
+
+impl DelaySource {
+    /// Whether the entry applies to a response whose registry code is `code` (`None`: a code
+    /// the registry does not know, or no code): an entry without `codes` and `categories`
+    /// applies to every response, a filtered one only to a code it lists or one of a category it
+    /// lists (Okta's `X-Rate-Limit-Reset` is on every response, but only a rate limit waits).
+    pub(crate) fn applies(&self, code: Option<&CodeEntry>) -> bool {
+        if self.codes.is_none() && self.categories.is_none() {
+            return true;
+        }
+        let Some(entry) = code else {
+            return false;
+        };
+        let listed = |names: &Option<Vec<String>>, name: &str| {
+            names.iter().flatten().any(|listed| listed == name)
+        };
+        listed(&self.codes, entry.wire) || listed(&self.categories, entry.category.as_str())
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
