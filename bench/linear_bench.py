@@ -19,6 +19,8 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   validate  20,000 payloads each sending `corrélation_id`     vs the same, keys right (about the same bytes)
   lint      192 KB: 90 codes named with 1,000 letters, each replaced_by a misspelling of the next
                                                               vs the same, replaced_by spelt right
+  lint      the default registry named with 10,000,000 letters (build refuses it through lint)
+                                                              vs the same with a 10,000,000-letter comment
   validate  --responses: one response repeating one header name 600,000 times
                                                               vs 600,000 distinct names, same bytes
 
@@ -33,11 +35,11 @@ import re
 from pathlib import Path
 
 from bench import synth
-from bench.common import OUT, errgen_cmd, table
+from bench.common import OUT, ROOT, errgen_cmd, table
 from bench.diff_bench import cpu_command
 
 LINT_CODES, DEPRECATED_CODES, DIFF_CODES, PAYLOAD_KEYS, PAYLOADS = 10_000, 20_000, 10_000, 40_000, 20_000
-LONG_NAME, LONG_CODES, HEADER_REPEATS = 1_000, 90, 600_000
+LONG_NAME, LONG_CODES, HEADER_REPEATS, LONG_REGISTRY_NAME = 1_000, 90, 600_000, 10_000_000
 
 
 def write(name: str, text: str) -> Path:
@@ -158,9 +160,13 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     long_misspelt = write("long-names-misspelt.yaml", long_names(LONG_CODES, LONG_NAME, True))
     long_right = write("long-names.yaml", long_names(LONG_CODES, LONG_NAME, False))
     responses = validate + ["--responses"]
+    default = (ROOT / "registry" / "errors.yaml").read_text(encoding="utf-8")
+    long_name = write("long-name.yaml", default.replace("name: acme\n", f"name: {'a' * LONG_REGISTRY_NAME}\n", 1))
+    long_comment = write("long-comment.yaml", default.replace("name: acme\n", f"name: acme\n# {'a' * (LONG_REGISTRY_NAME - 6)}\n", 1))
     repeated, distinct = write("repeated-headers.json", headers(HEADER_REPEATS, True)), write("distinct-headers.json", headers(HEADER_REPEATS, False))
     return [
         ("lint: 192 KB of long names misspelt", lint + [str(long_misspelt)], lint + [str(long_right)], (0, 1)),
+        ("lint: a 10 MB registry name", lint + [str(long_name)], lint + [str(long_comment)], (0, 1)),
         ("validate: 600,000 repeated headers", responses + [str(repeated)], responses + [str(distinct)], (0, 1)),
         ("validate: 20,000 unknown codes", validate + [str(unknown_codes)], validate + [str(known_codes)], (0, 1)),
         ("validate: 20,000 non-ASCII keys", validate + [str(unknown_keys)], validate + [str(known_codes)], (0, 1)),

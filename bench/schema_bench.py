@@ -24,7 +24,7 @@ from bench.build_bench import plain_schema
 from bench.common import NODE_BIN, OUT, table
 from errgen.contract import view
 from errgen.registry.lint import lint_path
-from errgen.payload import example, schema
+from errgen.payload_schema import example, schema
 
 
 def payloads(contract: Any, n: int, seed: int = 11) -> list[dict[str, Any]]:

@@ -30,7 +30,7 @@ from pathlib import Path
 from bench import synth
 from bench.common import ROOT, errgen_cmd
 from errgen.contract import view
-from errgen.emit.targets import catalogue, site
+from errgen.emit.targets import docs, site
 from errgen.registry.lint import lint_text
 
 LIMIT_MB = 20

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, repository_files, run_errgen
 from errgen.emit import build as pipeline
-from errgen.emit import write
+from errgen.emit import commit as write
 
 
 def tree(folder: Path) -> dict[str, str]:

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import ROOT, load_registry
 from errgen.emit import build as pipeline
-from errgen.emit import write
+from errgen.emit import commit as write
 from errgen.emit import targets
 
 
@@ -150,7 +150,7 @@ sys.path[:0] = [sys.argv[3], sys.argv[4]]
 from pathlib import Path
 from test_build_kill import Stopper
 from conftest import load_registry
-from errgen.emit import build, write
+from errgen.emit import build, commit as write
 from errgen.emit import targets
 registry = dataclasses.replace(load_registry(), name="acme_two", version="9.9.9")
 plans = build.plan(registry, targets.all_targets())

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REGISTRY, ROOT, build_to, load_registry, run_errgen
 from errgen.emit import build as pipeline
-from errgen.emit import write
+from errgen.emit import commit as write
 
 
 def git(cwd: Path, *args: str) -> str:

@@ -30,7 +30,8 @@ BASE: dict[str, Any] = {
     },
     "codes": {
         "TIMED_OUT": {"category": "transient", "scope": "request", "scopes": ["request", "service"], "retry_after_ms": 500,
-                      "http_status": 504, "description": "The upstream did not answer in time.", "hints": ["state"], "since": "1.0.0"},
+                      "http_status": 504, "description": "The upstream did not answer in time.", "hints": ["state"], "since": "1.0.0",
+                      "wire_prefix": "TIMED_OUT_"},
         "BAD_INPUT": {"category": "validation", "scope": "request", "http_status": 400, "description": "The input is malformed.",
                       "hints": ["searched", "accepted"], "since": "1.0.0"},
         "OLD_THING": {"category": "validation", "scope": "request", "http_status": 404, "description": "Gone thing.",
@@ -135,6 +136,8 @@ ROWS: list[tuple[str, Mutation, str, str, str]] = [
      "response-detail-changed", "", "patch"),
     ("wire code", set_code("BAD_INPUT", "wire_code", "invalid_input"), "wire-code-changed", "BAD_INPUT", "major"),
     ("wire condition", set_code("BAD_INPUT", "when", [{"status": [400]}]), "wire-condition-changed", "BAD_INPUT", "major"),
+    ("wire prefix added", set_code("BAD_INPUT", "wire_prefix", "BAD_"), "wire-prefix-added", "BAD_INPUT", "minor"),
+    ("wire prefix changed", set_code("TIMED_OUT", "wire_prefix", "TIMEOUT_"), "wire-prefix-changed", "TIMED_OUT", "major"),
 ]
 
 
@@ -304,7 +307,8 @@ def test_default_registry_against_its_previous_release() -> None:
     assert done.exit_code == 0, done.output
     body = json.loads(done.stdout)
     assert (body["required_bump"], body["declared_bump"]) == ("minor", "minor")
-    assert {c["rule"] for c in body["changes"]} == {"code-added", "code-deprecated", "description-changed", "category-added"}
+    assert {c["rule"] for c in body["changes"]} == {"code-added", "code-deprecated", "description-changed", "category-added",
+                                                    "wire-prefix-added", "response-detail-changed"}
 
 
 def test_diff_needs_two_files_or_a_ref() -> None:

@@ -73,3 +73,20 @@ def test_a_new_registry_for_an_existing_api_needs_no_major_release() -> None:
         new = lint_path(path).registry
         report = diff(empty_registry(new, str(path)), new, new_registry=True)
         assert [c.rule for c in report.changes if c.bump == "major"] == [], path.name
+
+
+def test_wire_prefix_added_is_minor_changed_or_removed_is_a_break() -> None:
+    """SPEC P: a new prefix reads codes old clients decided as unknown; a changed or removed one
+    takes from old clients codes they read as this code. A `when` on a code that shared neither a
+    wire code nor a prefix selected nothing: adding it with the prefix is no break."""
+    old, new = with_variants(), with_variants()
+    first = "BAD_INPUT"  # shares neither a wire code nor a prefix in BASE
+    new["codes"][first]["wire_prefix"] = "X_"
+    new["codes"][first]["when"] = [{"status": [503]}]
+    assert rules(old, new) == [("wire-prefix-added", first, "minor")]
+    changed = copy.deepcopy(new)
+    changed["codes"][first]["wire_prefix"] = "Y_"
+    assert rules(new, changed) == [("wire-prefix-changed", first, "major")]
+    removed = copy.deepcopy(new)
+    del removed["codes"][first]["wire_prefix"]
+    assert rules(new, removed) == [("wire-prefix-changed", first, "major")]

@@ -247,13 +247,13 @@ RENAMED_WIRE = "wire:\n  rename: {code: type, correlation_id: request_id, retry_
 
 def test_catalogue_recovery_table_and_site_use_the_wire_names() -> None:
     from conftest import REGISTRY
-    from errgen.emit.targets import catalogue, recovery, site
+    from errgen.emit.targets import docs, recovery, site
     from errgen.registry.lint import lint_text
 
     text = REGISTRY.read_text().replace("problem_base:", RENAMED_WIRE + "problem_base:", 1)
     registry = lint_text(text).registry
     assert registry is not None and any(code.hints for code in registry.codes)
-    docs = {**catalogue.render(registry), **recovery.render(registry), **site.render(registry)}
+    docs = {**docs.render(registry), **recovery.render(registry), **site.render(registry)}
     prose = {name: body for name, body in docs.items() if name.endswith((".md", ".html"))}
     assert {"docs/errors.md", "recovery.md", "site/index.html"} <= set(prose)
     for name, body in prose.items():
@@ -332,7 +332,7 @@ def _renamed_later() -> str:
 def test_site_lists_a_rename_under_the_version_that_renamed_it_and_keeps_the_old_page() -> None:
     import re
 
-    from errgen.emit.targets import catalogue, site
+    from errgen.emit.targets import docs, site
     from errgen.registry.lint import lint_text
 
     result = lint_text(_renamed_later())
@@ -354,7 +354,7 @@ def test_site_lists_a_rename_under_the_version_that_renamed_it_and_keeps_the_old
     assert re.search(r'\["RATE_LIMITED", "[a-z_]+", "renamed to TOO_MANY_REQUESTS in 3\.0\.0", "TOO_MANY_REQUESTS/index\.html", 0\]', index)
     assert '["CONFLICT", "removed", "removed in 3.0.0", "CONFLICT/index.html", 0]' in index
     # The Markdown catalogue mentions the rename and the removal.
-    md = catalogue.render(registry)["docs/errors.md"]
+    md = docs.render(registry)["docs/errors.md"]
     assert "- Renamed from `RATE_LIMITED` in 3.0.0" in md and "## Removed codes" in md and "- `CONFLICT`: removed in 3.0.0" in md
 
 

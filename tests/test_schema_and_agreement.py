@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import GENERATED, REGISTRY, ROOT, build_to, load_registry, node_json, tsc
 from errgen.contract import view
-from errgen.verdicts import ContractChecker, strict_problems
+from errgen.payload_checks import ContractChecker, strict_problems
 from payload_cases import cases
 
 EXAMPLE = ROOT / "examples" / "refund-tool.yaml"

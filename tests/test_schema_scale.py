@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from bench import synth
 from conftest import REGISTRY, ROOT, load_registry, node_json
-from errgen import payload
+from errgen import payload_schema
 from errgen.contract import ContractView, view
 from payload_cases import cases
 
@@ -22,7 +22,7 @@ EXAMPLE = ROOT / "examples" / "refund-tool.yaml"
 
 def per_code_schema(contract: ContractView) -> dict[str, Any]:
     """The previous design, one branch per code, as the reference the grouped schema must equal."""
-    out = payload.schema(contract)
+    out = payload_schema.schema(contract)
     w = {spec.name: spec.wire for spec in contract.fields}
     defs = {}
     for row in contract.codes:
@@ -57,13 +57,13 @@ def branches(schema: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 def test_branches_follow_fact_combinations_not_codes() -> None:
     contract = view(load_registry(REGISTRY))
-    by_category = branches(payload.schema(contract))
+    by_category = branches(payload_schema.schema(contract))
     assert list(by_category) == list(contract.category_names)
     code_wire = contract.field_map["code"].wire
     for category, group in by_category.items():  # every code in exactly one branch, under its category
         listed = [code for b in group for code in b["properties"][code_wire]["enum"]]
         assert listed == [row.code for row in contract.codes if row.category == category]
-    distinct = {payload.facts(contract, row) for row in contract.codes}
+    distinct = {payload_schema.facts(contract, row) for row in contract.codes}
     assert sum(map(len, by_category.values())) == len(distinct)
 
 
@@ -71,7 +71,7 @@ def test_branches_follow_fact_combinations_not_codes() -> None:
 def test_grouped_verdicts_equal_per_code_verdicts(registry_path: Path) -> None:
     registry = load_registry(registry_path)
     contract = view(registry)
-    grouped = Draft202012Validator(payload.schema(contract))
+    grouped = Draft202012Validator(payload_schema.schema(contract))
     reference = Draft202012Validator(per_code_schema(contract))
     corpus = list(cases(registry))
     assert any(ok for _, _, ok in corpus) and any(not ok for _, _, ok in corpus)
@@ -81,12 +81,12 @@ def test_grouped_verdicts_equal_per_code_verdicts(registry_path: Path) -> None:
 
 def test_5000_codes_make_few_branches_and_a_quick_metaschema_check(tmp_path: Path) -> None:
     contract = synth_contract(tmp_path, 5000)
-    schema = payload.schema(contract)
-    assert sum(len(d["then"]["anyOf"]) for d in schema["allOf"]) == len({payload.facts(contract, row) for row in contract.codes}) <= 200
+    schema = payload_schema.schema(contract)
+    assert sum(len(d["then"]["anyOf"]) for d in schema["allOf"]) == len({payload_schema.facts(contract, row) for row in contract.codes}) <= 200
     Draft202012Validator.check_schema(schema)  # quick because of the few branches above (bench.timing_bench times it)
     row = contract.codes[4321]  # a valid payload, and one with a hint its code does not allow
     w = {spec.name: spec.wire for spec in contract.fields}
-    ok = payload.example(contract, row)
+    ok = payload_schema.example(contract, row)
     validator = Draft202012Validator(schema)
     assert validator.is_valid(ok)
     banned = next(h for h in contract.hints if h not in row.hints)
@@ -96,9 +96,9 @@ def test_5000_codes_make_few_branches_and_a_quick_metaschema_check(tmp_path: Pat
 def test_ajv_compiles_the_schema_of_20000_codes(tmp_path: Path, node_bin: Path) -> None:
     contract = synth_contract(tmp_path, 20000)
     schema_path = tmp_path / "schema.json"
-    schema_path.write_text(json.dumps(payload.schema(contract)), encoding="utf-8")
+    schema_path.write_text(json.dumps(payload_schema.schema(contract)), encoding="utf-8")
     row = contract.codes[19999]
-    ok = payload.example(contract, row)
+    ok = payload_schema.example(contract, row)
     wrong = {**ok, contract.field_map["category"].wire: contract.codes[19998].category}
     script = (
         'const Ajv2020 = require("ajv/dist/2020").default;'
@@ -114,8 +114,8 @@ def test_a_category_without_codes_matches_no_payload(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     contract = view(load_registry(path))
     assert "spare" in contract.category_names
-    schema = payload.schema(contract)
-    ok = payload.example(contract, contract.codes[2])
+    schema = payload_schema.schema(contract)
+    ok = payload_schema.example(contract, contract.codes[2])
     claimed = {**ok, contract.field_map["category"].wire: "spare", contract.field_map["retryable"].wire: False}
     claimed.pop(contract.field_map["retry_after_ms"].wire, None)
     assert Draft202012Validator(schema).is_valid(ok)

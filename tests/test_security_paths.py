@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -132,10 +131,10 @@ def test_named_files_may_be_anywhere_but_not_through_a_link_in_the_repository(re
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
 def test_a_device_as_the_registry_is_refused_before_reading(device: str) -> None:
-    started = time.monotonic()
+    """Refused by what the path is, not by what reading it gives: /dev/zero read would never end
+    (run_errgen's timeout is the guard against that hang, not a measure of speed)."""
     done = run_errgen("lint", "--registry", device)
     assert done.returncode == 2 and f"{device} is a device, not a regular file" in done.stderr
-    assert time.monotonic() - started < 30
 
 
 def test_a_fifo_as_the_registry_or_a_fragment_is_never_opened_for_reading(repo: Path) -> None:

@@ -104,7 +104,7 @@ def test_a_request_id_header_is_not_a_twilio_token(tmp_path: Path) -> None:
 def test_the_schema_ships_the_enveloped_body_beside_the_payload() -> None:
     from jsonschema import Draft202012Validator
 
-    from errgen import payload
+    from errgen import payload_schema
     from errgen.emit.targets import schema as target
 
     registry = load_registry(ROOT / "examples" / "payments-api.yaml")
@@ -114,7 +114,7 @@ def test_the_schema_ships_the_enveloped_body_beside_the_payload() -> None:
     Draft202012Validator.check_schema(body)
     check = Draft202012Validator(body)
     contract = view(registry)
-    example = payload.example(contract, contract.codes[0])
+    example = payload_schema.example(contract, contract.codes[0])
     assert check.is_valid({"error": example, "request_log_url": "https://dashboard.example/logs/1"})  # the API's own siblings
     assert not check.is_valid(example)  # a payload is not a body
     assert not check.is_valid({"error": {**example, "extra": 1}})  # the payload stays strict

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from errgen.emit import write
+from errgen.emit import commit as write
 
 PAGES = 200
 

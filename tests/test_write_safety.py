@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REGISTRY, ROOT, build_to, run_errgen
-from errgen.emit import write
+from errgen.emit import commit as write
 
 
 def built(workdir: Path) -> Path:

@@ -221,7 +221,7 @@ def _build_once(registry_path: Path | None, out_dir: Path, targets: tuple[str, .
     from errgen.emit import build as pipeline
     from errgen.emit.targets import UnknownTarget
     from errgen.emit.errors import BuildError
-    from errgen.emit.write import WriteError
+    from errgen.emit.commit import WriteError
 
     # A build makes hundreds of thousands of objects that live until it ends and almost no
     # cycles; the collector's passes over them were a tenth of a large build.

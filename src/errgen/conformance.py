@@ -94,7 +94,7 @@ def private_copy(out_dir: Path, names: Sequence[str]) -> Iterator[Path]:
     time holds it: a second waits), and it is emptied before the copy; elsewhere it is a fresh
     mkdtemp folder. Raises CannotRun (exit 2) when a file is missing, is not a regular file, or
     differs from the manifest."""
-    from errgen.emit.write import WriteError, read_manifest
+    from errgen.emit.commit import WriteError, read_manifest
 
     try:
         manifest = read_manifest(out_dir)

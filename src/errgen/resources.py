@@ -27,5 +27,5 @@ def runtime_sources(language: str) -> dict[str, str]:
 
 
 def verdict_source() -> str:
-    """errgen.verdict_core's text: the strict verdict, which the Python SDK ships as `_verdict.py`."""
-    return (_PACKAGE / "verdict_core.py").read_text(encoding="utf-8")
+    """errgen.verdict's text: the strict verdict, which the Python SDK ships as `_verdict.py`."""
+    return (_PACKAGE / "verdict.py").read_text(encoding="utf-8")

@@ -25,14 +25,14 @@ LOAD = (
     "git-missing", "git-not-a-repo", "git-no-commits", "git-unknown-ref", "git-show-failed",
 )
 
-# errgen validate's own findings (errgen.validate, errgen.verdicts); the leak classes are added
+# errgen validate's own findings (errgen.validate, errgen.payload_checks); the leak classes are added
 # from errgen.leaks.
 VALIDATE = (
     "invalid-json", "payload-too-large", "not-a-response", "no-code", "delay-unreadable", "http-status-mismatch",
     "retry-after-header-mismatch", "deprecated-code", "message-carries-hints",
 )
 
-# The strict verdict's problem ids (errgen.verdict_core), which validate prints for a payload.
+# The strict verdict's problem ids (errgen.verdict), which validate prints for a payload.
 VERDICT = (
     "not-an-object", "extra-field", "wrong-type", "missing-field", "resource-id-missing", "unknown-category",
     "unknown-code", "category-mismatch", "retryable-mismatch", "scope-not-allowed", "retry-after-not-retryable",

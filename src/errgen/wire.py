@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from errgen.registry.model import ACTIONS, Condition, Registry, Response
+from errgen.registry.model import ACTIONS, Condition, DelaySource, Registry, Response
 from errgen.registry.sources import (  # noqa: F401  (re-exported: the source syntax)
     ANY, FORMATS, MAX_INDEX, MAX_KEY_LENGTH, MAX_PATH_STEPS, UNITS, SourceError, parse_path, parse_source, source_text,
 )
@@ -66,7 +66,7 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
     if response.retry_after is None:
         delays = [dict(d) for d in DEFAULT_DELAY_SOURCES]
     else:
-        delays = [{"at": at, "unit": d.unit} for d in response.retry_after
+        delays = [{"at": at, "unit": d.unit, **_filters(d)} for d in response.retry_after
                   if (at := _source(d.at)) is not None and d.unit in UNITS]
     return {
         "format": registry.wire.format,
@@ -85,6 +85,12 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         "status_actions": status_actions(registry),
         "paused_with_delay": list(PAUSED_WITH_DELAY),
     }
+
+
+def _filters(delay: DelaySource) -> dict[str, list[str]]:
+    """An entry's `codes` and `categories`, only those given: an entry with none applies to every
+    code, as before filters existed (SPEC D)."""
+    return {key: list(names) for key, names in (("codes", delay.codes), ("categories", delay.categories)) if names}
 
 
 def status_actions(registry: Registry) -> dict[str, str]:

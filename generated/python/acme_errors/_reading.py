@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Mapping, Optional, Tuple
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from . import _wire
 from ._contract import MAX_DELAY_VALUE_MS, MAX_XML_DEPTH, RESPONSE
@@ -256,6 +256,21 @@ def delay_reader(unit: str, now_ms: int) -> Accept:
         return None if when is None else min(max(0, when - now_ms), MAX_DELAY_VALUE_MS)
 
     return read
+
+
+def applicable(entries: Any, code: Optional[str], category: Optional[str]) -> List[Any]:
+    """The delay entries that apply to a registry code of `category` (None, None: no registry
+    code): an entry with `codes` or `categories` only when it lists the code or its category
+    (Okta's X-Rate-Limit-Reset is on every response, but only a rate limit waits for it)."""
+    return [
+        entry
+        for entry in entries
+        if ("codes" not in entry and "categories" not in entry)
+        or code is not None
+        and code in entry.get("codes", ())
+        or category is not None
+        and category in entry.get("categories", ())
+    ]
 
 
 def delay_ms(

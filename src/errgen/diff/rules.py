@@ -55,7 +55,9 @@ WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's n
 RESPONSE_READING_CHANGED = declare("response-reading-changed", "major", "registry", "How a real response is recognised and where it carries the code changed: `wire.format` (json or xml), the `wire.response.code` sources (or their order), or `wire.response.error_when`. A client built before reads the code from another place, or takes other responses for errors, so it decides known errors as unknown ones. Naming `wire` (or the rule id) in the history entry announces it.", "`response: {code: [body:error.code]}` -> `response: {code: [header:x-error-code]}`", keyword="wire")
 RESPONSE_DETAIL_CHANGED = declare("response-detail-changed", "patch", "registry", "Where a real response carries a display or timing fact changed: the `wire.response` sources of `message`, `correlation_id`, `resource_id` or `retry_after`. Clients built before still decide every code the same; they may miss the request id, the message or the server's delay and fall back to the registry's.", "`correlation_id: [header:x-request-id]` -> `correlation_id: [header:x-trace-id]`")
 WIRE_CODE_CHANGED = declare("wire-code-changed", "major", "code", "The code the API sends for a code changed (`wire_code`): clients built before look for the old value and decide the new one as unknown.", "`ConditionNotMet412: {wire_code: ConditionNotMet}` -> `{wire_code: PreconditionFailed}`")
-WIRE_CONDITION_CHANGED = declare("wire-condition-changed", "major", "code", "The conditions that select a code among those sharing its wire code changed (`when`): the same response now decides as another code in one version than in the other.", "`when: [{status: [304]}]` -> `when: [{status: [412]}]`")
+WIRE_CONDITION_CHANGED = declare("wire-condition-changed", "major", "code", "The conditions that select a code among those sharing its wire code or its `wire_prefix` changed (`when`): the same response now decides as another code in one version than in the other. Not reported when the code shared neither before and takes a new `wire_prefix` (`wire-prefix-added`): its `when` selected nothing for clients built before.", "`when: [{status: [304]}]` -> `when: [{status: [412]}]`")
+WIRE_PREFIX_CHANGED = declare("wire-prefix-changed", "major", "code", "A code's `wire_prefix` changed or was removed: a client built before reads the codes that start with the old prefix as this code, which the new contract no longer says.", "`connection_exception: {wire_prefix: '08'}` -> `{wire_prefix: '080'}`")
+WIRE_PREFIX_ADDED = declare("wire-prefix-added", "minor", "code", "A code gained a `wire_prefix`: codes the API sends that clients built before decide as unknown are read as this code by new clients.", "`connection_exception: {}` -> `{wire_prefix: '08'}`")
 TYPE_URI_CHANGED = declare("type-uri-changed", "major", "code", "A code's RFC 9457 problem type URI (`type_uri`) changed: clients that match on `type` break.", "`type_uri: https://docs.example/errors/a` -> `type_uri: https://docs.example/errors/A`")
 CODE_MOVED = declare("code-moved", "none", "code", "A code moved from one fragment of a folder registry to another (or between a fragment and the header): who maintains it changed, the contract did not. Reported for information; it needs no release.", "`CARD_DECLINED` in `teams/payments.yaml` -> in `teams/billing.yaml`")
 OWNER_CHANGED = declare("owner-changed", "none", "registry", "A fragment of a folder registry declares another `owner`: its codes are maintained by someone else now, the contract is the same. Reported for information; it needs no release.", "`owner: '@acme/payments'` -> `owner: '@acme/billing'` in `teams/payments.yaml`")
@@ -389,7 +391,13 @@ def _sources(sources: list[dict[str, object]]) -> str:
 
 
 def _delays(sources: list[dict[str, object]]) -> str:
-    return ", ".join(f"{source_text(d['at'])} ({d['unit']})" for d in sources) or "nowhere"  # type: ignore[arg-type]
+    return ", ".join(f"{source_text(d['at'])} ({d['unit']}{_only(d)})" for d in sources) or "nowhere"  # type: ignore[arg-type]
+
+
+def _only(delay: dict[str, object]) -> str:
+    """The codes and categories a delay entry is read for, when it names some (SPEC D)."""
+    names = [*delay.get("codes", ()), *delay.get("categories", ())]  # type: ignore[misc]
+    return f", only for {', '.join(map(str, names))}" if names else ""
 
 
 @rule
@@ -400,6 +408,28 @@ def wire_codes(old: ContractView, new: ContractView) -> Iterator[Change]:
             msg = f"{after.code} is sent as {after.wire_code}, not {before.wire_code}: clients built before decide it as unknown"
             yield _major(WIRE_CODE_CHANGED.id, msg, before, after, old, new, "wire_code")
         was, now = (tuple(map(condition, v.registry.code_map[after.code].when)) for v in (old, new))
-        if was != now:
+        if was != now and not _joins_by_new_prefix(old, new, after.code):
             msg = f"the conditions that select {after.code} among the codes sent as {after.wire_code} changed"
             yield _major(WIRE_CONDITION_CHANGED.id, msg, before, after, old, new, "when")
+        yield from _prefix_change(old, new, before, after)
+
+
+def _joins_by_new_prefix(old: ContractView, new: ContractView, code: str) -> bool:
+    """Whether `code` shared neither a wire code nor a prefix before and takes a new `wire_prefix`:
+    its `when` selected nothing for clients built before (wire-prefix-added reports the change)."""
+    groups = [*old.response["variants"].values(), *(rows for _, rows in old.response["prefixes"])]
+    return (old.registry.code_map[code].wire_prefix is None and new.registry.code_map[code].wire_prefix is not None
+            and not any(row[0] == code for rows in groups for row in rows))
+
+
+def _prefix_change(old: ContractView, new: ContractView, before: CodeRow, after: CodeRow) -> Iterator[Change]:
+    was, now = (v.registry.code_map[after.code].wire_prefix for v in (old, new))
+    if was == now:
+        return
+    if was is None:
+        code = new.registry.code_map[after.code]
+        yield Change(WIRE_PREFIX_ADDED.id, WIRE_PREFIX_ADDED.bump, f"{after.code} now takes the codes that start with {now!r}",
+                     code=after.code, new=_place(new.registry, code, "wire_prefix"), affects=(after.code,))
+    else:
+        msg = f"{after.code} takes the codes that start with {now!r}, not {was!r}" if now else f"{after.code} no longer takes the codes that start with {was!r}"
+        yield _major(WIRE_PREFIX_CHANGED.id, msg, before, after, old, new, "wire_prefix")

@@ -16,7 +16,7 @@ from errgen.contract import view
 from errgen.registry.model import Registry
 from errgen.emit.cache import recall, record
 from errgen.emit.errors import BuildError
-from errgen.emit.write import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
+from errgen.emit.commit import Changes, Hashes, Plan, Report, commit, compare, digest, hashes
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # errgen/
 _TOOLS = ("black", "datamodel-code-generator", "pydantic", "jinja2")
@@ -125,9 +125,9 @@ def _render(target: ModuleType, registry: Registry) -> Plan:
 
 
 def build(registry: Registry, out: Path, names: Iterable[str] = (), force: bool = False, complete: bool | None = None) -> Changes:
-    """Render the selected targets and write them to OUT as a whole (see errgen.emit.write).
+    """Render the selected targets and write them to OUT as a whole (see errgen.emit.commit).
     `complete` (by default: when no target is named): the selection is every target OUT holds,
-    so the files a target no longer selected wrote are deleted (errgen.emit.write.commit)."""
+    so the files a target no longer selected wrote are deleted (errgen.emit.commit.commit)."""
     names = list(names)
     selected = target_registry.select(names)
     changes = commit(out, renders(registry, selected), force, not names if complete is None else complete)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from errgen.emit import toolcache
-from errgen.emit.write import CACHE, MAX_MANIFEST_BYTES, Hashes, WriteError, write_synced, relative_path
+from errgen.emit.commit import CACHE, MAX_MANIFEST_BYTES, Hashes, WriteError, write_synced, relative_path
 
 
 def record(root: Path, keys: dict[str, str], expected: dict[str, Hashes]) -> None:

@@ -70,7 +70,12 @@ class DelaySource:
     at: str
     unit: str = "http"
     loc: Loc = field(default=Loc(1, 1), compare=False, repr=False)
-    extra: tuple[str, ...] = ()  # keys other than at and unit (lint reports them)
+    extra: tuple[str, ...] = ()  # keys other than at, unit, codes and categories (lint reports them)
+    # Filters (Okta's X-Rate-Limit-Reset is on every response, not only on rate limits): when any
+    # is given, the entry is read only for a code listed, or a code of a category listed.
+    codes: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    malformed: tuple[str, ...] = ()  # `codes` or `categories` given as anything but a list of names
 
 
 @dataclass(frozen=True, slots=True)

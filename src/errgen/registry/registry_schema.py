@@ -13,7 +13,7 @@ from errgen.registry.lint import package
 from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES
 from errgen.registry.sources import FORMATS, UNITS
-from errgen.wire import STATUS_KEY
+from errgen.wire import PREFIX, STATUS_KEY
 
 _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
     structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"},
@@ -21,7 +21,9 @@ _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
     structure.DELAY_ENTRY: {"anyOf": [
         {"type": "string", "pattern": "^(body|header):"},
         {"type": "object", "additionalProperties": False, "required": ["at"],
-         "properties": {"at": {"type": "string", "pattern": "^(body|header):"}, "unit": {"enum": list(UNITS)}}},
+         "properties": {"at": {"type": "string", "pattern": "^(body|header):"}, "unit": {"enum": list(UNITS)},
+                        "codes": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                        "categories": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}},
     ]},
 }
 _REFINED: dict[str, dict[str, Any]] = {
@@ -38,6 +40,7 @@ _REFINED: dict[str, dict[str, Any]] = {
     "errgen": {"const": 1},
     "format": {"enum": list(FORMATS)},
     "wire_code": {"pattern": f"^{WIRE_VALUE.pattern}$", "maxLength": MAX_CODE_LENGTH},
+    "wire_prefix": {"pattern": f"^{PREFIX.pattern}$"},
     "repository": {"pattern": f"^{package.URL.pattern}$"},
     "homepage": {"pattern": f"^{package.URL.pattern}$"},
     "statuses": {"propertyNames": {"pattern": f"^{STATUS_KEY.pattern}$"}, "additionalProperties": {"enum": list(ACTIONS)}},

@@ -317,8 +317,13 @@ def _delay_source(raw: Any, loc: Loc) -> DelaySource:
         return DelaySource(raw, "http", loc)
     at, unit = raw.get("at"), raw.get("unit", "http")
     # Lint checks the mapping (wire-source, wire-unit): a missing `at` or another key is reported there.
-    extra = tuple(sorted(str(k) for k in raw if k not in ("at", "unit")))
-    return DelaySource(at if isinstance(at, str) else "", unit if isinstance(unit, str) else repr(unit), loc, extra)
+    extra = tuple(sorted(str(k) for k in raw if k not in ("at", "unit", "codes", "categories")))
+    filters = {key: raw.get(key, []) for key in ("codes", "categories")}
+    malformed = tuple(key for key, names in filters.items()
+                      if not isinstance(names, list) or not all(isinstance(n, str) for n in names))
+    codes, categories = (tuple(names) if key not in malformed else () for key, names in filters.items())
+    return DelaySource(at if isinstance(at, str) else "", unit if isinstance(unit, str) else repr(unit), loc, extra,
+                       codes, categories, malformed)
 
 
 def _response(raw: dict[str, Any] | None) -> Response | None:

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from errgen.formats import visible
 from errgen.registry.model import Registry
-from errgen.verdicts import ContractChecker, prose_findings
+from errgen.payload_checks import ContractChecker, prose_findings
 from errgen.validate.inputs import Record, records
 from errgen.validate.responses import ResponseChecker, as_response
 from errgen.leaks import LeakScanner

@@ -19,7 +19,7 @@ from errgen.contract import ContractView
 from errgen.registry.model import Registry
 from errgen.spelling import Speller, did_you_mean
 from errgen.validate.inputs import Record
-from errgen.verdicts import Finding
+from errgen.payload_checks import Finding
 from errgen.wire import source_text
 
 _RUNTIME = Path(__file__).resolve().parent.parent / "languages" / "python" / "runtime"

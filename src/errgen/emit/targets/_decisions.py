@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from errgen.contract import ContractView
-from errgen.verdicts import envelope_problems, problem_ids
+from errgen.payload_checks import envelope_problems, problem_ids
 
 
 def expected(contract: ContractView, raw: Any, attempt: int, max_attempts: int, max_delay_ms: int) -> dict[str, Any]:

@@ -42,7 +42,7 @@ def optional_fields(contract: ContractView) -> tuple[FieldSpec, ...]:
 
 
 def _judged(contract: ContractView, payload: dict[str, Any]) -> list[str]:
-    from errgen.verdicts import problem_ids
+    from errgen.payload_checks import problem_ids
 
     return problem_ids(contract, payload)
 

@@ -188,7 +188,35 @@ def cases(contract: ContractView) -> Iterator[Reading]:
     for case in _all(contract, rows):
         assert case.name not in names, f"response vector names must be unique: {case.name}"
         names.add(case.name)
-        yield case
+        yield _correlated(contract, case)
+
+
+def _correlated(contract: ContractView, case: Reading) -> Reading:
+    """SPEC R: the correlation id a case states is what the registry's correlation sources read
+    from the response as sent, not only what the case put there: when one body path serves both
+    the code and the correlation id, the code read is the correlation id too (a JSON body; the
+    XML cases state theirs in `_reading`, from the document they build)."""
+    if not case.error or contract.response["format"] != "json":
+        return case
+    text = " " * case.pad + case.body
+    readable = len(text.encode("utf-8")) <= contract.policy.max_body_bytes
+    document = _json_document(text, contract.policy.max_json_depth) if readable else None
+    read = reference_code(contract.response["correlation_id"], case.status, case.headers, document)
+    if read == case.correlation_id:
+        return case
+    w = {f.name: f.wire for f in contract.fields}
+    if case.code is not None and isinstance(case.raw, dict) and _is_built(contract, document):
+        case.raw = {**case.raw, w["correlation_id"]: read or ""}
+    case.correlation_id = read
+    return case
+
+
+def _is_built(contract: ContractView, document: Any) -> bool:
+    """Whether `read_http` builds the payload from the code read (step 5), rather than reading
+    errgen's own payload from the body."""
+    env = contract.envelope
+    value = document[env] if env and isinstance(document, dict) and env in document else document
+    return not (isinstance(value, dict) and all(f.wire in value for f in contract.fields if f.required))
 
 
 def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
@@ -210,6 +238,10 @@ def _reading(contract: ContractView, name: str, response: Response, code: str | 
              error: bool = True) -> Reading | None:
     if not response.ok:
         return None
+    if correlation is None:
+        # What the registry's correlation sources read from this response, though the case put
+        # none: a path that serves the code serves the correlation id too (SPEC R).
+        correlation = reference_code(contract.response["correlation_id"], response.status, response.headers, response.document)
     body = body_text(contract, response.document)
     raw = built(contract, response.status, code, registry_code, correlation, message, delay) if code is not None and error else None
     return Reading(name, response.status, response.headers, body, error, code, correlation, delay, raw)
@@ -457,11 +489,26 @@ UNIT_VALUES: dict[str, list[tuple[str, Any, int | None]]] = {
 }
 
 
+def applies(contract: ContractView, entry: dict[str, Any], code: str | None) -> bool:
+    """Whether a delay entry is read for the registry code `code` (None: no registry code): one
+    with `codes` or `categories` only when it lists the code or its category (SPEC D)."""
+    if "codes" not in entry and "categories" not in entry:
+        return True
+    row = contract.code_map.get(code) if code is not None else None
+    return row is not None and (row.code in entry.get("codes", ()) or row.category in entry.get("categories", ()))
+
+
+def unfiltered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The delay entries a response without a registry code reads."""
+    return [entry for entry in entries if "codes" not in entry and "categories" not in entry]
+
+
 def delay_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
-    retryable = next((r for r in rows if r.retryable), None)
-    final = next((r for r in rows if not r.retryable), None)
     first = contract.response["code"][0]
     for index, entry in enumerate(contract.response["retry_after"]):
+        retryable = next((r for r in rows if r.retryable and applies(contract, entry, r.code)), None)
+        final = next((r for r in rows if not r.retryable and applies(contract, entry, r.code)), None)
+        yield from _filtered_out(contract, rows, index, entry)
         for label, value, delay in UNIT_VALUES[entry["unit"]]:
             if entry["at"]["in"] == "header" and not isinstance(value, str):
                 continue
@@ -470,11 +517,53 @@ def delay_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readi
                 case = _reading(contract, f"response/delay/source-{index}/{label}", response, retryable.code, delay=delay)
                 if case:
                     yield case
-        if final is not None and index == 0:
+        if final is not None and (index == 0 or index == _first_filtered(contract)):
             value = UNIT_VALUES[entry["unit"]][0][1]
             response = Response(final.http_status).put(first, final.wire_code).put(entry["at"], value)
             case = _reading(contract, f"response/delay/source-{index}/not-retryable", response, final.code,
                             delay=UNIT_VALUES[entry["unit"]][0][2])
+            if case:
+                yield case
+
+
+def _first_filtered(contract: ContractView) -> int | None:
+    return next((i for i, e in enumerate(contract.response["retry_after"]) if not unfiltered([e])), None)
+
+
+def _filtered_out(contract: ContractView, rows: list[CodeRow], index: int, entry: dict[str, Any]) -> Iterator[Reading]:
+    """A filtered entry's source on a retryable code it does not list: no delay is read from it."""
+    other = next((r for r in rows if r.retryable and not applies(contract, entry, r.code)), None)
+    shared = any(e["at"] == entry["at"] for e in contract.response["retry_after"] if e is not entry)
+    if other is None or shared:
+        return
+    value = next((v for _, v, delay in UNIT_VALUES[entry["unit"]] if delay is not None and isinstance(v, str)), None)
+    first = contract.response["code"][0]
+    response = Response(other.http_status).put(first, other.wire_code).put(entry["at"], value)
+    case = _reading(contract, f"response/delay/source-{index}/not-for-{other.code}", response, other.code)
+    if case:
+        yield case
+    unknown = "code_from_a_newer_server"
+    response = Response(429).put(first, unknown).put(entry["at"], value)
+    if reference_code(contract.response["code"], 429, response.headers, response.document, known_codes(contract)) == unknown:
+        case = _reading(contract, f"response/delay/source-{index}/not-for-unknown-code", response, unknown)
+        if case:
+            yield case
+    yield from _filtered_by_prefix(contract, index, entry, value)
+
+
+def _filtered_by_prefix(contract: ContractView, index: int, entry: dict[str, Any], value: Any) -> Iterator[Reading]:
+    """A filtered entry on a code only a `wire_prefix` matches: the registry code it matches counts."""
+    first = contract.response["code"][0]
+    for prefix, options in contract.response["prefixes"]:
+        sent = prefixed_code(contract, prefix)
+        name = next((n for n, conds in options if not conds), None)
+        row = contract.code_map.get(name) if name is not None else None
+        if sent is None or row is None or not row.retryable or not applies(contract, entry, row.code):
+            continue
+        response = Response(row.http_status).put(first, sent).put(entry["at"], value)
+        if all(not _holds(c, response) for _, conds in options for c in conds):  # the row without `when` is chosen
+            case = _reading(contract, f"response/delay/source-{index}/prefix-{prefix}", response, sent, registry_code=row.code,
+                            delay=next(d for _, v, d in UNIT_VALUES[entry["unit"]] if v == value))
             if case:
                 yield case
 
@@ -625,7 +714,8 @@ def limits(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
         yield Reading("response/body/over-limit", row.http_status, [], body, True, unread, pad=p.max_body_bytes - size + 1,
                       raw=unreadable(" " * (p.max_body_bytes - size + 1) + body))
     retryable = next((r for r in rows if r.retryable), None)
-    header = next((e for e in contract.response["retry_after"] if e["at"]["in"] == "header" and e["unit"] in ("ms", "http")), None)
+    header = next((e for e in contract.response["retry_after"] if e["at"]["in"] == "header" and e["unit"] in ("ms", "http")
+                   and applies(contract, e, retryable.code if retryable else None)), None)
     if retryable is None or header is None:
         return
     base = Response(retryable.http_status).put(first, retryable.wire_code)
@@ -753,7 +843,7 @@ def infrastructure(contract: ContractView) -> Iterator[Reading]:
         document = _json_document(body, contract.policy.max_json_depth) if not body.lstrip().startswith("<") else None
         if reference_code(spec["code"], status, headers, document) is not None:
             continue  # this registry reads a code from it (the status, a header): not a codeless response
-        if any(entry["at"]["in"] == "body" for entry in spec["retry_after"]) and isinstance(document, dict):
+        if any(entry["at"]["in"] == "body" for entry in unfiltered(spec["retry_after"])) and isinstance(document, dict):
             continue  # a body delay source might read this JSON: not stated by construction here
         correlation = reference_code(spec["correlation_id"], status, headers, document)
         raw: Any = body
@@ -763,5 +853,5 @@ def infrastructure(contract: ContractView) -> Iterator[Reading]:
             names = {f.wire for f in contract.fields}
             raw = {k: v for k, v in value.items() if k in names} if isinstance(value, dict) else value
         yield Reading(f"response/infrastructure/{label}", status, headers, body, True, None, correlation,
-                      _header_delay(spec["retry_after"], headers), raw,
+                      _header_delay(unfiltered(spec["retry_after"]), headers), raw,
                       fallback_delay=_header_delay(spec["own_retry_after"], headers), attempt=attempt)

@@ -47,7 +47,7 @@ def _w(contract: ContractView) -> dict[str, str]:
 
 def built(contract: ContractView, row: CodeRow, correlation_id: str, scope: str | None, fields: dict[str, Any]) -> dict[str, Any] | None:
     """The wire payload `new_error` returns, or None when it must refuse (the strict verdict)."""
-    from errgen.verdicts import problem_ids
+    from errgen.payload_checks import problem_ids
 
     w = _w(contract)
     payload: dict[str, Any] = {w["code"]: row.code, w["category"]: row.category, w["retryable"]: row.retryable,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from errgen.contract import view
 from errgen.registry.model import Registry
 from errgen.emit.render import render as render_template
-from errgen.emit.targets.catalogue import wire_names
+from errgen.emit.targets.docs import wire_names
 from errgen.emit.render import json_lines
 
 NAME = "recovery"

@@ -21,10 +21,10 @@ from typing import Any, Sequence
 
 from markupsafe import Markup
 
-from errgen import payload
+from errgen import payload_schema
 from errgen.contract import CodeRow, ContractView, view
 from errgen.emit.targets import all_targets
-from errgen.emit.targets.catalogue import advice, removed_in, renamed_in, wire_names
+from errgen.emit.targets.docs import advice, removed_in, renamed_in, wire_names
 from errgen.registry.model import Registry
 from errgen.emit.render import comment, json_lines, to_json
 from errgen.emit.render import render as render_template
@@ -147,7 +147,7 @@ def code_pages(contract: ContractView, pages: dict[str, str], owners: dict[str, 
     categories = {category.name: _escaped(category.name) for category in contract.categories}
     since: dict[tuple[str, str], str] = {}  # (version, root) -> its link: a registry has few versions
     codes, descriptions, uris = (_escaped_each([getattr(row, field) for row in rows]) for field in ("code", "description", "type_uri"))
-    examples = _escaped_each([json_lines(payload.example(contract, row)) for row in rows])
+    examples = _escaped_each([json_lines(payload_schema.example(contract, row)) for row in rows])
     out = {}
     for row, code, description, uri, example, sdk in zip(rows, codes, descriptions, uris, examples, _sdk_sections(rows, snippets)):
         root = roots[row.code]

@@ -4,7 +4,7 @@ make of them, in the format docs/conformance.md specifies.
 Expectations are computed here from the contract view, never by running generated code: each HTTP
 or MCP case states the raw payload its input must yield (by construction), and `expected` applies
 the documented verdicts and decision to it. The strict problems come from
-`errgen.verdicts`, so `errgen validate` and every SDK are held to one verdict.
+`errgen.payload_checks`, so `errgen validate` and every SDK are held to one verdict.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def render(registry: Registry) -> dict[str, str]:
     files[f"{base}/_new_error.py"] = render_template(NAME, "_new_error.py.jinja", **context)
     for name, source in runtime_sources(NAME).items():
         files[f"{base}/{name}"] = f"# {contract.header}\n{source}"
-    # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.verdicts).
+    # The strict verdict is errgen's own module, shared with `errgen validate` (errgen.payload_checks).
     files[f"{base}/_verdict.py"] = f"# {contract.header}\n{verdict_source()}"
     files[f"{base}/_envelope.py"] = envelope_module(contract.header, envelope_schema_text(contract))
     files[f"{base}/py.typed"] = ""
@@ -129,23 +129,36 @@ _FILLED = ("code", "category", "retryable", "scope", "correlation_id")
 
 
 def new_error_signatures(contract: ContractView) -> list[dict[str, Any]]:
-    """new_error's overloads: one per distinct (retryable, hint fields) among the codes, in registry
-    order, each with the codes it takes (a `Literal` alias laid out as black lays it out) and its
-    keyword parameters (name, annotation). Few signatures however many codes: mypy stays fast."""
+    """new_error's overloads: one per distinct (retryable, hint fields, scopes) among the codes, in
+    registry order, each with the codes it takes (a `Literal` alias laid out as black lays it out),
+    the scopes they allow (`scope`'s annotation) and its keyword parameters (name, annotation).
+    Few signatures however many codes: mypy stays fast."""
     members = dict((wire, name) for name, wire in code_members(contract))
-    groups: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+    groups: dict[tuple[bool, tuple[str, ...], tuple[str, ...]], list[str]] = {}
     for row in contract.codes:
-        groups.setdefault((row.retryable, tuple(sorted(row.hints))), []).append(members[row.code])
+        scopes = tuple(s for s in contract.scopes if s in row.scopes)
+        groups.setdefault((row.retryable, tuple(sorted(row.hints)), scopes), []).append(members[row.code])
     out = []
-    for n, ((retryable, hints), codes) in enumerate(groups.items(), start=1):
+    scope_aliases: dict[tuple[str, ...], str] = {}
+    for n, ((retryable, hints, scopes), codes) in enumerate(groups.items(), start=1):
         alias = f"_Codes{n}"
         fields = [
             (f.name, field_annotation(contract, f.type, f.values))
             for f in contract.fields
             if f.name not in _FILLED and (retryable or f.name != "retry_after_ms") and (not f.hint or f.name in hints)
         ]
-        out.append({"alias": alias, "literal": naming.literal_alias(alias, [f"Code.{c}" for c in codes]), "fields": fields})
+        new_scopes = scopes not in scope_aliases
+        scope_alias = scope_aliases.setdefault(scopes, f"_Scopes{len(scope_aliases) + 1}")
+        out.append({"alias": alias, "literal": naming.literal_alias(alias, [f"Code.{c}" for c in codes]), "fields": fields,
+                    "scope": scope_alias, "scope_literal": scope_literal(contract, scope_alias, scopes) if new_scopes else ""})
     return out
+
+
+def scope_literal(contract: ContractView, alias: str, scopes: tuple[str, ...]) -> str:
+    """`scope` narrowed to the scopes some codes allow, as `Scope` members or their text: a scope
+    literal a code does not allow fails `mypy --strict`, as it fails at run time."""
+    member = {wire: name for name, wire in next(e["members"] for e in enums(contract) if e["name"] == "Scope")}
+    return naming.literal_alias(alias, [*(f"Scope.{member[s]}" for s in scopes), *map(naming.string_literal, scopes)])
 
 
 def field_annotation(contract: ContractView, kind: str, values: tuple[str, ...]) -> str:
@@ -168,10 +181,10 @@ def enums(contract: ContractView) -> list[dict[str, Any]]:
 
 
 def envelope_schema_text(contract: ContractView) -> str:
-    from errgen import payload
+    from errgen import payload_schema
     from errgen.emit.render import to_json
 
-    return to_json(payload.envelope_schema(contract, "ErrorPayloadEnvelope"))
+    return to_json(payload_schema.envelope_schema(contract, "ErrorPayloadEnvelope"))
 
 
 # datamodel-code-generator's options for the envelope; part of the cache key, as are its version,

@@ -13,12 +13,18 @@ MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000
 
 @rule("unknown-category")
 def unknown_category(ctx: Context) -> Iterator[Finding]:
-    """A code's category is one of the registry's categories."""
+    """A code's category is one of the registry's categories, and so is each category a `retry_after` entry names."""
     suggest = Nearest(ctx.names.declared_categories)
     for code in ctx.registry.codes:
         if code.category not in ctx.names.declared_categories:
             msg = f"code {code.name}: unknown category {code.category!r}{suggest(code.category)}"
             yield Finding(msg, code.locs["category"])
+    response = ctx.registry.wire.response
+    for index, delay in enumerate(response.retry_after or () if response else ()):
+        for name in delay.categories:
+            if name not in ctx.names.declared_categories:
+                yield Finding(f"wire.response.retry_after[{index}].categories: unknown category {name[:80]!r}{suggest(name)}",
+                              delay.loc)
 
 
 @rule("retryable-contradiction")

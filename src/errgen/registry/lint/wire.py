@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from errgen.diagnostics import Loc
-from errgen.registry.lint.base import Context, Finding, rule
+from errgen.registry.lint.base import Context, Finding, Nearest, rule
 from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, Condition
 from errgen.wire import PREFIX, STATUS_KEY
@@ -50,7 +50,10 @@ def wire_source(ctx: Context) -> Iterator[Finding]:
     for index, delay in enumerate(response.retry_after or ()):
         if delay.extra:
             yield Finding(f"wire.response.retry_after[{index}] has unknown keys {', '.join(map(repr, delay.extra))}; "
-                          "expected a source string or {at: SOURCE, unit: UNIT}", delay.loc)
+                          "expected a source string or {at: SOURCE, unit: UNIT, codes: [...], categories: [...]}", delay.loc)
+        for key in delay.malformed:
+            yield Finding(f"wire.response.retry_after[{index}].{key} is a list of {key[:-1] if key == 'codes' else 'category'} "
+                          "names", delay.loc)
         problem = _source_problem(delay.at) if delay.at else "needs `at: SOURCE` (body:PATH or header:NAME)"
         problem = problem or ("'status' is a source of code only" if delay.at == "status" else None)
         if problem:
@@ -149,3 +152,14 @@ def wire_prefix(ctx: Context) -> Iterator[Finding]:
             code = ctx.registry.code_map[name]
             yield Finding(f"{name!r} and {names[0]!r} both take wire_prefix {prefix!r} without `when`: {name!r} is never "
                           "chosen; give it `when` conditions that tell them apart", code.locs.get("wire_prefix", code.loc))
+
+
+@rule("unknown-code")
+def unknown_code(ctx: Context) -> Iterator[Finding]:
+    """A `retry_after` entry's `codes` name codes of the registry (an entry that applies to some codes only)."""
+    suggest = Nearest(ctx.registry.code_map)
+    response = ctx.registry.wire.response
+    for index, delay in enumerate(response.retry_after or () if response else ()):
+        for name in delay.codes:
+            if name not in ctx.registry.code_map:
+                yield Finding(f"wire.response.retry_after[{index}].codes: unknown code {name[:80]!r}{suggest(name)}", delay.loc)

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, List, Mapping, Optional, Tuple, Union
 
 from . import _reading, _validate, _wire, _writing
 from ._contract import (
@@ -502,7 +502,9 @@ def read_http(
     found = document if parsed else None
     code = _reading.read_code(RESPONSE["code"], found, headers, code_status, _known)
     correlation = _reading.first(RESPONSE["correlation_id"], found, headers, _reading.code_text)
-    delay = _reading.delay_ms(found, headers, now)
+    delay = _reading.delay_ms(
+        found, headers, now, _delay_entries(code, code_status, found, headers)
+    )
     error = _reading.is_error(code_status, found, headers)
     payload: object = None
     if error:
@@ -520,6 +522,21 @@ def read_http(
     return HttpReading(
         error, payload, code, correlation, delay, found, code_status, claimed, fallback
     )
+
+
+def _delay_entries(
+    code: Optional[str], status: int, document: object, headers: Headers
+) -> List[Any]:
+    """The registry's delay sources that apply to the registry code read (SPEC D)."""
+    name = (
+        None
+        if code is None
+        else _reading.registry_code(code, status, document, headers, exact=_exact)
+    )
+    entry = None if name is None else recovery_entry(name)
+    if entry is None:
+        return _reading.applicable(RESPONSE["retry_after"], None, None)
+    return _reading.applicable(RESPONSE["retry_after"], entry.code.value, entry.category.value)
 
 
 def _exact(code: str) -> bool:
@@ -683,9 +700,7 @@ def _as_sent(
                 and scope in entry.actions
             )
 
-        payload[_W["code"]] = _reading.registry_code(
-            code, status, document, headers, fits, _exact
-        )
+        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits, _exact)
     if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
         if delay is not None:
             payload[_W["retry_after_ms"]] = delay

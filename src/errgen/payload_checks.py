@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from errgen.contract import PROBLEM_MEMBERS, ContractView, view
 from errgen.registry.model import Registry
 from errgen.spelling import Speller, did_you_mean
-from errgen import verdict_core as _verdict
+from errgen import verdict as _verdict
 
 Finding = tuple[str, str, str, str | None]  # (rule, severity, message, field it concerns)
 Problem = _verdict.Problem

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from errgen import payload
+from errgen import payload_schema
 from errgen.contract import CodeRow, ContractView, view
 from errgen.registry.model import Registry
 from errgen.emit.render import render as render_template
@@ -81,7 +81,7 @@ def render(registry: Registry) -> dict[str, str]:
     for row in contract.codes:
         by_category[row.category].append(row)
     groups = [(category, by_category[category.name]) for category in contract.categories if by_category[category.name]]
-    examples = {row.code: payload.example(contract, row) for row in contract.codes}
+    examples = {row.code: payload_schema.example(contract, row) for row in contract.codes}
     text = render_template(NAME, "errors.md.jinja", view=contract, groups=groups, examples=examples, advice=advice(contract),
                            wire=wire_names(contract), renamed=renamed_in(contract), removed=removed_in(contract),
                            header=contract.header)
