@@ -3,6 +3,8 @@ validate must stay linear, so a registry or payload full of mistakes costs about
 does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
 
   lint      10,000 codes in 10,000 unknown categories        vs 10,000 clean codes
+  lint      10,000 codes in 10,000 unknown categories, 10,000 declared (a did-you-mean over
+            10,000 names each)                                vs the codes in the declared ones, same bytes
   lint      20,000 deprecations replaced by unknown codes     vs 20,000 replaced by known codes
   lint      10,000 codes, each odd one the same identifier as the one before (5,000 collisions)
                                                               vs the odd ones named apart, same bytes
@@ -11,7 +13,7 @@ does (issue 31 item 4: within 1.5x, the worst case deciding; issue 18 had 2x).
   bump      10,000 codes all newly deprecated                  vs the reworded pair
   diff      10,000 codes all renamed (10,000 removed, added)  vs 10,000 codes with new descriptions
   bump      the same renamed pair                             vs the same reworded pair
-  validate  one payload of 40,000 unknown keys                vs 2,000 clean payloads, same bytes
+  validate  one valid payload plus 40,000 unknown keys       vs 2,000 clean payloads, same bytes
   validate  20,000 payloads of unknown codes, each one character off a known one
                                                               vs the same 20,000 payloads, codes known
   validate  20,000 payloads each sending `corrélation_id`     vs the same, keys right (about the same bytes)
@@ -63,6 +65,13 @@ def twins(n: int, prefix: str) -> str:
     the clean input of the same size."""
     return re.sub(r"^  CODE_(\d+):$", lambda m: f"  {prefix}_{int(m.group(1)) - 1:06d}:" if int(m.group(1)) % 2 else m.group(0),
                   synth.registry_text(n), flags=re.M)
+
+
+def declared(n: int, unknown: bool) -> str:
+    """n declared categories `kat_<i>` and code i in `cat_<i>` (unknown, one letter off a declared
+    one) or, for the clean input of the same bytes, in `kat_<i>`."""
+    text = synth.registry_text(n, tweak={i: f"{'c' if unknown else 'k'}at_{i}" for i in range(n)})
+    return text.replace("categories:\n", "categories:\n" + "".join(f"  kat_{i}: {{retryable: true, description: x}}\n" for i in range(n)), 1)
 
 
 def every_hint(n: int, hint: str) -> str:
@@ -125,15 +134,16 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
     lint = errgen_cmd() + ["lint", "--registry"]
     unknown_categories = write("unknown-categories.yaml", synth.registry_text(LINT_CODES, tweak={i: f"cat_{i}" for i in range(LINT_CODES)}))
     clean = write("clean.yaml", synth.registry_text(LINT_CODES))
+    among_declared, in_declared = write("unknown-among-declared.yaml", declared(LINT_CODES, True)), write("declared.yaml", declared(LINT_CODES, False))
     unknown_targets = write("unknown-replaced-by.yaml", deprecated(DEPRECATED_CODES, "GONE_{:06d}"))
     known_targets = write("known-replaced-by.yaml", deprecated(DEPRECATED_CODES, "CODE_{:06d}"))
     old = write("old.yaml", synth.registry_text(DIFF_CODES))
     renamed = write("renamed.yaml", synth.registry_text(DIFF_CODES, version="2.0.0").replace("  CODE_", "  RENAMED_"))
     reworded = write("reworded.yaml", synth.registry_text(DIFF_CODES, version="1.0.1").replace("for load testing", "under load"))
     diff = errgen_cmd() + ["diff"]
-    hostile_payload = write("wide.json", json.dumps({f"key_{i}": i for i in range(PAYLOAD_KEYS)}))
-    size = hostile_payload.stat().st_size
     row = {"code": "CODE_000000", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-1"}
+    hostile_payload = write("wide.json", json.dumps({**row, **{f"key_{i}": i for i in range(PAYLOAD_KEYS)}}))
+    size = hostile_payload.stat().st_size
     line = json.dumps(row) + "\n"
     clean_payloads = write("clean.jsonl", line * (size // len(line)))
     validate = errgen_cmd() + ["validate", "--registry", str(clean)]
@@ -159,6 +169,7 @@ def cases() -> list[tuple[str, list[str], list[str], tuple[int, ...]]]:
         ("lint: unknown hints", lint + [str(unknown_hints)], lint + [str(known_hints)], (0, 1)),
         ("bump: every code deprecated", bump_cmd(old, all_deprecated), bump_cmd(old, reworded), (0, 1)),
         ("lint: unknown categories", lint + [str(unknown_categories)], lint + [str(clean)], (0, 1)),
+        ("lint: unknown among 10,000 declared categories", lint + [str(among_declared)], lint + [str(in_declared)], (0, 1)),
         ("lint: unknown replaced_by", lint + [str(unknown_targets)], lint + [str(known_targets)], (0, 1)),
         ("diff: every code renamed", diff + [str(old), str(renamed)], diff + [str(old), str(reworded)], (0, 1)),
         ("bump: every code renamed", bump_cmd(old, renamed), bump_cmd(old, reworded), (0, 1)),

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 T = TypeVar("T")
@@ -20,6 +21,13 @@ T = TypeVar("T")
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# Every cargo run of the suite shares one build directory (dependencies, and a crate whose folder
+# and sources did not change, compile once), without debug info or incremental state: a test's
+# build is compiled once and thrown away. A user's own settings win.
+os.environ.setdefault("CARGO_TARGET_DIR", str(Path.home() / ".cache" / "errgen-tests" / "cargo-target"))
+for _name in ("CARGO_PROFILE_DEV_DEBUG", "CARGO_PROFILE_TEST_DEBUG", "CARGO_INCREMENTAL"):
+    os.environ.setdefault(_name, "0")
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "registry" / "errors.yaml"
@@ -48,6 +56,16 @@ def run_errgen(*args: str, cwd: Path | None = None, input: str | None = None) ->
         [sys.executable, "-m", "errgen", *args], cwd=cwd or ROOT, env=env, input=input,
         capture_output=True, text=True, timeout=300,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One mypy cache per worker for every mypy run of the suite (mypy reads MYPY_CACHE_DIR): the
+    standard library's stubs are checked once, not once per test; a module whose file changed
+    is checked again."""
+    folder = tmp_path_factory.getbasetemp() / "mypy-cache"
+    os.environ["MYPY_CACHE_DIR"] = str(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +113,37 @@ def next_version(bump: str = "minor") -> str:
     parsed = semver.parse(default_version())
     assert parsed is not None
     return str(semver.bumped(parsed, bump))  # type: ignore[arg-type]
+
+
+# The registries of real APIs errgen ships (examples/apis/), and a sample of them for the checks that
+# compile a toolchain's whole project per registry (a crate's or a Maven project's own unit tests, the
+# byte-for-byte shape programs): the two that read their code from the status line (issue 25 broke
+# the crates' tests on exactly those), an XML API (S3), an envelope (Stripe) and an error sent with
+# 200 (Slack's `ok: false`). Every API's SDK still passes its vectors, responses and writing vectors
+# in every language (each language's test file); the sample bounds only these per-project programs.
+APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
+API_SAMPLE = tuple(ROOT / "examples" / "apis" / f"{name}.yaml" for name in ("github-rest", "shopify-graphql", "s3", "slack", "stripe"))
+
+
+def shared_build(factory: pytest.TempPathFactory, name: str, registry: Callable[[], object]) -> Path:
+    """Every target of one registry, built once per test run into one folder that every test file
+    and every xdist worker reads (never writes): a runner or toolchain build keyed by the folder
+    (cargo's, the conformance runners') is then compiled once for the whole suite, not once per
+    file. The folder is made under the run's own temporary root, so nothing of an earlier run is
+    ever read."""
+    from errgen.emit.build import build
+
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    out = root / f"shared-{name}"
+    with FileLock(str(root / f"shared-{name}.lock")):
+        if not out.is_dir():
+            partial = root / f"shared-{name}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            build(registry(), partial)  # type: ignore[arg-type]
+            partial.rename(out)
+    return out
 
 
 def build_to(registry_path: Path, out: Path, *targets: str) -> None:

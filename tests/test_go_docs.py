@@ -22,8 +22,59 @@ STATICCHECK = shutil.which("staticcheck") or shutil.which("staticcheck", path=st
 needs_go = toolchain(GO is None, "needs the Go toolchain (go)")
 
 
-def doc_blocks() -> list[str]:
+SMITHY = "github.com/aws/smithy-go"
+SMITHY_VERSION = "v1.28.9"
+# go.sum lines of SMITHY_VERSION, so the build checks what it downloads against them.
+SMITHY_SUM = ("github.com/aws/smithy-go v1.28.9 h1:zkZ058OpNX0iGTK24b+ZUEQSMc11CBA6oO7xtKZfzkY=\n"
+              "github.com/aws/smithy-go v1.28.9/go.mod h1:YE2RhdIuDbA5E5bTdciG9KrW3+TiEONeUWCqxX9i1Fc=\n")
+
+
+def all_blocks() -> list[str]:
     return re.findall(r"^```go\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+
+
+def doc_blocks() -> list[str]:
+    """The blocks of the page's program (the smithy-go adapter is a program of its own)."""
+    return [b for b in all_blocks() if SMITHY not in b]
+
+
+def smithy_block() -> str:
+    [block] = [b for b in all_blocks() if SMITHY in b]
+    return block
+
+
+# The adapter's caller, written by the test: a payload wrapped twice, and an HTML 502 response.
+SMITHY_MAIN = """package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"io"
+
+	"acmeerrors/v2"
+	"github.com/aws/smithy-go"
+)
+
+func main() {
+	p, err := acmeerrors.NewError(acmeerrors.CodeRateLimited, "req-1", acmeerrors.WithMessage("slow down"))
+	if err != nil {
+		panic(err)
+	}
+	proxy := &http.Response{StatusCode: 502, Header: http.Header{"Content-Type": {"text/html"}},
+		Body: io.NopCloser(strings.NewReader("<html>502</html>"))}
+	for _, err := range []error{fmt.Errorf("charge: %w", p), acmeerrors.ResponseError(proxy), errors.New("other")} {
+		var apiErr smithy.APIError
+		var payload *acmeerrors.ErrorPayload
+		if errors.As(asSmithy(err), &apiErr) {
+			fmt.Println(apiErr.ErrorCode(), apiErr.ErrorMessage(), apiErr.ErrorFault(), errors.As(asSmithy(err), &payload))
+		} else {
+			fmt.Println("none")
+		}
+	}
+}
+"""
 
 
 def test_the_page_is_one_program_of_client_and_server() -> None:
@@ -69,6 +120,30 @@ def test_the_page_builds_and_is_vet_and_staticcheck_clean(program: Path) -> None
     if STATICCHECK:
         checked = _run([STATICCHECK, "./cmd/docexample"], program, timeout=600)
         assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@needs_go
+def test_the_smithy_adapter_makes_errors_as_find_a_smithy_api_error(program: Path) -> None:
+    """Issue 40: `errors.As(err, &apiErr)` with a smithy.APIError, through the page's adapter, with
+    the real smithy-go (a module of its own beside the page's program: the SDK stays standard
+    library only). The page's module compiled for the program above is in the build cache."""
+    assert GO is not None
+    folder = program / "cmd" / "smithyexample"
+    folder.mkdir()
+    (folder / "adapter.go").write_text(smithy_block(), encoding="utf-8")
+    (folder / "main.go").write_text(SMITHY_MAIN, encoding="utf-8")
+    (folder / "go.mod").write_text(f"module smithyexample\n\ngo 1.24\n\nrequire (\n\tacmeerrors/v2 v2.0.0\n"
+                                   f"\t{SMITHY} {SMITHY_VERSION}\n)\n\nreplace acmeerrors/v2 => ../..\n", encoding="utf-8")
+    (folder / "go.sum").write_text(SMITHY_SUM, encoding="utf-8")
+    formatted = _run(["gofmt", "-l", "adapter.go"], folder)
+    assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
+    vet = _run([GO, "vet", "."], folder)
+    if vet.returncode != 0 and re.search(r"dial tcp|proxy|lookup .*: no such host|i/o timeout", vet.stderr):
+        pytest.skip(f"{SMITHY}@{SMITHY_VERSION} is neither in the module cache nor reachable")
+    assert vet.returncode == 0, vet.stderr
+    done = _run([GO, "run", "."], folder)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["RATE_LIMITED slow down client true", "  server false", "none"]
 
 
 @needs_go

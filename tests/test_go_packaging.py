@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench import synth
-from conftest import REGISTRY, load_registry, toolchain
+from conftest import REGISTRY, default_version, load_registry, toolchain
 from errgen import contract
 from errgen.languages.go import target as go_target
 from errgen.registry.lint import lint_text
@@ -26,6 +26,9 @@ from test_python_packaging import released, unlicensed_text
 
 GO = shutil.which("go")
 needs_go = toolchain(GO is None, "needs the Go toolchain (go)")
+# The default module's path: its major version from 2 on (read from the registry, not pinned).
+MAJOR = int(default_version().split(".")[0])
+MODULE = "acmeerrors" if MAJOR < 2 else f"acmeerrors/v{MAJOR}"
 
 
 def render_text(text: str) -> dict[str, str]:
@@ -45,9 +48,9 @@ def test_readme_licence_and_package_docs_come_from_the_registry() -> None:
     registry = load_registry()
     about = contract.view(registry).about
     files = go_target.render(registry)
-    assert module_path(files) == "acmeerrors/v2"
+    assert module_path(files) == MODULE
     readme = files["go/README.md"]
-    assert "go get acmeerrors/v2\n" in readme and "acmeerrors.CodeRateLimited" in readme
+    assert f"go get {MODULE}\n" in readme and "acmeerrors.CodeRateLimited" in readme
     assert about.license in readme and about.repository in readme
     assert "names no host" in readme  # the default path cannot be fetched: the README says what to do
     assert f"\nSPDX-License-Identifier: {about.license}\n" in files["go/LICENSE"]
@@ -59,9 +62,10 @@ def test_readme_licence_and_package_docs_come_from_the_registry() -> None:
 def test_a_module_whose_path_names_a_host_is_fetchable_as_it_says() -> None:
     text = REGISTRY.read_text(encoding="utf-8") + "targets:\n  go: {module: github.com/acme/errors}\n"
     readme = render_text(text)["go/README.md"]
-    assert "go get github.com/acme/errors/v2\n" in readme and "names no host" not in readme
-    # The package (acmeerrors) is not the path's last element (errors): the import names it.
-    assert '\n\tacmeerrors "github.com/acme/errors/v2"\n' in readme
+    path = "github.com/acme/errors" + MODULE.removeprefix("acmeerrors")
+    assert f"go get {path}\n" in readme and "names no host" not in readme
+    # The package (acmeerrors) is not the path's last element: the import names it.
+    assert f'\n\tacmeerrors "{path}"\n' in readme
 
 
 def test_a_registry_without_a_licence_says_so_and_ships_no_licence_file() -> None:

@@ -488,7 +488,7 @@ def _drive(apis: dict[str, Any], jobs: list[tuple[str, str, Path]]) -> dict[tupl
 
 @pytest.mark.slow  # javac and the JVM
 def test_every_api_sdk_passes_its_vectors_and_responses(apis: dict[str, Any]) -> None:
-    for name in ("vectors", "responses"):
+    for name in ("vectors", "responses", "writing"):
         jobs = [("check", apis["packages"][api], out / "conformance" / f"{name}.json") for api, out in apis["outs"].items()]
         for (package, _), lines in _drive(apis, jobs).items():
             assert lines[-1].endswith(" passed, 0 failed") and not lines[-1].startswith("0 "), (package, name, lines[-20:])

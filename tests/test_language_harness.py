@@ -24,8 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import NODE_BIN, REGISTRY, load_registry
-from errgen.emit.build import build
+from conftest import NODE_BIN, REGISTRY, load_registry, shared_build
 from errgen.languages import Language, all_languages, by_name
 from errgen.registry.lint import lint_text
 from errgen.registry.model import Registry
@@ -70,16 +69,12 @@ def hostile_registry() -> Registry:
 
 
 REGISTRIES = {"default": lambda: load_registry(REGISTRY), "hostile": hostile_registry}
-_BUILT: dict[str, Path] = {}
 
 
 def built(name: str, factory: pytest.TempPathFactory) -> Path:
-    """Every SDK and the vectors of one registry, built once per session (per worker)."""
-    if name not in _BUILT:
-        out = factory.mktemp(f"harness-{name}")
-        build(REGISTRIES[name](), out, [*LANGUAGES, "conformance"])
-        _BUILT[name] = out
-    return _BUILT[name]
+    """Every SDK and the vectors of one registry, built once per test run (shared with the other
+    files that read the default registry's build)."""
+    return shared_build(factory, name, REGISTRIES[name])
 
 
 def language(name: str) -> Language:
@@ -130,11 +125,13 @@ def test_every_language_declares_a_runner_and_strict_checks() -> None:
         language(name)
 
 
-@pytest.mark.parametrize("name", LANGUAGES)
+@pytest.mark.parametrize("name", slow_unless_quick(LANGUAGES))
 def test_the_vectors_pass(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every vectors file of the default registry: reading, real responses and writing (the
+    runner's count includes each file's every vector)."""
     out = built("default", tmp_path_factory)
-    passes(name, out, out / "conformance" / "vectors.json")
-    passes(name, out, out / "conformance" / "responses.json")
+    for vectors in ("vectors.json", "responses.json", "writing.json"):
+        passes(name, out, out / "conformance" / vectors)
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +162,8 @@ def test_the_junk_reaches_every_rule(junk: tuple[Path, dict[str, bytes]]) -> Non
 KNOWN_DRIFT: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DRIFT[n])] if n in KNOWN_DRIFT else [])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[*([pytest.mark.xfail(strict=True, reason=KNOWN_DRIFT[n])] if n in KNOWN_DRIFT else []),
+                                                        *([] if n in QUICK else [pytest.mark.slow])])
                                   for n in LANGUAGES if n != "python"])
 def test_emit_prints_exactly_what_python_prints_on_junk(name: str, junk: tuple[Path, dict[str, bytes]]) -> None:
     out, python = junk

@@ -60,7 +60,7 @@ def mypy_strict(built: Path, source: str, tmp_path: Path) -> subprocess.Complete
     program.write_text(source, encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(built), "PYTHONPATH": str(built)}
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(program)],
+        [sys.executable, "-m", "mypy", "--strict", str(program)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
     )
 
@@ -461,3 +461,20 @@ def test_the_docs_page_runs(built: Path, tmp_path: Path) -> None:
     # Each client's 429, logged by the package's logger at INFO (the page sets that level).
     logged = [line for line in done.stderr.splitlines() if line.startswith("acme_errors ")]
     assert logged == ["acme_errors INFO attempt 1 failed (RATE_LIMITED): registry, retrying in 1000 ms"] * 3
+
+
+def test_lone_surrogates_read_as_replacement_and_to_http_output_always_encodes(sdk: ModuleType) -> None:
+    """Issue 38 (SPEC U): a JSON escape of half a surrogate pair reads as U+FFFD (from_http, the
+    reading, MCP text), a whole pair as its character; to_http of a str holding a lone surrogate
+    writes U+FFFD, so the docs' `.encode()` of its body never raises."""
+    body = json.dumps({**RATE_LIMITED, "correlation_id": "c-@", "message": "@"}).replace('"c-@"', '"c-\\ud800"')
+    raw = sdk.from_http(429, [], body.replace('"@"', '"\\udc00x"'))
+    assert (raw["correlation_id"], raw["message"]) == ("c-\ufffd", "\ufffdx")
+    assert sdk.from_http(429, [], body.replace('"@"', '"\\ud83d\\ude00"').encode())["message"] == "\U0001f600"
+    assert sdk.read_http(429, [], body).correlation_id == "c-\ufffd"
+    text = {"content": [{"type": "text", "text": body.replace('"@"', '"\\ude00\\ud83d"')}]}
+    assert sdk.from_mcp_result(text)["message"] == "\ufffd\ufffd"
+    for problem in (False, True):
+        written = sdk.to_http({**RATE_LIMITED, "message": "a\ud800b", "correlation_id": "\udfff"}, problem=problem)
+        assert "a\ufffdb" in written.body.encode("utf-8").decode("utf-8")
+    assert "\ufffd" in sdk.to_mcp_result({**RATE_LIMITED, "message": "\ud800"})["content"][0]["text"].encode().decode()

@@ -1,7 +1,8 @@
 """Issue 26 item 4: the TypeScript package ships ES modules and CommonJS (conditional exports
 `import`/`require`/`types`, `sideEffects: false`) and installs from a plain path with no build and
 no TypeScript. errgen writes the registry's data as JavaScript and declarations itself; the runtime
-(the same for every registry) is stored compiled in errgen, and must be what tsc makes of it."""
+(the same for every registry) is committed compiled in errgen (runtime_compiled/), and must be what
+the pinned tsc makes of runtime/."""
 
 from __future__ import annotations
 
@@ -12,19 +13,30 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REGISTRY, ROOT, build_to, load_registry, tsc
-from errgen.languages.typescript.compiled import compile_runtime, registry_sources
-from errgen.languages.typescript.stored import compiled_files
+from conftest import REGISTRY, ROOT, build_to, default_version, load_registry, next_version, tsc
+from errgen.languages.typescript.compile_runtime import compile_runtime, registry_sources
+from errgen.languages.typescript.target import RUNTIME_COMPILED, TYPESCRIPT, compiled_names, compiled_runtime
 
 NPM = ["npm", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
 
 
-def test_the_stored_runtime_is_what_tsc_makes_of_the_runtime_today(node_bin: Path) -> None:
-    """Edit runtime/*.ts without refreshing compiled/ and this fails (the command is in
-    errgen/languages/typescript/compiled.py); compiled against another registry, the same bytes."""
-    stored = compiled_files()
-    assert compile_runtime(node_bin / "tsc", registry_sources(REGISTRY)) == stored
-    assert compile_runtime(node_bin / "tsc", registry_sources(ROOT / "examples" / "apis" / "stripe.yaml")) == stored
+def test_runtime_compiled_is_what_the_pinned_tsc_makes_of_runtime_today(node_bin: Path) -> None:
+    """Edit runtime/*.ts without refreshing runtime_compiled/ and this fails (the command is in
+    errgen/languages/typescript/compile_runtime.py); compiled against another registry, the same bytes."""
+    committed = compiled_runtime()
+    assert compile_runtime(node_bin / "tsc", registry_sources(REGISTRY)) == committed
+    assert compile_runtime(node_bin / "tsc", registry_sources(ROOT / "examples" / "apis" / "stripe.yaml")) == committed
+
+
+def test_runtime_compiled_holds_only_the_runtime_modules_and_its_readme() -> None:
+    """A module removed from runtime/ leaves no stale JavaScript behind, which nothing would read."""
+    present = {str(p.relative_to(RUNTIME_COMPILED)) for p in RUNTIME_COMPILED.rglob("*") if p.is_file()}
+    assert present == {*compiled_names(), "README.md"}
+
+
+def test_the_runtime_is_compiled_with_the_tsc_the_package_and_the_test_tools_pin() -> None:
+    harness = json.loads((ROOT / "tests" / "ts" / "package.json").read_text(encoding="utf-8"))
+    assert harness["devDependencies"]["typescript"] == TYPESCRIPT
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +143,7 @@ def test_the_package_metadata_comes_from_the_registry_exactly() -> None:
     files = rendered(REGISTRY.read_text(encoding="utf-8"))
     package = json.loads(files["typescript/package.json"])
     assert {k: package[k] for k in ("name", "version", "description", "license", "repository", "homepage", "keywords")} == {
-        "name": "acme-errors", "version": "2.1.0",
+        "name": "acme-errors", "version": default_version(),
         "description": "The acme platform's error codes, with typed payloads and recovery decisions for its clients.",
         "license": "Apache-2.0", "repository": {"type": "git", "url": "git+https://github.com/acme/errors.git"},
         "homepage": "https://errors.acme.dev/", "keywords": ["errors", "acme", "api-errors"]}
@@ -154,8 +166,9 @@ def test_without_a_licence_the_package_says_unlicensed_and_ships_no_licence_file
 def test_a_release_changes_only_package_json() -> None:
     text = REGISTRY.read_text(encoding="utf-8")
     before = rendered(text)
-    after = rendered(text.replace("\nversion: 2.1.0\n", "\nversion: 2.2.0\n", 1).replace(
-        "\nhistory:\n", "\nhistory:\n  - version: 2.2.0\n    date: 2026-12-01\n    changes: [A release.]\n", 1))
+    release = next_version()
+    after = rendered(text.replace(f"\nversion: {default_version()}\n", f"\nversion: {release}\n", 1).replace(
+        "\nhistory:\n", f"\nhistory:\n  - version: {release}\n    date: 2026-12-01\n    changes: [A release.]\n", 1))
     assert set(before) == set(after)
     assert [name for name in before if before[name] != after[name]] == ["typescript/package.json"]
 

@@ -1,10 +1,9 @@
 """validate on hostile input: masking of every string it prints in every output format, strict
-JSON, no traceback on any shape of payload, MCP result or HTTP recording, linear in key count."""
+JSON, no traceback on any shape of payload, MCP result or HTTP recording, a finding per unknown key."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -91,34 +90,24 @@ def test_a_byte_order_mark_is_not_part_of_the_json(tmp_path: Path) -> None:
     assert code == 1 and "unknown-code" in out, out
 
 
-def _seconds(tmp_path: Path, payload: dict[str, object]) -> float:
-    (tmp_path / "k.json").write_text(json.dumps(payload))
-    start = time.perf_counter()
-    CliRunner().invoke(main, ["validate", "--registry", str(REGISTRY), "--format", "json", str(tmp_path / "k.json")])
-    return time.perf_counter() - start
+def test_every_unknown_key_is_a_finding_of_its_own(tmp_path: Path) -> None:
+    """One payload of 300 keys outside the contract: 300 findings, in the payload's order, each
+    naming its key. How the time grows with the keys (40,000 beside clean payloads of the same
+    bytes) is bench.linear_bench's "validate: 40,000 keys" case; a clock here failed under load."""
+    code, out = validate(tmp_path, "k.json", json.dumps({**OK, **{f"k{i}": "v" for i in range(300)}}), "--format", "json")
+    findings = json.loads(out[:out.rindex("]") + 1])
+    assert code == 1 and [f["rule"] for f in findings] == ["extra-field"] * 300, out[-500:]
+    assert [f["message"] for f in findings] == [f"field 'k{i}' is not part of the contract" for i in range(300)]
 
 
-def test_validate_is_linear_in_key_count(tmp_path: Path) -> None:
-    """Twice the keys (each one a finding) take about twice the time, not four times."""
-    small = _seconds(tmp_path, {**OK, **{f"k{i}": "v" for i in range(20_000)}})
-    large = _seconds(tmp_path, {**OK, **{f"k{i}": "v" for i in range(40_000)}})
-    assert large < 3 * small + 1, (small, large)
-
-
-def test_repeated_header_names_cost_what_distinct_ones_do() -> None:
-    """A recorded response repeating one header name 200,000 times is folded into one value
-    ("v, v, ..."): once built by adding to the string each time (quadratic: 600,000 repeats took
-    24x as long as 600,000 distinct names), now joined once."""
+def test_repeated_header_names_are_folded_into_one_value() -> None:
+    """A recorded response repeating one header name is folded into one value ("v, v, ..."), as
+    HTTP folds them: once built by adding to the string each time (quadratic: 600,000 repeats
+    took 24x as long as 600,000 distinct names), now joined once; the time beside distinct names
+    is bench.linear_bench's "validate: 600,000 repeated headers" case."""
     from errgen.validate.responses import _lowered
 
-    n = 200_000
-    repeated, distinct = [["X-Rep", "v"]] * n, [[f"X-{i:06d}", "v"] for i in range(n)]
-
-    def seconds(headers: list[list[str]]) -> float:
-        start = time.process_time()
-        _lowered(headers)
-        return time.process_time() - start
-
+    n = 1_000
     assert _lowered([["A", "1"], ["b", "2"], ["a", "3"]]) == {"a": "1, 3", "b": "2"}
-    assert _lowered(repeated) == {"x-rep": ", ".join(["v"] * n)}
-    assert seconds(repeated) < 3 * seconds(distinct) + 0.5
+    assert _lowered([["X-Rep", "v"]] * n) == {"x-rep": ", ".join(["v"] * n)}
+    assert _lowered([[f"X-{i:06d}", "v"] for i in range(n)]) == {f"x-{i:06d}": "v" for i in range(n)}

@@ -33,7 +33,8 @@ type Decision struct {
 	// The hints a caller builds its next call from.
 	DidYouMean []string
 	Accepted   []string
-	Searched   map[string]any
+	// Searched is the parameters the server resolved, as it sent them (empty when none).
+	Searched ScalarMap
 	// Payload is the payload decided on (nil when it was not well-formed).
 	Payload *ErrorPayload
 
@@ -190,12 +191,7 @@ func decision(obj *object, action Action, reason Reason, delay int64) Decision {
 	d.DidYouMean = stringItems(obj.vals[wDidYouMean])
 	d.Accepted = stringItems(obj.vals[wAccepted])
 	d.searched, _ = obj.vals[wSearched].(*object)
-	d.Searched = map[string]any{}
-	if d.searched != nil {
-		for _, k := range d.searched.keys {
-			d.Searched[k] = d.searched.vals[k]
-		}
-	}
+	d.Searched = scalarMap(d.searched)
 	return d
 }
 
@@ -208,6 +204,26 @@ func bare(action Action, reason Reason, delay int64) Decision {
 		d.Delay = time.Duration(delay) * time.Millisecond
 	}
 	return d
+}
+
+// scalarMap is a well-formed scalar_map value (strings, numbers, booleans) as a ScalarMap,
+// empty for none.
+func scalarMap(obj *object) ScalarMap {
+	out := ScalarMap{}
+	if obj == nil {
+		return out
+	}
+	for _, k := range obj.keys {
+		switch t := obj.vals[k].(type) {
+		case string:
+			out[k] = StringScalar(t)
+		case json.Number:
+			out[k] = NumberScalar(t)
+		case bool:
+			out[k] = BoolScalar(t)
+		}
+	}
+	return out
 }
 
 func stringItems(v any) []string {

@@ -14,7 +14,7 @@ func WithMessage(value string) ErrorOption {
 }
 
 // WithSearched sets searched: The parameters the server actually resolved.
-func WithSearched(value map[string]any) ErrorOption {
+func WithSearched(value ScalarMap) ErrorOption {
 	return func(p *ErrorPayload) { p.Searched = value }
 }
 

@@ -31,7 +31,7 @@ type ErrorPayload struct {
 	Message string `json:"message,omitempty"`
 
 	// The parameters the server actually resolved.
-	Searched map[string]any `json:"searched,omitempty"`
+	Searched ScalarMap `json:"searched,omitempty"`
 
 	// Near-miss suggestions drawn only from values the caller may read.
 	DidYouMean []string `json:"did_you_mean,omitempty"`

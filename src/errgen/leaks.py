@@ -6,7 +6,7 @@ Scanning is linear in the text, whatever the text: a pattern runs only when one 
 after its first character, so no position inside a run starts it again); what follows is a run of
 characters the start cannot occur in, or bounded; a match that extends backwards (a file name
 before `.rb:12`, the labels before `.internal`) does so over a bounded window; and a string reports
-at most MAX_LEAKS leaks. `tests/test_leaks.py` times 1 MB of adversarial text per pattern; the
+at most MAX_LEAKS leaks. `python -m bench.leak_bench` times 400 KB of adversarial text per pattern; the
 labelled corpora in tests/fixtures/leaks measure recall and false positives per class.
 
 Hand-written rules, not detect-secrets' plugins: measured on the broader corpus (broad.jsonl, 981

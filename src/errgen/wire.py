@@ -79,6 +79,7 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
         # The delay headers errgen's own to_http writes: read on a payload the body carries itself.
         "own_retry_after": [dict(d) for d in DEFAULT_DELAY_SOURCES],
         "variants": variants(registry),
+        "prefixes": prefixes(registry),
         "retryable_statuses": list(RETRYABLE_STATUSES),
         "service_statuses": list(SERVICE_STATUSES),
         "status_actions": status_actions(registry),
@@ -107,5 +108,54 @@ def variants(registry: Registry) -> dict[str, list[list[Any]]]:
     return {sent: sorted(rows, key=lambda row: not row[1]) for sent, rows in out.items()}
 
 
+# A `wire_prefix`: the characters of a code name (lint's `code-name`), at most 64 of them.
+PREFIX = re.compile(r"[A-Za-z0-9_.:#/-]{1,64}")
+
+
+def prefixes(registry: Registry) -> list[list[Any]]:
+    """[prefix, rows] for each valid `wire_prefix`, the longest prefix first (ties: registry order);
+    rows as in `variants`: [code, conditions], those with conditions first. A code read that no
+    wire code equals is matched against the first prefix it starts with, then as a variant."""
+    found: dict[str, list[list[Any]]] = {}
+    for code in registry.codes:
+        if code.wire_prefix is not None and PREFIX.fullmatch(code.wire_prefix):
+            found.setdefault(code.wire_prefix, []).append([code.name, _conditions(code.when)])
+    ordered = sorted(found.items(), key=lambda item: -len(item[0]))  # stable: registry order on ties
+    return [[prefix, sorted(rows, key=lambda row: not row[1])] for prefix, rows in ordered]
+
+
 def _conditions(conditions: tuple[Condition, ...]) -> list[dict[str, Any]]:
     return [found for found in map(condition, conditions) if found is not None]
+
+
+# Half a surrogate pair, as a JSON escape (`"\ud800"`) or as a character of the text.
+MAY_HOLD_LONE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def mended(value: Any) -> Any:
+    """`value` with each lone surrogate in its strings (keys too) read as U+FFFD, as every SDK
+    reads it (docs/conformance.md, "Reading an HTTP response"): no UTF-8 text holds one, so a
+    report or a vector quoting it would raise.
+    Iterative: a document read here may nest as deep as the decoder allows."""
+    if isinstance(value, str):
+        return _LONE.sub("\ufffd", value)
+    if not isinstance(value, (list, dict)):
+        return value
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, value)]
+    while stack:
+        parent, slot, item = stack.pop()
+        if isinstance(item, list):
+            copy: Any = list(item)
+            stack.extend((copy, i, inner) for i, inner in enumerate(copy))
+        elif isinstance(item, dict):
+            copy = {}
+            for key, inner in item.items():
+                fixed = _LONE.sub("\ufffd", key)
+                copy[fixed] = inner
+                stack.append((copy, fixed, inner))
+        else:
+            copy = _LONE.sub("\ufffd", item) if isinstance(item, str) else item
+        parent[slot] = copy
+    return root[0]

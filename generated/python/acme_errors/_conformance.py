@@ -20,6 +20,7 @@ from .runtime import (
     Decision,
     HttpReading,
     HttpResponse,
+    ErrorPayload,
     PayloadError,
     check_payload,
     decide,
@@ -29,6 +30,7 @@ from .runtime import (
     from_http,
     from_mcp_result,
     new_error,
+    parse_payload,
     read_http,
     to_http,
     to_mcp_result,
@@ -47,7 +49,7 @@ OUTPUTS = (
     "suggestions",
 )
 # The input kinds of writing.json, and what each yields (docs/conformance.md, "The writing vectors").
-WRITING = ("new_error", "to_http", "did_you_mean")
+WRITING = ("new_error", "parse", "to_http", "did_you_mean")
 
 
 def response_reading(given: Mapping[str, Any], now_ms: int) -> HttpReading:
@@ -134,6 +136,15 @@ def written(payload: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def parsed_wire(raw: object) -> Optional[dict[str, Any]]:
+    """The tolerant parse's payload as wire data (null when it refuses): every field it read."""
+    try:
+        made = parse_payload(raw)
+    except PayloadError:
+        return None
+    return made.to_wire() if isinstance(made, ErrorPayload) else dict(made.raw)
+
+
 def writing_outputs(given: Mapping[str, Any]) -> dict[str, Any]:
     """What the writing functions make of a writing input: a payload, responses, suggestions."""
     if "new_error" in given:
@@ -146,6 +157,8 @@ def writing_outputs(given: Mapping[str, Any]) -> dict[str, Any]:
             return {"payload": None, "http": None, "http_problem": None, "mcp": None}
         payload = made.to_wire()
         return {"payload": payload, **written(payload)}
+    if "parse" in given:
+        return {"payload": parsed_wire(given["parse"])}
     if "to_http" in given:
         return written(given["to_http"])
     spec = given["did_you_mean"]

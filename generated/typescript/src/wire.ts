@@ -90,11 +90,28 @@ function longNumbersOutOfRange(text: string): [string, boolean] {
   return [from === 0 ? text : kept + text.slice(from), spelled];
 }
 
+// Half a surrogate pair, as a JSON escape (`"\ud800"`) or as a character of the text given
+// (with the u flag, a class of surrogates matches only a lone one, never half of a pair).
+const MAY_HOLD_LONE = /\\u[dD][89a-fA-F]|[\ud800-\udfff]/u;
+const LONE_CHAR = /[\ud800-\udfff]/gu;
+// Each escape from the left (so `\\` is one escape and the `u` after it plain text): a whole pair
+// kept, half a pair (group 1) replaced.
+const ESCAPE = /\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(u[dD][89a-fA-F][0-9a-fA-F]{2})|[^])/g;
+
+/** `text` with every lone surrogate, escaped or not, as U+FFFD (docs/conformance.md, "Reading an
+ * HTTP response"): no UTF-8 text can hold one, and every SDK reads it so. Mended in the text, an
+ * escape by an escape of the same length, so the value's member order and number spellings stay
+ * as JSON.parse makes them. */
+function mended(text: string): string {
+  if (!MAY_HOLD_LONE.test(text)) return text;
+  return text.replace(LONE_CHAR, "\ufffd").replace(ESCAPE, (escape: string, lone?: string) => (lone === undefined ? escape : "\\ufffd"));
+}
+
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
  * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
 export function readJson(text: string): readonly [boolean, unknown] {
   if (tooDeep(text)) return [false, null];
-  const [prepared, spelled] = longNumbersOutOfRange(text);
+  const [prepared, spelled] = longNumbersOutOfRange(mended(text));
   try {
     // JSON.parse unless a number is spelled apart (rare in real bodies): the same value either way.
     return [true, spelled ? parseSpelled(prepared) : (JSON.parse(prepared) as unknown)];

@@ -142,6 +142,9 @@ class Code:
     # The code the API sends, when one wire code has several meanings; `when` selects this one.
     wire_code: str | None = None
     when: tuple[Condition, ...] = ()
+    # A start the API's codes of this kind share (SQLSTATE class "08", Dropbox's "path/not_found/"):
+    # a code read that no wire code equals is this code when it starts so (the longest prefix wins).
+    wire_prefix: str | None = None
     # What the file itself says, before the category's values are inherited (for lint and diff).
     stated_retryable: bool | None = field(default=None, compare=False)
     stated_action: str | None = field(default=None, compare=False)

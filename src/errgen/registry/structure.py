@@ -103,6 +103,7 @@ CODE = Fields(
         "deprecated": (DEPRECATED, False),
         "renamed_from": (ListOf(STR), False),
         "wire_code": (STR, False),
+        "wire_prefix": (STR, False),
         "when": (ListOf(CONDITION), False),
     },
 )
@@ -379,6 +380,7 @@ def _code(name: str, raw: dict[str, Any], categories: dict[str, Category]) -> Co
         deprecated=Deprecation(deprecated["since"], deprecated.get("replaced_by")) if deprecated else None,
         renamed_from=_items(raw, "renamed_from"),
         wire_code=raw.get("wire_code"),
+        wire_prefix=raw.get("wire_prefix"),
         when=tuple(_condition(c, loc) for c, loc in raw.get("when", ())),
         action=raw.get("action") or (category.action if category and not retryable else None),
         stated_action=raw.get("action"),

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
+from errgen.wire import MAY_HOLD_LONE, mended
+
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".log")
 MAX_INT_DIGITS = 20  # past 64 bits a number is read as a float, as JavaScript reads it
 
@@ -37,7 +39,8 @@ def loads(text: str) -> Any:
 
 def _decode(text: str, pos: int) -> tuple[Any, int]:
     try:
-        return _DECODER.raw_decode(text, pos)
+        value, end = _DECODER.raw_decode(text, pos)
+        return (mended(value) if MAY_HOLD_LONE.search(text, pos, end) else value), end
     except RecursionError:
         raise json.JSONDecodeError("JSON nests too deeply to read", text, pos) from None
     except json.JSONDecodeError:

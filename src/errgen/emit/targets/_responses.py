@@ -18,7 +18,7 @@ import calendar
 
 from errgen.contract import MAX_DELAY_VALUE_MS, CodeRow, ContractView
 from errgen.emit.targets._decisions import status_decision
-from errgen.wire import ANY
+from errgen.wire import ANY, mended
 
 PATH = "conformance/responses.json"
 # The clock of every response vector: Wed, 21 Oct 2026 07:28:00 GMT (as vectors.json's NOW_MS).
@@ -54,6 +54,8 @@ def render(contract: ContractView, vector_head: dict[str, Any], expected: Any, t
         if case.pad:
             response["body_pad"] = case.pad
         judged = expected(contract, case.raw, case.attempt, p.default_max_attempts, p.default_max_delay_ms)
+        if judged["decision"]["code"] is not None and case.code is not None:
+            judged["decision"]["wire_code"] = case.code  # as the API sent it (SPEC P: 08006, not 08)
         if case.error and not claimed(contract, case.status, case.headers, " " * case.pad + case.body, case.code):
             delay = case.delay_ms if case.delay_ms is not None else case.fallback_delay
             judged["decision"] = status_decision(contract, case.status, case.correlation_id, delay, case.attempt,
@@ -195,6 +197,7 @@ def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
     yield from delay_sources(contract, rows)
     yield from conditions(contract, rows)
     yield from variants(contract)
+    yield from prefixes(contract)
     yield from numbers(contract, rows)
     yield from limits(contract, rows)
     if contract.response["format"] == "xml":
@@ -364,7 +367,7 @@ def _json_document(text: str, max_depth: int) -> Any:
                               parse_int=lambda digits: int(digits) if len(digits) <= 4000 else float("inf"))
     except (ValueError, RecursionError):  # not JSON, or nested past any reader's limit
         return None
-    return document if _depth(document) <= max_depth else None
+    return mended(document) if _depth(document) <= max_depth else None
 
 
 def reference_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any,
@@ -378,8 +381,23 @@ def reference_code(sources: list[dict[str, Any]], status: int, headers: list[lis
     return _first_code(sources, status, headers, document, lambda code: True)
 
 
-def known_codes(contract: ContractView) -> frozenset[str]:
-    return frozenset(contract.code_map) | frozenset(contract.response["variants"])
+class Known:
+    """The codes an SDK decides by its registry: registry codes, wire codes, and (SPEC P) any code
+    that starts with a `wire_prefix`."""
+
+    def __init__(self, contract: ContractView) -> None:
+        self.exact = frozenset(contract.code_map) | frozenset(contract.response["variants"])
+        self.prefixes = tuple(prefix for prefix, _ in contract.response["prefixes"])
+
+    def __contains__(self, code: object) -> bool:
+        return isinstance(code, str) and (code in self.exact or code.startswith(self.prefixes))
+
+    def __bool__(self) -> bool:
+        return bool(self.exact or self.prefixes)
+
+
+def known_codes(contract: ContractView) -> Known:
+    return Known(contract)
 
 
 def _first_code(sources: list[dict[str, Any]], status: int, headers: list[list[str]], document: Any,
@@ -403,6 +421,25 @@ def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator
         response = Response(row.http_status).put(first, row.wire_code).put(source, f"req-{index}")
         case = _reading(contract, f"response/correlation-id/source-{index}", response, row.code, correlation=f"req-{index}")
         if case:
+            yield case
+    yield from lone_surrogates(contract, row)
+
+
+# A JSON escape that leaves half a surrogate pair is read as U+FFFD; a whole pair is one character.
+LONE_SURROGATES = (("high", "\\ud800", "\ufffd"), ("low-then-text", "\\udc00x", "\ufffdx"),
+                   ("reversed-pair", "\\ude00\\ud83d", "\ufffd\ufffd"), ("pair", "\\ud83d\\ude00", "\U0001f600"))
+
+
+def lone_surrogates(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
+    """The correlation id at its first body source, written with each escape of LONE_SURROGATES."""
+    source = next((s for s in contract.response["correlation_id"] if s["in"] == "body"), None)
+    if source is None or contract.response["format"] != "json":
+        return
+    for label, escaped, read in LONE_SURROGATES:
+        response = Response(row.http_status).put(contract.response["code"][0], row.wire_code).put(source, "req-@")
+        case = _reading(contract, f"response/correlation-id/lone-surrogate/{label}", response, row.code, correlation=f"req-{read}")
+        if case and case.body.count('"req-@"') == 1:
+            case.body = case.body.replace('"req-@"', f'"req-{escaped}"')
             yield case
 
 
@@ -483,6 +520,54 @@ def variants(contract: ContractView) -> Iterator[Reading]:
                     response.put(cond["at"], cond["equals"] if "equals" in cond else "x")
             case = _reading(contract, f"response/variant/{code}", response, wire_code, registry_code=code)
             if case:
+                yield case
+
+
+def prefixed_code(contract: ContractView, prefix: str) -> str | None:
+    """A code that starts with `prefix`, equals no wire code and starts with no longer prefix."""
+    table, known = contract.response["prefixes"], known_codes(contract)
+    for suffix in ("9", "_X9", "-x9", "/x9", ".x9", ":x9", "#x9"):
+        sent = prefix + suffix
+        if sent not in known.exact and next(p for p, _ in table if sent.startswith(p)) == prefix:
+            return sent
+    return None
+
+
+def _holds(cond: dict[str, Any], response: Response) -> bool:
+    """Whether a `when` condition holds on a response made here (docs/conformance.md step 4)."""
+    if "status" in cond:
+        return response.status in cond["status"]
+    at = cond["at"]
+    if at["in"] == "header":
+        value: Any = next((v for n, v in response.headers if n.lower() == at["name"]), None)
+    else:
+        value = _at(response.document, at["path"])
+    if "equals" in cond:
+        wanted = cond["equals"]
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, wanted))
+        return value == wanted if numbers else type(value) is type(wanted) and value == wanted
+    return isinstance(value, (str, list, dict)) and len(value) > 0
+
+
+def prefixes(contract: ContractView) -> Iterator[Reading]:
+    """A code that no wire code equals but a `wire_prefix` starts: each code of the prefix with its
+    `when` conditions made true (the longest prefix first, then the `when` rules of variants)."""
+    first = contract.response["code"][0]
+    for prefix, options in contract.response["prefixes"]:
+        sent = prefixed_code(contract, prefix)
+        if sent is None:
+            continue
+        for code, conds in options:
+            response = Response(contract.code_map[code].http_status).put(first, sent)
+            for cond in conds:
+                if "status" in cond:
+                    response.status = cond["status"][0]
+                else:
+                    response.put(cond["at"], cond["equals"] if "equals" in cond else "x")
+            chosen = next((name for name, cs in options if all(_holds(c, response) for c in cs)), options[0][0])
+            case = _reading(contract, f"response/prefix/{code}", response, sent, registry_code=chosen)
+            if case and reference_code(contract.response["code"], response.status, response.headers, response.document,
+                                       known_codes(contract)) == sent:
                 yield case
 
 

@@ -33,6 +33,7 @@ def render(contract: ContractView, vector_head: dict[str, Any], expected: Callab
 def vectors(contract: ContractView, expected: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
     if contract.codes and contract.categories:
         yield from new_error_vectors(contract)
+        yield from field_vectors(contract)
         yield from to_http_vectors(contract)
         yield from jitter_vectors(contract, expected)
     yield from did_you_mean_vectors()
@@ -72,17 +73,17 @@ def new_error_case(contract: ContractView, name: str, code: str, scope: str | No
     return {"name": name, "input": {"new_error": given}, "expected": {"payload": payload, **out}}
 
 
-def hint_fields(row: CodeRow) -> dict[str, Any]:
-    from errgen.emit.targets._payloads import HINT_VALUES
+def hint_fields(contract: ContractView, row: CodeRow) -> dict[str, Any]:
+    from errgen.emit.targets._payloads import value_of
 
-    return {h: HINT_VALUES[h] for h in row.hints}
+    return {h: value_of(contract, h) for h in row.hints}
 
 
 def new_error_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
     """Every code once on its default scope with every hint it allows (its table row, its status,
     its API shape); then the delays, each other scope once, hostile text, and what must be refused."""
     for row in contract.codes:
-        fields: dict[str, Any] = {"message": f"m-{row.code}", **hint_fields(row)}
+        fields: dict[str, Any] = {"message": f"m-{row.code}", **hint_fields(contract, row)}
         if row.scope == "resource":
             fields = {"resource_id": "item_4127", **fields}
         yield new_error_case(contract, f"new_error/{row.code}", row.code, None, fields, f"c-{row.code}")
@@ -110,7 +111,7 @@ def new_error_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
 
 
 def refused(contract: ContractView) -> Iterator[dict[str, Any]]:
-    from errgen.emit.targets._payloads import HINT_VALUES, newer_code
+    from errgen.emit.targets._payloads import newer_code, value_of
 
     first = contract.codes[0]
     yield new_error_case(contract, "new_error/refused/unknown-code", newer_code(contract), None, {})
@@ -121,13 +122,36 @@ def refused(contract: ContractView) -> Iterator[dict[str, Any]]:
     if hinted is not None:
         row, hint = hinted
         extra = {"resource_id": "r-1"} if row.scope == "resource" else {}
-        yield new_error_case(contract, f"new_error/refused/hint-{hint}", row.code, None, {**extra, hint: HINT_VALUES[hint]})
+        yield new_error_case(contract, f"new_error/refused/hint-{hint}", row.code, None, {**extra, hint: value_of(contract, hint)})
     final = next((r for r in contract.codes if not r.retryable), None)
     if final is not None:
         extra = {"resource_id": "r-1"} if final.scope == "resource" else {}
         yield new_error_case(contract, "new_error/refused/delay-on-final", final.code, None, {**extra, "retry_after_ms": 100})
     if "resource" in first.scopes:
         yield new_error_case(contract, "new_error/refused/resource-without-id", first.code, "resource", {})
+
+
+def field_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:
+    """Every optional payload field through every reader and writer, taken from the view's fields
+    (values by type), so a new field is in these vectors with no edit here: `new_error` with the
+    field set on the first code that may carry it; then, for those codes and for an unknown code,
+    a payload with every field it may carry through the tolerant parse and every writer."""
+    from errgen.emit.targets._payloads import carrier, carriers, every_field, optional_fields, payload_for, sample_value, unknown_payload
+
+    w, canonical = _w(contract), {f.wire: f.name for f in contract.fields}
+    for spec in optional_fields(contract):
+        row = carrier(contract, spec)
+        if row is None:
+            continue
+        base = payload_for(contract, row, row.scope, hints=False)
+        given = {canonical[k]: v for k, v in base.items() if not contract.field_map[canonical[k]].required}
+        yield new_error_case(contract, f"new_error/field/{spec.name}", row.code, None, {**given, spec.name: sample_value(spec)},
+                             base[w["correlation_id"]])
+    full = [(row.code, every_field(contract, payload_for(contract, row, row.scope, hints=False))) for row in carriers(contract)]
+    full.append(("unknown-code", every_field(contract, unknown_payload(contract, True, "request"))))
+    for label, payload in full:
+        yield {"name": f"parse/every-field/{label}", "input": {"parse": payload}, "expected": {"payload": payload}}
+        yield {"name": f"to_http/every-field/{label}", "input": {"to_http": payload}, "expected": written(contract, payload)}
 
 
 def to_http_vectors(contract: ContractView) -> Iterator[dict[str, Any]]:

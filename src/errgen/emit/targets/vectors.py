@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from errgen import manual
 from errgen.contract import TRANSPORT_FAILURES, ContractView, CodeRow, view
 from errgen.emit.targets import _responses, _writing
-from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload  # noqa: F401
+from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload, value_of  # noqa: F401
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
 from errgen.emit.targets._decisions import expected, status_decision, transport_decision
@@ -97,11 +97,16 @@ def vector(contract: ContractView, case: Case) -> dict[str, Any]:
     out["expected"] = expected(contract, case.raw, attempt, max_attempts, max_delay)
     if "http" in case.input:
         given = case.input["http"]
+        document = _responses._json_document(given["body"], contract.policy.max_json_depth)
         if not _responses.claimed(contract, given["status"], given["headers"], given["body"]):
-            document = _responses._json_document(given["body"], contract.policy.max_json_depth)
             correlation = _responses.reference_code(contract.response["correlation_id"], given["status"], given["headers"], document)
             out["expected"]["decision"] = status_decision(contract, given["status"], correlation, None, attempt,
                                                           max_attempts, max_delay)
+        elif out["expected"]["decision"]["code"] is not None:
+            # The code as the API sent it (SPEC P: UPSTREAM_9, which the prefix UPSTREAM_ matched).
+            read = _responses.reference_code(contract.response["code"], given["status"], given["headers"], document,
+                                             _responses.known_codes(contract))
+            out["expected"]["decision"]["wire_code"] = read if read is not None else out["expected"]["decision"]["wire_code"]
     return out
 
 
@@ -177,7 +182,7 @@ def code_cases(contract: ContractView, row: CodeRow, first: Callable[..., bool])
     if first("hints", row.hints):
         for hint in contract.hints:
             if hint not in row.hints:
-                yield payload_case(f"{row.code}/contradiction/hint-{hint}", {**base, w[hint]: HINT_VALUES[hint]})
+                yield payload_case(f"{row.code}/contradiction/hint-{hint}", {**base, w[hint]: value_of(contract, hint)})
     if not row.retryable and first("delay-on-final", row.scope):
         yield payload_case(f"{row.code}/delay-on-final", {**base, w["retry_after_ms"]: 100})
 
@@ -196,7 +201,7 @@ def unknown_codes(contract: ContractView) -> Iterator[Case]:
     yield payload_case("unknown-code/last-attempt", unknown_payload(contract, True, "service", did_you_mean=["x"]),
                        attempt=contract.policy.default_max_attempts)
     yield payload_case("unknown-code/delay-on-final", unknown_payload(contract, False, "request", retry_after_ms=100))
-    yield payload_case("unknown-code/hints-carried", unknown_payload(contract, False, "request", **HINT_VALUES))
+    yield payload_case("unknown-code/hints-carried", unknown_payload(contract, False, "request", **{h: value_of(contract, h) for h in contract.hints}))
     yield payload_case("unknown-code/constructor", {**unknown_payload(contract, True, "request"), w["code"]: "constructor"})
     yield payload_case("unknown-code/proto", {**unknown_payload(contract, True, "request"), w["code"]: "__proto__"})
 
@@ -390,6 +395,37 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)
+    yield from lone_surrogates(contract, bare, body)
+    yield from prefixed(contract, body)
+
+
+def prefixed(contract: ContractView, body: Callable[[Any], str]) -> Iterator[Case]:
+    """errgen's own payload whose code only a `wire_prefix` matches: read as the registry code the
+    prefix chooses among the codes that fit its category and scope (a code with `when` is left to
+    responses.json, whose cases make its conditions hold)."""
+    w = {f.name: f.wire for f in contract.fields}
+    for prefix, options in contract.response["prefixes"]:
+        sent = _responses.prefixed_code(contract, prefix)
+        for code in (name for name, conditions in options if not conditions and sent is not None):
+            row = contract.code_map[code]
+            payload = payload_for(contract, row, row.scope, hints=False)
+            fits = [o for o in options if contract.code_map[o[0]].category == row.category and row.scope in contract.code_map[o[0]].scopes]
+            status = _responses.Response(row.http_status)
+            chosen = next(name for name, conds in fits if all(_responses._holds(c, status) for c in conds))
+            yield Case(f"http/prefix/{code}", http(row.http_status, body({**payload, w["code"]: sent})), {**payload, w["code"]: chosen})
+
+
+def lone_surrogates(contract: ContractView, bare: dict[str, Any], body: Callable[[Any], str]) -> Iterator[Case]:
+    """A message and a correlation id written with JSON escapes of half a surrogate pair: read as
+    U+FFFD in every SDK (a whole pair is its one character), in an HTTP body and an MCP text."""
+    w = {f.name: f.wire for f in contract.fields}
+    for label, escaped, read in _responses.LONE_SURROGATES:
+        marked = body({**bare, w["message"]: "@m", w["correlation_id"]: "c-@"})
+        text = marked.replace('"@m"', f'"{escaped}"').replace('"c-@"', f'"c-{escaped}"')
+        raw = {**bare, w["message"]: read, w["correlation_id"]: f"c-{read}"}
+        yield Case(f"http/lone-surrogate/{label}", http(429, text), raw)
+        mcp_text = compact(raw).replace(compact(read), f'"{escaped}"').replace(compact(f"c-{read}"), f'"c-{escaped}"')
+        yield Case(f"mcp/lone-surrogate/{label}", {"mcp": {"content": [{"type": "text", "text": mcp_text}]}}, raw)
 
 
 def transport_cases(contract: ContractView) -> Iterator[Case]:

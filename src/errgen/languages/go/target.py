@@ -200,7 +200,7 @@ def field_spec(f: FieldSpec) -> str:
 # The Go type of each kind of field; code, category, scope and state have their own string types.
 _NAMED_TYPES = {"code": "Code", "category": "Category", "scope": "Scope", "state": "State"}
 _REQUIRED_TYPES = {"string": "string", "boolean": "bool", "integer": "int64", "enum": "string",
-                   "string_list": "[]string", "scalar_map": "map[string]any"}
+                   "string_list": "[]string", "scalar_map": "ScalarMap"}
 _OPTIONAL_TYPES = {**_REQUIRED_TYPES, "boolean": "*bool", "integer": "*int64"}
 
 

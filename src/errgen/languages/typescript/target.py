@@ -14,7 +14,6 @@ from errgen.languages.packaging import EXAMPLE_RESOURCE_ID, example_code, licens
 from errgen.languages.typescript import naming
 from errgen.emit.render import render as render_template
 from errgen.resources import runtime_sources
-from errgen.languages.typescript.stored import compiled_files, stems
 
 NAME = "typescript"
 LABEL = "TypeScript"
@@ -25,9 +24,29 @@ SUMMARY = "typescript/: npm package <name>-errors (types, isErrorPayload, RECOVE
 # the package runs from (dist/), so that it installs with no build (issue 26 item 4).
 DATA = ("index", "contract", "recovery", "errors")
 JS_FORMS = ("cjs", "esm")
-# The compiler the package's devDependencies pin (for `npm run typecheck`), and the one errgen's
-# stored runtime is compiled with (compiled.py).
+# The compiler the package's devDependencies pin (for `npm run typecheck`), and the one
+# compile_runtime.py makes runtime_compiled/ with.
 TYPESCRIPT = "5.9.3"
+# runtime/ (the source) compiled to JavaScript and declarations, committed: README.md there says why.
+RUNTIME_COMPILED = Path(__file__).resolve().parent / "runtime_compiled"
+RUNNER = "conformance"  # run by node as CommonJS only: no ES module of it
+
+
+def runtime_modules(form: str) -> list[str]:
+    """The runtime's module names (file stems) in one form."""
+    return [Path(name).stem for name in runtime_sources(NAME) if form == "cjs" or Path(name).stem != RUNNER]
+
+
+def compiled_names() -> list[str]:
+    """runtime_compiled/'s files: `<form>/<module>.js` per form, and `types/<module>.d.ts` (the
+    declarations are the same in both forms)."""
+    return [f"{form}/{stem}.js" for form in JS_FORMS for stem in runtime_modules(form)] + [
+        f"types/{stem}.d.ts" for stem in runtime_modules("cjs")]
+
+
+def compiled_runtime() -> dict[str, str]:
+    """runtime_compiled/ as committed, by compiled_names()."""
+    return {name: (RUNTIME_COMPILED / name).read_text(encoding="utf-8") for name in compiled_names()}
 
 
 def _context(contract: ContractView) -> dict[str, Any]:
@@ -60,12 +79,12 @@ def render(registry: Registry) -> dict[str, str]:
     files = {f"typescript/src/{name}": text for name, text in _data(context, "ts").items()}
     for name, source in runtime_sources(NAME).items():
         files[f"typescript/src/{name}"] = f"// {contract.header}\n{source}"
-    compiled = compiled_files()
+    compiled = compiled_runtime()
     for form in JS_FORMS:
         for part in ("js", "dts"):
             for name, text in _data(context, form if part == "js" else "dts").items():
                 files[f"typescript/dist/{form}/{name}"] = text
-        for stem in stems(form):
+        for stem in runtime_modules(form):
             files[f"typescript/dist/{form}/{stem}.js"] = f"// {contract.header}\n{compiled[f'{form}/{stem}.js']}"
             files[f"typescript/dist/{form}/{stem}.d.ts"] = f"// {contract.header}\n{compiled[f'types/{stem}.d.ts']}"
         # How node reads the .js files of this folder (the package's own package.json sets no type).
@@ -76,8 +95,13 @@ def render(registry: Registry) -> dict[str, str]:
     files["typescript/README.md"] = render_template(NAME, "README.md.jinja", **publishing)
     if (notice := license_notice(contract)) is not None:
         files["typescript/LICENSE"] = notice
-    files["typescript/tsconfig.json"] = render_template(NAME, "tsconfig.json.jinja", **context)
+    files["typescript/tsconfig.json"] = tsconfig(contract.header)
     return files
+
+
+def tsconfig(header: str) -> str:
+    """The package's strict tsconfig.json (compile_runtime.py compiles runtime/ under it too)."""
+    return render_template(NAME, "tsconfig.json.jinja", header=header)
 
 
 def package_context(contract: ContractView) -> dict[str, Any]:

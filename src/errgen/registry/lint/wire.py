@@ -9,7 +9,7 @@ from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, rule
 from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, Condition
-from errgen.wire import STATUS_KEY
+from errgen.wire import PREFIX, STATUS_KEY
 from errgen.registry.sources import FORMATS, UNITS, SourceError, parse_source
 
 
@@ -127,3 +127,25 @@ def wire_code(ctx: Context) -> Iterator[Finding]:
                           f"digits and _ - . : # /, at most {MAX_CODE_LENGTH} characters", loc)
         elif sent == code.name:
             yield Finding(f"wire_code of {code.name!r} is the code itself; leave it out", loc, "warning")
+
+
+@rule("wire-prefix")
+def wire_prefix(ctx: Context) -> Iterator[Finding]:
+    """A code's `wire_prefix` is 1 to 64 characters of a code name (no `*`): a code read that no wire code equals is the code whose prefix it starts with, the longest first. Codes sharing a prefix are told apart by `when`, as codes sharing a wire code are: only one of them may go without."""
+    groups: dict[str, list[str]] = {}
+    for code in ctx.registry.codes:
+        prefix = code.wire_prefix
+        if prefix is None:
+            continue
+        loc = code.locs.get("wire_prefix", code.loc)
+        if not PREFIX.fullmatch(prefix):
+            yield Finding(f"wire_prefix {prefix[:40]!r} of {code.name!r} must be the start of a code as the API sends it: "
+                          "1 to 64 ASCII letters, digits and _ - . : # / (no wildcard: the prefix is matched as written)", loc)
+            continue
+        if not code.when:
+            groups.setdefault(prefix, []).append(code.name)
+    for prefix, names in groups.items():
+        for name in names[1:]:
+            code = ctx.registry.code_map[name]
+            yield Finding(f"{name!r} and {names[0]!r} both take wire_prefix {prefix!r} without `when`: {name!r} is never "
+                          "chosen; give it `when` conditions that tell them apart", code.locs.get("wire_prefix", code.loc))

@@ -1,29 +1,37 @@
 package errgenruntime
 
-import (
-	"encoding/json"
-	"strings"
-)
-
-// ToMCPResult is an MCP tools/call result for p: isError, the payload as compact JSON text
-// content, and as structuredContent.
-func ToMCPResult(p *ErrorPayload) map[string]any {
-	text := string(encodeJSON(normalize(p), false))
-	var structured map[string]any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if dec.Decode(&structured) != nil {
-		structured = map[string]any{}
-	}
-	return map[string]any{
-		"content":           []any{map[string]any{"type": "text", "text": text}},
-		"structuredContent": structured,
-		"isError":           true,
-	}
+// MCPResult is an MCP tools/call result (CallToolResult) carrying an error payload, with the
+// protocol's JSON names: marshal it with encoding/json, or copy its fields into an MCP SDK's
+// result type.
+type MCPResult struct {
+	// Content is one text item: the payload as compact JSON.
+	Content []MCPContent `json:"content"`
+	// StructuredContent is the same payload (nil, and left out, when there is none).
+	StructuredContent *ErrorPayload `json:"structuredContent,omitempty"`
+	// IsError is always true: the call failed.
+	IsError bool `json:"isError"`
 }
 
-// FromMCPResult is the raw payload of a decoded MCP tools/call result: structuredContent when it
-// is an object, else the JSON in the first text content item, else null.
+// MCPContent is one content item of an MCPResult.
+type MCPContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ToMCPResult is an MCP tools/call result for p: isError, the payload as compact JSON text
+// content, and as structuredContent (a copy: changing p later changes neither).
+func ToMCPResult(p *ErrorPayload) MCPResult {
+	value := normalize(p)
+	result := MCPResult{Content: []MCPContent{{Type: "text", Text: string(encodeJSON(value, false))}}, IsError: true}
+	if obj, ok := value.(*object); ok {
+		result.StructuredContent = payloadFrom(obj)
+	}
+	return result
+}
+
+// FromMCPResult is the raw payload of an MCP tools/call result (an MCPResult, or one decoded
+// with encoding/json): structuredContent when it is an object, else the JSON in the first text
+// content item, else null.
 func FromMCPResult(result any) Raw {
 	obj, ok := normalize(result).(*object)
 	if !ok {

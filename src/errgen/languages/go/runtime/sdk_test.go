@@ -285,7 +285,11 @@ func TestNewErrorRejectsWhatTheContractRejects(t *testing.T) {
 func TestMCPRoundTrip(t *testing.T) {
 	e := pick(t, func(e Entry) bool { return true })
 	p := newErrorFor(t, e, "c-mcp")
-	data, err := json.Marshal(ToMCPResult(p))
+	result := ToMCPResult(p)
+	if !result.IsError || !reflect.DeepEqual(result.StructuredContent, p) || result.StructuredContent == p {
+		t.Fatalf("structuredContent is not a copy of the payload: %+v", result.StructuredContent)
+	}
+	data, err := json.Marshal(result)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,17 +137,27 @@ def is_error(status: int, document: object, headers: Headers) -> bool:
     return status >= 300 or any(holds(c, status, document, headers) for c in RESPONSE["error_when"])
 
 
+def prefixed(code: str) -> Optional[Any]:
+    """The rows of the longest `wire_prefix` `code` starts with (the table is longest first)."""
+    for prefix, rows in RESPONSE["prefixes"]:
+        if code.startswith(prefix):
+            return rows
+    return None
+
+
 def registry_code(
     code: str,
     status: int,
     document: object,
     headers: Headers,
     fits: Callable[[str], bool] = lambda name: True,
+    exact: Callable[[str], bool] = lambda name: False,
 ) -> str:
-    """The registry code of a wire code several codes send (`wire_code`/`when`): the first whose
-    conditions hold, else the first; among those that `fits` (a payload's own category and scope)
-    when any does. Any other code is itself."""
-    rows = RESPONSE["variants"].get(code)
+    """The registry code of a wire code several codes send (`wire_code`/`when`), or, when no wire
+    code equals it (`exact`: a registry code), of the longest `wire_prefix` it starts with: the
+    first whose conditions hold, else the first; among those that `fits` (a payload's own
+    category and scope) when any does. Any other code is itself."""
+    rows = RESPONSE["variants"].get(code) or (None if exact(code) else prefixed(code))
     if not rows:
         return code
     rows = [row for row in rows if fits(str(row[0]))] or rows

@@ -69,11 +69,30 @@ def read_json(text: str) -> Tuple[bool, object]:
     if too_deep(text):
         return False, None
     try:
-        return True, json.loads(
+        value = json.loads(
             text, parse_constant=_reject_constant, parse_int=_integer, parse_float=_float
         )
     except (ValueError, RecursionError):
         return False, None
+    return True, (mended(value) if _MAY_HOLD_LONE.search(text) else value)
+
+
+# Half a surrogate pair, as a JSON escape (`"\ud800"`) or as a character of the text given.
+_MAY_HOLD_LONE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def mended(value: object) -> object:
+    """`value` with every lone surrogate in its strings (keys too) replaced by U+FFFD, as every SDK
+    reads one (docs/conformance.md, "Reading an HTTP response"): no UTF-8 text can hold it, so
+    Python's `.encode()` would raise on it later. A read value nests at most MAX_JSON_DEPTH deep."""
+    if isinstance(value, str):
+        return _LONE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [mended(item) for item in value]
+    if isinstance(value, dict):
+        return {mended(key): mended(item) for key, item in value.items()}
+    return value
 
 
 def as_text(body: object) -> Tuple[bool, str]:
@@ -103,7 +122,12 @@ def body_too_large(body: object) -> bool:
 
 def to_json(value: Any) -> str:
     """Compact JSON of a payload; a top-level field JSON cannot carry (NaN, a number of thousands
-    of digits, a non-JSON object) is left out rather than raising."""
+    of digits, a non-JSON object) is left out rather than raising. A lone surrogate in a string
+    is written as U+FFFD, so the text always encodes as UTF-8."""
+    return _LONE.sub("\ufffd", _dumped(value))
+
+
+def _dumped(value: Any) -> str:
     try:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (ValueError, TypeError, RecursionError):

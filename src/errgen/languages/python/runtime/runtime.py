@@ -8,6 +8,7 @@ sends: a bad payload is a verdict, and `decide` escalates it.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
@@ -521,8 +522,13 @@ def read_http(
     )
 
 
+def _exact(code: str) -> bool:
+    return recovery_entry(code) is not None
+
+
 def _known(code: str) -> bool:
-    return code in RESPONSE["variants"] or recovery_entry(code) is not None
+    """A code this SDK decides by the registry: a wire code, a registry code or a prefix match."""
+    return code in RESPONSE["variants"] or _exact(code) or _reading.prefixed(code) is not None
 
 
 def _claims(document: object) -> bool:
@@ -557,9 +563,13 @@ def decide_response(
     response with no payload at all (a proxy's HTML 502, a gateway's bare 429, an empty 503) by
     its status, with reason `status-fallback`, honouring its Retry-After."""
     if not reading.error or reading.claimed:
-        return decide(
+        decided = decide(
             reading.payload, attempt, max_attempts, max_delay_ms, jitter=jitter, draw=draw
         )
+        if decided.code is None or reading.code is None:
+            return decided
+        # The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+        return dataclasses.replace(decided, wire_code=reading.code)
     action = status_action(reading.status)
     delay = reading.fallback_delay_ms
     if action.value not in EXHAUSTED and delay is not None:
@@ -615,7 +625,7 @@ def _payload(
     if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
         own = _reading.delay_ms(document, headers, now_ms, RESPONSE["own_retry_after"])
         return _as_sent(status, headers, document, value, own)
-    name = _reading.registry_code(code, status, document, headers)
+    name = _reading.registry_code(code, status, document, headers, exact=_exact)
     entry = recovery_entry(name)
     payload: dict[str, Any] = {_W["code"]: name if entry is not None else code}
     if entry is not None:
@@ -673,7 +683,9 @@ def _as_sent(
                 and scope in entry.actions
             )
 
-        payload[_W["code"]] = _reading.registry_code(code, status, document, headers, fits)
+        payload[_W["code"]] = _reading.registry_code(
+            code, status, document, headers, fits, _exact
+        )
     if _W["retry_after_ms"] not in payload and payload.get(_W["retryable"]) is True:
         if delay is not None:
             payload[_W["retry_after_ms"]] = delay

@@ -6,7 +6,8 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, FIELDS } from "./contract.js";
 import type { Code } from "./contract.js";
 import {
-  checkPayload, decide, decideFailure, decideResponse, didYouMean, fromMcpResult, newError, PayloadError, readHttp, toHttp, toMcpResult,
+  checkPayload, decide, decideFailure, decideResponse, didYouMean, fromMcpResult, newError, parsePayload, PayloadError, readHttp, toHttp,
+  toMcpResult,
 } from "./runtime.js";
 import type { DecideOptions, Decision, HttpReading, HttpResponse } from "./runtime.js";
 import { isObject, own, wireNames } from "./verdict.js";
@@ -19,7 +20,7 @@ declare function require(name: "fs"): { readFileSync(path: string, encoding: "ut
 
 const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"] as const;
 // The input kinds of writing.json (docs/conformance.md, "The writing vectors").
-const WRITING = ["new_error", "to_http", "did_you_mean"] as const;
+const WRITING = ["new_error", "parse", "to_http", "did_you_mean"] as const;
 const WIRE = wireNames(FIELDS);
 
 function numberOr(value: unknown, fallback: number): number {
@@ -144,6 +145,20 @@ function sortedKeys(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys(value[key])]));
 }
 
+/** The tolerant parse's payload as wire data (null when it refuses): every field it read. */
+function parsedWire(raw: unknown): Json | null {
+  try {
+    const made = parsePayload(raw);
+    if (!made.known) return { ...made.raw };
+    // Typed `object`, so the copy is not a union of every code's payload (too complex at 5,000 codes).
+    const read: object = made.payload;
+    return { ...read };
+  } catch (error) {
+    if (error instanceof PayloadError) return null;
+    throw error;
+  }
+}
+
 /** What the writing functions make of a writing input: a payload, responses, suggestions. */
 function writingOutputs(input: Json): Json {
   const spec = own(input, "new_error");
@@ -159,10 +174,11 @@ function writingOutputs(input: Json): Json {
     }
     return { payload, ...written(payload) };
   }
+  if (Object.prototype.hasOwnProperty.call(input, "parse")) return { payload: parsedWire(input["parse"]) };
   const given = own(input, "to_http");
   if (isObject(given)) return written(given);
   const ask = own(input, "did_you_mean");
-  if (!isObject(ask)) throw new Error("input holds none of new_error, to_http, did_you_mean");
+  if (!isObject(ask)) throw new Error("input holds none of new_error, parse, to_http, did_you_mean");
   const allowed = Array.isArray(ask["allowed"]) ? ask["allowed"].map(String) : [];
   const suggestions = typeof ask["limit"] === "number" ? didYouMean(String(ask["value"]), allowed, ask["limit"]) : didYouMean(String(ask["value"]), allowed);
   return { suggestions };

@@ -1,10 +1,27 @@
+"use strict";
 // Reading and writing the wire, for any input: JSON text with depth and number-length limits, HTTP
 // headers with the one Retry-After grammar of docs/conformance.md, and MCP tool results. Nothing
 // here throws on what a server sends; limits come from the contract's data (contract.ts).
-import { MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, MAX_HEADER_CHARS, MAX_HEADERS, MAX_JSON_DEPTH, MAX_NUMBER_CHARS, } from "./contract.js";
-import { isObject, own } from "./verdict.js";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.tooDeep = tooDeep;
+exports.readJson = readJson;
+exports.numberSpelling = numberSpelling;
+exports.parseSpelled = parseSpelled;
+exports.asText = asText;
+exports.bodyTooLarge = bodyTooLarge;
+exports.toJson = toJson;
+exports.withinChars = withinChars;
+exports.header = header;
+exports.headerMap = headerMap;
+exports.writableHeader = writableHeader;
+exports.trimOws = trimOws;
+exports.saturated = saturated;
+exports.httpDateMs = httpDateMs;
+exports.mcpPayload = mcpPayload;
+const contract_js_1 = require("./contract.js");
+const verdict_js_1 = require("./verdict.js");
 /** Whether arrays and objects nest deeper than `limit` (strings skipped); linear time. */
-export function tooDeep(text, limit = MAX_JSON_DEPTH) {
+function tooDeep(text, limit = contract_js_1.MAX_JSON_DEPTH) {
     let depth = 0;
     let inString = false;
     for (let i = 0; i < text.length; i++) {
@@ -71,7 +88,7 @@ function longNumbersOutOfRange(text) {
         while (end < text.length && numberChar(text.charCodeAt(end)))
             end++;
         const run = text.slice(i, end);
-        if (run.length > MAX_NUMBER_CHARS && NUMBER.test(run)) {
+        if (run.length > contract_js_1.MAX_NUMBER_CHARS && NUMBER.test(run)) {
             kept += text.slice(from, i) + (ch === 0x2d ? "-1e400" : "1e400");
             from = end;
         }
@@ -80,12 +97,28 @@ function longNumbersOutOfRange(text) {
     }
     return [from === 0 ? text : kept + text.slice(from), spelled];
 }
+// Half a surrogate pair, as a JSON escape (`"\ud800"`) or as a character of the text given
+// (with the u flag, a class of surrogates matches only a lone one, never half of a pair).
+const MAY_HOLD_LONE = /\\u[dD][89a-fA-F]|[\ud800-\udfff]/u;
+const LONE_CHAR = /[\ud800-\udfff]/gu;
+// Each escape from the left (so `\\` is one escape and the `u` after it plain text): a whole pair
+// kept, half a pair (group 1) replaced.
+const ESCAPE = /\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(u[dD][89a-fA-F][0-9a-fA-F]{2})|[^])/g;
+/** `text` with every lone surrogate, escaped or not, as U+FFFD (docs/conformance.md, "Reading an
+ * HTTP response"): no UTF-8 text can hold one, and every SDK reads it so. Mended in the text, an
+ * escape by an escape of the same length, so the value's member order and number spellings stay
+ * as JSON.parse makes them. */
+function mended(text) {
+    if (!MAY_HOLD_LONE.test(text))
+        return text;
+    return text.replace(LONE_CHAR, "\ufffd").replace(ESCAPE, (escape, lone) => (lone === undefined ? escape : "\\ufffd"));
+}
 /** [true, value] when `text` is exactly one JSON value nested at most MAX_JSON_DEPTH deep, else
  * [false, null]. A number longer than MAX_NUMBER_CHARS reads as +-Infinity (out of range). */
-export function readJson(text) {
+function readJson(text) {
     if (tooDeep(text))
         return [false, null];
-    const [prepared, spelled] = longNumbersOutOfRange(text);
+    const [prepared, spelled] = longNumbersOutOfRange(mended(text));
     try {
         // JSON.parse unless a number is spelled apart (rare in real bodies): the same value either way.
         return [true, spelled ? parseSpelled(prepared) : JSON.parse(prepared)];
@@ -102,13 +135,13 @@ export function readJson(text) {
 // document alive.
 const SPELLINGS = new WeakMap();
 /** The source text of the number at `holder[key]`, when it was spelled as JavaScript does not show it. */
-export function numberSpelling(holder, key) {
+function numberSpelling(holder, key) {
     return typeof holder === "object" && holder !== null ? SPELLINGS.get(holder)?.get(key) : undefined;
 }
 const NUMBER_AT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 /** JSON.parse's value of `text` (it throws where JSON.parse throws), recording in SPELLINGS each
  * number spelled apart. Recursive: callers bound the depth (readJson checks it first). */
-export function parseSpelled(text) {
+function parseSpelled(text) {
     let at = 0;
     let spelling = null; // the value just read: a number spelled apart, its text
     const fail = () => {
@@ -227,7 +260,7 @@ function bytesOf(body) {
 }
 /** A body as text: [false, the text with replacement characters] when bytes are not UTF-8.
  * Anything but a string or bytes is an empty body (a number is not a size to allocate). */
-export function asText(body) {
+function asText(body) {
     if (typeof body === "string")
         return [true, body];
     const bytes = bytesOf(body);
@@ -260,19 +293,19 @@ function utf8LengthPast(text, limit) {
     return bytes > limit;
 }
 /** Whether a body is longer than MAX_BODY_BYTES in UTF-8 (checked before it is decoded). */
-export function bodyTooLarge(body) {
+function bodyTooLarge(body) {
     if (typeof body === "string")
-        return body.length > MAX_BODY_BYTES || utf8LengthPast(body, MAX_BODY_BYTES);
+        return body.length > contract_js_1.MAX_BODY_BYTES || utf8LengthPast(body, contract_js_1.MAX_BODY_BYTES);
     const bytes = bytesOf(body);
-    return bytes !== null && bytes.byteLength > MAX_BODY_BYTES;
+    return bytes !== null && bytes.byteLength > contract_js_1.MAX_BODY_BYTES;
 }
 /** Compact JSON of a payload; a field JSON cannot carry is left out rather than throwing. */
-export function toJson(value) {
+function toJson(value) {
     try {
         return JSON.stringify(value) ?? "null";
     }
     catch {
-        if (!isObject(value))
+        if (!(0, verdict_js_1.isObject)(value))
             return "null";
         const kept = [];
         for (const [key, item] of Object.entries(value)) {
@@ -296,21 +329,21 @@ function isIterable(x) {
 function pairsOf(headers) {
     if (isIterable(headers) && typeof headers !== "string")
         return headers;
-    const forEach = isObject(headers) ? headers.forEach : undefined;
+    const forEach = (0, verdict_js_1.isObject)(headers) ? headers.forEach : undefined;
     if (typeof forEach === "function") {
         const pairs = [];
         // forEach cannot stop early: past the limit nothing more is kept.
         forEach.call(headers, (value, name) => {
-            if (pairs.length <= MAX_HEADERS)
+            if (pairs.length <= contract_js_1.MAX_HEADERS)
                 pairs.push([name, value]);
         });
         return pairs;
     }
-    return isObject(headers) ? Object.entries(headers) : [];
+    return (0, verdict_js_1.isObject)(headers) ? Object.entries(headers) : [];
 }
 /** Whether `text` is at most `limit` characters (code points, as every SDK counts them: a UTF-16
  * pair is one character, a lone surrogate one). */
-export function withinChars(text, limit) {
+function withinChars(text, limit) {
     if (text.length <= limit)
         return true;
     if (text.length > 2 * limit)
@@ -330,17 +363,17 @@ export function withinChars(text, limit) {
 }
 /** The first value of header `name` (ASCII case-insensitive) among the first MAX_HEADERS; null
  * when absent, not text, or longer than MAX_HEADER_CHARS characters (code points). */
-export function header(headers, name) {
+function header(headers, name) {
     let count = 0;
     try {
         for (const pair of pairsOf(headers)) {
-            if (count++ >= MAX_HEADERS)
+            if (count++ >= contract_js_1.MAX_HEADERS)
                 return null;
             if (!Array.isArray(pair) || pair.length !== 2)
                 continue;
             const [key, value] = pair;
             if (typeof key === "string" && ASCII.test(key) && key.toLowerCase() === name) {
-                return typeof value === "string" && withinChars(value, MAX_HEADER_CHARS) ? value : null;
+                return typeof value === "string" && withinChars(value, contract_js_1.MAX_HEADER_CHARS) ? value : null;
             }
         }
     }
@@ -351,12 +384,12 @@ export function header(headers, name) {
 }
 /** Headers as a plain object: names in lower case, the first value of a repeated name, among the
  * first MAX_HEADERS (what `header` reads); pairs that are not two strings are skipped. */
-export function headerMap(headers) {
+function headerMap(headers) {
     const out = {};
     let count = 0;
     try {
         for (const pair of pairsOf(headers)) {
-            if (count++ >= MAX_HEADERS)
+            if (count++ >= contract_js_1.MAX_HEADERS)
                 break;
             if (!Array.isArray(pair) || pair.length !== 2)
                 continue;
@@ -380,20 +413,20 @@ const WRITABLE = /^[\x20-\x7e]+$/;
 /** Whether `toHttp` may write `value` as a header (docs/conformance.md, "Writing"):
  * non-empty, at most MAX_HEADER_CHARS long, every character U+0020..U+007E. A value that is not is
  * left out of the headers; the body still carries it. */
-export function writableHeader(value) {
+function writableHeader(value) {
     // All ASCII once the pattern holds, so UTF-16 units are characters here.
-    return value.length <= MAX_HEADER_CHARS && WRITABLE.test(value);
+    return value.length <= contract_js_1.MAX_HEADER_CHARS && WRITABLE.test(value);
 }
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (${MONTHS.join("|")}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`);
-export function trimOws(text) {
+function trimOws(text) {
     return text.replace(/^[ \t]+|[ \t]+$/g, "");
 }
-export function saturated(digits, factor) {
+function saturated(digits, factor) {
     const significant = digits.replace(/^0+/, "") || "0";
     if (significant.length > 16)
-        return MAX_DELAY_VALUE_MS;
-    return Math.min(Number(significant) * factor, MAX_DELAY_VALUE_MS);
+        return contract_js_1.MAX_DELAY_VALUE_MS;
+    return Math.min(Number(significant) * factor, contract_js_1.MAX_DELAY_VALUE_MS);
 }
 /** Days since 1970-01-01 in the proleptic Gregorian calendar (any year 0000-9999). */
 function daysFromCivil(year, month, day) {
@@ -410,7 +443,7 @@ function monthDays(year, month) {
     return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 /** Milliseconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or null. */
-export function httpDateMs(text) {
+function httpDateMs(text) {
     const match = IMF_FIXDATE.exec(text);
     if (match === null)
         return null;
@@ -423,18 +456,18 @@ export function httpDateMs(text) {
 }
 /** The raw payload of an MCP tool result: an object `structuredContent`, else the first text
  * item's JSON; null when there is none. */
-export function mcpPayload(result) {
-    if (!isObject(result))
+function mcpPayload(result) {
+    if (!(0, verdict_js_1.isObject)(result))
         return null;
-    const structured = own(result, "structuredContent");
-    if (isObject(structured))
+    const structured = (0, verdict_js_1.own)(result, "structuredContent");
+    if ((0, verdict_js_1.isObject)(structured))
         return structured;
-    const content = own(result, "content");
+    const content = (0, verdict_js_1.own)(result, "content");
     if (!Array.isArray(content))
         return null;
     for (const item of content) {
-        if (isObject(item) && own(item, "type") === "text") {
-            const text = own(item, "text");
+        if ((0, verdict_js_1.isObject)(item) && (0, verdict_js_1.own)(item, "type") === "text") {
+            const text = (0, verdict_js_1.own)(item, "text");
             if (typeof text !== "string")
                 continue;
             const [ok, value] = readJson(text);

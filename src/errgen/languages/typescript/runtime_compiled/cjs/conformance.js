@@ -10,7 +10,7 @@ const verdict_js_1 = require("./verdict.js");
 const wire_js_1 = require("./wire.js");
 const OUTPUTS = ["reading", "valid", "problems", "parsed", "decision", "payload", "http", "http_problem", "mcp", "suggestions"];
 // The input kinds of writing.json (docs/conformance.md, "The writing vectors").
-const WRITING = ["new_error", "to_http", "did_you_mean"];
+const WRITING = ["new_error", "parse", "to_http", "did_you_mean"];
 const WIRE = (0, verdict_js_1.wireNames)(contract_js_1.FIELDS);
 function numberOr(value, fallback) {
     return typeof value === "number" ? value : fallback;
@@ -132,6 +132,22 @@ function sortedKeys(value) {
         return value;
     return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys(value[key])]));
 }
+/** The tolerant parse's payload as wire data (null when it refuses): every field it read. */
+function parsedWire(raw) {
+    try {
+        const made = (0, runtime_js_1.parsePayload)(raw);
+        if (!made.known)
+            return { ...made.raw };
+        // Typed `object`, so the copy is not a union of every code's payload (too complex at 5,000 codes).
+        const read = made.payload;
+        return { ...read };
+    }
+    catch (error) {
+        if (error instanceof runtime_js_1.PayloadError)
+            return null;
+        throw error;
+    }
+}
 /** What the writing functions make of a writing input: a payload, responses, suggestions. */
 function writingOutputs(input) {
     const spec = (0, verdict_js_1.own)(input, "new_error");
@@ -150,12 +166,14 @@ function writingOutputs(input) {
         }
         return { payload, ...written(payload) };
     }
+    if (Object.prototype.hasOwnProperty.call(input, "parse"))
+        return { payload: parsedWire(input["parse"]) };
     const given = (0, verdict_js_1.own)(input, "to_http");
     if ((0, verdict_js_1.isObject)(given))
         return written(given);
     const ask = (0, verdict_js_1.own)(input, "did_you_mean");
     if (!(0, verdict_js_1.isObject)(ask))
-        throw new Error("input holds none of new_error, to_http, did_you_mean");
+        throw new Error("input holds none of new_error, parse, to_http, did_you_mean");
     const allowed = Array.isArray(ask["allowed"]) ? ask["allowed"].map(String) : [];
     const suggestions = typeof ask["limit"] === "number" ? (0, runtime_js_1.didYouMean)(String(ask["value"]), allowed, ask["limit"]) : (0, runtime_js_1.didYouMean)(String(ask["value"]), allowed);
     return { suggestions };
