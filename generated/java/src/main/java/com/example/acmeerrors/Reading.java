@@ -115,9 +115,25 @@ final class Reading {
     return code != null && known(code) ? code : null;
   }
 
-  /** A registry code, or a wire code several registry codes share (a key of {@code variants}). */
+  /**
+   * A code this SDK decides by the registry: a registry code, a wire code several registry codes
+   * share (a key of {@code variants}), or one that starts with a {@code wire_prefix}.
+   */
   static boolean known(String code) {
-    return C.codes.containsKey(code) || R.get("variants").has(code);
+    return C.codes.containsKey(code) || R.get("variants").has(code) || prefixed(code) != null;
+  }
+
+  /**
+   * The rows of the longest {@code wire_prefix} {@code code} starts with (the view's table is
+   * longest first, ties in registry order), or null.
+   */
+  static JsonNode prefixed(String code) {
+    for (JsonNode entry : R.get("prefixes")) {
+      if (code.startsWith(entry.get(0).asText())) {
+        return entry.get(1);
+      }
+    }
+    return null;
   }
 
   /**
@@ -302,9 +318,10 @@ final class Reading {
   }
 
   /**
-   * The registry code of a wire code several codes send ({@code wire_code}/{@code when}): the first
-   * whose conditions hold, else the first; among those that {@code fits} (a payload's own category
-   * and scope) when any does. Any other code is itself.
+   * The registry code of a wire code several codes send ({@code wire_code}/{@code when}), or, when
+   * no wire code equals it (nor a registry code), of the longest {@code wire_prefix} it starts
+   * with: the first whose conditions hold, else the first; among those that {@code fits} (a
+   * payload's own category and scope) when any does. Any other code is itself.
    */
   static String registryCode(
       String code,
@@ -313,6 +330,9 @@ final class Reading {
       List<Map.Entry<String, String>> headers,
       Predicate<String> fits) {
     JsonNode rows = R.get("variants").get(code);
+    if ((rows == null || rows.isEmpty()) && !C.codes.containsKey(code)) {
+      rows = prefixed(code);
+    }
     if (rows == null || rows.isEmpty()) {
       return code;
     }
