@@ -79,7 +79,7 @@ final class Reading {
     }
     String code = readCode(R.get("code"), document, headers, status);
     String correlation = first(R.get("correlation_id"), document, headers, Reading::codeText, 0);
-    Long delay = delayMs(document, headers, nowMs, R.get("retry_after"));
+    Long delay = delayMs(document, headers, nowMs, delayEntries(code, status, document, headers));
     boolean error = isError(status, document, headers);
     boolean claimed = code != null || !xml && claims(document);
     Long fallback = delay;
@@ -573,7 +573,10 @@ final class Reading {
   // Delays.
 
   static Long delayMs(
-      JsonNode document, List<Map.Entry<String, String>> headers, long nowMs, JsonNode entries) {
+      JsonNode document,
+      List<Map.Entry<String, String>> headers,
+      long nowMs,
+      Iterable<JsonNode> entries) {
     for (JsonNode entry : entries) {
       String unit = entry.get("unit").asText();
       Long found =
@@ -583,6 +586,42 @@ final class Reading {
       }
     }
     return null;
+  }
+
+  /**
+   * The registry's delay sources that apply to the registry code read ({@code code} matched as a
+   * payload built from it is): an entry with {@code codes} or {@code categories} only when it lists
+   * that code or its category, so an unknown code, or none, reads none of those (Okta's {@code
+   * X-Rate-Limit-Reset} is on every response, but only a rate limit waits for it).
+   */
+  static List<JsonNode> delayEntries(
+      String code, int status, JsonNode document, List<Map.Entry<String, String>> headers) {
+    RecoveryEntry row =
+        code == null
+            ? null
+            : C.codes.get(registryCode(code, status, document, headers, any -> true));
+    List<JsonNode> out = new ArrayList<>();
+    for (JsonNode entry : R.get("retry_after")) {
+      boolean filtered = entry.has("codes") || entry.has("categories");
+      if (!filtered
+          || row != null
+              && (lists(entry.get("codes"), row.code())
+                  || lists(entry.get("categories"), row.category()))) {
+        out.add(entry);
+      }
+    }
+    return out;
+  }
+
+  private static boolean lists(JsonNode names, String name) {
+    if (names != null) {
+      for (JsonNode n : names) {
+        if (n.asText().equals(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** How a delay source's value becomes milliseconds, by its unit; null when not usable. */
