@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, next_version
 from errgen.registry.lint import lint_text
 from errgen.registry.model import Registry
 from errgen.languages.rust import target as rust_target
@@ -75,14 +75,14 @@ def test_hostile_about_text_stays_data() -> None:
 
 def test_a_release_changes_only_cargo_toml() -> None:
     text = DEFAULT.read_text(encoding="utf-8")
-    version = yaml.safe_load(text)["version"]
-    bumped = text.replace(f"\nversion: {version}\n", "\nversion: 2.2.0\n", 1)
-    bumped += '  - version: 2.2.0\n    date: 2026-12-01\n    changes: ["A release with no change to the contract."]\n'
+    version, released = yaml.safe_load(text)["version"], next_version()
+    bumped = text.replace(f"\nversion: {version}\n", f"\nversion: {released}\n", 1)
+    bumped += f'  - version: {released}\n    date: 2026-12-01\n    changes: ["A release with no change to the contract."]\n'
     before, after = rendered(registry_of(DEFAULT)), rendered(registry_from_text(bumped))
     assert set(before) == set(after)
     changed = sorted(name for name in before if before[name] != after[name])
     assert changed == ["Cargo.toml"]
-    assert 'version = "2.2.0"' in after["Cargo.toml"]
+    assert f'version = "{released}"' in after["Cargo.toml"]
     assert 'REGISTRY_VERSION: &str = env!("CARGO_PKG_VERSION")' in after["src/data.rs"]
 
 

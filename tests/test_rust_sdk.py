@@ -244,7 +244,7 @@ def decision(action: str, reason: str, payload: dict[str, Any] | None = None, de
 
 
 def documented_vectors() -> list[dict[str, Any]]:
-    """Hand-derived from docs/conformance.md against the default registry (acme 2.1.0)."""
+    """Hand-derived from docs/conformance.md against the default registry (acme's codes, whatever its version)."""
     rate = {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request", "correlation_id": "c-r"}
     not_json = {"valid": False, "problems": ["not-an-object"], "parsed": "invalid", "decision": decision("escalate", "invalid-payload")}
     # A 429 whose body is no payload (HTML, not JSON, too deep, JSON not of the API's shape) is

@@ -167,11 +167,16 @@ func hasInfinite(v any) bool {
 // pythonMaxIntChars is the longest integer text the Python SDK reads as an int (longer is inf).
 const pythonMaxIntChars = 4000
 
+// isWriting reports whether an input is one of writing.json's kinds.
+func isWriting(input *object) bool {
+	return input.has("new_error") || input.has("parse") || input.has("to_http") || input.has("did_you_mean")
+}
+
 // runVector is the pipeline of one vector: input -> raw payload -> verdicts and decision (an
 // HTTP input's by DecideResponse); a real response's reading as well; a transport failure's
 // decision alone.
 func runVector(v *object) (*object, error) {
-	if input, ok := v.vals["input"].(*object); ok && (input.has("new_error") || input.has("to_http") || input.has("did_you_mean")) {
+	if input, ok := v.vals["input"].(*object); ok && isWriting(input) {
 		written, err := writingOutputs(input)
 		if err != nil {
 			return nil, err
@@ -384,8 +389,9 @@ func vectorInt(o *object, key string, fallback int64) (int64, error) {
 // ---- the writing vectors (writing.json) ----
 
 // writingOutputs is what the writing functions make of a writing input (docs/conformance.md,
-// "The writing vectors"): new_error's payload and what is written of it, to_http's and
-// to_mcp_result's of a given payload, or did_you_mean's suggestions.
+// "The writing vectors"): new_error's payload and what is written of it, the typed payload the
+// tolerant parse makes of a wire payload, to_http's and to_mcp_result's of a given payload, or
+// did_you_mean's suggestions.
 func writingOutputs(input *object) (*object, error) {
 	out := newObject()
 	switch {
@@ -409,6 +415,14 @@ func writingOutputs(input *object) (*object, error) {
 		}
 		out.set("payload", normalize(p))
 		return writtenOutputs(out, p), nil
+	case input.has("parse"):
+		// Through the typed struct, so a field it cannot hold is missing from the output.
+		p, err := RawValue(input.vals["parse"]).Parse()
+		out.set("payload", nil)
+		if err == nil {
+			out.set("payload", normalize(p))
+		}
+		return out, nil
 	case input.has("to_http"):
 		p, err := RawValue(input.vals["to_http"]).Parse()
 		if err != nil {

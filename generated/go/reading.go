@@ -40,14 +40,33 @@ type condition struct {
 	want   any
 }
 
+// delaySource is one retry_after entry; with codes or categories it applies only to the
+// registry codes listed or of the categories listed.
 type delaySource struct {
-	at   source
-	unit string
+	at         source
+	unit       string
+	codes      []string
+	categories []string
+	filtered   bool
+}
+
+// appliesTo reports whether the entry is read for a registry code of category ("", "": no
+// registry code was read).
+func (d delaySource) appliesTo(code, category string) bool {
+	if !d.filtered {
+		return true
+	}
+	return code != "" && contains(d.codes, code) || category != "" && contains(d.categories, category)
 }
 
 type variant struct {
 	code string
 	when []condition
+}
+
+type prefixRows struct {
+	prefix string
+	rows   []variant
 }
 
 type responseSpec struct {
@@ -56,7 +75,11 @@ type responseSpec struct {
 	code, message, correlationID, resourceID []source
 	retryAfter, ownRetryAfter                []delaySource
 	variants                                 map[string][]variant
-	retryableStatuses, serviceStatuses       []int
+	// prefixes are the registry's wire_prefix rows, the longest prefix first (ties: registry
+	// order), each prefix's rows as a variant's: a code read that no wire code equals is
+	// matched by the first prefix it starts with.
+	prefixes                           []prefixRows
+	retryableStatuses, serviceStatuses []int
 	// statusActions decide a response without a readable code by its status ("429") or class
 	// ("4xx"); pausedWithDelay are the statuses that pause when they name a delay.
 	statusActions   map[string]Action
@@ -97,18 +120,35 @@ func loadResponseSpec(text string) *responseSpec {
 	spec.pausedWithDelay = intsOf(root.vals["paused_with_delay"])
 	if variants, ok := root.vals["variants"].(*object); ok {
 		for _, wire := range variants.keys {
-			rows, _ := variants.vals[wire].([]any)
-			for _, row := range rows {
-				pair, _ := row.([]any)
-				if len(pair) == 2 {
-					name, _ := pair[0].(string)
-					spec.variants[wire] = append(spec.variants[wire], variant{name, conditionsOf(pair[1])})
-					spec.wireCode[name] = wire
-				}
+			spec.variants[wire] = variantsOf(variants.vals[wire])
+			for _, row := range spec.variants[wire] {
+				spec.wireCode[row.code] = wire
 			}
 		}
 	}
+	prefixes, _ := root.vals["prefixes"].([]any)
+	for _, entry := range prefixes {
+		pair, _ := entry.([]any)
+		if len(pair) == 2 {
+			prefix, _ := pair[0].(string)
+			spec.prefixes = append(spec.prefixes, prefixRows{prefix, variantsOf(pair[1])})
+		}
+	}
 	return spec
+}
+
+// variantsOf reads rows of [code, conditions].
+func variantsOf(v any) []variant {
+	rows, _ := v.([]any)
+	var out []variant
+	for _, row := range rows {
+		pair, _ := row.([]any)
+		if len(pair) == 2 {
+			name, _ := pair[0].(string)
+			out = append(out, variant{name, conditionsOf(pair[1])})
+		}
+	}
+	return out
 }
 
 func sourceOf(v any) source {
@@ -144,8 +184,11 @@ func delaySourcesOf(v any) []delaySource {
 	out := make([]delaySource, 0, len(items))
 	for _, item := range items {
 		if obj, ok := item.(*object); ok {
-			unit, _ := obj.vals["unit"].(string)
-			out = append(out, delaySource{sourceOf(obj.vals["at"]), unit})
+			d := delaySource{at: sourceOf(obj.vals["at"]), filtered: obj.has("codes") || obj.has("categories")}
+			d.unit, _ = obj.vals["unit"].(string)
+			d.codes = stringItems(obj.vals["codes"])
+			d.categories = stringItems(obj.vals["categories"])
+			out = append(out, d)
 		}
 	}
 	return out
@@ -352,13 +395,29 @@ func readCode(sources []source, document any, headers []headerPair, status int) 
 	return code
 }
 
-// knownCode: a registry code, or a wire code several registry codes share (a key of variants).
+// knownCode: a registry code, a wire code several registry codes share (a key of variants), or
+// a code a wire_prefix matches.
 func knownCode(code string) bool {
 	if _, ok := response.variants[code]; ok {
 		return true
 	}
+	return isRegistryCode(code) || prefixed(code) != nil
+}
+
+func isRegistryCode(code string) bool {
 	_, ok := entries[Code(code)]
 	return ok
+}
+
+// prefixed is the rows of the longest wire_prefix code starts with (the table is longest
+// first), nil for none.
+func prefixed(code string) []variant {
+	for _, p := range response.prefixes {
+		if strings.HasPrefix(code, p.prefix) {
+			return p.rows
+		}
+	}
+	return nil
 }
 
 // ---- conditions ----
@@ -407,11 +466,15 @@ func isErrorResponse(status int, document any, headers []headerPair) bool {
 	return false
 }
 
-// registryCode is the registry code of a wire code several codes send (wire_code/when): the
-// first whose conditions hold, else the first; among those that fit (a payload's own category
-// and scope) when any does. Any other code is itself.
+// registryCode is the registry code of a wire code several codes send (wire_code/when), or,
+// when no wire code equals it (a registry code is one), of the longest wire_prefix it starts
+// with: the first whose conditions hold, else the first; among those that fit (a payload's own
+// category and scope) when any does. Any other code is itself.
 func registryCode(code string, status int, document any, headers []headerPair, fits func(string) bool) string {
 	rows := response.variants[code]
+	if len(rows) == 0 && !isRegistryCode(code) {
+		rows = prefixed(code)
+	}
 	if len(rows) == 0 {
 		return code
 	}
@@ -598,6 +661,25 @@ func maybe(n int64, ok bool) (any, bool) {
 }
 
 func clampDelay(ms int64) int64 { return max(0, min(ms, maxDelayValueMS)) }
+
+// delayEntries are the registry's delay sources that apply to the registry code a response's
+// code read stands for (matched as the payload's code is, without the payload-fit refinement):
+// an unknown code, or none, reads only the entries without a filter.
+func delayEntries(code string, status int, document any, headers []headerPair) []delaySource {
+	var name, category string
+	if code != "" {
+		if e, known := entries[Code(registryCode(code, status, document, headers, nil))]; known {
+			name, category = string(e.Code), string(e.Category)
+		}
+	}
+	var out []delaySource
+	for _, d := range response.retryAfter {
+		if d.appliesTo(name, category) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 func delayOf(entries []delaySource, document any, headers []headerPair, nowMS int64) (int64, bool) {
 	for _, entry := range entries {

@@ -34,7 +34,12 @@ func StatusAction(status int) Action {
 // else the backoff, through the same attempts and delay bounds as Decide.
 func DecideResponse(r Reading, attempt, maxAttempts int, opts ...DecideOption) Decision {
 	if !r.IsError || !r.unclaimed {
-		return r.Payload.Decide(attempt, maxAttempts, opts...)
+		d := r.Payload.Decide(attempt, maxAttempts, opts...)
+		if d.hasCode && r.Code != "" {
+			// The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+			d.WireCode = r.Code
+		}
+		return d
 	}
 	action := StatusAction(r.Status)
 	var named *int64

@@ -814,3 +814,6 @@ pub(crate) static FIELDS: &[FieldSpec] = &[
         max_items: None,
     },
 ];
+
+/// How many fields `FIELDS` holds: a received payload has one slot for each.
+pub(crate) const FIELD_COUNT: usize = 13;

@@ -39,7 +39,9 @@ impl Decision {
 
     /// The code as the API sends it: for a known code its registry row's wire code (the
     /// `rate_limit_exceeded` of `OpenAI`'s `rate_limit_exceeded-tokens` variant), else the code
-    /// itself; `None` when `code` is `None`.
+    /// itself; a response's decision ([`decide_response`](crate::decide_response)) gives the
+    /// code as read (`08006`, which the registry code of `wire_prefix: "08"` matched); `None`
+    /// when `code` is `None`.
     #[must_use]
     pub fn wire_code(&self) -> Option<&str> {
         self.wire_code.as_deref()
@@ -115,14 +117,6 @@ pub(crate) fn timed<F: FnOnce() -> f64>(
         _ => delay,
     };
     (action, reason, Some(delay))
-}
-
-/// The code `code` is sent as: its registry row's wire code when several codes share one,
-/// else itself.
-pub(crate) fn sent_code(code: &str) -> String {
-    crate::reading::wire_code(code)
-        .map_or(code, |(sent, _)| sent)
-        .to_owned()
 }
 
 impl Decision {

@@ -6,6 +6,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::data::{problem, Code};
+use crate::decide::decide;
+use crate::decision::Decision;
 use crate::payload::ErrorPayload;
 use crate::payload_error::{PayloadError, Problem};
 use crate::table::recovery_entry;
@@ -27,8 +29,8 @@ impl ErrorPayload {
     /// What a caller does about this error ([`decide`](crate::decide), with the policy's
     /// default delay bound).
     #[must_use]
-    pub fn decide(&self, attempt: u32, max_attempts: u32) -> crate::Decision {
-        crate::decide(self, attempt, max_attempts)
+    pub fn decide(&self, attempt: u32, max_attempts: u32) -> Decision {
+        decide(self, attempt, max_attempts)
     }
 
     /// Whether this registry knows the payload's code and category (else: a newer server).

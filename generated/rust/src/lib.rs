@@ -33,6 +33,7 @@
 mod data;
 mod decide;
 mod decision;
+mod delays;
 mod errors;
 mod http;
 mod json;
@@ -45,6 +46,8 @@ mod reading;
 mod received;
 #[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
 mod reqwest_response;
+mod response_error;
+mod response_spec;
 mod retry;
 mod suggest;
 mod table;
@@ -53,6 +56,7 @@ mod tests;
 mod transport;
 mod validate;
 mod writing;
+mod xml;
 
 #[doc(hidden)]
 pub mod conformance;
@@ -77,10 +81,11 @@ pub use mcp::{from_mcp_result, to_mcp_result};
 pub use parts::HttpParts;
 pub use payload::ErrorPayload;
 pub use payload_error::{PayloadError, Problem};
-pub use reading::{read_http, read_http_now, HttpReading, ResponseError};
+pub use reading::{read_http, read_http_now, HttpReading};
 pub use received::{receive, Received};
 #[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
 pub use reqwest_response::{check_reqwest, ReqwestError, ReqwestResponse};
+pub use response_error::ResponseError;
 pub use retry::{retry, retry_blocking, AsResponseError, Attempt, RetryPolicy};
 pub use suggest::did_you_mean;
 pub use table::{category_entry, recovery_entry, CategoryEntry, CodeEntry, FieldKind, FieldSpec};

@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::data::policy;
 use crate::decide::{decide_response, decide_response_with_jitter};
 use crate::decision::{is_timed, random_draw, Decision};
-use crate::reading::ResponseError;
+use crate::response_error::ResponseError;
 use crate::transport::{decide_failure, decide_failure_with_jitter, Failure};
 
 /// The limits of [`retry`] and [`retry_blocking`], and who watches them;

@@ -231,6 +231,7 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "category_table": naming.struct_array("CategoryEntry", category_rows),
         "rule_table": naming.struct_array("RuleRow", rule_rows),
         "field_table": naming.struct_array("FieldSpec", field_rows),
+        "field_count": len(view.fields),
         "policy": policy_constants(view),
         # Where a real response carries each fact: the view's `response`, read once as JSON data.
         "response_spec": naming.assignment(0, "pub(crate) static RESPONSE_SPEC: &str =",

@@ -164,7 +164,7 @@ func readHTTP(status int, headers []headerPair, body []byte, nowMS int64) Readin
 	r := Reading{}
 	r.Code = readCode(response.code, document, headers, status)
 	r.CorrelationID, _ = firstText(response.correlationID, document, headers, codeText, 0)
-	r.DelayMS, r.HasDelay = delayOf(response.retryAfter, document, headers, nowMS)
+	r.DelayMS, r.HasDelay = delayOf(delayEntries(r.Code, status, document, headers), document, headers, nowMS)
 	r.IsError = isErrorResponse(status, document, headers)
 	r.Status = status
 	r.unclaimed = r.Code == "" && (xml || !claims(document))

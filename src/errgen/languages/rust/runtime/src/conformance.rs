@@ -24,7 +24,7 @@ use crate::transport::{decide_failure, decide_failure_with_jitter, Failure};
 use crate::validate::{parse_value, problems, verdict};
 
 /// The input kinds of `writing.json` (docs/conformance.md, "The writing vectors").
-const WRITING: [&str; 3] = ["new_error", "to_http", "did_you_mean"];
+const WRITING: [&str; 4] = ["new_error", "parse", "to_http", "did_you_mean"];
 
 /// Runs `check FILE` or `emit FILE` from the command line; exit 0 ok, 1 failures, 2 could not run.
 pub fn main() -> ExitCode {
@@ -384,7 +384,8 @@ fn same(a: &Value, b: &Value) -> bool {
 // ---- the writing vectors (writing.json) ----
 
 /// What the writing functions make of a writing input: `new_error`'s payload and what is written
-/// of it, `to_http`'s and `to_mcp_result`'s of a given payload, or `did_you_mean`'s suggestions.
+/// of it, the tolerant parse's payload, `to_http`'s and `to_mcp_result`'s of a given payload, or
+/// `did_you_mean`'s suggestions.
 /// Objects' keys sorted: the SDKs need not agree on key order.
 fn writing_outputs(input: &Map<String, Value>) -> Result<Vec<(&'static str, String)>, String> {
     let outputs: Vec<(&'static str, Value)> = if let Some(spec) = input.get("new_error") {
@@ -398,6 +399,10 @@ fn writing_outputs(input: &Map<String, Value>) -> Result<Vec<(&'static str, Stri
                 .map(|key| (key, Value::Null))
                 .collect(),
         }
+    } else if let Some(given) = input.get("parse") {
+        // The tolerant parse's payload as wire data: every field it read (null when it refuses).
+        let parsed = parse_value(given).ok().map(|payload| payload.to_value());
+        vec![("payload", parsed.unwrap_or(Value::Null))]
     } else if let Some(given) = input.get("to_http") {
         written(&parse_value(given).map_err(|e| format!("to_http: {e}"))?)
     } else {

@@ -8,8 +8,9 @@ use serde_json::Value;
 use crate::data::{policy, Action, Reason};
 use crate::decision::{is_timed, timed, Decision};
 use crate::payload::ErrorPayload;
-use crate::reading::{spec, HttpReading};
+use crate::reading::HttpReading;
 use crate::received::Received;
+use crate::response_spec::spec;
 
 /// The decision for a typed payload, with the policy's default delay bound.
 #[must_use]
@@ -103,10 +104,15 @@ fn drawn<F: FnOnce() -> f64>(
     if !reading.error || reading.claimed {
         let raw = reading.payload.as_ref().unwrap_or(&Value::Null);
         let received = Received::of_value(raw);
-        return match draw {
+        let mut decided = match draw {
             Some(draw) => received.decide_with_jitter(attempt, max_attempts, max_delay_ms, draw),
             None => received.decide(attempt, max_attempts, max_delay_ms),
         };
+        // The code as the API sent it: 08006 for the registry code its prefix 08 matched.
+        if let (Some(_), Some(sent)) = (&decided.code, &reading.code) {
+            decided.wire_code = Some(sent.clone());
+        }
+        return decided;
     }
     let mut action = status_action(reading.status);
     let delay = reading.fallback_delay_ms;

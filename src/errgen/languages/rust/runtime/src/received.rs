@@ -10,15 +10,18 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Number, Value};
 
-use crate::data::UNKNOWN_CODE_RULE;
-use crate::data::{policy, problem, wire, Action, Code, Reason, Scope, Verdict, FIELDS};
-use crate::decision::{is_timed, sent_code, timed, Decision};
+use crate::data::{
+    policy, problem, wire, Action, Code, Reason, Scope, Verdict, FIELDS, FIELD_COUNT,
+    UNKNOWN_CODE_RULE,
+};
+use crate::decision::{is_timed, timed, Decision};
 use crate::json::{hex4, integral_number, number_token};
 use crate::payload_error::Problem;
+use crate::response_spec::sent_code;
 use crate::table::{category_entry, recovery_entry, CodeEntry, FieldKind, FieldSpec};
 
-/// Room for the contract's fields (it has 13; `tests.rs` checks every one has a slot).
-pub(crate) const SLOTS: usize = 16;
+/// A slot for each of the contract's fields (as many as the view has: a new field needs no edit).
+pub(crate) const SLOTS: usize = FIELD_COUNT;
 
 /// One contract field's value as received: what the checks and the decision need of it.
 pub(crate) enum Got<'a> {

@@ -9,8 +9,10 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::parts::HttpParts;
-use crate::reading::{read_http_now, ResponseError};
+use crate::reading::read_http_now;
+use crate::response_error::ResponseError;
 use crate::retry::AsResponseError;
+use crate::transport::reqwest_errors::classify;
 use crate::transport::Failure;
 
 /// Why a reqwest call gave no value: no response came, or its body could not be read (a
@@ -92,31 +94,6 @@ pub trait ReqwestResponse: sealed::Sealed {
     fn into_body(self) -> Body;
 }
 
-/// What a reqwest error says of itself.
-trait Classified {
-    fn is_connect(&self) -> bool;
-    fn is_timeout(&self) -> bool;
-}
-
-macro_rules! classified {
-    ($krate:ident) => {
-        impl Classified for $krate::Error {
-            fn is_connect(&self) -> bool {
-                $krate::Error::is_connect(self)
-            }
-
-            fn is_timeout(&self) -> bool {
-                $krate::Error::is_timeout(self)
-            }
-        }
-    };
-}
-
-#[cfg(feature = "reqwest")]
-classified!(reqwest);
-#[cfg(feature = "reqwest-0-12")]
-classified!(reqwest_0_12);
-
 /// The trait implementations for one reqwest release line, by the name its dependency has here.
 macro_rules! reqwest_line {
     ($krate:ident) => {
@@ -157,31 +134,6 @@ macro_rules! reqwest_line {
 reqwest_line!(reqwest);
 #[cfg(feature = "reqwest-0-12")]
 reqwest_line!(reqwest_0_12);
-
-/// The transport failure of a reqwest error of any supported release line, if `error` is one.
-pub(crate) fn failure_of_reqwest(error: &(dyn Error + 'static)) -> Option<Failure> {
-    #[cfg(feature = "reqwest")]
-    if let Some(error) = error.downcast_ref::<reqwest::Error>() {
-        return Some(classify(error));
-    }
-    #[cfg(feature = "reqwest-0-12")]
-    if let Some(error) = error.downcast_ref::<reqwest_0_12::Error>() {
-        return Some(classify(error));
-    }
-    None
-}
-
-/// `is_connect` refused (the request never left; a TLS handshake failure is one too),
-/// `is_timeout` timeout, any other reset.
-fn classify(error: &impl Classified) -> Failure {
-    if error.is_connect() {
-        Failure::Refused
-    } else if error.is_timeout() {
-        Failure::Timeout
-    } else {
-        Failure::Reset
-    }
-}
 
 /// Reads a reqwest response whole, as [`read_http`](crate::read_http) does (HTTP-dates and
 /// epoch delays measured from the system clock): `Ok` with its parts (status, headers, body)

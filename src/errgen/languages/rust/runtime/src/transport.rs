@@ -74,8 +74,8 @@ impl fmt::Display for Failure {
 
 /// The transport failure an error is, looked for along its chain of sources: a
 /// `reqwest::Error` (with the `reqwest` or `reqwest-0-12` feature: `is_connect` refused,
-/// `is_timeout` timeout, else reset) or a `std::io::Error` (by its kind, [`Failure::of_io_kind`]); `None` for any
-/// other error (a bug, an API error response).
+/// `is_timeout` timeout, else reset) or a `std::io::Error` (by its kind,
+/// [`Failure::of_io_kind`]); `None` for any other error (a bug, an API error response).
 #[must_use]
 pub fn failure_of(error: &(dyn Error + 'static)) -> Option<Failure> {
     let mut current = Some(error);
@@ -83,7 +83,7 @@ pub fn failure_of(error: &(dyn Error + 'static)) -> Option<Failure> {
     for _ in 0..16 {
         let error = current?;
         #[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
-        if let Some(failure) = crate::reqwest_response::failure_of_reqwest(error) {
+        if let Some(failure) = reqwest_errors::failure_of_reqwest(error) {
             return Some(failure);
         }
         if let Some(error) = error.downcast_ref::<io::Error>() {
@@ -92,6 +92,64 @@ pub fn failure_of(error: &(dyn Error + 'static)) -> Option<Failure> {
         current = error.source();
     }
     None
+}
+
+/// reqwest's errors as transport failures, for every release line this build supports.
+#[cfg(any(feature = "reqwest", feature = "reqwest-0-12"))]
+pub(crate) mod reqwest_errors {
+    use std::error::Error;
+
+    use super::Failure;
+
+    /// What a reqwest error says of itself.
+    pub(crate) trait Classified {
+        fn is_connect(&self) -> bool;
+        fn is_timeout(&self) -> bool;
+    }
+
+    macro_rules! classified {
+        ($krate:ident) => {
+            impl Classified for $krate::Error {
+                fn is_connect(&self) -> bool {
+                    $krate::Error::is_connect(self)
+                }
+
+                fn is_timeout(&self) -> bool {
+                    $krate::Error::is_timeout(self)
+                }
+            }
+        };
+    }
+
+    #[cfg(feature = "reqwest")]
+    classified!(reqwest);
+    #[cfg(feature = "reqwest-0-12")]
+    classified!(reqwest_0_12);
+
+    /// The transport failure of a reqwest error of any supported release line, if `error` is one.
+    pub(crate) fn failure_of_reqwest(error: &(dyn Error + 'static)) -> Option<Failure> {
+        #[cfg(feature = "reqwest")]
+        if let Some(error) = error.downcast_ref::<reqwest::Error>() {
+            return Some(classify(error));
+        }
+        #[cfg(feature = "reqwest-0-12")]
+        if let Some(error) = error.downcast_ref::<reqwest_0_12::Error>() {
+            return Some(classify(error));
+        }
+        None
+    }
+
+    /// `is_connect` refused (the request never left; a TLS handshake failure is one too),
+    /// `is_timeout` timeout, any other reset.
+    pub(crate) fn classify(error: &impl Classified) -> Failure {
+        if error.is_connect() {
+            Failure::Refused
+        } else if error.is_timeout() {
+            Failure::Timeout
+        } else {
+            Failure::Reset
+        }
+    }
 }
 
 /// What to do when no response came: `refused` and `tls` (the request never left) are retried;

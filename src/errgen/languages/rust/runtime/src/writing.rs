@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::data::{policy, wire, FIELDS};
 use crate::payload::ErrorPayload;
-use crate::reading::{api_writes, wire_code, xml_format, Step, Target};
+use crate::response_spec::{api_writes, wire_code, xml_format, Step, Target};
 
 /// A JSON document whose objects keep their members in insertion order: `serde_json`'s `Map` is
 /// sorted unless a crate in the build enables its `preserve_order`, so the body is built here.

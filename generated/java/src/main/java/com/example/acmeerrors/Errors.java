@@ -263,7 +263,10 @@ public final class Errors {
   public static Decision decideResponse(
       HttpReading reading, long attempt, long maxAttempts, long maxDelayMs, Random jitter) {
     if (!reading.error() || reading.claimed()) {
-      return decide(reading.payload(), attempt, maxAttempts, maxDelayMs, jitter);
+      Decision decided = decide(reading.payload(), attempt, maxAttempts, maxDelayMs, jitter);
+      return decided.code() == null || reading.code() == null
+          ? decided
+          : asSent(decided, reading.code());
     }
     Action action = statusAction(reading.status());
     Long delay = reading.fallbackDelayMs();
@@ -286,6 +289,21 @@ public final class Errors {
         List.of(),
         List.of(),
         Map.of());
+  }
+
+  /** The decision with the code as the API sent it (08006, which the prefix 08 matched). */
+  private static Decision asSent(Decision d, String wireCode) {
+    return new Decision(
+        d.action(),
+        d.reason(),
+        d.code(),
+        wireCode,
+        d.delayMs(),
+        d.correlationId(),
+        d.resourceId(),
+        d.didYouMean(),
+        d.accepted(),
+        d.searched());
   }
 
   /**

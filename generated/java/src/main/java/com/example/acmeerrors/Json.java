@@ -81,7 +81,7 @@ public final class Json {
       case START_OBJECT -> {
         ObjectNode object = NODES.objectNode();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
-          String name = parser.currentName();
+          String name = mended(parser.currentName());
           parser.nextToken();
           object.set(name, value(parser));
         }
@@ -95,7 +95,7 @@ public final class Json {
         return array;
       }
       case VALUE_STRING -> {
-        return NODES.textNode(parser.getText());
+        return NODES.textNode(mended(parser.getText()));
       }
       case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
         return number(parser);
@@ -123,6 +123,34 @@ public final class Json {
       case LONG -> NODES.numberNode(parser.getLongValue());
       default -> NODES.numberNode(parser.getBigIntegerValue());
     };
+  }
+
+  /**
+   * {@code s} with each half of a surrogate pair whose other half is missing as U+FFFD: a JSON
+   * escape such as {@code "\\ud800"} reads so in every SDK, as no UTF-8 text can hold it.
+   */
+  static String mended(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return mended(s, i);
+      }
+    }
+    return s;
+  }
+
+  private static String mended(String s, int from) {
+    StringBuilder out = new StringBuilder(s.length()).append(s, 0, from);
+    for (int i = from; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        out.append(c).append(s.charAt(++i));
+      } else {
+        out.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return out.toString();
   }
 
   /** As {@link #read(String)}, for bytes: invalid UTF-8 is not JSON. */
@@ -316,10 +344,12 @@ public final class Json {
     }
   }
 
+  // A lone surrogate is written as U+FFFD (mended), so the text always encodes as UTF-8.
   private static void string(String s, StringBuilder out) {
     out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
+    String text = mended(s);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
         case '\\' -> out.append("\\\\");

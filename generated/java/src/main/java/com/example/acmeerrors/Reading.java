@@ -79,7 +79,7 @@ final class Reading {
     }
     String code = readCode(R.get("code"), document, headers, status);
     String correlation = first(R.get("correlation_id"), document, headers, Reading::codeText, 0);
-    Long delay = delayMs(document, headers, nowMs, R.get("retry_after"));
+    Long delay = delayMs(document, headers, nowMs, delayEntries(code, status, document, headers));
     boolean error = isError(status, document, headers);
     boolean claimed = code != null || !xml && claims(document);
     Long fallback = delay;
@@ -115,9 +115,25 @@ final class Reading {
     return code != null && known(code) ? code : null;
   }
 
-  /** A registry code, or a wire code several registry codes share (a key of {@code variants}). */
+  /**
+   * A code this SDK decides by the registry: a registry code, a wire code several registry codes
+   * share (a key of {@code variants}), or one that starts with a {@code wire_prefix}.
+   */
   static boolean known(String code) {
-    return C.codes.containsKey(code) || R.get("variants").has(code);
+    return C.codes.containsKey(code) || R.get("variants").has(code) || prefixed(code) != null;
+  }
+
+  /**
+   * The rows of the longest {@code wire_prefix} {@code code} starts with (the view's table is
+   * longest first, ties in registry order), or null.
+   */
+  static JsonNode prefixed(String code) {
+    for (JsonNode entry : R.get("prefixes")) {
+      if (code.startsWith(entry.get(0).asText())) {
+        return entry.get(1);
+      }
+    }
+    return null;
   }
 
   /**
@@ -302,9 +318,10 @@ final class Reading {
   }
 
   /**
-   * The registry code of a wire code several codes send ({@code wire_code}/{@code when}): the first
-   * whose conditions hold, else the first; among those that {@code fits} (a payload's own category
-   * and scope) when any does. Any other code is itself.
+   * The registry code of a wire code several codes send ({@code wire_code}/{@code when}), or, when
+   * no wire code equals it (nor a registry code), of the longest {@code wire_prefix} it starts
+   * with: the first whose conditions hold, else the first; among those that {@code fits} (a
+   * payload's own category and scope) when any does. Any other code is itself.
    */
   static String registryCode(
       String code,
@@ -313,6 +330,9 @@ final class Reading {
       List<Map.Entry<String, String>> headers,
       Predicate<String> fits) {
     JsonNode rows = R.get("variants").get(code);
+    if ((rows == null || rows.isEmpty()) && !C.codes.containsKey(code)) {
+      rows = prefixed(code);
+    }
     if (rows == null || rows.isEmpty()) {
       return code;
     }
@@ -553,7 +573,10 @@ final class Reading {
   // Delays.
 
   static Long delayMs(
-      JsonNode document, List<Map.Entry<String, String>> headers, long nowMs, JsonNode entries) {
+      JsonNode document,
+      List<Map.Entry<String, String>> headers,
+      long nowMs,
+      Iterable<JsonNode> entries) {
     for (JsonNode entry : entries) {
       String unit = entry.get("unit").asText();
       Long found =
@@ -563,6 +586,42 @@ final class Reading {
       }
     }
     return null;
+  }
+
+  /**
+   * The registry's delay sources that apply to the registry code read ({@code code} matched as a
+   * payload built from it is): an entry with {@code codes} or {@code categories} only when it lists
+   * that code or its category, so an unknown code, or none, reads none of those (Okta's {@code
+   * X-Rate-Limit-Reset} is on every response, but only a rate limit waits for it).
+   */
+  static List<JsonNode> delayEntries(
+      String code, int status, JsonNode document, List<Map.Entry<String, String>> headers) {
+    RecoveryEntry row =
+        code == null
+            ? null
+            : C.codes.get(registryCode(code, status, document, headers, any -> true));
+    List<JsonNode> out = new ArrayList<>();
+    for (JsonNode entry : R.get("retry_after")) {
+      boolean filtered = entry.has("codes") || entry.has("categories");
+      if (!filtered
+          || row != null
+              && (lists(entry.get("codes"), row.code())
+                  || lists(entry.get("categories"), row.category()))) {
+        out.add(entry);
+      }
+    }
+    return out;
+  }
+
+  private static boolean lists(JsonNode names, String name) {
+    if (names != null) {
+      for (JsonNode n : names) {
+        if (n.asText().equals(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** How a delay source's value becomes milliseconds, by its unit; null when not usable. */

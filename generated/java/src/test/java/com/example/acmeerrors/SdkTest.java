@@ -612,6 +612,20 @@ class SdkTest {
   }
 
   @Test
+  void aLoneSurrogateIsWrittenAsTheReplacementCharacter() {
+    // Vectors pin the reading; a Java string given to toHttp may hold one too, and the body must
+    // still encode as UTF-8 (as Python's to_http writes it).
+    ErrorPayload p =
+        Errors.newError(
+            Code.fromWire(FIRST.code()),
+            "c-\ud800",
+            b -> b.message("\udc00x\ud83d\ude00").resourceId("r"));
+    String body = Errors.toHttp(p).body();
+    assertTrue(body.contains("\"c-\uFFFD\"") && body.contains("\"\uFFFDx\ud83d\ude00\""), body);
+    assertEquals(body, new String(body.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void parseNeverThrows() {
     Random random = new Random(17);
     for (int i = 0; i < 2000; i++) {
