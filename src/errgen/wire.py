@@ -15,7 +15,8 @@ from typing import Any
 
 from errgen.registry.model import ACTIONS, Condition, DelaySource, Registry, Response
 from errgen.registry.sources import (  # noqa: F401  (re-exported: the source syntax)
-    ANY, FORMATS, MAX_INDEX, MAX_KEY_LENGTH, MAX_PATH_STEPS, UNITS, SourceError, parse_path, parse_source, source_text,
+    ANY, FORMATS, MAX_INDEX, MAX_KEY_LENGTH, MAX_PATH_STEPS, PREFIX, STATUS_KEY, UNITS, SourceError, parse_path, parse_source,
+    source_text,
 )
 
 # An unknown code's retryable and scope come from its status (docs/registry.md).
@@ -30,7 +31,6 @@ STATUS_ACTIONS: dict[str, str] = {
     "503": "pause", "3xx": "escalate", "4xx": "fix", "5xx": "retry",
 }
 PAUSED_WITH_DELAY = (403,)
-STATUS_KEY = re.compile(r"[1-5](?:[0-9]{2}|xx)")
 DEFAULT_DELAY_SOURCES: tuple[dict[str, Any], ...] = (
     {"at": {"in": "header", "name": "retry-after-ms"}, "unit": "ms"},
     {"at": {"in": "header", "name": "retry-after"}, "unit": "http"},
@@ -114,8 +114,6 @@ def variants(registry: Registry) -> dict[str, list[list[Any]]]:
     return {sent: sorted(rows, key=lambda row: not row[1]) for sent, rows in out.items()}
 
 
-# A `wire_prefix`: the characters of a code name (lint's `code-name`), at most 64 of them.
-PREFIX = re.compile(r"[A-Za-z0-9_.:#/-]{1,64}")
 
 
 def prefixes(registry: Registry) -> list[list[Any]]:

@@ -13,7 +13,7 @@ from errgen.registry.lint import package
 from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES
 from errgen.registry.sources import FORMATS, UNITS
-from errgen.wire import PREFIX, STATUS_KEY
+from errgen.registry.sources import PREFIX, STATUS_KEY
 
 _SCALARS: dict[structure.Scalar, dict[str, Any]] = {
     structure.STR: {"type": "string"}, structure.INT: {"type": "integer"}, structure.BOOL: {"type": "boolean"},

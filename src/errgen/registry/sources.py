@@ -16,6 +16,10 @@ MAX_PATH_STEPS = 16
 MAX_KEY_LENGTH = 64
 # The largest `[N]`: writing a response pads an array up to it (docs/conformance.md).
 MAX_INDEX = 64
+# A key of `wire.statuses`: a status (`404`) or a class (`5xx`).
+STATUS_KEY = re.compile(r"[1-5](?:[0-9]{2}|xx)")
+# A `wire_prefix`: the characters of a code name (lint's `code-name`), at most 64 of them.
+PREFIX = re.compile(r"[A-Za-z0-9_.:#/-]{1,64}")
 # An HTTP field name (RFC 9110 token).
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 # A bare key: no dot, bracket, space or control character. Any other key is written quoted,

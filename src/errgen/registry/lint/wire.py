@@ -9,7 +9,7 @@ from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, Nearest, rule
 from errgen.registry.lint.names import MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, Condition
-from errgen.wire import PREFIX, STATUS_KEY
+from errgen.registry.sources import PREFIX, STATUS_KEY
 from errgen.registry.sources import FORMATS, UNITS, SourceError, parse_source
 
 
