@@ -16,8 +16,10 @@ from strategies import dump, registries
 @given(registries())
 def test_random_valid_registries_lint_clean(registry: dict[str, Any]) -> None:
     result = lint_text(dump(registry))
-    # Hostile text may look interpolated (a warning about style); nothing else may be reported.
-    assert [d.text() for d in result.diagnostics if d.rule != "description-interpolates"] == []
+    # Hostile text may look interpolated or hold a format character such as U+202A (warnings about
+    # how it displays); nothing else may be reported.
+    warned = {"description-interpolates", "invisible-character"}
+    assert [d.text() for d in result.diagnostics if d.rule not in warned or d.severity != "warning"] == []
     assert [c.description for c in result.registry.codes] == [c["description"] for c in registry["codes"].values()]
 
 
