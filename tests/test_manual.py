@@ -86,8 +86,10 @@ def code_added_doc(fmt: str, out: str) -> object:
 
 # Without the setting: the command, never a link.
 BY_COMMAND = {
-    "text": "Rules: errgen docs category-added, errgen docs code-added, errgen docs code-deprecated, errgen docs description-changed",
-    "markdown": "Rules: `errgen docs category-added`, `errgen docs code-added`, `errgen docs code-deprecated`, `errgen docs description-changed`",
+    "text": "Rules: errgen docs category-added, errgen docs code-added, errgen docs code-deprecated, errgen docs description-changed, "
+            "errgen docs response-detail-changed, errgen docs wire-prefix-added",
+    "markdown": "Rules: `errgen docs category-added`, `errgen docs code-added`, `errgen docs code-deprecated`, `errgen docs description-changed`, "
+                "`errgen docs response-detail-changed`, `errgen docs wire-prefix-added`",
     "json": {"doc": None, "docs_command": "errgen docs code-added"},
     "sarif": {"help": {"text": "errgen docs code-added"}, "helpUri": None},
 }
@@ -115,9 +117,12 @@ def test_diff_links_under_docs_url_are_absolute_and_name_a_heading(fmt: str, tmp
         assert anchor in anchors(page), url
     assert code_added_doc(fmt, done.stdout) == {
         "text": f"Rules (errgen docs RULE prints one): {BASE}diff-rules.md#category-added, {BASE}diff-rules.md#code-added, "
-                f"{BASE}diff-rules.md#code-deprecated, {BASE}diff-rules.md#description-changed",
+                f"{BASE}diff-rules.md#code-deprecated, {BASE}diff-rules.md#description-changed, "
+                f"{BASE}diff-rules.md#response-detail-changed, {BASE}diff-rules.md#wire-prefix-added",
         "markdown": f"Rules: [`category-added`]({BASE}diff-rules.md#category-added), [`code-added`]({BASE}diff-rules.md#code-added), "
-                    f"[`code-deprecated`]({BASE}diff-rules.md#code-deprecated), [`description-changed`]({BASE}diff-rules.md#description-changed)",
+                    f"[`code-deprecated`]({BASE}diff-rules.md#code-deprecated), [`description-changed`]({BASE}diff-rules.md#description-changed), "
+                    f"[`response-detail-changed`]({BASE}diff-rules.md#response-detail-changed), "
+                    f"[`wire-prefix-added`]({BASE}diff-rules.md#wire-prefix-added)",
         "json": {"doc": f"{BASE}diff-rules.md#code-added", "docs_command": "errgen docs code-added"},
         "sarif": {"help": {"text": "errgen docs code-added"}, "helpUri": f"{BASE}diff-rules.md#code-added"},
     }[fmt]
