@@ -16,11 +16,11 @@ from typing import Any, Iterator, Mapping, Optional, Sequence, TextIO
 
 from . import _wire
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS
+from .models import ErrorPayload
 from .runtime import (
     Decision,
     HttpReading,
     HttpResponse,
-    ErrorPayload,
     PayloadError,
     check_payload,
     decide,
