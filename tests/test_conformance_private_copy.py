@@ -103,7 +103,7 @@ def test_the_runner_works_in_a_private_folder_and_leaves_nothing_behind(out: Pat
 
 
 def test_without_a_usable_cache_the_copy_is_a_fresh_temp_folder(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from errgen import conformance
+    from errgen import runners as conformance
     from errgen.emit import toolcache
 
     monkeypatch.setattr(toolcache, "private_folder", lambda kind: None)  # the cache folder is not safe to use

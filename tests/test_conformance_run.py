@@ -44,7 +44,7 @@ def test_targets_setting_builds_the_vectors_and_the_typescript_runner_needs_no_m
 
 
 def test_a_skipped_sdk_fails_the_run_unless_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from errgen import conformance
+    from errgen import runners as conformance
     from errgen.languages.python import target as python
 
     monkeypatch.setattr(python, "conformance_command", lambda sdk, vectors, mode: (["no-such-tool-errgen"], sdk, "no-such-tool-errgen"))

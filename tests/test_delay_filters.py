@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import load_registry
 
 from errgen.contract import view
-from errgen.emit.targets import _responses
+from errgen.emit.targets import _response_vectors as _responses
 from errgen.registry.lint import lint_path
 
 REGISTRY = """errgen: 1

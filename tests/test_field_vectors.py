@@ -14,7 +14,7 @@ from conftest import load_registry
 
 from errgen import contract as contract_module
 from errgen.contract import FieldSpec, view
-from errgen.emit.targets import _writing
+from errgen.emit.targets import _writing_vectors as _writing
 from errgen.emit.targets._decisions import expected
 
 

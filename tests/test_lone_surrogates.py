@@ -8,7 +8,7 @@ import json
 from conftest import load_registry
 
 from errgen.contract import view
-from errgen.emit.targets import vectors
+from errgen.emit.targets import conformance as vectors
 from errgen.validate.inputs import loads
 
 

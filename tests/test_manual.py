@@ -156,7 +156,7 @@ def test_lint_sarif_points_each_rule_at_its_documentation(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("base", [None, BASE])
 def test_the_vectors_cite_the_conformance_page_by_command_whatever_the_setting(base: str | None) -> None:
-    from errgen.emit.targets import vectors as conformance
+    from errgen.emit.targets import conformance
 
     from conftest import load_registry
 

@@ -91,7 +91,7 @@ def test_a_shared_cache_folder_is_not_used_for_runner_builds(tmp_path: Path, mon
 
 
 def test_a_runner_that_times_out_ends_with_its_children_and_its_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from errgen import conformance
+    from errgen import runners as conformance
 
     bin_dir, tmp, pids = tmp_path / "bin", tmp_path / "tmp", tmp_path / "pids"
     bin_dir.mkdir()

@@ -121,7 +121,7 @@ def test_emit_prints_one_json_line_per_input(tmp_path: Path) -> None:
 
 
 def test_conformance_skips_a_language_whose_tool_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from errgen import conformance
+    from errgen import runners as conformance
     from errgen.languages.python import target as python
 
     monkeypatch.setattr(python, "conformance_command", lambda sdk, vectors, mode: (["no-such-tool-errgen"], sdk, "no-such-tool-errgen"))

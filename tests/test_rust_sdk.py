@@ -24,7 +24,7 @@ from errgen.emit.build import build
 from errgen.registry.lint import lint_path, lint_text
 from errgen.registry.model import Registry
 from errgen.languages.rust import naming
-from errgen.emit.targets import vectors as vectors_target
+from errgen.emit.targets import conformance as vectors_target
 from errgen.languages.rust import target as rust_target
 from strategies import registries
 

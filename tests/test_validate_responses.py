@@ -11,7 +11,7 @@ import pytest
 
 from conftest import REGISTRY, ROOT, load_registry, run_errgen
 from errgen.contract import view
-from errgen.emit.targets import _responses
+from errgen.emit.targets import _response_vectors as _responses
 from errgen.validate import Validator
 from errgen.leaks import LeakScanner
 from errgen.validate.responses import read

@@ -10,7 +10,8 @@ from pathlib import Path
 from conftest import load_registry
 
 from errgen.contract import view
-from errgen.emit.targets import _responses, vectors
+from errgen.emit.targets import _response_vectors as _responses
+from errgen.emit.targets import conformance as vectors
 from errgen.registry.lint import lint_path
 
 REGISTRY = """errgen: 1

@@ -672,7 +672,7 @@ def conformance(out_dir: Path, targets: tuple[str, ...], vectors: Path | None, i
     installed. Exit 0 when every runner passed, 1 when one failed or checked no vector, 2 when one
     was skipped (--allow-skip: 0) or errgen could not run.
     """
-    from errgen import conformance as runners
+    from errgen import runners
 
     _confined(out_dir, "out_dir", "out", "--out")  # its runners are built and run from there
     for named, flag in ((vectors, "--vectors"), (inputs, "--emit")):

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from errgen import manual
 from errgen.contract import TRANSPORT_FAILURES, ContractView, CodeRow, view
-from errgen.emit.targets import _responses, _writing
+from errgen.emit.targets import _response_vectors as _responses, _writing_vectors as _writing
 from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, unknown_payload, value_of  # noqa: F401
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json

@@ -22,7 +22,7 @@ HOSTILE = 'Line "one"\\ \u2028two \u202eevil <b>&amp; \U0001f600'
 
 def render(contract: ContractView, vector_head: dict[str, Any], expected: Callable[..., dict[str, Any]],
            to_json: Callable[..., str]) -> str:
-    """The file, one vector a line. `expected` is vectors.py's verdicts and decision of a raw payload."""
+    """The file, one vector a line. `expected` is conformance.py's verdicts and decision of a raw payload."""
     lines = ["    " + to_json(v) for v in vectors(contract, expected)]
     head = to_json(vector_head, indent=2)[:-2]
     if not lines:
