@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_errgen
+from conftest import default_version, next_version, run_errgen
 
 
 def git(repo: Path, *args: str) -> str:
@@ -41,7 +41,7 @@ def test_diff_hint_names_the_base_so_bump_works_after_the_break_is_committed(rep
     assert "run `errgen bump`" not in shown
     fixed = run_errgen("bump", "--against", "HEAD~1", cwd=repo)
     assert fixed.returncode == 0, fixed.stderr
-    assert "version: 3.0.0\n" in path.read_text()
+    assert f"version: {next_version('major')}\n" in path.read_text()
 
 
 def test_diff_hint_with_merge_base_names_the_fork_commit_and_files_name_from(repo: Path) -> None:
@@ -182,7 +182,11 @@ def test_adopting_shows_a_wire_rename_that_lints(workdir: Path) -> None:
     blocks = re.findall(r"```yaml\n(wire:\n  rename: [^\n]+\n)```", text)
     assert blocks == ["wire:\n  rename: {code: type, correlation_id: request_id}\n"]
     path = workdir / "registry" / "errors.yaml"
-    path.write_text(path.read_text().replace("problem_base:", blocks[0] + "problem_base:", 1))
+    registry = path.read_text()
+    # Into the registry's own `wire:` section when it has one, else a section of its own.
+    registry = (registry.replace("\nwire:\n", "\n" + blocks[0], 1) if "\nwire:\n" in registry
+                else registry.replace("problem_base:", blocks[0] + "problem_base:", 1))
+    path.write_text(registry)
     done = run_errgen("build", "--target", "schema", cwd=workdir)
     assert done.returncode == 0, done.stderr
     schema = (workdir / "generated" / "schema" / "error.schema.json").read_text()
@@ -286,7 +290,7 @@ def test_every_printable_rule_id_has_its_own_docs_entry() -> None:
 def test_an_id_naming_a_lint_rule_and_a_verdict_problem_prints_both_lint_first() -> None:
     done = run_errgen("docs", "unknown-category")
     assert done.returncode == 0, done.stderr
-    lint = done.stdout.index("| `unknown-category` | A code's category is one of the registry's categories. |")
+    lint = done.stdout.index("| `unknown-category` | A code's category is one of the registry's categories")
     verdict = done.stdout.index("| `unknown-category` | (only when the envelope has no problems)")
     assert lint < verdict and "(registry.md)" in done.stdout and "(conformance.md)" in done.stdout
     assert "leak-secret" in run_errgen("docs", "leak-secret").stdout
@@ -324,8 +328,8 @@ def _renamed_later() -> str:
     start = text.index("  CONFLICT:\n")
     end = text.index("\n\n", start) + 2
     text = text[:start] + text[end:]
-    text = text.replace("\nversion: 2.1.0\n", "\nversion: 3.0.0\n", 1)
-    return text + ('  - version: 3.0.0\n    date: 2026-12-01\n'
+    text = text.replace(f"\nversion: {default_version()}\n", f"\nversion: {next_version('major')}\n", 1)
+    return text + (f'  - version: {next_version("major")}\n    date: 2026-12-01\n'
                    '    changes: ["RATE_LIMITED was renamed to TOO_MANY_REQUESTS", "CONFLICT was removed"]\n')
 
 
@@ -341,21 +345,21 @@ def test_site_lists_a_rename_under_the_version_that_renamed_it_and_keeps_the_old
     assert registry.code_map["TOO_MANY_REQUESTS"].since == "1.0.0"  # a rename keeps its since
     files = site.render(registry)
     changelog = files["site/changelog.html"]
-    v3 = changelog[changelog.index('id="v3.0.0"'):changelog.index('id="v2.1.0"')]
+    v3 = changelog[changelog.index(f'id="v{next_version("major")}"'):changelog.index(f'id="v{default_version()}"')]
     v1 = changelog[changelog.index('id="v1.0.0"'):]
     assert "TOO_MANY_REQUESTS</code></a> (from" in v3 and "TOO_MANY_REQUESTS</code></a> (from" not in v1
     assert "<h3>Removed</h3>" in v3 and '<a href="CONFLICT/index.html"><code>CONFLICT</code></a>' in v3
     # The old type URIs still answer, say what happened, and link on.
     old = files["site/RATE_LIMITED/index.html"]
-    assert "was renamed to" in old and '<a href="../TOO_MANY_REQUESTS/index.html">' in old and 'href="../changelog.html#v3.0.0"' in old
+    assert "was renamed to" in old and '<a href="../TOO_MANY_REQUESTS/index.html">' in old and f'href="../changelog.html#v{next_version("major")}"' in old
     assert "was removed in version" in files["site/CONFLICT/index.html"]
     # Search knows the old names.
     index = files["site/search-index.js"]
-    assert re.search(r'\["RATE_LIMITED", "[a-z_]+", "renamed to TOO_MANY_REQUESTS in 3\.0\.0", "TOO_MANY_REQUESTS/index\.html", 0\]', index)
-    assert '["CONFLICT", "removed", "removed in 3.0.0", "CONFLICT/index.html", 0]' in index
+    assert re.search(r'\["RATE_LIMITED", "[a-z_]+", "renamed to TOO_MANY_REQUESTS in ' + re.escape(next_version("major")) + r'", "TOO_MANY_REQUESTS/index\.html", 0\]', index)
+    assert f'["CONFLICT", "removed", "removed in {next_version("major")}", "CONFLICT/index.html", 0]' in index
     # The Markdown catalogue mentions the rename and the removal.
     md = docs.render(registry)["docs/errors.md"]
-    assert "- Renamed from `RATE_LIMITED` in 3.0.0" in md and "## Removed codes" in md and "- `CONFLICT`: removed in 3.0.0" in md
+    assert f"- Renamed from `RATE_LIMITED` in {next_version('major')}" in md and "## Removed codes" in md and f"- `CONFLICT`: removed in {next_version('major')}" in md
 
 
 def test_ctrl_c_while_the_command_line_is_parsed_exits_130_not_aborted(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench import synth
-from conftest import REGISTRY, load_registry
+from conftest import REGISTRY, default_version, load_registry
 from errgen import contract
 from errgen.languages.python import naming
 from errgen.languages.python import target as python_target
@@ -152,10 +152,11 @@ def test_registry_version_reads_the_pyproject_beside_the_package(tmp_path: Path)
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     folder = tmp_path / "python"
-    assert _version_of(folder, tmp_path) == "2.1.0"
+    version = default_version()
+    assert _version_of(folder, tmp_path) == version
     project = folder / "pyproject.toml"
-    project.write_text(project.read_text(encoding="utf-8").replace('version = "2.1.0"', 'version = "2.1.1rc1"'), encoding="utf-8")
-    assert _version_of(folder, tmp_path) == "2.1.1rc1"
+    project.write_text(project.read_text(encoding="utf-8").replace(f'version = "{version}"', 'version = "9.9.1rc1"'), encoding="utf-8")
+    assert _version_of(folder, tmp_path) == "9.9.1rc1"
     # A pyproject.toml of another project (the package vendored into it) is not this package's.
     project.write_text(project.read_text(encoding="utf-8").replace('name = "acme-errors"', 'name = "someone-else"'), encoding="utf-8")
     assert _version_of(folder, tmp_path) == "0+unknown"
@@ -223,11 +224,12 @@ def test_build_and_twine_check_strict(kind: str, tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
-        assert _version_of(site, tmp_path) == "2.1.0"
+        version = default_version()
+        assert _version_of(site, tmp_path) == version
         assert not (site / "pyproject.toml").exists()
         # It is the metadata that is read: what the METADATA file says, REGISTRY_VERSION says.
         installed = next(site.glob("acme_errors-*.dist-info")) / "METADATA"
-        installed.write_text(installed.read_text(encoding="utf-8").replace("\nVersion: 2.1.0\n", "\nVersion: 2.1.0.post7\n"),
+        installed.write_text(installed.read_text(encoding="utf-8").replace(f"\nVersion: {version}\n", f"\nVersion: {version}.post7\n"),
                              encoding="utf-8")
-        assert _version_of(site, tmp_path) == "2.1.0.post7"
+        assert _version_of(site, tmp_path) == f"{version}.post7"
     shutil.rmtree(tmp_path / "out")
