@@ -582,8 +582,8 @@ public final class Errors {
       out.append("</").append(name).append('>');
     } else if (value.isTextual()) {
       out.append('<').append(name).append('>');
-      value
-          .textValue()
+      // A lone surrogate is written as U+FFFD, as in JSON: the body always encodes as UTF-8.
+      Json.mended(value.textValue())
           .codePoints()
           .forEach(
               c -> {

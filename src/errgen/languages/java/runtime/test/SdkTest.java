@@ -612,15 +612,16 @@ class SdkTest {
 
   @Test
   void aLoneSurrogateIsWrittenAsTheReplacementCharacter() {
-    // Vectors pin the reading; a Java string given to toHttp may hold one too, and the body must
-    // still encode as UTF-8 (as Python's to_http writes it).
+    // Vectors pin the reading; a Java string given to toHttp may hold one too, and the body (JSON
+    // or XML) must still encode as UTF-8 (as Python's to_http writes it).
     ErrorPayload p =
         Errors.newError(
             Code.fromWire(FIRST.code()),
             "c-\ud800",
             b -> b.message("\udc00x\ud83d\ude00").resourceId("r"));
     String body = Errors.toHttp(p).body();
-    assertTrue(body.contains("\"c-\uFFFD\"") && body.contains("\"\uFFFDx\ud83d\ude00\""), body);
+    // Whatever of them the registry's body shape holds, no lone surrogate is left in it.
+    assertEquals(Json.mended(body), body);
     assertEquals(body, new String(body.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
   }
 
