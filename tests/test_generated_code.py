@@ -142,9 +142,9 @@ def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:
         assert black.format_str(source, mode=mode) == source, f"{name} is not black-formatted"
     for name, source in runtime_sources("typescript").items():
         assert (TS / "src" / name).read_text() == f"// {header}\n{source}", name
-    from errgen.languages.typescript.stored import compiled_files
+    from errgen.languages.typescript.target import compiled_runtime
 
-    for key, text in compiled_files().items():
+    for key, text in compiled_runtime().items():
         form, name = key.split("/")
         for folder in (("cjs", "esm") if form == "types" else (form,)):
             shipped = TS / "dist" / folder / name

@@ -90,7 +90,7 @@ def test_5000_codes_make_few_branches_and_a_quick_metaschema_check(tmp_path: Pat
     validator = Draft202012Validator(schema)
     assert validator.is_valid(ok)
     banned = next(h for h in contract.hints if h not in row.hints)
-    assert not validator.is_valid({**ok, w[banned]: payload.EXAMPLE_HINTS[banned]})
+    assert not validator.is_valid({**ok, w[banned]: payload_schema.EXAMPLE_HINTS[banned]})
 
 
 def test_ajv_compiles_the_schema_of_20000_codes(tmp_path: Path, node_bin: Path) -> None:

@@ -4,7 +4,7 @@ prints what it read (`2.0`, `-0.0`, `1000.0`). The TypeScript SDK's JSON reader 
 spelling of such numbers beside the document (the values stay plain numbers), and the runner
 prints them as Python does: emit lines are byte-identical for every spelling, whether the payload
 comes from the vectors file, an HTTP body or an MCP result's text. And the reader that keeps
-spellings reads exactly what JSON.parse reads."""
+spellings reads exactly what JSON.parse reads, a lone surrogate read as U+FFFD."""
 
 from __future__ import annotations
 
@@ -64,10 +64,15 @@ DIFFERENTIAL = r'''
 const { readJson } = require(process.argv[2]);
 const texts = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
 const show = (v) => JSON.stringify(v, (k, x) => typeof x === "number" ? (Object.is(x, -0) ? "-0" : "n" + String(x)) : x);
+// A lone surrogate reads as U+FFFD in every SDK (docs/conformance.md), in keys and values alike.
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const mend = (v) => typeof v === "string" ? v.replace(LONE, "\ufffd")
+  : Array.isArray(v) ? v.map(mend)
+  : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [mend(k), mend(x)])) : v;
 const differing = [];
 for (const text of texts) {
   let expected;
-  try { expected = [true, show(JSON.parse(text))]; } catch { expected = [false, null]; }
+  try { expected = [true, show(mend(JSON.parse(text)))]; } catch { expected = [false, null]; }
   const [ok, value] = readJson(text);
   const got = [ok, ok ? show(value) : null];
   if (got[0] !== expected[0] || got[1] !== expected[1]) differing.push([text, expected, got]);
