@@ -77,3 +77,60 @@ def test_bump_with_nothing_to_do_says_so_plainly(tmp_path: Path) -> None:
     _, said = bump_from(tmp_path, MINIMAL, MINIMAL)
     assert "nothing to do: no contract changes since 1.0.0" in said
     assert "none release" not in said
+
+
+# --- #42 point 8 in a folder registry: a fragment's new code may leave `since` out too ---------------
+
+def untyped(name: str) -> str:
+    """A code as someone types it before bump: no `since` line."""
+    return code(name).replace("    since: 1.0.0\n", "")
+
+
+def test_bump_writes_since_on_a_new_code_in_a_fragment(repo: Path) -> None:  # noqa: F811
+    typed = "owner: '@org/b'\ncodes:\n" + code("BETA") + untyped("GAMMA")
+    write(repo, "b.yaml", typed)
+    lint = run_errgen("lint", "--registry", "registry/errors.yaml", cwd=repo)
+    assert lint.returncode == 1 and "missing the required key 'since'" in lint.stderr  # only bump fills it
+    done = run_errgen("bump", "--registry", "registry/errors.yaml", "--date", "2026-12-01", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    fragment = (repo / "registry" / "teams" / "b.yaml").read_text(encoding="utf-8")
+    assert fragment == typed.replace("  GAMMA:\n", "  GAMMA:\n    since: 1.1.0\n")  # its first key, as in a single file
+    header = (repo / "registry" / "errors.yaml").read_text(encoding="utf-8")
+    assert "version: 1.1.0" in header and "{version: 1.1.0, date: 2026-12-01, changes: [GAMMA was added]}" in header
+    assert run_errgen("lint", "--registry", "registry/errors.yaml", cwd=repo).returncode == 0
+    again = run_errgen("bump", "--registry", "registry/errors.yaml", "--against", "HEAD", cwd=repo)
+    assert again.returncode == 0 and "nothing to do" in again.stderr + again.stdout
+
+
+def test_bump_dry_run_in_a_folder_registry_shows_both_files_and_writes_nothing(repo: Path) -> None:  # noqa: F811
+    write(repo, "a.yaml", "owner: '@org/a'\ncodes:\n" + untyped("ALPHA_TWO") + code("ALPHA") + code("SHARED"))
+    files = [repo / "registry" / "errors.yaml", *sorted((repo / "registry" / "teams").iterdir())]
+    before = {p: p.read_bytes() for p in files}
+    done = run_errgen("bump", "--dry-run", "--registry", "registry/errors.yaml", "--date", "2026-12-01", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "--- registry/errors.yaml\n" in done.stdout and "+version: 1.1.0\n" in done.stdout
+    assert "--- registry/teams/a.yaml\n" in done.stdout and " ALPHA_TWO:\n+    since: 1.1.0\n" in done.stdout
+    assert {p: p.read_bytes() for p in files} == before
+
+
+def test_a_code_without_since_in_a_linked_fragment_is_refused_and_nothing_is_written(repo: Path) -> None:  # noqa: F811
+    shared = repo / "registry" / "shared"
+    shared.mkdir()
+    (shared / "c.yaml").write_text("owner: '@org/c'\ncodes:\n" + untyped("GAMMA"), encoding="utf-8")
+    (repo / "registry" / "teams" / "c.yaml").symlink_to("../shared/c.yaml")
+    files = [repo / "registry" / "errors.yaml", shared / "c.yaml", *sorted((repo / "registry" / "teams").iterdir())]
+    before = {p: p.read_bytes() for p in files}
+    done = run_errgen("bump", "--registry", "registry/errors.yaml", cwd=repo)
+    assert done.returncode == 2 and "symbolic link" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert {p: p.read_bytes() for p in files} == before and (repo / "registry" / "teams" / "c.yaml").is_symlink()
+
+
+def test_a_header_code_and_a_fragment_code_without_since_are_bumped_together(repo: Path) -> None:  # noqa: F811
+    header = repo / "registry" / "errors.yaml"
+    header.write_text(header.read_text(encoding="utf-8").replace("history:", "codes:\n" + untyped("HEADER_NEW") + "history:"), encoding="utf-8")
+    write(repo, "b.yaml", "owner: '@org/b'\ncodes:\n" + code("BETA") + untyped("GAMMA"))
+    done = run_errgen("bump", "--registry", "registry/errors.yaml", "--date", "2026-12-01", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "  HEADER_NEW:\n    since: 1.1.0\n    category:" in header.read_text(encoding="utf-8")
+    assert "  GAMMA:\n    since: 1.1.0\n    category:" in (repo / "registry" / "teams" / "b.yaml").read_text(encoding="utf-8")
+    assert run_errgen("lint", "--registry", "registry/errors.yaml", cwd=repo).returncode == 0

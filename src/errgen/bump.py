@@ -20,14 +20,19 @@ import stat
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from errgen import semver
-from errgen.diagnostics import Loc
+from errgen.diagnostics import Fatal, Loc
 from errgen.diff import diff
 from errgen.diff.checks import RENAME_RULES, expected_since
 from errgen.diff.changes import RULE_SPECS, Change
 from errgen.registry.model import HistoryEntry, Registry
 from errgen.semver import BUMP_ORDER, Bump
+
+if TYPE_CHECKING:
+    from errgen.registry.compose import ComposedDocument, WorkTree
+    from errgen.registry.load import Document
 
 BOM = "\ufeff"
 _BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as a line break
@@ -191,16 +196,28 @@ def with_since(source: Source, display: str) -> tuple[Source, list[str]]:
     """The README's promise: a new code may leave `since` out and bump sets it. The registry
     does not load without it (it is required), so a line `since: VERSION` (the file's version, a
     placeholder bump then edits like any other since) is inserted as each such code's first key;
-    returns the text to bump and the codes given one. A folder registry, a code written as a flow
-    mapping, or a file that does not load is left as it is (lint then says what is missing)."""
+    returns the text to bump and the codes given one. A code written as a flow mapping, or a file
+    that does not load, is left as it is (lint then says what is missing). A folder registry's
+    fragments get theirs from `Filled`."""
     from errgen.registry.load import Map, load_text
 
     try:
         root = load_text(source.text, display).root
     except Exception:  # noqa: BLE001 - lint reports why the file does not load
         return source, []
-    codes, version = (root.get("codes"), root.get("version")) if isinstance(root, Map) else (None, None)
-    if not isinstance(codes, Map) or "include" in root or not isinstance(version, str) or semver.parse(version) is None:
+    version = root.get("version") if isinstance(root, Map) else None
+    if not isinstance(version, str) or semver.parse(version) is None:
+        return source, []
+    return _placeholders(source, root, version)
+
+
+def _placeholders(source: Source, root: object, version: str) -> tuple[Source, list[str]]:
+    """`source` with `since: VERSION` as the first key of each code in `root` (its loaded
+    text) that has none, and those codes' names."""
+    from errgen.registry.load import Map
+
+    codes = root.get("codes") if isinstance(root, Map) else None
+    if not isinstance(codes, Map):
         return source, []
     doc = _Text(source.text)
     edits, names = [], []
@@ -213,6 +230,62 @@ def with_since(source: Source, display: str) -> tuple[Source, list[str]]:
             edits.append((start, start, f"{indent}since: {version}{source.newline}"))
             names.append(name)
     return (replace(source, text=_applied(source.text, edits)), names) if names else (source, [])
+
+
+class Filled:
+    """The registry bump lints: the header's text (after `with_since`) and, in a folder
+    registry, every fragment holding a code without `since` given the placeholder too, in memory
+    only (compose reads those texts instead of the files). `fragments` says which: shown path ->
+    (the file's text as read, the text with placeholders); `names` the codes given one."""
+
+    def __init__(self, header: Source, display: str, folder: Path) -> None:
+        self.header, self.display, self.folder = header, display, folder
+        self.fragments: dict[str, tuple[Source, Source]] = {}
+        self.names: list[str] = []
+
+    def document(self) -> "Document":
+        from errgen.registry import compose
+        from errgen.registry.load import load_text
+
+        doc = load_text(self.header.text, self.display)
+        if not compose.includes(doc):
+            return doc
+        tree = compose.WorkTree(self.folder)
+        composed = compose.compose(doc, tree)
+        version = doc.root.get("version")
+        if not isinstance(composed, compose.ComposedDocument) or not isinstance(version, str) or semver.parse(version) is None:
+            return composed  # lint says what is wrong
+        texts = {}
+        for shown in _lacking_since(composed):
+            try:
+                original, patched, names = self._fill(tree, composed.files[shown], shown, version)
+            except (OSError, ValueError, Fatal):  # changed since compose read it: lint reports what is missing
+                continue
+            if names:
+                texts[composed.files[shown]] = patched.encoded(patched.text)
+                self.fragments[shown] = (original, patched)
+                self.names += names
+        if not texts:
+            return composed
+        header = load_text(self.header.text, self.display)  # compose merged into the header's own codes mapping
+        return compose.compose(header, compose.Overlay(tree, texts))
+
+    @staticmethod
+    def _fill(tree: "WorkTree", real: str, shown: str, version: str) -> tuple[Source, Source, list[str]]:
+        from errgen.registry.load import load_text
+
+        text = tree.read(real).decode("utf-8")  # compose read and loaded it a moment ago
+        original = Source(text.removeprefix(BOM), text.startswith(BOM))
+        return original, *_placeholders(original, load_text(original.text, shown).root, version)
+
+
+def _lacking_since(composed: "ComposedDocument") -> list[str]:
+    """The fragments (shown paths) holding a code, written as a mapping, without `since`."""
+    from errgen.registry.load import Map
+
+    codes = composed.root.get("codes")
+    found = {code.loc.path for code in codes.values() if isinstance(code, Map) and code and "since" not in code} if isinstance(codes, Map) else set()
+    return sorted(p for p in found if p is not None and p in composed.files)
 
 
 def fill_since(plan: BumpPlan, old: Registry | None, new: Registry, filled: list[str]) -> None:
@@ -244,12 +317,14 @@ def _here(new: Registry, names: dict[str, str]) -> dict[str, str]:
     return {name: value for name, value in names.items() if new.code_map[name].loc.path is None}
 
 
-def edits(path: Path, source: Source, text: str | None, new: Registry, plan: BumpPlan) -> list[tuple[Path, Source, str]]:
+def edits(path: Path, source: Source, text: str | None, new: Registry, plan: BumpPlan,
+          filled: dict[str, tuple[Source, Source]] | None = None) -> list[tuple[Path, Source, str]]:
     """Every file the bump changes, with its new text: the registry file (when `text` is not None)
     and, in a folder registry, each fragment holding a new code's `since` or a rename's
-    `renamed_from`. Raises EditError."""
+    `renamed_from` (`filled`: the fragments `Filled` gave placeholders). Raises EditError."""
     found = [(path, source, text)] if text is not None else []
-    return found + [(Path(p), src, changed) for p, (src, changed) in fragment_edits(new, plan.since, plan.renamed).items()]
+    changed = fragment_edits(new, plan.since, plan.renamed, filled)
+    return found + [(Path(p), src, new_text) for p, (src, new_text) in changed.items()]
 
 
 def unified_diff(path: Path, source: Source, text: str) -> str:
@@ -298,11 +373,14 @@ def _verify_codes(text: str, new: Registry, since: dict[str, str], renamed: dict
             raise EditError(f"code {name} did not re-parse as intended")
 
 
-def fragment_edits(new: Registry, since: dict[str, str], renamed: dict[str, str] | None = None) -> dict[str, tuple[Source, str]]:
+def fragment_edits(new: Registry, since: dict[str, str], renamed: dict[str, str] | None = None,
+                   filled: dict[str, tuple[Source, Source]] | None = None) -> dict[str, tuple[Source, str]]:
     """For a folder registry: each fragment file that holds a code whose `since` is set or that
-    gets `renamed_from`, with its new text (only those places edited, then re-parsed). Raises
-    EditError on a layout the line editor refuses."""
-    renamed = renamed or {}
+    gets `renamed_from`, with its new text (only those places edited, then re-parsed), and its
+    text as read. A fragment in `filled` (as read, with placeholder since lines) is edited from
+    its placeholder text: NEW's positions are in that text. Raises EditError on a layout the line
+    editor refuses, or a fragment reached through a link."""
+    renamed, filled = renamed or {}, filled or {}
     by_file: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
     for names, slot in ((since, 0), (renamed, 1)):
         for name, value in names.items():
@@ -312,9 +390,9 @@ def fragment_edits(new: Registry, since: dict[str, str], renamed: dict[str, str]
     out: dict[str, tuple[Source, str]] = {}
     for path, (file_since, file_renamed) in by_file.items():
         _refuse_links(Path(new.path).parent, Path(path))
-        source = Source.read(Path(path))
-        text = _applied(source.text, _code_edits(_Text(source.text), new, file_since, file_renamed, source.newline))
-        if file_renamed:
+        source, base = filled[path] if path in filled else (Source.read(Path(path)),) * 2
+        text = _applied(base.text, _code_edits(_Text(base.text), new, file_since, file_renamed, base.newline))
+        if file_renamed or path in filled:
             _verify_codes(text, new, file_since, file_renamed)
         out[path] = (source, text)
     return out

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from errgen.registry.load import Document
     from errgen.registry.lint import LintResult
     from errgen.diff.git import Snapshot
+    from errgen.bump import Filled
 
 DEFAULT_REGISTRY = Path("registry/errors.yaml")
 FORMATS = click.Choice(["text", "json"])
@@ -94,7 +95,7 @@ def _registry_path(path: Path | None, named: str | None = None) -> Path:
     return DEFAULT_REGISTRY
 
 
-def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | _Text | None" = None, report: bool = False,
+def _lint(path: Path | None, fmt: str = "text", source: "Snapshot | Filled | None" = None, report: bool = False,
           named: str | None = None) -> "LintResult":
     """Lint the registry (a file, or as it was at a git ref); print its problems (warnings
     only when `report`, for `errgen lint`); exit 2 if unreadable, 1 on errors; return the result.
@@ -437,18 +438,6 @@ def _shell_word(word: str) -> str:
     return word if re.fullmatch(r"[\w@%+=:,./^-][\w@%+=:,./^~-]*", word) else shlex.quote(word)
 
 
-class _Text:
-    """A registry's text to lint in place of its file (bump's, with the since lines it adds)."""
-
-    def __init__(self, text: str, display: str) -> None:
-        self.text, self.display = text, display
-
-    def document(self) -> "Document":
-        from errgen.registry.load import load_text
-
-        return load_text(self.text, self.display)
-
-
 def _merge_base(ref: str, current: Path) -> str:
     from errgen.diff.git import merge_base
 
@@ -503,10 +492,12 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         before = None if shown is None else _lint(None, source=shown).registry
     source = bumping.Source.read(current)
     filled, given = bumping.with_since(source, str(current))
-    after = _lint(current if not given else None, source=_Text(filled.text, str(current)) if given else None).registry
+    # A fragment's code without since gets its placeholder in memory, while the folder composes.
+    lintable = bumping.Filled(filled, str(current), current.parent)
+    after = _lint(None, source=lintable).registry
     old_version = before.version if before else ""
     plan = bumping.plan(before or empty_registry(after, "(none)"), after, day.date() if day else datetime.date.today(), new_registry=fresh)
-    bumping.fill_since(plan, before, after, given)
+    bumping.fill_since(plan, before, after, given + lintable.names)
     del before  # the re-parse that verifies the edit then peaks no higher than diff does
     text = plan.apply(filled, after)
     if text is not None:
@@ -515,7 +506,7 @@ def bump(ref: str | None, old: Path | None, registry_path: Path | None, day: "da
         except bumping.EditError as exc:
             _fail(f"cannot set since on {', '.join(given)} ({exc}); set it by hand and run bump again")
     try:  # a folder registry's new codes have their `since` in the fragment files
-        edits = bumping.edits(current, source, text, after, plan)
+        edits = bumping.edits(current, source, text, after, plan, lintable.fragments)
     except bumping.EditError as exc:
         _fail(f"cannot set since or renamed_from in a fragment ({exc}); set them by hand and run bump again")
     if dry_run:

@@ -344,12 +344,34 @@ class _Blobs:
             self.process = None
 
 
+class Overlay:
+    """A source that answers for some files from memory instead (bump's fragments, each code
+    without `since` given a placeholder line before the registry is composed); every other file,
+    and every listing and link, is the base source's."""
+
+    def __init__(self, base: Source, texts: dict[str, bytes]) -> None:
+        self.base, self.texts = base, texts
+
+    def entries(self, folder: str) -> dict[str, str]:
+        return self.base.entries(folder)
+
+    def resolve(self, link: str) -> tuple[str, str] | None:
+        return self.base.resolve(link)
+
+    def read(self, name: str) -> bytes:
+        return self.texts[name] if name in self.texts else self.base.read(name)
+
+    def holds(self, name: str, data: bytes) -> bool:
+        return self.texts[name] == data if name in self.texts else self.base.holds(name, data)
+
+
 class ComposedDocument(Document):
     def __init__(self, header: Document, root: Map, diagnostics: list[Diagnostic], fragments: tuple[Fragment, ...],
-                 texts: tuple[str, ...] = ()) -> None:
+                 texts: tuple[str, ...] = (), files: dict[str, str] | None = None) -> None:
         super().__init__(header.path, root, diagnostics, header.text)
         self.fragments = fragments
         self.sources = header.sources + texts
+        self.files = files or {}  # each fragment's shown path -> the file it was read from (links followed)
 
 
 def in_folder(header: str) -> str:
@@ -372,6 +394,7 @@ def compose(header: Document, source: Source) -> Document:
     merged = _Merge(header.root, header.path, diagnostics, allow_categories=header.root.get("fragment_categories") is True)
     fragments: list[Fragment] = []
     texts: list[str] = []
+    files: dict[str, str] = {}
     _LAST.clear()
     _LAST.update(_THIS)
     _THIS.clear()
@@ -388,7 +411,8 @@ def compose(header: Document, source: Source) -> Document:
             if fragment is not None:
                 fragments.append(merged.add(fragment, shown))
                 texts.append(fragment.text)
-    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments), tuple(texts))
+                files[shown] = real
+    return ComposedDocument(header, merged.root, diagnostics, tuple(fragments), tuple(texts), files)
 
 
 def _matches(pattern: Any, loc: Loc, source: Source, header: str, diagnostics: list[Diagnostic]) -> list[tuple[str, str]]:
