@@ -70,7 +70,9 @@ def include_line(repo: Path) -> int:
     return next(n for n, line in enumerate(lines, 1) if line.startswith("include:"))
 
 
-def registry_with_link(tmp_path: Path, link_to: Path, name: str = "x.yaml", include: str = "teams/*.yaml") -> Path:
+def registry_with_link(tmp_path: Path, link_to: Path, name: str = "x.yaml", include: str = "teams/**/*.yaml") -> Path:
+    """The nested registry, every fragment included (the header's wire section names a payments
+    code), with teams/NAME a link."""
     repo = nested(tmp_path, include)
     (repo / "reg" / "teams" / name).symlink_to(link_to)
     return repo
