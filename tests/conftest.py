@@ -50,6 +50,15 @@ def repository_files(folder: Path, root: Path = ROOT) -> list[Path]:
     return sorted({p for name in done.stdout.decode().split("\0") if name and (p := root / name).is_file()})
 
 
+def interruptible() -> None:
+    """`preexec_fn` of a process a test interrupts with SIGINT: the default action, even where the
+    suite itself runs with SIGINT ignored (a background job of a non-interactive shell, `nohup`),
+    which a child inherits and Python then keeps."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_errgen(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REGISTRY, ROOT, default_code_count
+from conftest import FIXTURES, REGISTRY, ROOT, default_code_count, interruptible
 
 ESC = "\x1b["
 WARNED = FIXTURES / "lint" / "unused-category.yaml"  # lints with one warning and no error
@@ -216,7 +216,8 @@ def test_ctrl_c_is_exit_130_with_one_line_and_nothing_written(tmp_path: Path) ->
     registry = synth.write(tmp_path, 20_000)
     out = tmp_path / "generated"
     proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--registry", str(registry), "--out", str(out)],
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                            preexec_fn=interruptible)
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import default_version, next_version, run_errgen
+from conftest import default_version, interruptible, next_version, run_errgen
 
 
 def git(repo: Path, *args: str) -> str:
@@ -138,7 +138,7 @@ def test_ctrl_c_while_a_command_loads_exits_130_without_a_traceback(tmp_path: Pa
     (tmp_path / "click").mkdir()
     (tmp_path / "click" / "__init__.py").write_text("import sys, time\nprint('loading', file=sys.stderr, flush=True)\ntime.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-m", "errgen", "build"], cwd=workdir, env=_errgen_env(tmp_path),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     assert proc.stderr is not None and proc.stderr.readline() == "loading\n"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

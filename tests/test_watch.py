@@ -13,14 +13,15 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, interruptible
 
 
 def test_watch_rebuilds_on_save_shows_lint_errors_and_exits_130_on_ctrl_c(workdir: Path) -> None:
     registry = workdir / "registry" / "errors.yaml"
     original = registry.read_text()
     proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--watch"], cwd=workdir, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                            preexec_fn=interruptible)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
 
@@ -71,7 +72,7 @@ def test_watch_rebuilds_on_a_fragment_edit_and_on_a_fragment_added_while_watchin
     fragment = tmp_path / "registry" / "teams" / "20-operations.yaml"
     proc = subprocess.Popen([sys.executable, "-m", "errgen", "build", "--watch", "--registry", "registry/errors.yaml",
                              "--target", "recovery"], cwd=tmp_path, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, preexec_fn=interruptible)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
 
