@@ -20,7 +20,6 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from conftest import FIXTURES, GENERATED, ROOT, load_registry, run_errgen, shared_build, toolchain
-from errgen.emit.build import build
 from errgen.registry.lint import lint_path, lint_text
 from errgen.registry.model import Registry
 from errgen.languages.rust import naming
