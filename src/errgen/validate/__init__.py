@@ -42,7 +42,7 @@ class Validator:
         self.scanner = scanner
         self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
         # An HTTP body carries the payload under this key when the registry's `wire:` says so.
-        self.envelope = registry.wire.envelope
+        self.envelope = registry.wire.envelope_key
         self.known = self.contract.contract.on_wire.all()  # the payload's own keys, on the wire
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
