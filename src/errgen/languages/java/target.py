@@ -286,6 +286,7 @@ def contract_json(v: ContractView) -> str:
         "registry": v.name,
         "policy": dataclasses.asdict(v.policy),
         "envelope": v.envelope,
+        "envelope_array": v.envelope_array,
         "fields": [
             {"name": f.name, "wire": f.wire, "type": f.type, "required": f.required, "values": list(f.values),
              "hint": f.hint, "minimum": f.minimum, "maximum": f.maximum, "max_items": f.max_items}

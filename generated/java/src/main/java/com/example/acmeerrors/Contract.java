@@ -27,6 +27,8 @@ final class Contract {
   final String registry;
   final Policy policy;
   final String envelope;
+  // Whether the envelope's value is an array of entries (`errors[*]`: OCI, JSON:API).
+  final boolean envelopeArray;
   final List<FieldSpec> fields;
   final Map<String, FieldSpec> byName;
   final Map<String, FieldSpec> byWire;
@@ -45,6 +47,7 @@ final class Contract {
     registry = data.get("registry").asText();
     policy = Policy.of(data.get("policy"));
     envelope = data.get("envelope").isNull() ? null : data.get("envelope").asText();
+    envelopeArray = data.get("envelope_array").asBoolean();
     List<FieldSpec> specs = new ArrayList<>();
     Map<String, FieldSpec> names = new LinkedHashMap<>();
     Map<String, FieldSpec> wires = new LinkedHashMap<>();

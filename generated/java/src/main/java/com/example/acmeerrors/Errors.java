@@ -681,7 +681,9 @@ public final class Errors {
       }
     }
     if (C.envelope != null) {
-      body.set(C.envelope, fields);
+      // An array envelope holds the payload as its one entry; the API-shape writes at `[*]` land
+      // in that same entry.
+      body.set(C.envelope, C.envelopeArray ? Json.NODES.arrayNode().add(fields) : fields);
     } else {
       body.setAll(fields);
     }

@@ -202,7 +202,7 @@ final class Reading {
       long nowMs) {
     JsonNode value = document;
     if (C.envelope != null && !xml && value != null && value.isObject() && value.has(C.envelope)) {
-      value = value.get(C.envelope);
+      value = underEnvelope(value.get(C.envelope));
     }
     if (value != null && value.isObject() && hasRequired(value) || code == null) {
       Long own = delayMs(document, headers, nowMs, R.get("own_retry_after"));
@@ -238,6 +238,22 @@ final class Reading {
       payload.put(C.wire("retry_after_ms"), delay);
     }
     return payload;
+  }
+
+  /**
+   * The payload under the envelope key: for an array envelope ({@code errors[*]}) whose value is an
+   * array, its first entry that holds every required field; otherwise (no such entry: the other
+   * entries are the API's own, read by its sources) the value as it is.
+   */
+  private static JsonNode underEnvelope(JsonNode value) {
+    if (C.envelopeArray && value.isArray()) {
+      for (JsonNode entry : value) {
+        if (entry.isObject() && hasRequired(entry)) {
+          return entry;
+        }
+      }
+    }
+    return value;
   }
 
   private static boolean hasRequired(JsonNode value) {

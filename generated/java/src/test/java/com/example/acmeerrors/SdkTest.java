@@ -761,10 +761,16 @@ class SdkTest {
     // A body in the API's own error shape that breaks the contract stays invalid.
     ObjectNode broken = payload(FIRST).toJson();
     broken.put(wire("retryable"), "yes");
+    // An array envelope's first entry holding every required field is the payload, the API's own
+    // entries before it notwithstanding.
+    String inner =
+        Contract.INSTANCE.envelopeArray
+            ? "[{\"" + wire("code") + "\":\"X\"}," + broken + "]"
+            : broken.toString();
     String claimed =
         Contract.INSTANCE.envelope == null
             ? broken.toString()
-            : "{\"" + Contract.INSTANCE.envelope + "\":" + broken + "}";
+            : "{\"" + Contract.INSTANCE.envelope + "\":" + inner + "}";
     HttpReading invalid = Errors.readHttp(502, List.of(), claimed, 0);
     if (invalid.claimed()) {
       assertEquals(Reason.INVALID_PAYLOAD, Errors.decideResponse(invalid, 1).reason());
