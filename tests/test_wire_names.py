@@ -130,3 +130,24 @@ def test_every_language_names_codes_after_the_identifier_override(tmp_path: Path
     assert "CodeCardDeclinedV2" in (out / "go" / "table.go").read_text()
     assert "CardDeclinedV2," in (out / "rust" / "src" / "data.rs").read_text()
     assert 'CARD_DECLINED_V2("card_declined")' in next(out.glob("java/src/main/java/**/Code.java")).read_text()
+
+
+def test_an_array_envelope_is_its_key_and_reads_each_entry_by_default() -> None:
+    """SPEC E: `errors[*]` (OCI, JSON:API): the view's envelope is the key, envelope_array says the
+    key holds an array, and the default sources read every entry's fields (the ANY step)."""
+    result = lint_text(registry(code("a"), "wire:\n  envelope: errors[*]\n"), "r.yaml")
+    assert result.ok, result.diagnostics
+    v = view(result.registry)
+    assert (v.envelope, v.envelope_array) == ("errors", True)
+    assert v.response["code"] == [{"in": "body", "path": ["errors", -1, "code"]}]
+    plain = view(lint_text(registry(code("a"), "wire:\n  envelope: error\n"), "r.yaml").registry)
+    assert (plain.envelope, plain.envelope_array) == ("error", False)
+    assert plain.response["code"] == [{"in": "body", "path": ["error", "code"]}]
+
+
+@pytest.mark.parametrize("envelope", ["errors[0]", "errors[*][*]", "[*]", "errors []", "errors.items"])
+def test_a_bad_envelope_is_reported_at_its_place_saying_what_is_accepted(envelope: str) -> None:
+    found = lint_text(registry(code("a"), f'wire:\n  envelope: "{envelope}"\n'), "r.yaml").diagnostics
+    [text] = [d.text() for d in found if d.severity == "error"]
+    assert text.startswith("r.yaml:5:13: error[wire-rename]: wire envelope "), text
+    assert "or a name followed by [*]" in text
