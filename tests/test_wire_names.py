@@ -151,3 +151,28 @@ def test_a_bad_envelope_is_reported_at_its_place_saying_what_is_accepted(envelop
     [text] = [d.text() for d in found if d.severity == "error"]
     assert text.startswith("r.yaml:5:13: error[wire-rename]: wire envelope "), text
     assert "or a name followed by [*]" in text
+
+
+def test_a_second_code_sending_the_same_wire_code_without_when_is_refused_where_it_says_so() -> None:
+    """#39: among codes sending one wire code, the first without `when` is chosen (errgen.wire
+    `variants`): a later one without `when` never is, whether it shares a `wire_code` or sends the
+    other's name."""
+    shared = code("limited", more="    wire_code: rate_limit\n") + code("limited_tokens", more="    wire_code: rate_limit\n")
+    found = [d for d in lint_text(registry(shared), "r.yaml").diagnostics if d.severity == "error"]
+    assert [d.text() for d in found] == [
+        "r.yaml:19:16: error[wire-code]: 'limited_tokens' and 'limited' both send wire code 'rate_limit' without `when`: "
+        "'limited_tokens' is never chosen; give it `when` conditions that tell them apart"]
+    told_apart = shared.replace("    wire_code: rate_limit\n", "    wire_code: rate_limit\n    when: [{status: [429]}]\n")
+    assert lint_text(registry(told_apart), "r.yaml").ok
+    named = code("rate_limit") + code("limited", more="    wire_code: rate_limit\n")
+    found = [d for d in lint_text(registry(named), "r.yaml").diagnostics if d.severity == "error"]
+    assert [(d.rule, d.message.split(":")[0]) for d in found] == [
+        ("wire-code", "'limited' and 'rate_limit' both send wire code 'rate_limit' without `when`")]
+
+
+def test_errgen_docs_explains_the_wire_code_rule() -> None:
+    from conftest import run_errgen
+
+    done = run_errgen("docs", "wire-code")
+    assert done.returncode == 0, done.stderr
+    assert "only one of them may go without" in done.stdout
