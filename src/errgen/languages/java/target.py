@@ -277,7 +277,8 @@ def readme(v: ContractView, package: str) -> str:
 
 
 def contract_json(v: ContractView) -> str:
-    """Everything the runtime reads: policy, fields with wire names, categories, the table, the
+    """Everything the runtime reads: policy, the envelope (its key, and whether it holds an array of
+    entries: `errors[*]`), fields with wire names, categories, the table, the
     recovery rule for codes the SDK does not know, what a timed action becomes when attempts run
     out, and where a real response carries each fact (the view's `response`, read by
     `Errors.readHttp` and written by `Errors.toHttp`)."""
