@@ -27,7 +27,7 @@ RESPONSES = FIXTURES / "responses"
 ACTIONS = {"retry", "pause", "fix", "stop", "skip", "escalate"}
 def test_every_api_the_issue_names_has_a_registry_and_responses() -> None:
     names = {"openai", "anthropic", "stripe", "slack", "github-rest", "github-graphql", "s3", "azure-storage",
-             "google-rpc", "jsonrpc", "paypal", "shopify-graphql", "twilio", "kubernetes"}
+             "google-rpc", "jsonrpc", "paypal", "shopify-graphql", "twilio", "kubernetes", "oci-distribution"}
     assert {p.stem for p in APIS} == names
     assert {p.name for p in RESPONSES.iterdir()} == names
     for api in names:

@@ -197,6 +197,9 @@ class ContractView:
     fields: tuple[FieldSpec, ...]
     # The body key the payload is nested under on HTTP (`{"error": {...}}`), or None: top level.
     envelope: str | None
+    # True for `envelope: "errors[*]"`: the key holds an array and the payload is its first entry
+    # holding every required field (`{"errors": [{...}]}`); written as a one-entry array.
+    envelope_array: bool
     categories: tuple[CategoryRow, ...]
     codes: tuple[CodeRow, ...]
     # Each language's package settings (language -> key -> value): `targets:`, else the defaults
@@ -407,7 +410,8 @@ def _derive(registry: Registry) -> ContractView:
         vocabularies=vocabularies(registry),
         choosable_actions=CHOOSABLE_ACTIONS,
         fields=specs,
-        envelope=registry.wire.envelope,
+        envelope=registry.wire.envelope_key,
+        envelope_array=registry.wire.envelope_array,
         categories=tuple(
             CategoryRow(c.name, c.retryable, c.description, c.action, identifiers.words(c.identifier or c.name))
             for c in registry.categories

@@ -56,7 +56,10 @@ def response_spec(registry: Registry, wire_names: dict[str, str]) -> dict[str, A
     """The reading of a response as data. `wire_names`: each payload field's name on the wire.
     A malformed source or condition is left out: lint reports it (wire-source, wire-condition)."""
     response = registry.wire.response or Response()
-    envelope = [registry.wire.envelope] if registry.wire.envelope and registry.wire.format == "json" else []
+    envelope: list[Any] = []
+    if registry.wire.envelope_key and registry.wire.format == "json":
+        # An array envelope's payload may be any entry: the default sources read each in turn.
+        envelope = [registry.wire.envelope_key, ANY] if registry.wire.envelope_array else [registry.wire.envelope_key]
 
     def sources(given: tuple[str, ...], field: str) -> list[dict[str, Any]]:
         if given or registry.wire.response is not None and registry.wire.format == "xml":

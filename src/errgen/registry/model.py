@@ -93,6 +93,10 @@ class Response:
     locs: Mapping[str, Loc] = field(default_factory=dict, compare=False, repr=False)
 
 
+# The suffix of an envelope whose key holds an array of payloads: `errors[*]`.
+ENVELOPE_ARRAY = "[*]"
+
+
 @dataclass(frozen=True, slots=True)
 class Wire:
     """How payload fields are named on the wire and where the payload sits in an HTTP body."""
@@ -110,6 +114,18 @@ class Wire:
 
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], str | None]:
         return (self.case, tuple(sorted(self.rename.items())), self.envelope)
+
+    @property
+    def envelope_key(self) -> str | None:
+        """The body key the payload sits under: `envelope` without its `[*]`."""
+        if self.envelope is None:
+            return None
+        return self.envelope.removesuffix(ENVELOPE_ARRAY)
+
+    @property
+    def envelope_array(self) -> bool:
+        """`envelope: "errors[*]"`: the key holds an array of payloads (OCI, JSON:API)."""
+        return self.envelope is not None and self.envelope.endswith(ENVELOPE_ARRAY)
 
     def name_of(self, field_name: str) -> str:
         """A payload field's name on the wire: renamed, else in the registry's case."""

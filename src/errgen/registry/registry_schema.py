@@ -10,7 +10,7 @@ from typing import Any
 
 from errgen.registry import structure
 from errgen.registry.lint import package
-from errgen.registry.lint.names import FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
+from errgen.registry.lint.names import ENVELOPE, FIELD_NAME, IDENTIFIER, MAX_CODE_LENGTH, WIRE_VALUE
 from errgen.registry.model import ACTIONS, CHOOSABLE_ACTIONS, HINTS, SCOPES
 from errgen.registry.sources import FORMATS, UNITS
 from errgen.registry.sources import PREFIX, STATUS_KEY
@@ -34,7 +34,7 @@ _REFINED: dict[str, dict[str, Any]] = {
     "http_status": {"minimum": 300, "maximum": 599},
     "identifier": {"pattern": f"^{IDENTIFIER.pattern}$"},
     "case": {"enum": ["snake", "camel"]},
-    "envelope": {"pattern": f"^{FIELD_NAME.pattern}$"},
+    "envelope": {"pattern": f"^{ENVELOPE.pattern}$"},
     "retry_after_ms": {"minimum": 0, "maximum": 86_400_000},
     "description": {"minLength": 1, "maxLength": 500},
     "errgen": {"const": 1},

@@ -35,6 +35,8 @@ WIRE_VALUE = re.compile(r"[A-Za-z0-9_.:#/-]+")
 MAX_CODE_LENGTH = 128
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
 FIELD_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+# `wire.envelope`: a wire name, or a wire name and `[*]` (the key holds an array of payloads).
+ENVELOPE = re.compile(rf"{FIELD_NAME.pattern}(?:\[\*\])?")
 
 
 def _wire_value_problem(kind: str, name: str) -> str | None:
@@ -159,7 +161,7 @@ def wire_case(ctx: Context) -> Iterator[Finding]:
 
 @rule("wire-rename")
 def wire_rename(ctx: Context) -> Iterator[Finding]:
-    """`wire.rename` maps payload fields to distinct wire names (letters, digits, `_ $ -`); `wire.envelope` is such a name too."""
+    """`wire.rename` maps payload fields to distinct wire names (letters, digits, `_ $ -`); `wire.envelope` is such a name, or one followed by `[*]` (an array of payloads)."""
     wire = ctx.registry.wire
     known = list(FIELD_NAMES) if wire.case in ("snake", "camel") else []
     for name, wire_name in wire.rename.items():
@@ -173,5 +175,6 @@ def wire_rename(ctx: Context) -> Iterator[Finding]:
         if on_wire in seen:
             yield Finding(f"fields {seen[on_wire]} and {name} both go on the wire as {on_wire!r}", wire.locs.get("rename", ctx.registry.loc_of("wire")))
         seen.setdefault(on_wire, name)
-    if wire.envelope is not None and not FIELD_NAME.fullmatch(wire.envelope):
-        yield Finding(f"wire envelope {wire.envelope!r} must be letters, digits, _, $ or -", wire.locs["envelope"])
+    if wire.envelope is not None and not ENVELOPE.fullmatch(wire.envelope):
+        yield Finding(f"wire envelope {wire.envelope!r} must be a name (letters, digits, _, $ or -), or a name followed by [*] "
+                      "for an array of payloads (errors[*])", wire.locs["envelope"])
