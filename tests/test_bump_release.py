@@ -134,3 +134,22 @@ def test_a_header_code_and_a_fragment_code_without_since_are_bumped_together(rep
     assert "  HEADER_NEW:\n    since: 1.1.0\n    category:" in header.read_text(encoding="utf-8")
     assert "  GAMMA:\n    since: 1.1.0\n    category:" in (repo / "registry" / "teams" / "b.yaml").read_text(encoding="utf-8")
     assert run_errgen("lint", "--registry", "registry/errors.yaml", cwd=repo).returncode == 0
+
+
+def test_bump_writes_since_on_a_new_code_written_as_a_flow_mapping(tmp_path: Path) -> None:
+    """The README's promise holds for a one-line code too: its `since` becomes its first item."""
+    added = "  SLOW_DOWN: {category: transient, scope: request, http_status: 429, description: Slow down.}\n"
+    text, said = bump_from(tmp_path, MINIMAL, MINIMAL.replace("history:", added + "history:"))
+    assert "  SLOW_DOWN: {since: 1.1.0, category: transient, scope: request, http_status: 429, description: Slow down.}\n" in text
+    assert "changes: [SLOW_DOWN was added]" in text and "version: 1.1.0" in text, said
+    assert run_errgen("lint", "--registry", "errors.yaml", cwd=tmp_path).returncode == 0
+
+
+def test_bump_writes_since_on_a_flow_mapping_code_in_a_fragment(repo: Path) -> None:  # noqa: F811
+    typed = "owner: '@org/b'\ncodes:\n" + code("BETA") + "  GAMMA: {category: transient, scope: request, http_status: 503, description: G.}\n"
+    write(repo, "b.yaml", typed)
+    done = run_errgen("bump", "--registry", "registry/errors.yaml", "--date", "2026-12-01", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    fragment = (repo / "registry" / "teams" / "b.yaml").read_text(encoding="utf-8")
+    assert fragment == typed.replace("GAMMA: {", "GAMMA: {since: 1.1.0, ")
+    assert run_errgen("lint", "--registry", "registry/errors.yaml", cwd=repo).returncode == 0

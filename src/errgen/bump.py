@@ -196,9 +196,9 @@ def with_since(source: Source, display: str) -> tuple[Source, list[str]]:
     """The README's promise: a new code may leave `since` out and bump sets it. The registry
     does not load without it (it is required), so a line `since: VERSION` (the file's version, a
     placeholder bump then edits like any other since) is inserted as each such code's first key;
-    returns the text to bump and the codes given one. A code written as a flow mapping, or a file
-    that does not load, is left as it is (lint then says what is missing). A folder registry's
-    fragments get theirs from `Filled`."""
+    returns the text to bump and the codes given one (a code written as a flow mapping gets it as
+    its first item). A file that does not load is left as it is (lint then says what is missing).
+    A folder registry's fragments get theirs from `Filled`."""
     from errgen.registry.load import Map, load_text
 
     try:
@@ -223,11 +223,14 @@ def _placeholders(source: Source, root: object, version: str) -> tuple[Source, l
     edits, names = [], []
     for name, code in codes.items():
         if isinstance(code, Map) and code and "since" not in code:
-            start = doc.starts[code.loc.line - 1]
-            indent = doc.text[start:doc.offset(code.loc)]
-            if indent.strip(" "):  # a flow mapping, or a key after `- `: not a line of its own
+            start, at = doc.starts[code.loc.line - 1], doc.offset(code.loc)
+            indent = doc.text[start:at]
+            if doc.text.startswith("{", at):  # a flow mapping: its first item
+                edits.append((at + 1, at + 1, f"since: {version}, "))
+            elif indent.strip(" "):  # a key after `- `: not a line of its own
                 continue
-            edits.append((start, start, f"{indent}since: {version}{source.newline}"))
+            else:
+                edits.append((start, start, f"{indent}since: {version}{source.newline}"))
             names.append(name)
     return (replace(source, text=_applied(source.text, edits)), names) if names else (source, [])
 

@@ -10,6 +10,9 @@ export const REGISTRY_NAME = "acme";
 export const PROBLEM_BASE = "https://errors.acme.dev/";
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 export const ENVELOPE: string | null = null;
+/** True when the envelope's value is an array (`errors[*]`): the payload is its first entry holding
+ * every required field, and toHttp writes a one-entry array. */
+export const ENVELOPE_ARRAY: boolean = false;
 
 /** Stable error codes, in registry order; branch on these, never on message text. */
 export const CODES = ["RATE_LIMITED", "RESOURCE_NOT_FOUND", "AUTH_EXPIRED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "CONFLICT", "TENANT_UNKNOWN", "OPERATOR_NOT_ALLOWED", "PAYMENT_TIMEOUT", "REFUND_WINDOW_CLOSED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR", "ITEM_MISSING"] as const;

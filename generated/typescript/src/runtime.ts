@@ -5,7 +5,7 @@
 
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
-  DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
+  DID_YOU_MEAN_LIMIT, ENVELOPE, ENVELOPE_ARRAY, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
   REGISTRY_NAME, RESPONSE,
 } from "./contract.js";
 import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
@@ -364,7 +364,7 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
     writing["Retry-After"] = String(Math.ceil(delay / 1000));
     writing["retry-after-ms"] = String(delay);
   }
-  const data: Json = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
+  const data: Json = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, wrapped({ ...payload })]]) : { ...payload };
   const message = own(payload, w("message"));
   const members: [string, unknown][] = [
     ["type", entry !== undefined ? entry.typeUri : PROBLEM_BASE + (typeof code === "string" ? code : "")],
@@ -384,6 +384,16 @@ export function toHttp(given: ErrorPayload | Json, problem = false): HttpRespons
   return { status, headers, body: toJson(shaped) };
 }
 
+/** The value toHttp writes under the envelope: the payload, or for an array envelope a one-entry array. */
+function wrapped(payload: Json): unknown {
+  return ENVELOPE_ARRAY ? [payload] : payload;
+}
+
+/** The payload object in what `wrapped` made of it. */
+function unwrapped(value: unknown): Json {
+  return (ENVELOPE_ARRAY ? (value as unknown[])[0] : value) as Json;
+}
+
 /** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
  * shares its wire code with others goes out as that wire code; each fact also sits where the
  * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
@@ -392,11 +402,11 @@ function apiShape(payload: Json, body: Json, headers: Record<string, string>): u
   const code = own(payload, w("code"));
   const sent = typeof code === "string" ? WIRE_CODE.get(code) ?? code : code;
   if (sent !== code) {
-    const inner: Json = { ...(ENVELOPE !== null ? (body[ENVELOPE] as Json) : body) };
+    const inner: Json = { ...(ENVELOPE !== null ? unwrapped(body[ENVELOPE]) : body) };
     put(inner, w("code"), sent);
     if (ENVELOPE !== null) {
       body = { ...body };
-      put(body, ENVELOPE, inner);
+      put(body, ENVELOPE, wrapped(inner));
     } else {
       body = inner;
     }
@@ -494,15 +504,28 @@ function claims(document: unknown): boolean {
   });
 }
 
+/** Whether `value` is an object holding every required field (by wire name). */
+function complete(value: unknown): value is Json {
+  return isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name));
+}
+
+/** The payload a JSON body carries under the envelope (docs/conformance.md): the value under its
+ * key; for an array envelope whose value is an array, its first entry holding every required
+ * field, else the array itself (then read by the registry's sources). A body without the key is
+ * its own payload. */
+function payloadIn(document: Json): unknown {
+  if (ENVELOPE === null || !Object.prototype.hasOwnProperty.call(document, ENVELOPE)) return document;
+  const value = document[ENVELOPE];
+  if (!ENVELOPE_ARRAY || !Array.isArray(value)) return value;
+  return (value as unknown[]).find(complete) ?? value;
+}
+
 function payloadOf(
   status: number, headers: Headers, document: unknown, code: string | null, correlationId: string | null,
   delay: number | null, xml: boolean, nowMs: number,
 ): unknown {
-  let value = document;
-  if (ENVELOPE !== null && !xml && isObject(value) && Object.prototype.hasOwnProperty.call(value, ENVELOPE)) {
-    value = value[ENVELOPE];
-  }
-  if ((isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
+  const value = !xml && isObject(document) ? payloadIn(document) : document;
+  if (complete(value) || code === null) {
     return asSent(status, headers, document, value, delayMs(document, headers, nowMs, RESPONSE.own_retry_after));
   }
   const name = registryCode(code, status, document, headers, () => true, isKnownCode);

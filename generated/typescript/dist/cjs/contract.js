@@ -13,6 +13,10 @@ exports.PROBLEM_BASE = PROBLEM_BASE;
 /** The body key an HTTP payload is nested under, or null: the payload is the body. */
 const ENVELOPE = null;
 exports.ENVELOPE = ENVELOPE;
+/** True when the envelope's value is an array (`errors[*]`): the payload is its first entry holding
+ * every required field, and toHttp writes a one-entry array. */
+const ENVELOPE_ARRAY = false;
+exports.ENVELOPE_ARRAY = ENVELOPE_ARRAY;
 
 /** Stable error codes, in registry order; branch on these, never on message text. */
 const CODES = ["RATE_LIMITED", "RESOURCE_NOT_FOUND", "AUTH_EXPIRED", "UPSTREAM_TIMEOUT", "VALIDATION_FAILED", "CONFLICT", "TENANT_UNKNOWN", "OPERATOR_NOT_ALLOWED", "PAYMENT_TIMEOUT", "REFUND_WINDOW_CLOSED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR", "ITEM_MISSING"];

@@ -276,7 +276,7 @@ function toHttp(given, problem = false) {
         writing["Retry-After"] = String(Math.ceil(delay / 1000));
         writing["retry-after-ms"] = String(delay);
     }
-    const data = contract_js_1.ENVELOPE !== null ? Object.fromEntries([[contract_js_1.ENVELOPE, { ...payload }]]) : { ...payload };
+    const data = contract_js_1.ENVELOPE !== null ? Object.fromEntries([[contract_js_1.ENVELOPE, wrapped({ ...payload })]]) : { ...payload };
     const message = (0, verdict_js_1.own)(payload, w("message"));
     const members = [
         ["type", entry !== undefined ? entry.typeUri : contract_js_1.PROBLEM_BASE + (typeof code === "string" ? code : "")],
@@ -295,6 +295,14 @@ function toHttp(given, problem = false) {
     }
     return { status, headers, body: (0, wire_js_1.toJson)(shaped) };
 }
+/** The value toHttp writes under the envelope: the payload, or for an array envelope a one-entry array. */
+function wrapped(payload) {
+    return contract_js_1.ENVELOPE_ARRAY ? [payload] : payload;
+}
+/** The payload object in what `wrapped` made of it. */
+function unwrapped(value) {
+    return (contract_js_1.ENVELOPE_ARRAY ? value[0] : value);
+}
 /** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
  * shares its wire code with others goes out as that wire code; each fact also sits where the
  * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
@@ -303,11 +311,11 @@ function apiShape(payload, body, headers) {
     const code = (0, verdict_js_1.own)(payload, w("code"));
     const sent = typeof code === "string" ? reading_js_1.WIRE_CODE.get(code) ?? code : code;
     if (sent !== code) {
-        const inner = { ...(contract_js_1.ENVELOPE !== null ? body[contract_js_1.ENVELOPE] : body) };
+        const inner = { ...(contract_js_1.ENVELOPE !== null ? unwrapped(body[contract_js_1.ENVELOPE]) : body) };
         put(inner, w("code"), sent);
         if (contract_js_1.ENVELOPE !== null) {
             body = { ...body };
-            put(body, contract_js_1.ENVELOPE, inner);
+            put(body, contract_js_1.ENVELOPE, wrapped(inner));
         }
         else {
             body = inner;
@@ -380,12 +388,25 @@ function claims(document) {
         return typeof step === "string" && (0, verdict_js_1.has)(document, step);
     });
 }
+/** Whether `value` is an object holding every required field (by wire name). */
+function complete(value) {
+    return (0, verdict_js_1.isObject)(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name));
+}
+/** The payload a JSON body carries under the envelope (docs/conformance.md): the value under its
+ * key; for an array envelope whose value is an array, its first entry holding every required
+ * field, else the array itself (then read by the registry's sources). A body without the key is
+ * its own payload. */
+function payloadIn(document) {
+    if (contract_js_1.ENVELOPE === null || !Object.prototype.hasOwnProperty.call(document, contract_js_1.ENVELOPE))
+        return document;
+    const value = document[contract_js_1.ENVELOPE];
+    if (!contract_js_1.ENVELOPE_ARRAY || !Array.isArray(value))
+        return value;
+    return value.find(complete) ?? value;
+}
 function payloadOf(status, headers, document, code, correlationId, delay, xml, nowMs) {
-    let value = document;
-    if (contract_js_1.ENVELOPE !== null && !xml && (0, verdict_js_1.isObject)(value) && Object.prototype.hasOwnProperty.call(value, contract_js_1.ENVELOPE)) {
-        value = value[contract_js_1.ENVELOPE];
-    }
-    if (((0, verdict_js_1.isObject)(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
+    const value = !xml && (0, verdict_js_1.isObject)(document) ? payloadIn(document) : document;
+    if (complete(value) || code === null) {
         return asSent(status, headers, document, value, (0, reading_js_1.delayMs)(document, headers, nowMs, contract_js_1.RESPONSE.own_retry_after));
     }
     const name = (0, reading_js_1.registryCode)(code, status, document, headers, () => true, isKnownCode);

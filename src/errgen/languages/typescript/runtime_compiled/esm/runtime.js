@@ -1,7 +1,7 @@
 // Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
-import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, ENVELOPE_ARRAY, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
@@ -251,7 +251,7 @@ export function toHttp(given, problem = false) {
         writing["Retry-After"] = String(Math.ceil(delay / 1000));
         writing["retry-after-ms"] = String(delay);
     }
-    const data = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, { ...payload }]]) : { ...payload };
+    const data = ENVELOPE !== null ? Object.fromEntries([[ENVELOPE, wrapped({ ...payload })]]) : { ...payload };
     const message = own(payload, w("message"));
     const members = [
         ["type", entry !== undefined ? entry.typeUri : PROBLEM_BASE + (typeof code === "string" ? code : "")],
@@ -270,6 +270,14 @@ export function toHttp(given, problem = false) {
     }
     return { status, headers, body: toJson(shaped) };
 }
+/** The value toHttp writes under the envelope: the payload, or for an array envelope a one-entry array. */
+function wrapped(payload) {
+    return ENVELOPE_ARRAY ? [payload] : payload;
+}
+/** The payload object in what `wrapped` made of it. */
+function unwrapped(value) {
+    return (ENVELOPE_ARRAY ? value[0] : value);
+}
 /** What the API itself sends (docs/conformance.md, "Writing in the API's own shape"): a code that
  * shares its wire code with others goes out as that wire code; each fact also sits where the
  * registry reads it first, in the body and in a header, and every `equals` condition holds. An XML
@@ -278,11 +286,11 @@ function apiShape(payload, body, headers) {
     const code = own(payload, w("code"));
     const sent = typeof code === "string" ? WIRE_CODE.get(code) ?? code : code;
     if (sent !== code) {
-        const inner = { ...(ENVELOPE !== null ? body[ENVELOPE] : body) };
+        const inner = { ...(ENVELOPE !== null ? unwrapped(body[ENVELOPE]) : body) };
         put(inner, w("code"), sent);
         if (ENVELOPE !== null) {
             body = { ...body };
-            put(body, ENVELOPE, inner);
+            put(body, ENVELOPE, wrapped(inner));
         }
         else {
             body = inner;
@@ -355,12 +363,25 @@ function claims(document) {
         return typeof step === "string" && has(document, step);
     });
 }
+/** Whether `value` is an object holding every required field (by wire name). */
+function complete(value) {
+    return isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name));
+}
+/** The payload a JSON body carries under the envelope (docs/conformance.md): the value under its
+ * key; for an array envelope whose value is an array, its first entry holding every required
+ * field, else the array itself (then read by the registry's sources). A body without the key is
+ * its own payload. */
+function payloadIn(document) {
+    if (ENVELOPE === null || !Object.prototype.hasOwnProperty.call(document, ENVELOPE))
+        return document;
+    const value = document[ENVELOPE];
+    if (!ENVELOPE_ARRAY || !Array.isArray(value))
+        return value;
+    return value.find(complete) ?? value;
+}
 function payloadOf(status, headers, document, code, correlationId, delay, xml, nowMs) {
-    let value = document;
-    if (ENVELOPE !== null && !xml && isObject(value) && Object.prototype.hasOwnProperty.call(value, ENVELOPE)) {
-        value = value[ENVELOPE];
-    }
-    if ((isObject(value) && REQUIRED.every((name) => Object.prototype.hasOwnProperty.call(value, name))) || code === null) {
+    const value = !xml && isObject(document) ? payloadIn(document) : document;
+    if (complete(value) || code === null) {
         return asSent(status, headers, document, value, delayMs(document, headers, nowMs, RESPONSE.own_retry_after));
     }
     const name = registryCode(code, status, document, headers, () => true, isKnownCode);
