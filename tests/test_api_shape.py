@@ -39,20 +39,34 @@ print(json.dumps(out))
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, list[dict[str, Any]]]]:
+def sdks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every examples/apis registry's Python SDK, built once: root / <api> / python."""
     from errgen.emit.build import build
 
     root = tmp_path_factory.mktemp("shape")
-    found = {}
     for path in APIS:
         registry = lint_path(path).registry
         assert registry is not None
         build(registry, root / path.stem, ["python"])
-        [package] = [p for p in (root / path.stem / "python").iterdir() if p.is_dir()]
-        done = subprocess.run([sys.executable, "-c", PROBE, package.name], capture_output=True, text=True, timeout=300,
-                              env={"PYTHONPATH": str(root / path.stem / "python")})
-        assert done.returncode == 0, done.stderr
-        found[path.stem] = (view(registry).response, json.loads(done.stdout))
+    return root
+
+
+def _run(sdks: Path, api: str, script: str) -> Any:
+    """`script` run with the api's SDK importable, its module name as argv[1]; its JSON output."""
+    [package] = [p for p in (sdks / api / "python").iterdir() if p.is_dir()]
+    done = subprocess.run([sys.executable, "-c", script, package.name], capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(sdks / api / "python")})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def written(sdks: Path) -> dict[str, tuple[Any, list[dict[str, Any]]]]:
+    found = {}
+    for path in APIS:
+        registry = lint_path(path).registry
+        assert registry is not None
+        found[path.stem] = (view(registry).response, _run(sdks, path.stem, PROBE))
     return found
 
 
@@ -127,3 +141,30 @@ def test_an_index_past_64_is_refused_so_writing_never_pads_a_huge_array() -> Non
     text = text.replace('"body:errors[0].type"', '"body:errors[65].type"', 1)
     assert "body:errors[65].type" in text
     assert "wire-source" in {d.rule for d in lint_text(text).diagnostics}
+
+
+# SPEC E: OCI's `{"errors": [...]}`, read as the registry says and written as a one-entry array.
+OCI = r'''
+import importlib, json, sys
+m = importlib.import_module(sys.argv[1])
+sent = m.to_http(m.new_error(m.Code.BLOB_UNKNOWN, "req-7", resource_id="sha256:ab"))
+payload = json.loads(sent.body)["errors"][0]
+theirs = {"code": "MANIFEST_BLOB_UNKNOWN", "message": "blob unknown to registry", "detail": "sha256:cd"}
+out = {"body": json.loads(sent.body)}
+for label, body in (("second-entry", {"errors": [theirs, payload]}), ("two-of-theirs", {"errors": [theirs, {**theirs, "detail": "sha256:ef"}]})):
+    read = m.read_http(404, {"Content-Type": "application/json"}, json.dumps(body))
+    decision = m.decide(read.payload)
+    out[label] = [read.code, decision.action.value, decision.correlation_id, decision.resource_id]
+print(json.dumps(out))
+'''
+
+
+def test_an_oci_registry_writes_one_entry_and_reads_the_entry_holding_the_payload(sdks: Path) -> None:
+    got = _run(sdks, "oci-distribution", OCI)
+    [entry] = got["body"]["errors"]  # the payload itself, alone in the array
+    assert (entry["code"], entry["correlation_id"], entry["resource_id"]) == ("BLOB_UNKNOWN", "req-7", "sha256:ab")
+    assert set(got["body"]) == {"errors"}
+    # errgen's payload after an entry of the API's own: the payload is read (its correlation id, its resource).
+    assert got["second-entry"][1:] == ["skip", "req-7", "sha256:ab"]
+    # The API's own entries only: read by the sources, the code of the first (MANIFEST_BLOB_UNKNOWN: fix).
+    assert got["two-of-theirs"] == ["MANIFEST_BLOB_UNKNOWN", "fix", "", None]

@@ -50,6 +50,17 @@ def test_an_envelope_change_is_reported_once_as_a_wire_change() -> None:
     assert [r[0] for r in rules(BASE, new)] == ["wire-changed"]
 
 
+def test_an_envelope_becoming_an_array_is_a_wire_change_naming_it() -> None:
+    """SPEC E: `errors` -> `errors[*]` keeps the key but not the body's shape."""
+    old = copy.deepcopy(BASE)
+    old["wire"] = {"envelope": "errors"}
+    new = copy.deepcopy(BASE)
+    new["wire"] = {"envelope": "errors[*]"}
+    [change] = classify(lint_ok(old, "old.yaml"), lint_ok(new, "new.yaml"))
+    assert (change.rule, change.bump) == ("wire-changed", "major")
+    assert "from errors to errors[*]" in change.message
+
+
 def test_naming_wire_in_the_history_announces_a_registry_level_wire_break() -> None:
     new = copy.deepcopy(BASE)
     new["version"] = "2.0.0"

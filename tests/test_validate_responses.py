@@ -133,3 +133,29 @@ def test_a_delay_its_unit_cannot_read_is_reported(tmp_path: Path) -> None:
     assert [rule for rule, _ in got] == ["delay-unreadable", "delay-unreadable"]
     assert "body:details.retryAfterSeconds (unit seconds) holds 'a minute'" in got[0][1]
     assert "header:retry-after (unit http) holds 'soon'" in got[1][1]
+
+
+def test_an_array_envelope_body_holds_the_payload_among_the_apis_entries() -> None:
+    """SPEC E: the body schema of `errors[*]` takes what to_http writes (a one-entry array), and an
+    entry of the API's own beside the payload, but no array without a payload."""
+    from jsonschema import Draft202012Validator
+
+    from errgen import payload_schema
+    from errgen.emit.targets import _writing_vectors as writing
+    from errgen.emit.targets import schema as target
+
+    registry = load_registry(APIS / "oci-distribution.yaml")
+    body = json.loads(target.render(registry)["schema/error-body.schema.json"])
+    Draft202012Validator.check_schema(body)
+    check = Draft202012Validator(body)
+    contract = view(registry)
+    for row in contract.codes:
+        example = payload_schema.example(contract, row)
+        for problem in (False, True):
+            written = writing.http(contract, example, problem)["body"]
+            assert len(written["errors"]) == 1 and check.is_valid(written), (row.code, problem, written)
+        theirs = {"code": "DENIED", "message": "requested access to the resource is denied"}
+        assert check.is_valid({"errors": [theirs, example]})
+    assert not check.is_valid({"errors": [theirs]})  # no entry is a payload
+    assert not check.is_valid({"errors": []})
+    assert not check.is_valid({"errors": example})  # the schema says array (a reader still takes it)

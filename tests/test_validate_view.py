@@ -87,3 +87,17 @@ def test_an_enveloped_body_is_read_under_its_envelope(tmp_path: Path, name: str,
     assert rules(tmp_path, "wire: {envelope: error}\n", text, name) == []
     # Without an envelope in the registry the same body is a payload with one unknown field.
     assert "extra-field" in rules(tmp_path, "", text, name)
+
+
+def test_an_array_envelope_is_read_at_the_entry_holding_the_payload(tmp_path: Path) -> None:
+    """SPEC E: `errors[*]`: the payload may follow entries of the API's own (OCI's `{"code",
+    "message"}`); those are not judged as payloads, but a secret in them is still found."""
+    theirs = {"code": "DENIED", "message": "requested access to the resource is denied"}
+    payload = {**ENVELOPED["error"], "code": "nope"}
+    line = json.dumps({"errors": [theirs, payload]})
+    wire = 'wire: {envelope: "errors[*]"}\n'
+    assert rules(tmp_path, wire, line + "\n", "p.jsonl") == ["unknown-code"]  # the second entry's code
+    leaked = json.dumps({"errors": [{**theirs, "detail": "token ghp_" + "a1B2" * 9}, ENVELOPED["error"]]})
+    assert rules(tmp_path, wire, leaked + "\n", "p.jsonl") == ["leak-secret"]
+    # No entry holds the payload: the array itself is judged, and is no payload.
+    assert rules(tmp_path, wire, json.dumps({"errors": [theirs]}) + "\n", "p.jsonl") == ["not-an-object"]

@@ -130,3 +130,49 @@ def test_every_language_names_codes_after_the_identifier_override(tmp_path: Path
     assert "CodeCardDeclinedV2" in (out / "go" / "table.go").read_text()
     assert "CardDeclinedV2," in (out / "rust" / "src" / "data.rs").read_text()
     assert 'CARD_DECLINED_V2("card_declined")' in next(out.glob("java/src/main/java/**/Code.java")).read_text()
+
+
+def test_an_array_envelope_is_its_key_and_reads_each_entry_by_default() -> None:
+    """SPEC E: `errors[*]` (OCI, JSON:API): the view's envelope is the key, envelope_array says the
+    key holds an array, and the default sources read every entry's fields (the ANY step)."""
+    result = lint_text(registry(code("a"), "wire:\n  envelope: errors[*]\n"), "r.yaml")
+    assert result.ok, result.diagnostics
+    v = view(result.registry)
+    assert (v.envelope, v.envelope_array) == ("errors", True)
+    assert v.response["code"] == [{"in": "body", "path": ["errors", -1, "code"]}]
+    plain = view(lint_text(registry(code("a"), "wire:\n  envelope: error\n"), "r.yaml").registry)
+    assert (plain.envelope, plain.envelope_array) == ("error", False)
+    assert plain.response["code"] == [{"in": "body", "path": ["error", "code"]}]
+
+
+@pytest.mark.parametrize("envelope", ["errors[0]", "errors[*][*]", "[*]", "errors []", "errors.items"])
+def test_a_bad_envelope_is_reported_at_its_place_saying_what_is_accepted(envelope: str) -> None:
+    found = lint_text(registry(code("a"), f'wire:\n  envelope: "{envelope}"\n'), "r.yaml").diagnostics
+    [text] = [d.text() for d in found if d.severity == "error"]
+    assert text.startswith("r.yaml:5:13: error[wire-rename]: wire envelope "), text
+    assert "or a name followed by [*]" in text
+
+
+def test_a_second_code_sending_the_same_wire_code_without_when_is_refused_where_it_says_so() -> None:
+    """#39: among codes sending one wire code, the first without `when` is chosen (errgen.wire
+    `variants`): a later one without `when` never is, whether it shares a `wire_code` or sends the
+    other's name."""
+    shared = code("limited", more="    wire_code: rate_limit\n") + code("limited_tokens", more="    wire_code: rate_limit\n")
+    found = [d for d in lint_text(registry(shared), "r.yaml").diagnostics if d.severity == "error"]
+    assert [d.text() for d in found] == [
+        "r.yaml:19:16: error[wire-code]: 'limited_tokens' and 'limited' both send wire code 'rate_limit' without `when`: "
+        "'limited_tokens' is never chosen; give it `when` conditions that tell them apart"]
+    told_apart = shared.replace("    wire_code: rate_limit\n", "    wire_code: rate_limit\n    when: [{status: [429]}]\n")
+    assert lint_text(registry(told_apart), "r.yaml").ok
+    named = code("rate_limit") + code("limited", more="    wire_code: rate_limit\n")
+    found = [d for d in lint_text(registry(named), "r.yaml").diagnostics if d.severity == "error"]
+    assert [(d.rule, d.message.split(":")[0]) for d in found] == [
+        ("wire-code", "'limited' and 'rate_limit' both send wire code 'rate_limit' without `when`")]
+
+
+def test_errgen_docs_explains_the_wire_code_rule() -> None:
+    from conftest import run_errgen
+
+    done = run_errgen("docs", "wire-code")
+    assert done.returncode == 0, done.stderr
+    assert "only one of them may go without" in done.stdout

@@ -112,20 +112,27 @@ def body_schema(contract: ContractView) -> dict[str, Any] | None:
     """The HTTP body's shape when the payload sits under an envelope (`{"error": {...}}`): the
     payload schema under that key, self-contained (the payload in `$defs`) so any validator
     takes the file alone. The envelope's siblings are the API's own and not constrained: the SDKs
-    and `errgen validate` read the payload under the envelope and leave the rest. None without
-    an envelope, or for an XML body: then the body is the payload (error.schema.json)."""
+    and `errgen validate` read the payload under the envelope and leave the rest. An array
+    envelope (`errors[*]`) holds at least one payload among entries of the API's own: the first
+    entry holding every required field is the one read. None without an envelope, or for an XML
+    body: then the body is the payload (error.schema.json)."""
     if contract.envelope is None or contract.response["format"] != "json":
         return None
     inner = {key: value for key, value in schema(contract).items() if key not in ("$schema", "$comment")}
+    payload: dict[str, Any] = {"$ref": "#/$defs/payload"}
+    where = f"the error payload under {contract.envelope!r}"
+    if contract.envelope_array:
+        payload = {"type": "array", "minItems": 1, "contains": payload}
+        where = (f"an array under {contract.envelope!r} holding the error payload; the first entry holding every "
+                 "required field is the payload read, the other entries are the API's own")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": contract.header,
         "title": f"{contract.name} error response body",
-        "description": f"The HTTP body of an error response of the {contract.name} error contract: "
-                       f"the error payload under {contract.envelope!r}.",
+        "description": f"The HTTP body of an error response of the {contract.name} error contract: {where}.",
         "type": "object",
         "required": [contract.envelope],
-        "properties": {contract.envelope: {"$ref": "#/$defs/payload"}},
+        "properties": {contract.envelope: payload},
         "$defs": {"payload": inner},
     }
 

@@ -16,6 +16,9 @@ DISTRIBUTION = "acme-errors"
 PROBLEM_BASE = "https://errors.acme.dev/"
 # The body key an HTTP payload is nested under, or None: the payload is the body.
 ENVELOPE: Optional[str] = None
+# True when the key holds an array of payloads (`errors[*]`): read, the first entry holding every
+# required field; written, a one-entry array.
+ENVELOPE_ARRAY = False
 
 DEFAULT_MAX_ATTEMPTS = 5
 DEFAULT_MAX_DELAY_MS = 3_600_000

@@ -26,6 +26,7 @@ from ._contract import (
     DEFAULT_MAX_DELAY_MS,
     DID_YOU_MEAN_LIMIT,
     ENVELOPE,
+    ENVELOPE_ARRAY,
     EXHAUSTED,
     FALLBACK_ACTIONS,
     FIELDS,
@@ -416,7 +417,7 @@ def _http(payload: Mapping[str, Any], problem: bool) -> HttpResponse:
     if delay is not None:
         headers["Retry-After"] = str(-(-delay // 1000))
         headers["retry-after-ms"] = str(delay)
-    body: dict[str, Any] = {ENVELOPE: dict(payload)} if ENVELOPE else dict(payload)
+    body = _enveloped(dict(payload))
     if problem:
         code = payload.get(_W["code"])
         message = payload.get(_W["message"])
@@ -448,14 +449,44 @@ def _api_shape(payload: Mapping[str, Any], body: dict[str, Any], headers: dict[s
     code = payload.get(_W["code"])
     sent = _reading.WIRE_CODE.get(code, code) if isinstance(code, str) else code
     if sent != code:
-        inner = dict(body[ENVELOPE]) if ENVELOPE else body
-        inner[_W["code"]] = sent
-        body = {**body, ENVELOPE: inner} if ENVELOPE else inner
+        _inner(body)[_W["code"]] = sent  # body's dicts are _http's own copies: edited in place
     rows = RESPONSE["variants"].get(sent, ()) if isinstance(sent, str) else ()
     variant = [c for name, cs in rows if name == code for c in cs]
     facts = {fact: payload.get(_W[fact]) for fact in ("message", "correlation_id", "resource_id")}
     todo = _writing.writes({**facts, "code": sent}, variant)
     return _writing.apply({} if RESPONSE["format"] == "xml" else body, headers, todo)
+
+
+def _enveloped(payload: dict[str, Any]) -> dict[str, Any]:
+    """The body errgen writes: the payload, under the envelope if any (in a one-entry array for
+    `errors[*]`)."""
+    if not ENVELOPE:
+        return payload
+    return {ENVELOPE: [payload] if ENVELOPE_ARRAY else payload}
+
+
+def _inner(body: dict[str, Any]) -> dict[str, Any]:
+    """The payload object inside a body `_enveloped` made."""
+    if not ENVELOPE:
+        return body
+    found: dict[str, Any] = body[ENVELOPE][0] if ENVELOPE_ARRAY else body[ENVELOPE]
+    return found
+
+
+def _unenveloped(document: object) -> object:
+    """The payload a JSON body carries (docs/conformance.md, "Reading an HTTP response"): the value
+    under the envelope; for `errors[*]`, its array's first entry holding every required field, else
+    the array itself (then read by the sources, like any API's errors)."""
+    if not ENVELOPE or not isinstance(document, dict) or ENVELOPE not in document:
+        return document
+    value = document[ENVELOPE]
+    if ENVELOPE_ARRAY and isinstance(value, list):
+        return next((entry for entry in value if _holds_required(entry)), value)
+    return value
+
+
+def _holds_required(value: object) -> bool:
+    return isinstance(value, dict) and all(name in value for name in _REQUIRED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,10 +668,8 @@ def _payload(
     xml: bool,
     now_ms: int,
 ) -> object:
-    value = document
-    if ENVELOPE and not xml and isinstance(value, dict) and ENVELOPE in value:
-        value = value[ENVELOPE]
-    if isinstance(value, dict) and all(name in value for name in _REQUIRED) or code is None:
+    value = document if xml else _unenveloped(document)
+    if _holds_required(value) or code is None:
         own = _reading.delay_ms(document, headers, now_ms, RESPONSE["own_retry_after"])
         return _as_sent(status, headers, document, value, own)
     name = _reading.registry_code(code, status, document, headers, exact=_exact)

@@ -51,7 +51,7 @@ CATEGORY_ADDED = declare("category-added", "minor", "category", "A new category.
 CATEGORY_DESCRIPTION_CHANGED = declare("category-description-changed", "patch", "category", "A category's description was reworded.", "`description: A human must act.` -> `description: Someone must act.`")
 PROBLEM_BASE_CHANGED = declare("problem-base-changed", "major", "registry", "`problem_base` changed, and with it every code's problem type URI (`type` in RFC 9457 responses): clients that match on the type break. Naming `problem_base` (or the rule id) in the history entry announces it.", "`problem_base: https://errors.acme.dev/` -> `problem_base: https://errors.acme.com/`", keyword="problem_base")
 PACKAGE_CHANGED = declare("package-changed", "major", "registry", "A generated SDK's package coordinates changed (from `name` or `targets:`): consumers must change their dependency and imports. Naming the word package (or the rule id) in the history entry announces it.", "`targets: {typescript: {package: acme-errors}}` -> `{package: '@acme/errors'}`", keyword="package")
-WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope key, changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)", keyword="wire")
+WIRE_CHANGED = declare("wire-changed", "major", "registry", "A payload field's name on the wire, or the HTTP envelope (its key, or `[*]`: an array of payloads), changed (`wire:`): every client and service reading or writing payloads breaks. Naming `wire` (or the rule id) in the history entry announces it.", "`wire: {case: snake}` -> `wire: {case: camel}` (`retry_after_ms` becomes `retryAfterMs`)", keyword="wire")
 RESPONSE_READING_CHANGED = declare("response-reading-changed", "major", "registry", "How a real response is recognised and where it carries the code changed: `wire.format` (json or xml), the `wire.response.code` sources (or their order), or `wire.response.error_when`. A client built before reads the code from another place, or takes other responses for errors, so it decides known errors as unknown ones. Naming `wire` (or the rule id) in the history entry announces it.", "`response: {code: [body:error.code]}` -> `response: {code: [header:x-error-code]}`", keyword="wire")
 RESPONSE_DETAIL_CHANGED = declare("response-detail-changed", "patch", "registry", "Where a real response carries a display or timing fact changed: the `wire.response` sources of `message`, `correlation_id`, `resource_id` or `retry_after`. Clients built before still decide every code the same; they may miss the request id, the message or the server's delay and fall back to the registry's.", "`correlation_id: [header:x-request-id]` -> `correlation_id: [header:x-trace-id]`")
 WIRE_CODE_CHANGED = declare("wire-code-changed", "major", "code", "The code the API sends for a code changed (`wire_code`): clients built before look for the old value and decide the new one as unknown.", "`ConditionNotMet412: {wire_code: ConditionNotMet}` -> `{wire_code: PreconditionFailed}`")
@@ -274,6 +274,13 @@ def categories(old: ContractView, new: ContractView) -> Iterator[Change]:
             yield Change(CATEGORY_ADDED.id, CATEGORY_ADDED.bump, f"category {cat.name} was added", category=cat.name, new=Place.at(new_reg.path, cat.loc))
 
 
+def _envelope(contract: ContractView) -> str:
+    """The envelope as the registry writes it: `error`, `errors[*]`, or none."""
+    if contract.envelope is None:
+        return "none"
+    return contract.envelope + ("[*]" if contract.envelope_array else "")
+
+
 @rule
 def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
     """What every code shares: the problem type base and the SDK package coordinates."""
@@ -286,8 +293,8 @@ def registry_level(old: ContractView, new: ContractView) -> Iterator[Change]:
         if before.wire != after.wire:
             msg = f"field {after.name} goes on the wire as {after.wire!r}, not {before.wire!r}: payloads written either way are rejected the other way"
             yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail=after.name, new=wire_place)
-    if old.envelope != new.envelope:
-        msg = f"the HTTP envelope changed from {old.envelope or 'none'} to {new.envelope or 'none'}: bodies are read from another place"
+    if _envelope(old) != _envelope(new):
+        msg = f"the HTTP envelope changed from {_envelope(old)} to {_envelope(new)}: bodies are read from another place"
         yield Change(WIRE_CHANGED.id, WIRE_CHANGED.bump, msg, detail="envelope", new=wire_place)
     for setting, was, now in _package_settings(old, new):
         if was != now:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from errgen.envelope import unenveloped
 from errgen.formats import visible
 from errgen.registry.model import Registry
 from errgen.payload_checks import ContractChecker, prose_findings
@@ -41,8 +42,6 @@ class Validator:
         self.contract = ContractChecker(registry)
         self.scanner = scanner
         self.responses = ResponseChecker(registry, self.contract.contract) if responses else None
-        # An HTTP body carries the payload under this key when the registry's `wire:` says so.
-        self.envelope = registry.wire.envelope_key
         self.known = self.contract.contract.on_wire.all()  # the payload's own keys, on the wire
 
     def file(self, name: str) -> Iterator[PayloadFinding]:
@@ -68,10 +67,9 @@ class Validator:
 
     def _unenveloped(self, value: Any) -> Any:
         """The payload under the registry's envelope, as the SDKs' read_http takes it from a body
-        (`{"error": {...}}`), whether the body came as a recorded response or as a line of JSON."""
-        if self.envelope and isinstance(value, dict) and self.envelope in value:
-            return value[self.envelope]
-        return value
+        (`{"error": {...}}`; `{"errors": [..., {...}]}`: the first entry holding every required
+        field), whether the body came as a recorded response or as a line of JSON."""
+        return unenveloped(self.contract.contract, value)
 
     def _response(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:
@@ -118,8 +116,17 @@ def _places(record: Record, body: Any, known: frozenset[str]) -> Iterator[tuple[
     for name, value in (record.http[1] if record.http is not None else {}).items():
         yield f"headers.{name}", f"{name}: {value}", "headers"
     if body is not record.value and isinstance(body, dict):  # what sits beside the envelope
-        yield from _top_level(_strings({key: value for key, value in body.items() if value is not record.value}, frozenset()))
+        yield from _top_level(_strings({key: _besides(value, record.value) for key, value in body.items()
+                                        if value is not record.value}, frozenset()))
     yield from _top_level(_strings(record.value, known))
+
+
+def _besides(value: Any, payload: Any) -> Any:
+    """An array envelope's entries other than the payload (scanned as the API's own; the payload
+    itself, with its known keys, below), each at its own index."""
+    if isinstance(value, list) and any(entry is payload for entry in value):
+        return [None if entry is payload else entry for entry in value]
+    return value
 
 
 def _top_level(strings: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str, str]]:

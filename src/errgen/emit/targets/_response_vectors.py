@@ -18,6 +18,7 @@ import calendar
 
 from errgen.contract import MAX_DELAY_VALUE_MS, CodeRow, ContractView
 from errgen.emit.targets._decisions import status_decision
+from errgen.envelope import holds_required, unenveloped
 from errgen.wire import ANY, mended
 
 PATH = "conformance/responses.json"
@@ -195,7 +196,7 @@ def _correlated(contract: ContractView, case: Reading) -> Reading:
     """SPEC R: the correlation id a case states is what the registry's correlation sources read
     from the response as sent, not only what the case put there: when one body path serves both
     the code and the correlation id, the code read is the correlation id too (a JSON body; the
-    XML cases state theirs in `_reading`, from the document they build)."""
+    XML cases state theirs in `read_case`, from the document they build)."""
     if not case.error or contract.response["format"] != "json":
         return case
     text = " " * case.pad + case.body
@@ -214,9 +215,7 @@ def _correlated(contract: ContractView, case: Reading) -> Reading:
 def _is_built(contract: ContractView, document: Any) -> bool:
     """Whether `read_http` builds the payload from the code read (step 5), rather than reading
     errgen's own payload from the body."""
-    env = contract.envelope
-    value = document[env] if env and isinstance(document, dict) and env in document else document
-    return not (isinstance(value, dict) and all(f.wire in value for f in contract.fields if f.required))
+    return not holds_required(contract, unenveloped(contract, document))
 
 
 def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
@@ -233,7 +232,7 @@ def _all(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
     yield from infrastructure(contract)
 
 
-def _reading(contract: ContractView, name: str, response: Response, code: str | None, *, registry_code: str | None = None,
+def read_case(contract: ContractView, name: str, response: Response, code: str | None, *, registry_code: str | None = None,
              correlation: str | None = None, message: str | None = None, delay: int | None = None,
              error: bool = True) -> Reading | None:
     if not response.ok:
@@ -251,26 +250,26 @@ def code_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readin
     """A known code at each code source alone, and an unknown one by status."""
     row = rows[0]
     for index, source in enumerate(contract.response["code"]):
-        case = _reading(contract, f"response/code/source-{index}", Response(row.http_status).put(source, row.wire_code), row.code)
+        case = read_case(contract, f"response/code/source-{index}", Response(row.http_status).put(source, row.wire_code), row.code)
         if case:
             yield case
     first = contract.response["code"][0]
     for status in (400, 429, 500, 503):
         response = Response(status).put(first, "code_from_a_newer_server")
         read = reference_code(contract.response["code"], status, response.headers, response.document, known_codes(contract))
-        case = _reading(contract, f"response/code/unknown/{status}", response, "code_from_a_newer_server")
+        case = read_case(contract, f"response/code/unknown/{status}", response, "code_from_a_newer_server")
         if case and read == "code_from_a_newer_server":  # else a known code (the status) wins: known-wins cases
             yield case
     yield from known_code_wins(contract, row)
     message = next(iter(contract.response["message"]), None)
     if message is not None:
         response = Response(row.http_status).put(first, row.wire_code).put(message, "Said by the API.")
-        case = _reading(contract, "response/message", response, row.code, message="Said by the API.")
+        case = read_case(contract, "response/message", response, row.code, message="Said by the API.")
         if case:
             yield case
     if not _status_code(contract):
         yield Reading("response/code/none", 500, [], body_text(contract, {"unrelated": "x"}), code=None,
-                      raw=_unread(contract, {"unrelated": "x"}))
+                      raw=unread(contract, {"unrelated": "x"}))
 
 
 def known_code_wins(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
@@ -284,7 +283,7 @@ def known_code_wins(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
         response = Response(row.http_status).put(sources[0], unknown).put(source, row.wire_code)
         if contract.response["format"] == "xml" and not (isinstance(response.document, dict) and len(response.document) == 1):
             continue  # two XML roots are no document
-        case = _reading(contract, f"response/code/known-wins/source-{index}", response, row.wire_code, registry_code=row.code)
+        case = read_case(contract, f"response/code/known-wins/source-{index}", response, row.wire_code, registry_code=row.code)
         if case and reference_code([sources[0]], response.status, response.headers, response.document) == unknown:
             yield case
     for index, source in enumerate(sources):
@@ -338,13 +337,12 @@ def claimed(contract: ContractView, status: int, headers: list[list[str]], body:
         for source in contract.response["code"])
 
 
-def _unread(contract: ContractView, document: Any) -> Any:
+def unread(contract: ContractView, document: Any) -> Any:
     """What `read_http` returns for a body holding no code: the body's value as read, with only
     the payload fields' wire names kept (docs/conformance.md, from_http step 4)."""
     if contract.response["format"] == "xml":
         return body_text(contract, document)
-    env = contract.envelope
-    value = document[env] if env and isinstance(document, dict) and env in document else document
+    value = unenveloped(contract, document)
     if not isinstance(value, dict):
         return value
     names = {f.wire for f in contract.fields}
@@ -451,7 +449,7 @@ def correlation_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator
     row, first = rows[0], contract.response["code"][0]
     for index, source in enumerate(contract.response["correlation_id"]):
         response = Response(row.http_status).put(first, row.wire_code).put(source, f"req-{index}")
-        case = _reading(contract, f"response/correlation-id/source-{index}", response, row.code, correlation=f"req-{index}")
+        case = read_case(contract, f"response/correlation-id/source-{index}", response, row.code, correlation=f"req-{index}")
         if case:
             yield case
     yield from lone_surrogates(contract, row)
@@ -469,7 +467,7 @@ def lone_surrogates(contract: ContractView, row: CodeRow) -> Iterator[Reading]:
         return
     for label, escaped, read in LONE_SURROGATES:
         response = Response(row.http_status).put(contract.response["code"][0], row.wire_code).put(source, "req-@")
-        case = _reading(contract, f"response/correlation-id/lone-surrogate/{label}", response, row.code, correlation=f"req-{read}")
+        case = read_case(contract, f"response/correlation-id/lone-surrogate/{label}", response, row.code, correlation=f"req-{read}")
         if case and case.body.count('"req-@"') == 1:
             case.body = case.body.replace('"req-@"', f'"req-{escaped}"')
             yield case
@@ -514,13 +512,13 @@ def delay_sources(contract: ContractView, rows: list[CodeRow]) -> Iterator[Readi
                 continue
             if retryable is not None:
                 response = Response(retryable.http_status).put(first, retryable.wire_code).put(entry["at"], value)
-                case = _reading(contract, f"response/delay/source-{index}/{label}", response, retryable.code, delay=delay)
+                case = read_case(contract, f"response/delay/source-{index}/{label}", response, retryable.code, delay=delay)
                 if case:
                     yield case
         if final is not None and (index == 0 or index == _first_filtered(contract)):
             value = UNIT_VALUES[entry["unit"]][0][1]
             response = Response(final.http_status).put(first, final.wire_code).put(entry["at"], value)
-            case = _reading(contract, f"response/delay/source-{index}/not-retryable", response, final.code,
+            case = read_case(contract, f"response/delay/source-{index}/not-retryable", response, final.code,
                             delay=UNIT_VALUES[entry["unit"]][0][2])
             if case:
                 yield case
@@ -539,13 +537,13 @@ def _filtered_out(contract: ContractView, rows: list[CodeRow], index: int, entry
     value = next((v for _, v, delay in UNIT_VALUES[entry["unit"]] if delay is not None and isinstance(v, str)), None)
     first = contract.response["code"][0]
     response = Response(other.http_status).put(first, other.wire_code).put(entry["at"], value)
-    case = _reading(contract, f"response/delay/source-{index}/not-for-{other.code}", response, other.code)
+    case = read_case(contract, f"response/delay/source-{index}/not-for-{other.code}", response, other.code)
     if case:
         yield case
     unknown = "code_from_a_newer_server"
     response = Response(429).put(first, unknown).put(entry["at"], value)
     if reference_code(contract.response["code"], 429, response.headers, response.document, known_codes(contract)) == unknown:
-        case = _reading(contract, f"response/delay/source-{index}/not-for-unknown-code", response, unknown)
+        case = read_case(contract, f"response/delay/source-{index}/not-for-unknown-code", response, unknown)
         if case:
             yield case
     yield from _filtered_by_prefix(contract, index, entry, value)
@@ -562,7 +560,7 @@ def _filtered_by_prefix(contract: ContractView, index: int, entry: dict[str, Any
             continue
         response = Response(row.http_status).put(first, sent).put(entry["at"], value)
         if all(not _holds(c, response) for _, conds in options for c in conds):  # the row without `when` is chosen
-            case = _reading(contract, f"response/delay/source-{index}/prefix-{prefix}", response, sent, registry_code=row.code,
+            case = read_case(contract, f"response/delay/source-{index}/prefix-{prefix}", response, sent, registry_code=row.code,
                             delay=next(d for _, v, d in UNIT_VALUES[entry["unit"]] if v == value))
             if case:
                 yield case
@@ -589,7 +587,7 @@ def conditions(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]
             pass  # the code's own place makes it non-empty (JSON-RPC's `error`, Slack's `error`)
         else:
             response.put(cond["at"], value)
-        case = _reading(contract, f"response/error-when/{index}", response, row.code)
+        case = read_case(contract, f"response/error-when/{index}", response, row.code)
         if case:
             yield case
     yield Reading("response/error-when/none-at-200", 200, [], body_text(contract, None), error=False,
@@ -607,7 +605,7 @@ def variants(contract: ContractView) -> Iterator[Reading]:
                     response.status = cond["status"][0]
                 else:
                     response.put(cond["at"], cond["equals"] if "equals" in cond else "x")
-            case = _reading(contract, f"response/variant/{code}", response, wire_code, registry_code=code)
+            case = read_case(contract, f"response/variant/{code}", response, wire_code, registry_code=code)
             if case:
                 yield case
 
@@ -654,7 +652,7 @@ def prefixes(contract: ContractView) -> Iterator[Reading]:
                 else:
                     response.put(cond["at"], cond["equals"] if "equals" in cond else "x")
             chosen = next((name for name, cs in options if all(_holds(c, response) for c in cs)), options[0][0])
-            case = _reading(contract, f"response/prefix/{code}", response, sent, registry_code=chosen)
+            case = read_case(contract, f"response/prefix/{code}", response, sent, registry_code=chosen)
             if case and reference_code(contract.response["code"], response.status, response.headers, response.document,
                                        known_codes(contract)) == sent:
                 yield case
@@ -685,7 +683,7 @@ def numbers(contract: ContractView, rows: list[CodeRow]) -> Iterator[Reading]:
                               known_codes(contract))
         if read != code:
             code = read if code is None or read in known_codes(contract) else code
-        raw = built(contract, 400, code, None, None, None, None) if code is not None else _unread(contract, json.loads(body))
+        raw = built(contract, 400, code, None, None, None, None) if code is not None else unread(contract, json.loads(body))
         yield Reading(f"response/number/{label}", 400, [], body, True, code, None, None, raw)
 
 
@@ -848,8 +846,7 @@ def infrastructure(contract: ContractView) -> Iterator[Reading]:
         correlation = reference_code(spec["correlation_id"], status, headers, document)
         raw: Any = body
         if document is not None:
-            env = contract.envelope
-            value = document[env] if env and isinstance(document, dict) and env in document else document
+            value = unenveloped(contract, document)
             names = {f.wire for f in contract.fields}
             raw = {k: v for k, v in value.items() if k in names} if isinstance(value, dict) else value
         yield Reading(f"response/infrastructure/{label}", status, headers, body, True, None, correlation,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from errgen.contract import CodeRow, ContractView
+from errgen.envelope import enveloped, inner
 from errgen.wire import ANY
 
 PATH = "conformance/writing.json"
@@ -178,8 +179,7 @@ def http(contract: ContractView, payload: dict[str, Any], problem: bool) -> dict
     if delay is not None:
         headers["retry-after"] = str(-(-delay // 1000))
         headers["retry-after-ms"] = str(delay)
-    env = contract.envelope
-    body: dict[str, Any] = {env: dict(payload)} if env else dict(payload)
+    body: dict[str, Any] = enveloped(contract, dict(payload))
     if problem:
         code, message = payload[w["code"]], payload.get(w["message"])
         members: dict[str, Any] = {"type": row.type_uri if row is not None else contract.policy.problem_base + code,
@@ -208,9 +208,7 @@ def api_shape(contract: ContractView, payload: dict[str, Any], body: dict[str, A
     code = payload[w["code"]]
     sent = {str(name): wire for wire, rows in spec["variants"].items() for name, _ in rows}.get(code, code)
     if sent != code:
-        env = contract.envelope
-        inner = {**(body[env] if env else body), w["code"]: sent}
-        body = {**body, env: inner} if env else inner
+        inner(contract, body)[w["code"]] = sent  # body's dicts are http()'s own copies: edited in place
     variant = [c for name, conditions in spec["variants"].get(sent, ()) if name == code for c in conditions]
     facts = {fact: payload.get(w[fact]) for fact in ("message", "correlation_id", "resource_id")}
     writes: list[tuple[dict[str, Any], Any]] = []

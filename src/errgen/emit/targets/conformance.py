@@ -21,6 +21,7 @@ from errgen.emit.targets._payloads import HINT_VALUES, newer_code, payload_for, 
 from errgen.registry.model import Registry
 from errgen.emit.render import to_json
 from errgen.emit.targets._decisions import expected, status_decision, transport_decision
+from errgen.envelope import envelope_depth, enveloped, enveloped_text
 
 NAME = "conformance"
 SUMMARY = ("conformance/vectors.json, responses.json and writing.json: inputs and the verdicts, decision and written "
@@ -284,13 +285,14 @@ def compact(value: Any) -> str:
 def http_cases(contract: ContractView) -> Iterator[Case]:
     w = {f.name: f.wire for f in contract.fields}
     env = contract.envelope
+    array = contract.envelope_array
     retryable = next((r for r in contract.codes if r.retryable and "request" in r.scopes), None)
     bare = payload_for(contract, retryable, "request", hints=False) if retryable else unknown_payload(contract, True, "request")
     final_row = next((r for r in contract.codes if not r.retryable), None)
     final = payload_for(contract, final_row, final_row.scope, hints=False) if final_row else unknown_payload(contract, False, "request")
 
     def body(payload: Any) -> str:
-        return compact({env: payload} if env and isinstance(payload, dict) else payload)
+        return compact(enveloped(contract, payload))
 
     def with_delay(ms: int) -> dict[str, Any]:
         return {**bare, w["retry_after_ms"]: ms}
@@ -303,7 +305,9 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
                {**bare, w["message"]: "Slow down."})
     yield Case("http/problem-json/message-kept", http(429, body({**problem, w["message"]: "Own."})), {**bare, w["message"]: "Own."})
     no_code = {k: v for k, v in problem.items() if k != w["code"]}
-    yield Case("http/problem-json/no-code", http(429, body(no_code)), {k: v for k, v in bare.items() if k != w["code"]})
+    # No entry of an array envelope holds every required field: the array is read as it is.
+    read = [no_code] if array else {k: v for k, v in bare.items() if k != w["code"]}
+    yield Case("http/problem-json/no-code", http(429, body(no_code)), read)
     headers: list[tuple[str, list[list[str]], int | None]] = [
         ("retry-after-ms", [["retry-after-ms", "250"], ["Retry-After", "9"]], 250),
         ("retry-after-ms/case", [["Retry-After-Ms", "250"]], 250),
@@ -367,8 +371,7 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
 
     def with_member(member: str) -> str:
         """The payload's JSON text with one more member written as raw text, enveloped if need be."""
-        inner = compact(bare)[:-1] + "," + member + "}"
-        return "{" + compact(env) + ":" + inner + "}" if env else inner
+        return enveloped_text(contract, compact(bare)[:-1] + "," + member + "}")
 
     delay_key = compact(w["retry_after_ms"])
     limit = contract.policy.max_json_depth
@@ -381,7 +384,7 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     ]
     for label, value in not_json:
         yield Case(f"http/not-json/{label}", http(502, value), value)
-    depth = limit - (2 if env else 1)  # the arrays that fit below the payload object (and envelope)
+    depth = limit - 1 - envelope_depth(contract)  # the arrays that fit below the payload object (and envelope)
     deep = with_member('"extra":' + "[" * depth + "]" * depth)
     yield Case("http/deepest-allowed", http(502, deep), bare)  # read, and the extra member dropped
     api_members = with_member('"param":"amount","ok":false,"doc_url":"https://example.com/x"')
@@ -395,8 +398,33 @@ def http_cases(contract: ContractView) -> Iterator[Case]:
     yield Case("http/retry_after_ms/5000-digits", http(429, digits), {**bare, w["retry_after_ms"]: 10**5000 - 1})
     if env:
         yield Case("http/envelope/missing", http(429, compact(bare)), bare)
+    if array:
+        yield from array_envelope(contract, final)
     yield from lone_surrogates(contract, bare, body)
     yield from prefixed(contract, body)
+
+
+def array_envelope(contract: ContractView, final: dict[str, Any]) -> Iterator[Case]:
+    """`envelope: "errors[*]"` (docs/conformance.md, "Reading an HTTP response"): the payload is the
+    array's first entry holding every required field; when none does, the array is read by the
+    registry's sources like any API's errors."""
+    w = {f.name: f.wire for f in contract.fields}
+    env = contract.envelope
+    assert env is not None
+    other = {w["code"]: "X", w["message"]: "m"}
+    # An API's own entry first: the payload after it is read, and its known code is the one sent.
+    yield Case("http/envelope-array/second-entry", http(400, compact({env: [other, final]})), final)
+    yield Case("http/envelope-array/object", http(400, compact({env: final})), final)
+    empty: dict[str, Any] = {env: []}
+    yield Case("http/envelope-array/empty", http(429, compact(empty)), _responses.unread(contract, empty))
+    row = next(iter(_responses.plain_rows(contract)), None)
+    if row is not None:
+        sent = _responses.Response(row.http_status)
+        sent.document = {env: [{w["code"]: row.wire_code, w["message"]: "m"}]}
+        reading = _responses.read_case(contract, "http/envelope-array/no-payload-known-code", sent, row.wire_code,
+                                       registry_code=row.code, message="m")
+        if reading is not None and reading.raw is not None:
+            yield Case(reading.name, http(reading.status, reading.body, reading.headers), reading.raw)
 
 
 def prefixed(contract: ContractView, body: Callable[[Any], str]) -> Iterator[Case]:

@@ -119,7 +119,12 @@ def wire_unit(ctx: Context) -> Iterator[Finding]:
 
 @rule("wire-code")
 def wire_code(ctx: Context) -> Iterator[Finding]:
-    """A code's `wire_code` is a code name (the rules of `code-name`): the code the API sends."""
+    """A code's `wire_code` is a code name (the rules of `code-name`): the code the API sends. Codes that send the same wire code (their `wire_code`, else their name) are told apart by `when`: only one of them may go without."""
+    yield from _wire_code_values(ctx)
+    yield from _shared_without_when(ctx)
+
+
+def _wire_code_values(ctx: Context) -> Iterator[Finding]:
     for code in ctx.registry.codes:
         sent = code.wire_code
         if sent is None:
@@ -130,6 +135,22 @@ def wire_code(ctx: Context) -> Iterator[Finding]:
                           f"digits and _ - . : # /, at most {MAX_CODE_LENGTH} characters", loc)
         elif sent == code.name:
             yield Finding(f"wire_code of {code.name!r} is the code itself; leave it out", loc, "warning")
+
+
+def _shared_without_when(ctx: Context) -> Iterator[Finding]:
+    """A response's code picks the first code without `when` among those sending it (errgen.wire
+    `variants`): a later one without `when` could never be chosen."""
+    shared = {c.wire_code for c in ctx.registry.codes if c.wire_code is not None}
+    first: dict[str, str] = {}
+    for code in ctx.registry.codes:
+        sent = code.wire_code or code.name
+        if sent not in shared or code.when:
+            continue
+        if sent not in first:
+            first[sent] = code.name
+            continue
+        yield Finding(f"{code.name!r} and {first[sent]!r} both send wire code {sent!r} without `when`: {code.name!r} is never "
+                      "chosen; give it `when` conditions that tell them apart", code.locs.get("wire_code", code.loc))
 
 
 @rule("wire-prefix")
