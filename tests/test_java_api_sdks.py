@@ -1,8 +1,8 @@
-"""Issue 25: the generated Java SDK of registries of real APIs (conftest.API_SAMPLE of examples/apis:
-the status-coded ones, an XML one, an envelope) passes its own JUnit tests (SdkTest, CheckTest and
-ConformanceTest, with -Xlint:all -Werror), in one Maven run over an aggregator pom that lists the
-projects as modules (Maven resolves the plugins once and builds the modules one after the other in
-one JVM; ~/.m2 is shared, offline first). Every API's SDK still compiles and passes its vectors
+"""Issue 25: the generated Java SDK of registries of real APIs (conftest.UNIT_TEST_SAMPLE of
+examples/apis: one that reads its code from the status line, an XML one) passes its own JUnit tests
+(SdkTest, CheckTest and ConformanceTest, with -Xlint:all -Werror), in one Maven run over an
+aggregator pom that lists the projects as modules (Maven resolves the plugins once and builds the
+modules one after the other in one JVM; ~/.m2 is shared, offline first). Every API's SDK still compiles and passes its vectors
 (tests/test_java_sdk.py).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import API_SAMPLE
+from conftest import UNIT_TEST_SAMPLE
 from errgen.emit.build import build
 from errgen.registry.lint import lint_path
 
@@ -61,7 +61,7 @@ def _reports(build_dir: Path) -> dict[str, tuple[int, int, int, int]]:
 @pytest.mark.slow  # Maven: the sample projects compiled and tested in one run
 def test_every_api_registry_java_sdk_passes_its_own_tests(tmp_path: Path) -> None:
     modules = []
-    for path in API_SAMPLE:
+    for path in UNIT_TEST_SAMPLE:
         result = lint_path(path)
         assert result.registry is not None, [d.text() for d in result.diagnostics]
         build(result.registry, tmp_path / path.stem, ["java", "conformance"])
@@ -76,7 +76,7 @@ def test_every_api_registry_java_sdk_passes_its_own_tests(tmp_path: Path) -> Non
     (tmp_path / "pom.xml").write_text(AGGREGATOR.format(modules="\n".join(modules)), encoding="utf-8")
     done = _mvn(tmp_path, "test")
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-3000:]
-    for path in API_SAMPLE:
+    for path in UNIT_TEST_SAMPLE:
         counts = _reports(tmp_path / path.stem / "java" / "target")
         assert set(counts) == {"SdkTest", "ConformanceTest", "CheckTest"}, (path.stem, counts)
         for name, (run, failures, errors, skipped) in counts.items():

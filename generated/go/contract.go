@@ -45,6 +45,10 @@ const problemBase = "https://errors.acme.dev/"
 // envelope is the body key an HTTP payload is nested under ("": top level).
 const envelope = ""
 
+// envelopeArray: the envelope key holds an array (`{"errors": [{...}]}`, OCI, JSON:API) whose
+// first entry holding every required field is the payload; ToHTTP writes a one-entry array.
+const envelopeArray = false
+
 // fieldSpecs are the payload's fields in wire order.
 var fieldSpecs = []fieldSpec{
 	{name: "code", wire: "code", kind: "string", required: true, maxItems: -1},

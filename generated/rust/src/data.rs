@@ -30,6 +30,7 @@ pub mod policy {
     pub const MAX_XML_DEPTH: u64 = 16;
     pub const PROBLEM_BASE: &str = "https://errors.acme.dev/";
     pub const ENVELOPE: Option<&str> = None;
+    pub const ENVELOPE_ARRAY: bool = false;
 }
 
 /// The stable ids of the reasons the strict contract rejects a payload.

@@ -10,11 +10,11 @@ use crate::parts::HttpParts;
 use crate::payload::ErrorPayload;
 use crate::reading::{now_ms, read_http};
 use crate::table::recovery_entry;
-use crate::writing::{api_body, payload_node, writable, Node};
+use crate::writing::{api_body, enveloped, payload_node, writable, Node};
 
 /// The response a service sends for an error, in the API's own shape: the code's HTTP status
 /// (500 for a code this registry does not know), an `application/json` body (under the
-/// registry's envelope, if any), `x-should-retry` from `retryable`, and `Retry-After` (whole
+/// registry's envelope, if any: `{"errors": [payload]}` for an array one), `x-should-retry` from `retryable`, and `Retry-After` (whole
 /// seconds, rounded up) with `retry-after-ms` when the payload (or, if retryable, the registry)
 /// gives a delay. A header value is written only when it is 1 to `policy::MAX_HEADER_CHARS`
 /// characters of visible ASCII or space (no CR, LF, NUL or non-ASCII: the body still carries
@@ -73,7 +73,7 @@ fn response(payload: &ErrorPayload, problem: bool) -> HttpParts {
     let fields = payload_node(payload);
     // The payload's own members win over problem members of the same name, in the problem's place.
     match policy::ENVELOPE {
-        Some(key) => Node::insert(&mut body, key, Node::Object(fields)),
+        Some(key) => Node::insert(&mut body, key, enveloped(fields)),
         None => fields
             .into_iter()
             .for_each(|(key, value)| Node::insert(&mut body, &key, value)),

@@ -146,6 +146,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "policy": view.policy,
         "problem_base": lit(view.policy.problem_base),
         "envelope": lit(view.envelope or ""),
+        "envelope_array": "true" if view.envelope_array else "false",
         "response_spec": lit(json.dumps(view.response, separators=(",", ":"))),
         "vocabularies": [vocabulary(v) for v in view.vocabularies if v.name not in UNTYPED],
         "problems": [{"ident": ident, "literal": lit(value), "comment": naming.comment(f"{value}.")}

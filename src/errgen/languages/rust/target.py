@@ -294,6 +294,8 @@ def policy_constants(view: contract.ContractView) -> list[str]:
             constants.append((spec.name.upper(), _POLICY_TYPES.get(spec.name, "u64"), _int(value)))
     envelope = "None" if view.envelope is None else f"Some({naming.string(view.envelope)})"
     constants.append(("ENVELOPE", "Option<&str>", envelope))
+    # `errors[*]`: the payload is an entry of the array under ENVELOPE (SPEC E).
+    constants.append(("ENVELOPE_ARRAY", "bool", "true" if view.envelope_array else "false"))
     return [naming.assignment(4, f"pub const {name}: {type_} =", value, ";") for name, type_, value in constants]
 
 

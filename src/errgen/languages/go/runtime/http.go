@@ -198,10 +198,7 @@ var requiredWire = func() []string {
 }()
 
 func readPayload(status int, headers []headerPair, document any, r Reading, xml bool, nowMS int64) any {
-	value := document
-	if obj, ok := value.(*object); ok && envelope != "" && !xml && obj.has(envelope) {
-		value = obj.vals[envelope]
-	}
+	value := underEnvelope(document, xml)
 	if obj, ok := value.(*object); ok && hasAll(obj, requiredWire) || r.Code == "" {
 		delay, hasDelay := delayOf(response.ownRetryAfter, document, headers, nowMS)
 		return asSent(status, headers, document, value, delay, hasDelay)
@@ -236,6 +233,25 @@ func readPayload(status int, headers []headerPair, document any, r Reading, xml 
 		payload.set(wRetryAfterMS, json.Number(strconv.FormatInt(r.DelayMS, 10)))
 	}
 	return payload
+}
+
+// underEnvelope is what a JSON body holds under the envelope key (the body itself without one).
+// An array envelope's payload is the array's first entry holding every required field; with
+// none, the array stays, and the response is read by its sources as any API's.
+func underEnvelope(document any, xml bool) any {
+	obj, ok := document.(*object)
+	if !ok || envelope == "" || xml || !obj.has(envelope) {
+		return document
+	}
+	value := obj.vals[envelope]
+	if items, ok := value.([]any); ok && envelopeArray {
+		for _, item := range items {
+			if entry, ok := item.(*object); ok && hasAll(entry, requiredWire) {
+				return entry
+			}
+		}
+	}
+	return value
 }
 
 func hasAll(obj *object, keys []string) bool {
@@ -427,7 +443,11 @@ func ToHTTP(p *ErrorPayload, opts ...HTTPOption) (status int, header http.Header
 	var out any = obj
 	if envelope != "" {
 		wrapped := newObject()
-		wrapped.set(envelope, obj)
+		if envelopeArray {
+			wrapped.set(envelope, []any{obj})
+		} else {
+			wrapped.set(envelope, obj)
+		}
 		out = wrapped
 	}
 	if o.problem {

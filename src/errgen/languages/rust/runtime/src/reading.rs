@@ -349,10 +349,10 @@ impl Facts<'_> {
         let mut value = self.document;
         if let (Some(key), false, Some(Value::Object(object))) = (policy::ENVELOPE, xml, value) {
             if let Some(inner) = object.get(key) {
-                value = Some(inner);
+                value = Some(under_envelope(inner));
             }
         }
-        let own = matches!(value, Some(Value::Object(object)) if FIELDS.iter().all(|f| !f.required || object.contains_key(f.wire)));
+        let own = value.is_some_and(holds_required);
         let code = match code {
             Some(code) if !own => code,
             _ => {
@@ -444,6 +444,24 @@ impl Facts<'_> {
         }
         Value::Object(payload)
     }
+}
+
+/// The payload in the value under the envelope key: for an array envelope (`errors[*]`) the
+/// array's first entry holding every required field (the other entries are the API's), else the
+/// array itself, read by the registry's sources as any API's body; any other value as is.
+fn under_envelope(inner: &Value) -> &Value {
+    match inner {
+        Value::Array(items) if policy::ENVELOPE_ARRAY => items
+            .iter()
+            .find(|item| holds_required(item))
+            .unwrap_or(inner),
+        _ => inner,
+    }
+}
+
+/// Whether `value` is an object holding every required field's wire name: errgen's own payload.
+fn holds_required(value: &Value) -> bool {
+    matches!(value, Value::Object(object) if FIELDS.iter().all(|f| !f.required || object.contains_key(f.wire)))
 }
 
 /// Whether a body member stays in the payload: only the contract's own fields (an API's other

@@ -63,6 +63,33 @@ pub(crate) fn payload_node(payload: &ErrorPayload) -> Vec<(String, Node)> {
         .collect()
 }
 
+/// The payload's members as the envelope holds them: an object, or for an array envelope
+/// (`errors[*]`) a one-element array of it.
+pub(crate) fn enveloped(fields: Vec<(String, Node)>) -> Node {
+    if policy::ENVELOPE_ARRAY {
+        Node::Array(vec![Node::Object(fields)])
+    } else {
+        Node::Object(fields)
+    }
+}
+
+/// The payload's members within errgen's body: the body itself, or the object under the
+/// envelope (its first entry for an array envelope).
+fn payload_members(members: &mut Vec<(String, Node)>) -> Option<&mut Vec<(String, Node)>> {
+    let Some(key) = policy::ENVELOPE else {
+        return Some(members);
+    };
+    let (_, node) = members.iter_mut().find(|(name, _)| name == key)?;
+    let node = match node {
+        Node::Array(items) => items.first_mut()?,
+        node => node,
+    };
+    match node {
+        Node::Object(inner) => Some(inner),
+        _ => None,
+    }
+}
+
 /// The body `to_http` sends for `payload`: `members` (errgen's body, enveloped or problem+json)
 /// with the API's own shape written over it, or for an XML API those writes alone; headers set
 /// on the way.
@@ -75,17 +102,7 @@ pub(crate) fn api_body(
     let mut sent = code;
     if let Some((wire_code, _)) = wire_code(code) {
         sent = wire_code;
-        let inner = match policy::ENVELOPE {
-            Some(key) => members
-                .iter_mut()
-                .find(|(name, _)| name == key)
-                .and_then(|(_, node)| match node {
-                    Node::Object(inner) => Some(inner),
-                    _ => None,
-                }),
-            None => Some(&mut members),
-        };
-        if let Some(inner) = inner {
+        if let Some(inner) = payload_members(&mut members) {
             Node::insert(inner, wire::CODE, Node::Scalar(Value::from(sent)));
         }
     }
