@@ -4,6 +4,7 @@ tests hold up for a newcomer."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -89,12 +90,22 @@ def test_bump_dry_run_shows_the_since_line_and_writes_nothing(repo: Path) -> Non
     assert "+    since: 2.2.0\n" in done.stdout and path.read_text() == typed
 
 
-def test_bump_without_since_in_a_flow_mapping_still_says_what_is_missing(repo: Path) -> None:
+def test_bump_sets_since_in_a_flow_mapping_too(repo: Path) -> None:
     path = repo / "registry" / "errors.yaml"
     flow = "  QUOTA_EXCEEDED: {category: rate_limit, scope: request, http_status: 429, description: Quota used up.}\n\n"
     path.write_text(path.read_text().replace("  INTERNAL_ERROR:\n", flow + "  INTERNAL_ERROR:\n", 1))
+    done = run_errgen("bump", "--date", "2026-11-30", cwd=repo)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "  QUOTA_EXCEEDED: {since: 2.2.0, category: rate_limit," in path.read_text()
+
+
+def test_bump_of_a_registry_that_does_not_load_says_what_is_wrong(repo: Path) -> None:
+    path = repo / "registry" / "errors.yaml"
+    flow = "  QUOTA_EXCEEDED: {category: rate_limit, scope: request, http_status: 429, description: Quota used up.\n\n"
+    path.write_text(path.read_text().replace("  INTERNAL_ERROR:\n", flow + "  INTERNAL_ERROR:\n", 1))
     done = run_errgen("bump", cwd=repo)
-    assert done.returncode == 1 and "missing the required key 'since'" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert re.search(r"^registry/errors\.yaml:\d+:\d+: error\[yaml-syntax\]", done.stderr, re.M), done.stderr
 
 
 # --- point 7: Ctrl-C, help text, docs a newcomer follows ---------------------------------------------

@@ -211,6 +211,15 @@ def test_project_is_formatted_as_google_java_format_formats_it(built: tuple[Regi
     assert done.returncode == 0 and done.stdout == "", f"not formatted: {done.stdout}{done.stderr}"
 
 
+@pytest.mark.parametrize("built", ["default"], indirect=True)
+@pytest.mark.slow  # Maven and the JVM
+def test_verify_makes_the_jar_sources_and_javadoc(built: tuple[Registry, Path]) -> None:
+    from test_java_packaging import assert_artifacts
+
+    registry, out = built
+    assert_artifacts(out / "java", target.build_directory(out / "java"), registry)
+
+
 @pytest.mark.parametrize("built", sorted(set(REGISTRIES) - {"default"}), indirect=True)  # default: test_language_harness.py
 @pytest.mark.slow  # Maven and the JVM
 def test_runner_passes_the_vectors(built: tuple[Registry, Path]) -> None:

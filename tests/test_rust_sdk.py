@@ -107,12 +107,14 @@ PEDANTIC = ("-W", "clippy::pedantic")
 
 def check_crate(crate: Path, vectors: Path, *features: str) -> None:
     """The toolchain's verdicts on a generated crate, then the conformance runner through the
-    command the target hands to `errgen conformance`."""
+    command the target hands to `errgen conformance`. The runtime's own unit tests are the same
+    source in every crate: they run for the default crate (with every feature) and for the API
+    sample (test_rust_api_crates.py); here only the docs' examples, which name the registry's codes."""
     ok(cargo(crate, "fmt", "--check"))
     ok(cargo(crate, "clippy", "--all-targets", *features, "--", "-D", "warnings", *PEDANTIC))
-    # The API docs build without a warning (broken links included); `cargo test` runs their example.
+    # The API docs build without a warning (broken links included) and their example runs.
     ok(cargo(crate, "doc", "--quiet", "--no-deps", *features, RUSTDOCFLAGS="-D warnings"))
-    ok(cargo(crate, "test", "--quiet", *features))
+    ok(cargo(crate, "test", "--quiet", "--doc", *features))
     argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
     assert tool == "cargo"
     out = ok(cargo(cwd, *argv[1:]))
@@ -194,6 +196,7 @@ def golden_crate(tmp_path_factory: Any) -> Path:
 @needs_cargo
 def test_default_registry_crate_with_http_feature(golden_crate: Path) -> None:
     check_crate(golden_crate, GENERATED / "conformance" / "vectors.json", "--all-features")
+    ok(cargo(golden_crate, "test", "--quiet", "--all-targets", "--all-features"))  # the runtime's unit tests
 
 
 @needs_cargo
