@@ -17,7 +17,7 @@ from errgen import semver
 from errgen.registry.compose import in_folder
 from errgen.contract import CodeRow, ContractView
 from errgen.diff.changes import Change, Place, declare
-from errgen.registry.model import Code, Registry
+from errgen.registry.model import ENVELOPE_ARRAY, Code, Registry
 from errgen.wire import condition, source_text
 from errgen.identifiers import identity_key
 
@@ -278,7 +278,7 @@ def _envelope(contract: ContractView) -> str:
     """The envelope as the registry writes it: `error`, `errors[*]`, or none."""
     if contract.envelope is None:
         return "none"
-    return contract.envelope + ("[*]" if contract.envelope_array else "")
+    return contract.envelope + (ENVELOPE_ARRAY if contract.envelope_array else "")
 
 
 @rule

@@ -56,7 +56,7 @@ class Validator:
             found = self._response(record)
         else:
             body = record.value  # leaks are looked for in all of it, the envelope's siblings too
-            record.value = self._unenveloped(record.value)
+            record.value = unenveloped(self.contract.contract, record.value)  # as every SDK's read_http takes it
             found = self._findings(record, body)
         listed = list(found)
         # Most records' messages hold no secret's needle: found in one pass over them all joined,
@@ -64,12 +64,6 @@ class Validator:
         redact = self.scanner.redact if self.scanner.may_mask("\n".join(m for _, _, m, _ in listed)) else str
         for rule, severity, message, line in listed:
             yield PayloadFinding(rule, severity, redact(message), name, line, record.index)
-
-    def _unenveloped(self, value: Any) -> Any:
-        """The payload under the registry's envelope, as the SDKs' read_http takes it from a body
-        (`{"error": {...}}`; `{"errors": [..., {...}]}`: the first entry holding every required
-        field), whether the body came as a recorded response or as a line of JSON."""
-        return unenveloped(self.contract.contract, value)
 
     def _response(self, record: Record) -> Iterator[tuple[str, str, str, int]]:
         if record.error is not None:

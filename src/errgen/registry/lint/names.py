@@ -8,7 +8,7 @@ from typing import Iterator
 from errgen import identifiers
 from errgen.diagnostics import Loc
 from errgen.registry.lint.base import Context, Finding, nearest, rule
-from errgen.registry.model import FIELD_NAMES
+from errgen.registry.model import ENVELOPE_ARRAY, FIELD_NAMES
 
 UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 LOWER_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
@@ -36,7 +36,7 @@ MAX_CODE_LENGTH = 128
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
 FIELD_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
 # `wire.envelope`: a wire name, or a wire name and `[*]` (the key holds an array of payloads).
-ENVELOPE = re.compile(rf"{FIELD_NAME.pattern}(?:\[\*\])?")
+ENVELOPE = re.compile(f"{FIELD_NAME.pattern}(?:{re.escape(ENVELOPE_ARRAY)})?")
 
 
 def _wire_value_problem(kind: str, name: str) -> str | None:
