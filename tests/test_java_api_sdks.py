@@ -3,7 +3,7 @@ examples/apis: one that reads its code from the status line, an XML one) passes 
 (SdkTest, CheckTest and ConformanceTest, with -Xlint:all -Werror), in one Maven run over an
 aggregator pom that lists the projects as modules (Maven resolves the plugins once and builds the
 modules one after the other in one JVM; ~/.m2 is shared, offline first). Every API's SDK still compiles and passes its vectors
-(tests/test_java_sdk.py).
+(tests/test_java_api_shape.py).
 """
 
 from __future__ import annotations
