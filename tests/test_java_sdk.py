@@ -231,11 +231,6 @@ def built(request: Any, projects: dict[str, tuple[Registry, Path]]) -> tuple[Reg
     return projects[request.param]
 
 
-def _classpath(out: Path) -> str:
-    classes = target.build_directory(out / "java")
-    return f"{classes / 'classes'}:{(classes / 'classpath.txt').read_text().strip()}"
-
-
 @pytest.fixture(scope="module")
 def unformatted(projects: dict[str, tuple[Registry, Path]]) -> list[str]:
     """The files google-java-format would change, of the three projects, from one JVM run."""
@@ -323,34 +318,52 @@ def test_runner_reports_a_wrong_expectation(built: tuple[Registry, Path]) -> Non
     ]
 
 
+PROBE = """import {package}.*;
+import java.util.ArrayList;
+import java.util.List;
+
+public final class {name} {{
+  public static String run() {{
+    List<String> codes = new ArrayList<>();
+    for (Code c : Code.values()) {{
+      if (c != Code.UNKNOWN_TO_SDK_VERSION) {{
+        codes.add(c.wire());
+      }}
+    }}
+    List<String> descriptions = new ArrayList<>();
+    for (RecoveryEntry e : RecoveryTable.entries()) {{
+      descriptions.add(e.description());
+    }}
+    List<String> categories = new ArrayList<>();
+    for (Category c : Category.values()) {{
+      if (c != Category.UNKNOWN_TO_SDK_VERSION) {{
+        categories.add(c.wire());
+      }}
+    }}
+    return Json.write(List.of(codes, descriptions, categories));
+  }}
+}}
+"""
+# Runs each named probe, one line each, in the order given.
+PROBES = """public final class Probes {
+  public static void main(String[] args) throws Exception {
+    for (String name : args) {
+      System.out.println(Class.forName(name).getMethod("run").invoke(null));
+    }
+  }
+}
+"""
+
+
+def _probe_name(registry: str) -> str:
+    return f"Probe{registry.capitalize()}"
+
+
 @pytest.mark.slow  # Maven and the JVM
-def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path]) -> None:
+def test_the_sdk_carries_every_wire_string_and_description_exactly(built: tuple[Registry, Path], probed: dict[str, Any]) -> None:
     registry, out = built
-    package = target._package_of(out / "java")
-    probe = out / "probe" / "Probe.java"
-    probe.parent.mkdir(exist_ok=True)
-    probe.write_text(
-        f"import {package}.*;\n"
-        "public class Probe {\n"
-        "  public static void main(String[] a) {\n"
-        "    var codes = new java.util.ArrayList<String>();\n"
-        "    for (Code c : Code.values()) if (c != Code.UNKNOWN_TO_SDK_VERSION) codes.add(c.wire());\n"
-        "    var descriptions = new java.util.ArrayList<String>();\n"
-        "    for (RecoveryEntry e : RecoveryTable.entries()) descriptions.add(e.description());\n"
-        "    var categories = new java.util.ArrayList<String>();\n"
-        "    for (Category c : Category.values()) if (c != Category.UNKNOWN_TO_SDK_VERSION) categories.add(c.wire());\n"
-        "    System.out.print(Json.write(java.util.List.of(codes, descriptions, categories)));\n"
-        "  }\n"
-        "}\n",
-        encoding="utf-8",
-    )
-    classpath = _classpath(out)
-    compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe.parent), str(probe)],
-                              capture_output=True, text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probe.parent}:{classpath}", "Probe"], capture_output=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    codes, descriptions, categories = json.loads(done.stdout.decode("utf-8"))
+    [name] = [name for name, (_, o) in probed["projects"].items() if o == out]
+    codes, descriptions, categories = json.loads(probed["carried"][name])
     assert codes == [c.name for c in registry.codes]
     assert descriptions == [c.description for c in registry.codes]
     assert categories == [c.name for c in registry.categories]
@@ -403,47 +416,64 @@ public class Traced {{
 """
 
 
-@pytest.mark.parametrize("built", ["default"], indirect=True)
+@pytest.fixture(scope="module")
+def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) -> dict[str, Any]:
+    """The programs that use the three SDKs as a user would, compiled by ONE `javac --release 17
+    -Xlint:all -Werror` run against the projects' classes (compiled by the pom's javac -Xlint:all
+    -Werror) and Jackson alone (the compile scope): a probe per registry, the tracing program with
+    its stand-in Span, and docs/sdk-java.md's blocks (see test_java_docs.py) as they stand. The
+    stand-in is then moved to a folder of its own, so only the tracing program runs with it. The
+    probes run in one JVM here."""
+    from test_java_docs import _blocks
+
+    root = tmp_path_factory.mktemp("java-probes")
+    span = root / "src" / "io" / "opentelemetry" / "api" / "trace" / "Span.java"
+    span.parent.mkdir(parents=True)
+    span.write_text(FAKE_SPAN, encoding="utf-8")
+    sources = [span]
+    for name, block in {**_blocks(), "Probes": PROBES,
+                        "Traced": TRACED.format(package=target._package_of(projects["default"][1] / "java"))}.items():
+        sources.append(root / "src" / f"{name}.java")
+        sources[-1].write_text(block, encoding="utf-8")
+    for name, (_, out) in projects.items():
+        sources.append(root / "src" / f"{_probe_name(name)}.java")
+        sources[-1].write_text(PROBE.format(package=target._package_of(out / "java"), name=_probe_name(name)), encoding="utf-8")
+    jackson = {(target.build_directory(out / "java") / "classpath.txt").read_text().strip() for _, out in projects.values()}
+    assert len(jackson) == 1, jackson  # one pom: the same dependencies
+    sdks = [str(target.build_directory(out / "java") / "classes") for _, out in projects.values()]
+    classpath = ":".join([*sdks, *jackson])
+    classes = root / "classes"
+    done = subprocess.run([_need("javac"), "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
+                           *map(str, sources)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-6000:]
+    (root / "span").mkdir()
+    shutil.move(str(classes / "io"), str(root / "span" / "io"))
+    names = sorted(projects)
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{classes}:{classpath}", "Probes", *map(_probe_name, names)],
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    carried = done.stdout.decode("utf-8").split("\n")
+    assert len(carried) == len(names) + 1 and carried[-1] == ""
+    return {"projects": projects, "classpath": f"{classes}:{classpath}", "span": str(root / "span"),
+            "carried": dict(zip(names, carried))}
+
+
 @pytest.mark.slow  # javac and the JVM
-def test_each_attempt_reaches_the_observer_and_the_current_span(built: tuple[Registry, Path]) -> None:
+def test_each_attempt_reaches_the_observer_and_the_current_span(probed: dict[str, Any]) -> None:
     """Issue 40: the retrier's hooks. The observer sees each decided attempt; with the OpenTelemetry
     API on the class path (a stand-in here: the SDK depends on nothing) the current span gets
     `error.type`, and without it the same program runs unchanged."""
-    _, out = built
-    probe = out / "traced"
-    (probe / "io" / "opentelemetry" / "api" / "trace").mkdir(parents=True)
-    (probe / "io" / "opentelemetry" / "api" / "trace" / "Span.java").write_text(FAKE_SPAN, encoding="utf-8")
-    (probe / "Traced.java").write_text(TRACED.format(package=target._package_of(out / "java")), encoding="utf-8")
-    classpath = _classpath(out)
-    sources = [str(probe / "io" / "opentelemetry" / "api" / "trace" / "Span.java"), str(probe / "Traced.java")]
-    compiled = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(probe / "classes"), *sources],
-                              capture_output=True, text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probe / 'classes'}:{classpath}", "Traced"],
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probed['span']}:{probed['classpath']}", "Traced"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ok [1 refused true] [error.type=refused]"
 
 
-@pytest.mark.parametrize("built", ["default"], indirect=True)
 @pytest.mark.slow  # javac and the JVM
-def test_the_java_page_compiles_strictly_and_runs(built: tuple[Registry, Path]) -> None:
-    """docs/sdk-java.md (see test_java_docs.py): its blocks, one program, compiled as they stand with
-    `javac -Xlint:all -Werror` against the default SDK's classes (compiled by the pom's javac
-    -Xlint:all -Werror) and Jackson alone (the compile scope), then run."""
-    from test_java_docs import _blocks
-
-    _, out = built
-    doc = out / "doc"
-    doc.mkdir()
-    for name, block in _blocks().items():
-        (doc / f"{name}.java").write_text(block, encoding="utf-8")
-    classpath = _classpath(out)
-    done = subprocess.run([_need("javac"), "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(doc / "classes"),
-                           *map(str, sorted(doc.glob("*.java")))], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-6000:]
-    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{doc / 'classes'}:{classpath}", "Demo"],
-                          capture_output=True, text=True, timeout=120)
+def test_the_java_page_compiles_strictly_and_runs(probed: dict[str, Any]) -> None:
+    """docs/sdk-java.md (see test_java_docs.py): its blocks, one program, compiled as they stand (in
+    the `probed` javac run) against the default SDK, then run without the stand-in Span."""
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Demo"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith('429 1 {"code":"RATE_LIMITED","category":"rate_limit","retryable":true,"retry_after_ms":1000,')
