@@ -27,7 +27,7 @@ from conftest import API_SAMPLE, FIXTURES, ROOT, toolchain
 from errgen.emit.build import build
 from errgen.languages.java import naming, target
 from junk import junk_responses
-from test_java_sdk import QUICK_JVM, _emit, _lines, _mvn, _need
+from test_java_sdk import QUICK_JAVAC, QUICK_JVM, _emit, _lines, _mvn, _need
 
 MISSING = next((t for t in ("javac", "java", "mvn") if shutil.which(t) is None), None)
 
@@ -124,11 +124,38 @@ public class Driver {
 """
 
 
+DECIDE_JAVA = """
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** For each fixture (package, status, headers, body, now): the decision on fromHttp's payload. */
+public class Decide {
+  public static void main(String[] args) throws Exception {
+    JsonNode rows = new ObjectMapper().readTree(new java.io.File(args[0]));
+    for (JsonNode row : rows) {
+      Class<?> errors = Class.forName(row.get("package").asText() + ".Errors");
+      List<Map.Entry<String, String>> headers = new ArrayList<>();
+      row.get("headers").properties().forEach(e -> headers.add(new SimpleImmutableEntry<>(e.getKey(), e.getValue().asText())));
+      Object raw = errors.getMethod("fromHttp", int.class, List.class, String.class, long.class)
+          .invoke(null, row.get("status").asInt(), headers, row.get("body").asText(), row.get("now").asLong());
+      Object decision = errors.getMethod("decide", JsonNode.class, long.class).invoke(null, raw, 1L);
+      Object map = decision.getClass().getMethod("toMap").invoke(decision);
+      System.out.println(Class.forName(row.get("package").asText() + ".Json").getMethod("write", Object.class).invoke(null, map));
+    }
+  }
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def apis(tmp_path_factory: Any) -> dict[str, Any]:
     """The 15 registries built for java, python and the vectors; all 15 Java SDKs (the sample's with
     their ShapeProbe) compiled by one `javac -Xlint:all -Werror` run (each SDK is its own package),
-    with a driver that runs their runners and probes in one JVM."""
+    with a driver that runs their runners and probes in one JVM and the Decide program."""
     from errgen.registry.lint import lint_path
 
     javac = _need("javac")
@@ -151,10 +178,11 @@ def apis(tmp_path_factory: Any) -> dict[str, Any]:
     classes = root / "classes"
     classes.mkdir()
     (root / "Driver.java").write_text(DRIVER, encoding="utf-8")
+    (root / "Decide.java").write_text(DECIDE_JAVA, encoding="utf-8")
     sources = [str(p) for out in outs.values() for p in sorted((out / "java" / "src" / "main").rglob("*.java"))]
     classpath = (root / "classpath.txt").read_text().strip()
-    done = subprocess.run([javac, "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
-                           *sources, str(root / "Driver.java")], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([javac, *QUICK_JAVAC, "--release", "17", "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(classes),
+                           *sources, str(root / "Driver.java"), str(root / "Decide.java")], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-6000:]
     for out in outs.values():
         resources = out / "java" / "src" / "main" / "resources"
@@ -190,31 +218,6 @@ def test_every_api_sdk_passes_its_vectors_and_responses(apis: dict[str, Any]) ->
         assert lines[-1].endswith(" passed, 0 failed") and not lines[-1].startswith("0 "), (job, lines[-20:])
 
 
-DECIDE_JAVA = """
-import java.util.AbstractMap.SimpleImmutableEntry;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-/** For each fixture (package, status, headers, body, now): the decision on fromHttp's payload. */
-public class Decide {
-  public static void main(String[] args) throws Exception {
-    JsonNode rows = new ObjectMapper().readTree(new java.io.File(args[0]));
-    for (JsonNode row : rows) {
-      Class<?> errors = Class.forName(row.get("package").asText() + ".Errors");
-      List<Map.Entry<String, String>> headers = new ArrayList<>();
-      row.get("headers").properties().forEach(e -> headers.add(new SimpleImmutableEntry<>(e.getKey(), e.getValue().asText())));
-      Object raw = errors.getMethod("fromHttp", int.class, List.class, String.class, long.class)
-          .invoke(null, row.get("status").asInt(), headers, row.get("body").asText(), row.get("now").asLong());
-      Object decision = errors.getMethod("decide", JsonNode.class, long.class).invoke(null, raw, 1L);
-      Object map = decision.getClass().getMethod("toMap").invoke(decision);
-      System.out.println(Class.forName(row.get("package").asText() + ".Json").getMethod("write", Object.class).invoke(null, map));
-    }
-  }
-}
-"""
 
 
 @pytest.mark.slow  # javac and the JVM
@@ -233,12 +236,8 @@ def test_the_java_sdk_decides_each_real_response_as_a_careful_client_would(apis:
                          "body": row["body"], "now": now})
             fixtures.append((f"{api}/{path.stem}", row))
     (tmp_path / "rows.json").write_text(json.dumps(rows), encoding="utf-8")
-    (tmp_path / "Decide.java").write_text(DECIDE_JAVA, encoding="utf-8")
-    classpath = apis["classpath"]
-    done = subprocess.run([_need("javac"), "-Xlint:all", "-Werror", "-cp", classpath, "-d", str(tmp_path), str(tmp_path / "Decide.java")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{tmp_path}:{classpath}", "Decide", str(tmp_path / "rows.json")],
+    # Decide was compiled with the SDKs (the `apis` javac run).
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", apis["classpath"], "Decide", str(tmp_path / "rows.json")],
                           capture_output=True, text=True, encoding="utf-8", timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     decisions = [json.loads(line) for line in _lines(done.stdout)]
