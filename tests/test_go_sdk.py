@@ -568,11 +568,15 @@ APIS = sorted((ROOT / "examples" / "apis").glob("*.yaml"))
 RESPONSES = FIXTURES / "responses"
 
 # One program over every API's module: it decides each fixture as a careful client would (the
-# response's own Date is its clock) and prints the decision as JSON.
+# response's own Date is its clock) and prints the decision as JSON; given `conformance API MODE
+# FILE`, it is that module's conformance runner instead (cmd/conformance, through RUNNER_SHIM), so
+# one link gives every module's runner.
 FIXTURE_MAIN = """package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"time"
@@ -590,7 +594,32 @@ var decide = map[string]func(int, http.Header, []byte, time.Time) ([]byte, error
 {cases}
 }}
 
+var runners = map[string]func(string, []byte, io.Writer) (int, error){{
+{runners}
+}}
+
+// conformance does what each module's cmd/conformance/main.go does, with its exit statuses.
+func conformance(api, mode, path string) int {{
+	data, err := os.ReadFile(path)
+	if err != nil {{
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}}
+	failed, err := runners[api](mode, data, os.Stdout)
+	if err != nil {{
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}}
+	if failed > 0 {{
+		return 1
+	}}
+	return 0
+}}
+
 func main() {{
+	if len(os.Args) == 5 && os.Args[1] == "conformance" {{
+		os.Exit(conformance(os.Args[2], os.Args[3], os.Args[4]))
+	}}
 	var fixtures []fixture
 	if err := json.NewDecoder(os.Stdin).Decode(&fixtures); err != nil {{
 		panic(err)
@@ -618,6 +647,25 @@ func main() {{
 """
 
 
+# Written into each API module (so it may import the module's internal runner): what its
+# cmd/conformance calls, for the one program above.
+RUNNER_SHIM = """// Package conformanceshim hands the module's conformance runner to the test's program.
+package conformanceshim
+
+import (
+	"io"
+
+	_ "{module}"
+	"{module}/internal/conformance"
+)
+
+// Run is what cmd/conformance runs: a vectors document in mode check or emit.
+func Run(mode string, vectors []byte, out io.Writer) (int, error) {{
+	return conformance.Run(mode, vectors, out)
+}}
+"""
+
+
 def _module_path(go_dir: Path) -> str:
     return next(line.split()[1] for line in (go_dir / "go.mod").read_text(encoding="utf-8").splitlines() if line.startswith("module "))
 
@@ -630,17 +678,21 @@ def api_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if GO is None:
         pytest.skip("needs the Go toolchain (go)")
     root = tmp_path_factory.mktemp("go-apis")
-    imports, cases = [], []
+    imports, cases, runners = [], [], []
     for path in APIS:
         build(load_registry(path), root / path.stem, ["go", "conformance"])
         alias = "api_" + re.sub(r"\W", "_", path.stem)
-        imports.append(f"\t{alias} {json.dumps(_module_path(root / path.stem / 'go'))}")
+        module = _module_path(root / path.stem / "go")
+        (root / path.stem / "go" / "conformanceshim").mkdir()
+        (root / path.stem / "go" / "conformanceshim" / "shim.go").write_text(RUNNER_SHIM.format(module=module), encoding="utf-8")
+        imports.append(f"\t{alias} {json.dumps(module)}\n\t{alias}_runner {json.dumps(module + '/conformanceshim')}")
+        runners.append(f"\t{json.dumps(path.stem)}: {alias}_runner.Run,")
         cases.append(f"\t{json.dumps(path.stem)}: func(s int, h http.Header, b []byte, now time.Time) ([]byte, error) {{\n"
                      f"\t\treturn {alias}.FromHTTP(s, h, b, now).Decide(1, {alias}.DefaultMaxAttempts).MarshalJSON()\n\t}},")
     program = root / "fixtures"
     program.mkdir()
     (program / "go.mod").write_text("module fixtures\n\ngo 1.21\n", encoding="utf-8")
-    (program / "main.go").write_text(FIXTURE_MAIN.format(imports="\n".join(imports), cases="\n".join(cases)), encoding="utf-8")
+    (program / "main.go").write_text(FIXTURE_MAIN.format(imports="\n".join(imports), cases="\n".join(cases), runners="\n".join(runners)), encoding="utf-8")
     uses = "\n".join(f"\t./{p.stem}/go" for p in APIS)
     (root / "go.work").write_text(f"go 1.21\n\nuse (\n{uses}\n\t./fixtures\n)\n", encoding="utf-8")
     return root
@@ -675,13 +727,13 @@ def test_api_modules_pass_their_own_go_tests(api_workspace: Path) -> None:
 
 
 @needs_go
-def test_every_api_module_decides_its_real_responses_as_python_does(api_workspace: Path) -> None:
+def test_every_api_module_decides_its_real_responses_as_python_does(api_program: Path) -> None:
     """Same code, action and correlation id as tests/test_api_catalog.py expects of the Python SDK,
     and a rate limit waits at least what the response says."""
     files = sorted(RESPONSES.glob("*/*.json"))
     rows = [json.loads(p.read_text(encoding="utf-8")) for p in files]
     given = [{"api": p.parent.name, "status": r["status"], "headers": r["headers"], "body": r["body"]} for p, r in zip(files, rows)]
-    done = subprocess.run([GO, "run", "./fixtures"], cwd=api_workspace, input=json.dumps(given), capture_output=True, text=True, timeout=600)
+    done = subprocess.run([str(api_program)], input=json.dumps(given), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     decisions = json.loads(done.stdout)
     assert len(decisions) == len(files) >= 14 * 4
@@ -695,23 +747,22 @@ def test_every_api_module_decides_its_real_responses_as_python_does(api_workspac
 
 
 @pytest.fixture(scope="module")
-def api_runners(api_workspace: Path) -> Path:
-    """Each API module's own conformance runner (cmd/conformance), built once into bin/."""
-    for path in APIS:
-        done = _go("build", "-o", str(api_workspace / "bin" / path.stem), "./cmd/conformance", cwd=api_workspace / path.stem / "go")
-        assert done.returncode == 0, done.stderr[-3000:]
-    return api_workspace / "bin"
+def api_program(api_workspace: Path) -> Path:
+    """The fixture program, built once: every module compiled in, and every module's runner."""
+    done = _go("build", "-o", str(api_workspace / "bin" / "fixtures"), "./fixtures", cwd=api_workspace, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return api_workspace / "bin" / "fixtures"
 
 
 @needs_go
 @pytest.mark.parametrize("api", [p.stem for p in APIS])
-def test_every_api_module_passes_its_vectors_and_responses(api_workspace: Path, api_runners: Path, api: str) -> None:
+def test_every_api_module_passes_its_vectors_and_responses(api_workspace: Path, api_program: Path, api: str) -> None:
     """What `errgen conformance --target go` runs for the build: its vectors, its real responses
     and its writing vectors, each with every vector passing."""
     assert go_target.READS_RESPONSES
     for vectors in ("vectors.json", "responses.json", "writing.json"):
         path = api_workspace / api / "conformance" / vectors
-        done = subprocess.run([str(api_runners / api), "check", str(path)], capture_output=True, text=True, timeout=240)
+        done = subprocess.run([str(api_program), "conformance", api, "check", str(path)], capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, (vectors, done.stdout[-3000:] + done.stderr[-2000:])
         count = len(json.loads(path.read_text(encoding="utf-8"))["vectors"])
         assert count > 0 and done.stdout.splitlines()[-1] == f"{count} passed, 0 failed", (vectors, done.stdout[-3000:])
