@@ -1,9 +1,9 @@
 """The Go module as the go command receives it (issue 26, items 5-6; /work/wt/PACKAGING.md): a
 README whose example runs, a LICENSE notice when the registry declares a licence, package docs in
 doc.go, no version in any file (a release is a git tag; ModuleVersion reads the build's), and,
-slow, for the default registry and a 5,000-code one: gofmt, `go vet ./...`, `go mod verify`, and
-the module served from a module proxy (a GOPROXY folder holding its zip, as a real release is
-served) fetched by a consumer's `go get MODULE@vX.Y.Z`, built and run."""
+slow, for the default registry and a 5,000-code one: gofmt, `go mod verify`, and the module served
+from a module proxy (a GOPROXY folder holding its zip, as a real release is served) fetched by a
+consumer's `go get MODULE@vX.Y.Z`, vetted as fetched (every package, tests included), built and run."""
 
 from __future__ import annotations
 
@@ -133,13 +133,13 @@ def test_vet_verify_and_get_from_a_proxy(kind: str, tmp_path: Path) -> None:
     included): one compile of it, not one for its own folder and another for the consumer's. The
     default registry's module at its own path (no host) is vetted by tests/test_go_sdk.py."""
     text = REGISTRY.read_text(encoding="utf-8") if kind == "default" else synth.registry_text(5000)
-    registry = lint_text(text).registry
-    assert registry is not None
     # A release as a proxy serves it, fetched by `go get` with the checks the go command applies to
     # any module zip (paths, sizes, go.mod agreeing with the path). The go command fetches only a
     # path that names a host, as a published module's does (targets.go.module).
     published = tmp_path / "published"
-    files = render_text(text + "targets:\n  go: {module: example.com/acme/errors}\n")
+    registry = lint_text(text + "targets:\n  go: {module: example.com/acme/errors}\n").registry
+    assert registry is not None
+    files = go_target.render(registry)
     for name, content in files.items():
         (published / name).parent.mkdir(parents=True, exist_ok=True)
         (published / name).write_text(content, encoding="utf-8")
