@@ -144,40 +144,55 @@ def sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "typescript"
 
 
-def compile_and_run(node_bin: Path, sdk: Path, tmp_path: Path, source: str) -> tuple[subprocess.CompletedProcess[str], object]:
-    """`source` compiled with the SDK's own strict options (plus fetch's DOM types), then run."""
-    (tmp_path / "sdk").symlink_to(sdk)
-    (tmp_path / "use.ts").write_text(source)
+MISSPELT = ('import type { Decision } from "./sdk/src/index";\n'
+            'export const f = (d: Decision): boolean => d.known && d.code === "RATE_LIMITD";\n')
+
+
+@pytest.fixture(scope="module")
+def compiled(node_bin: Path, sdk: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, list[str]], Path]:
+    """types.ts, retry.ts and misspelt.ts, each its own module, compiled by one tsc run with the
+    SDK's own strict options (plus fetch's DOM types): the errors by file name (a file without
+    errors is absent), and the folder of the JavaScript."""
+    root = tmp_path_factory.mktemp("use")
+    (root / "sdk").symlink_to(sdk)
+    sources = {"types.ts": TYPES, "retry.ts": RETRY, "misspelt.ts": MISSPELT}
+    for name, source in sources.items():
+        (root / name).write_text(source)
     options = json.loads("\n".join((sdk / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
     options.pop("rootDir")
     options.update({"lib": ["ES2020", "DOM"], "outDir": "js", "declaration": False})
-    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "files": ["use.ts"]}))
-    done = tsc(node_bin, tmp_path, tmp_path / "js")
-    assert done.returncode == 0, done.stdout
-    run = subprocess.run(["node", str(tmp_path / "js" / "use.js")], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    return done, json.loads(run.stdout)
+    (root / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "files": list(sources)}))
+    done = tsc(node_bin, root, root / "js")
+    errors: dict[str, list[str]] = {}
+    for line in done.stdout.splitlines():
+        if ": error TS" in line:
+            errors.setdefault(Path(line.split("(", 1)[0]).name, []).append(line)
+    assert (done.returncode == 0) == (errors == {}), done.stdout
+    assert set(errors) <= {"misspelt.ts"}, done.stdout
+    return errors, root / "js"
 
 
-def test_decision_code_narrows_to_the_code_union_when_known(node_bin: Path, sdk: Path, tmp_path: Path) -> None:
-    _, described = compile_and_run(node_bin, sdk, tmp_path, TYPES)
+def run(compiled: tuple[dict[str, list[str]], Path], name: str) -> object:
+    errors, js = compiled
+    assert f"{name}.ts" not in errors, errors[f"{name}.ts"]
+    done = subprocess.run(["node", str(js / f"{name}.js")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_decision_code_narrows_to_the_code_union_when_known(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    described = run(compiled, "types")
     assert described == ["known RATE_LIMITED", "unknown BRAND_NEW", "no code", "known ITEM_MISSING"]
 
 
-def test_a_misspelt_code_in_a_switch_under_known_does_not_compile(node_bin: Path, sdk: Path, tmp_path: Path) -> None:
+def test_a_misspelt_code_in_a_switch_under_known_does_not_compile(compiled: tuple[dict[str, list[str]], Path]) -> None:
     """Without the discriminated Decision this compiles (code is a plain string): the typo goes unseen."""
-    (tmp_path / "sdk").symlink_to(sdk)
-    (tmp_path / "use.ts").write_text('import type { Decision } from "./sdk/src/index";\n'
-                                     'export const f = (d: Decision): boolean => d.known && d.code === "RATE_LIMITD";\n')
-    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "types": [],
-                                                                            "lib": ["ES2020"], "target": "ES2020"},
-                                                        "files": ["use.ts"]}))
-    done = tsc(node_bin, tmp_path)
-    assert done.returncode != 0 and "TS2367" in done.stdout and '"RATE_LIMITD"' in done.stdout
+    errors, _ = compiled
+    assert any("TS2367" in line and '"RATE_LIMITD"' in line for line in errors.get("misspelt.ts", [])), errors
 
 
-def test_retry_applies_decide_and_the_registry_limits(node_bin: Path, sdk: Path, tmp_path: Path) -> None:
-    _, got = compile_and_run(node_bin, sdk, tmp_path, RETRY)
+def test_retry_applies_decide_and_the_registry_limits(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    got = run(compiled, "retry")
     assert isinstance(got, dict)
     assert got["succeeds"] == {"ok": "answer on attempt 3"} and got["succeedsSlept"] == [2000, 2000]
     assert got["seen"] == [[1, "pause", "registry"], [2, "pause", "registry"]]

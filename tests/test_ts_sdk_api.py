@@ -9,6 +9,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import REGISTRY, build_to, tsc
 
 CONSUMER = """
@@ -51,9 +53,16 @@ process.stdout.write(JSON.stringify({
 """
 
 
-def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_options(node_bin: Path, tmp_path: Path) -> None:
-    build_to(REGISTRY, tmp_path / "out", "typescript")
-    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
+@pytest.fixture(scope="module")
+def sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default registry's package, built once for this file's consumers."""
+    out = tmp_path_factory.mktemp("out")
+    build_to(REGISTRY, out, "typescript")
+    return out / "typescript"
+
+
+def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_options(node_bin: Path, sdk: Path, tmp_path: Path) -> None:
+    (tmp_path / "sdk").symlink_to(sdk)
     (tmp_path / "use.ts").write_text(CONSUMER)
     options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
     options.pop("rootDir")
@@ -91,11 +100,10 @@ void main();
 """
 
 
-def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(node_bin: Path, tmp_path: Path) -> None:
+def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(node_bin: Path, sdk: Path, tmp_path: Path) -> None:
     """fetch's Response and Headers as the DOM lib types them (no DOM.Iterable) compile; Retry-After
     is read from them; an endless body stops being read past the size limit (unreadable)."""
-    build_to(REGISTRY, tmp_path / "out", "typescript")
-    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
+    (tmp_path / "sdk").symlink_to(sdk)
     (tmp_path / "use.ts").write_text(FETCH_CONSUMER)
     options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
     options.pop("rootDir")
