@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GENERATED, default_version, load_registry, node_json, tsc
+from conftest import GENERATED, ROOT, build_to, default_version, load_registry, node_json, tsc
 from test_ts_packaging import declared_consumer, same_exports
 
 PY = GENERATED / "python"
@@ -105,20 +105,30 @@ BAD = {
 }
 
 
+# The packages whose declarations alone a consumer compiles against: the golden one, a JSON envelope
+# API and an XML API (examples/apis).
+DECLARED = {"default": None, "stripe": ROOT / "examples" / "apis" / "stripe.yaml", "s3": ROOT / "examples" / "apis" / "s3.yaml"}
+
+
 @pytest.fixture(scope="module")
 def consumers(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """One strict tsc run over several consumers, each its own module: good.ts and bad-<field>.ts
-    use the sources' `ErrorPayload`; declared.ts uses a copy of the package without src/ (its
-    declarations only). The errors tsc reports, by file (a file without errors is absent)."""
+    use the sources' `ErrorPayload`; declared-<package>.ts uses a copy of a package without src/
+    (its declarations only). The errors tsc reports, by file (a file without errors is absent)."""
     project = tmp_path_factory.mktemp("consumers")
     index = json.dumps(str(TS / "src" / "index"))
     bodies = {"good": GOOD, **{f"bad-{name}": f"const bad: ErrorPayload = {literal};\nvoid bad;\n" for name, literal in BAD.items()}}
     for name, body in bodies.items():
         (project / f"{name}.ts").write_text(f"import type {{ ErrorPayload }} from {index};\n{body}")
-    (project / "declared.ts").write_text(declared_consumer(TS, project / "package"))
+    for name, registry in DECLARED.items():
+        package = TS
+        if registry is not None:
+            build_to(registry, project / "built" / name, "typescript")
+            package = project / "built" / name / "typescript"
+        (project / f"declared-{name}.ts").write_text(declared_consumer(package, project / "copies" / name))
+    files = [*(f"{name}.ts" for name in bodies), *(f"declared-{name}.ts" for name in DECLARED)]
     (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "types": [], "target": "ES2020",
-                                                                           "module": "commonjs"},
-                                                       "files": [*(f"{name}.ts" for name in bodies), "declared.ts"]}))
+                                                                           "module": "commonjs"}, "files": files}))
     done = subprocess.run([str(node_bin / "tsc"), "-p", str(project), "--pretty", "false"], cwd=project, capture_output=True, text=True,
                           timeout=300)
     errors: dict[str, list[str]] = {}
@@ -134,11 +144,16 @@ def test_typescript_union_rejects_contradictions_at_compile_time(consumers: dict
     assert "good.ts" not in consumers, consumers["good.ts"]
     for name in BAD:
         assert f"bad-{name}.ts" in consumers, f"{name}: a contradicting literal compiled"
-    assert set(consumers) <= {f"bad-{name}.ts" for name in BAD} | {"declared.ts"}, consumers
+    # Nothing else fails to compile (the sources included); the declared consumers are the test below's.
+    others = {name for name in consumers if not name.startswith(("declared-", "copies/"))}
+    assert others == {f"bad-{name}.ts" for name in BAD}, consumers
 
 
-def test_the_shipped_declarations_type_check_a_consumer_without_the_sources(consumers: dict[str, list[str]]) -> None:
-    assert "declared.ts" not in consumers, consumers["declared.ts"]
+@pytest.mark.parametrize("package", DECLARED)
+def test_the_shipped_declarations_type_check_a_consumer_without_the_sources(consumers: dict[str, list[str]], package: str) -> None:
+    """The package's declarations, with no src/ beside them, type-check and type a strict consumer."""
+    mine = {name: lines for name, lines in consumers.items() if name == f"declared-{package}.ts" or name.startswith(f"copies/{package}/")}
+    assert mine == {}
 
 
 def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:
