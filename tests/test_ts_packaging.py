@@ -7,6 +7,7 @@ the pinned tsc makes of runtime/."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -64,17 +65,42 @@ export const out = [d.action, e.code];
 """
 
 
-def test_the_package_installs_from_a_plain_path_and_runs_as_esm_and_commonjs(sdk: Path, node_bin: Path, tmp_path: Path) -> None:
-    """`npm install path/to/typescript` with nothing installed in the SDK folder (no TypeScript
-    anywhere for npm to run): require and import give the same answers (a payload the consumer
-    writes itself, and none at all, included), and a strict TypeScript
-    consumer resolves the types of both conditions (module node16, .cts and .mts)."""
+DOCS = ROOT / "docs" / "sdk-typescript.md"
+
+
+def doc_blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+
+
+@pytest.fixture(scope="module")
+def installed(sdk: Path, node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A consumer (an ES module package) with the package installed from its folder by `npm install
+    path/to/typescript`, nothing installed in the SDK folder (no TypeScript anywhere for npm to run),
+    and its TypeScript compiled by one strict tsc run (module node16, resolution traced): a.cts and
+    b.mts (both conditions) and invoices.ts, docs/sdk-typescript.md's `ts` blocks in order. The
+    folder and tsc's run."""
     assert not (sdk / "node_modules").exists()
-    consumer = tmp_path / "consumer"
-    consumer.mkdir()
-    (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True}))
+    consumer = tmp_path_factory.mktemp("consumer")
+    (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True, "type": "module"}))
     done = subprocess.run([*NPM, "install", str(sdk)], cwd=consumer, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    (consumer / "a.cts").write_text(CONSUMER_TS)
+    (consumer / "b.mts").write_text(CONSUMER_TS)
+    (consumer / "invoices.ts").write_text("\n".join(doc_blocks("ts")), encoding="utf-8")
+    (consumer / "serve.mjs").write_text(doc_blocks("js")[0], encoding="utf-8")
+    (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "strict": True, "module": "node16", "moduleResolution": "node16", "types": [], "target": "ES2022", "lib": ["ES2022", "DOM"],
+        "noUncheckedIndexedAccess": True, "exactOptionalPropertyTypes": True, "outDir": "."}, "files": ["a.cts", "b.mts", "invoices.ts"]}))
+    typed = subprocess.run([str(node_bin / "tsc"), "-p", str(consumer), "--traceResolution"], capture_output=True, text=True,
+                           timeout=300)
+    return consumer, typed
+
+
+def test_the_package_installs_from_a_plain_path_and_runs_as_esm_and_commonjs(installed: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """Installed from a plain path: require and import give the same answers (a payload the
+    consumer writes itself, and none at all, included), and a strict TypeScript consumer resolves
+    the types of both conditions (module node16, .cts and .mts)."""
+    consumer, typed = installed
     use = ('m.decide(m.newError("RATE_LIMITED", "c"), { attempt: 1 }).action + " " + m.decide(m.newError("RATE_LIMITED", "c"),'
            ' { attempt: 5 }).action + " " + (new m.ErrorPayloadError(m.newError("AUTH_EXPIRED", "c")) instanceof Error) + " "'
            ' + m.decide(null).action + " " + m.decide({code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service",'
@@ -85,15 +111,31 @@ def test_the_package_installs_from_a_plain_path_and_runs_as_esm_and_commonjs(sdk
                               cwd=consumer, capture_output=True, text=True, timeout=120)
     assert required.returncode == 0 and imported.returncode == 0, required.stderr + imported.stderr
     assert required.stdout == imported.stdout == "pause stop true escalate 2000\n"
-    (consumer / "a.cts").write_text(CONSUMER_TS)
-    (consumer / "b.mts").write_text(CONSUMER_TS)
-    (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
-        "strict": True, "noEmit": True, "module": "node16", "moduleResolution": "node16", "types": [], "target": "ES2020",
-        "noUncheckedIndexedAccess": True, "exactOptionalPropertyTypes": True}, "files": ["a.cts", "b.mts"]}))
-    typed = subprocess.run([str(node_bin / "tsc"), "-p", str(consumer), "--traceResolution"], capture_output=True, text=True,
-                           timeout=300)
     assert typed.returncode == 0, typed.stdout[-3000:]
     assert "acme-errors/dist/esm/index.d.ts" in typed.stdout and "acme-errors/dist/cjs/index.d.ts" in typed.stdout
+
+
+def test_the_docs_page_compiles_strictly_and_runs_against_a_loopback_server(installed: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """docs/sdk-typescript.md runs as written (issue 26, Done when): its `ts` blocks, in order, are
+    one module that a consumer compiles against the package installed from its folder, with tsc
+    --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes and no casts or `any`; its `js`
+    block serves the page's handler on loopback with Node's http module and runs both clients
+    against it (a 429 with Retry-After, decided, waited, retried)."""
+    program = "\n".join(doc_blocks("ts"))
+    assert "throw new ErrorPayloadError" in program and "toHttp()" in program and "retry(" in program
+    assert "readResponse(" in program and "decide(" in program and "toMcpResult(" in program
+    # Issue 40: the error hierarchy, the hooks and the client helpers, compiled with the rest.
+    assert "instanceof RateLimitError" in program and "instanceof UnknownCode" in program and "error.headers[" in program
+    assert "failureOf(" in program and "decideFailure(" in program and "decideResponse(" in program
+    assert "onAttempt:" in program and "logger:" in program and "span," in program and "fromAxios(" in program
+    # No casts, no any, no silenced errors, no non-null assertions.
+    assert not re.search(r"\bas\s+(?!const\b)[A-Za-z{(\[]|\bany\b|@ts-|<[A-Za-z]+>\s*\w|\w!\.", program), program
+    consumer, typed = installed
+    assert typed.returncode == 0, typed.stdout[-3000:]
+    run = subprocess.run(["node", "serve.mjs"], cwd=consumer, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    printed = DOCS.read_text(encoding="utf-8").split("It prints:\n\n```\n", 1)[1].split("```", 1)[0]
+    assert run.stdout == printed
 
 
 EXPORTS = """
