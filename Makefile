@@ -1,11 +1,12 @@
 # `make test` is the README's test command and what .ci/run calls: it installs everything the
 # tests need (errgen with its test extra, TypeScript and the node peers, pinned), then runs them in
-# parallel, one worker per core (a test file stays on one worker: its module fixtures build once).
+# parallel, one worker per core and one more (a test file stays on one worker: its module fixtures
+# build once; the extra worker keeps both cores busy while another waits on a subprocess).
 # By default it skips the tests marked slow (the Go, Rust and Java toolchain builds); FULL=1, or
 # CI=true as CI services set it (and .ci/run does), runs every test. pip skips byte-compiling the
 # ~150 installed packages (a quarter of the install's time): Python compiles what the tests import.
 PYTHON ?= python3
-JOBS ?= auto
+JOBS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 SELECT = $(if $(FULL)$(filter true 1,$(CI)),,-m "not slow")
 
 .PHONY: test install golden bench

@@ -41,6 +41,15 @@ NODE_BIN = Path(__file__).resolve().parent / "ts" / "node_modules" / ".bin"
 EXIT_RETURNS = "import os\ndef _exit(code):\n    raise SystemExit(code)\nos._exit = _exit\n"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files that run a toolchain (marked slow) first: a test file stays on one worker
+    (--dist loadfile) and files are handed out in this order, so the long ones start while every
+    worker still has work queued behind them, and the run does not end on one worker finishing a
+    cargo or Maven build while the others sit idle."""
+    heavy = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 def repository_files(folder: Path, root: Path = ROOT) -> list[Path]:
     """The files under `folder` that the repository holds: tracked, or new and not ignored. A
     golden test compares these, never the folder listing: following docs/sdk-python.md

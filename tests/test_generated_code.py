@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GENERATED, default_version, load_registry, node_json, tsc
+from conftest import GENERATED, ROOT, build_to, default_version, load_registry, node_json, tsc
+from test_ts_packaging import declared_consumer, same_exports
 
 PY = GENERATED / "python"
 TS = GENERATED / "typescript"
@@ -49,17 +50,24 @@ def test_python_package_installs_with_pip_and_works_from_anywhere(tmp_path: Path
     assert done.stdout.strip() == "pause", done.stderr
 
 
-def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def compiled(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """generated/typescript compiled once with its own tsconfig (strict and more): the JavaScript is in the folder returned."""
+    js = tmp_path_factory.mktemp("js")
+    return tsc(node_bin, TS, js), js
+
+
+def test_typescript_sdk_compiles_strict_and_runs_under_node(compiled: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path) -> None:
     """Compiled with the package's own tsconfig: strict and the stricter options users turn on."""
     options = json.loads("\n".join((TS / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
     for flag in ("strict", "noUncheckedIndexedAccess", "noUnusedLocals", "noUnusedParameters", "exactOptionalPropertyTypes",
                  "noPropertyAccessFromIndexSignature"):
         assert options[flag] is True, flag
-    done = tsc(node_bin, TS, tmp_path / "js")
+    done, js = compiled
     assert done.returncode == 0, done.stdout
     registry = load_registry()
     script = (
-        f"const m = require({json.dumps(str(tmp_path / 'js' / 'index.js'))});"
+        f"const m = require({json.dumps(str(js / 'index.js'))});"
         "console.log(JSON.stringify({codes: m.CODES, cats: m.CATEGORIES,"
         " actions: Object.fromEntries([...m.RECOVERY_TABLE.entries()].map(([k, e]) => [k, e.actions]))}));"
     )
@@ -71,62 +79,81 @@ def test_typescript_sdk_compiles_strict_and_runs_under_node(node_bin: Path, tmp_
     }
 
 
+def test_the_shipped_data_modules_are_what_tsc_makes_of_the_sources(compiled: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """contract.js, recovery.js and index.js written by errgen's templates export exactly what tsc
+    compiles from the same package's src/ (values, tables, function names); the same check of
+    examples/apis' packages is in test_api_catalog.py."""
+    done, js = compiled
+    assert done.returncode == 0, done.stdout
+    assert same_exports([(TS / "dist" / "cjs", js)]) == []
+
+
 def test_typescript_package_has_no_runtime_dependencies() -> None:
     package = json.loads((TS / "package.json").read_text())
     assert package["name"] == "acme-errors" and "dependencies" not in package
 
 
-@pytest.mark.slow  # one of the four longest of the fast set (1.5-2.5 min on a busy 2-core machine)
-def test_typescript_union_rejects_contradictions_at_compile_time(node_bin: Path, tmp_path: Path) -> None:
+GOOD = 'const ok: ErrorPayload = {code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c", retry_after_ms: 5};\n'
+GOOD += 'function narrow(p: ErrorPayload): string { return p.code === "TENANT_UNKNOWN" ? (p.did_you_mean ?? []).join() : ""; }\nnarrow(ok);\n'
+# Each contradicts the registry in one field.
+BAD = {
+    "category": '{code: "RATE_LIMITED", category: "auth", retryable: true, scope: "service", correlation_id: "c"}',
+    "retryable": '{code: "AUTH_EXPIRED", category: "auth", retryable: true, scope: "request", correlation_id: "c"}',
+    "scope": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "service", correlation_id: "c"}',
+    "hint": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "request", correlation_id: "c", did_you_mean: ["x"]}',
+    "unknown-code": '{code: "NOPE", category: "auth", retryable: false, scope: "request", correlation_id: "c"}',
+}
+
+
+# The packages whose declarations alone a consumer compiles against: the golden one, a JSON envelope
+# API and an XML API (examples/apis).
+DECLARED = {"default": None, "stripe": ROOT / "examples" / "apis" / "stripe.yaml", "s3": ROOT / "examples" / "apis" / "s3.yaml"}
+
+
+@pytest.fixture(scope="module")
+def consumers(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """One strict tsc run over several consumers, each its own module: good.ts and bad-<field>.ts
+    use the sources' `ErrorPayload`; declared-<package>.ts uses a copy of a package without src/
+    (its declarations only). The errors tsc reports, by file (a file without errors is absent)."""
+    project = tmp_path_factory.mktemp("consumers")
+    index = json.dumps(str(TS / "src" / "index"))
+    bodies = {"good": GOOD, **{f"bad-{name}": f"const bad: ErrorPayload = {literal};\nvoid bad;\n" for name, literal in BAD.items()}}
+    for name, body in bodies.items():
+        (project / f"{name}.ts").write_text(f"import type {{ ErrorPayload }} from {index};\n{body}")
+    for name, registry in DECLARED.items():
+        package = TS
+        if registry is not None:
+            build_to(registry, project / "built" / name, "typescript")
+            package = project / "built" / name / "typescript"
+        (project / f"declared-{name}.ts").write_text(declared_consumer(package, project / "copies" / name))
+    files = [*(f"{name}.ts" for name in bodies), *(f"declared-{name}.ts" for name in DECLARED)]
+    (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "types": [], "target": "ES2020",
+                                                                           "module": "commonjs"}, "files": files}))
+    done = subprocess.run([str(node_bin / "tsc"), "-p", str(project), "--pretty", "false"], cwd=project, capture_output=True, text=True,
+                          timeout=300)
+    errors: dict[str, list[str]] = {}
+    for line in done.stdout.splitlines():
+        if ": error TS" in line:
+            errors.setdefault(line.split("(", 1)[0], []).append(line)
+    assert (done.returncode == 0) == (errors == {}), done.stdout
+    return errors
+
+
+def test_typescript_union_rejects_contradictions_at_compile_time(consumers: dict[str, list[str]]) -> None:
     """`ErrorPayload` is a discriminated union: a literal that contradicts the registry is a type error."""
-    src = TS / "src"
-    good = 'const ok: ErrorPayload = {code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c", retry_after_ms: 5};\n'
-    good += 'function narrow(p: ErrorPayload): string { return p.code === "TENANT_UNKNOWN" ? (p.did_you_mean ?? []).join() : ""; }\nnarrow(ok);\n'
-    bad = {
-        "category": '{code: "RATE_LIMITED", category: "auth", retryable: true, scope: "service", correlation_id: "c"}',
-        "retryable": '{code: "AUTH_EXPIRED", category: "auth", retryable: true, scope: "request", correlation_id: "c"}',
-        "scope": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "service", correlation_id: "c"}',
-        "hint": '{code: "AUTH_EXPIRED", category: "auth", retryable: false, scope: "request", correlation_id: "c", did_you_mean: ["x"]}',
-        "unknown-code": '{code: "NOPE", category: "auth", retryable: false, scope: "request", correlation_id: "c"}',
-    }
-    for name, literal in [("good", None), *bad.items()]:
-        project = tmp_path / name
-        project.mkdir()
-        body = good if literal is None else f"const bad: ErrorPayload = {literal};\nvoid bad;\n"
-        (project / "check.ts").write_text(f'import type {{ ErrorPayload }} from {json.dumps(str(src / "index"))};\n{body}')
-        (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "target": "ES2020", "module": "commonjs"}, "files": ["check.ts"]}))
-        done = tsc(node_bin, project)
-        assert (done.returncode == 0) == (literal is None), f"{name}: {done.stdout}"
+    assert "good.ts" not in consumers, consumers["good.ts"]
+    for name in BAD:
+        assert f"bad-{name}.ts" in consumers, f"{name}: a contradicting literal compiled"
+    # Nothing else fails to compile (the sources included); the declared consumers are the test below's.
+    others = {name for name in consumers if not name.startswith(("declared-", "copies/"))}
+    assert others == {f"bad-{name}.ts" for name in BAD}, consumers
 
 
-def test_npm_package_installs_from_a_plain_path_and_imports(node_bin: Path, tmp_path: Path) -> None:
-    """`npm install <sdk>` in another project, with nothing installed in the SDK folder (no build, no
-    TypeScript): `require`, `import` and the typed `exports` work; `npm pack` ships dist/ (the
-    packaging in detail: test_ts_packaging.py)."""
-    sdk = tmp_path / "sdk"
-    shutil.copytree(TS, sdk)
-    consumer = tmp_path / "consumer"
-    consumer.mkdir()
-    (consumer / "package.json").write_text(json.dumps({"name": "consumer", "version": "1.0.0", "private": True}))
-    npm = ["npm", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
-    done = subprocess.run([*npm, "install", str(sdk)], cwd=consumer, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    got = node_json('const m = require("acme-errors");'
-                    'console.log(JSON.stringify(m.decide({code: "RATE_LIMITED", category: "rate_limit", retryable: true,'
-                    ' scope: "service", correlation_id: "c"})));', consumer)
-    assert got["action"] == "pause" and got["delayMs"] == 2000  # type: ignore[index]
-    imported = subprocess.run(["node", "--input-type=module", "-e", 'import { decide } from "acme-errors"; console.log(decide(null).action);'],
-                              cwd=consumer, capture_output=True, text=True, timeout=120)
-    assert imported.stdout == "escalate\n", imported.stderr
-    (consumer / "use.ts").write_text('import { decide, type Decision } from "acme-errors";\nconst d: Decision = decide(null);\nvoid d;\n')
-    (consumer / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "noEmit": True, "module": "node16",
-                                                                            "moduleResolution": "node16", "types": []}, "files": ["use.ts"]}))
-    typed = subprocess.run([str(node_bin / "tsc"), "-p", str(consumer)], capture_output=True, text=True, timeout=300)
-    assert typed.returncode == 0, typed.stdout
-    packed = subprocess.run([*npm, "pack", "--dry-run", "--json"], cwd=sdk, capture_output=True, text=True, timeout=300)
-    assert packed.returncode == 0, packed.stderr
-    shipped = {f["path"] for f in json.loads(packed.stdout)[0]["files"]}
-    assert {"dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/esm/index.js", "package.json"} <= shipped
+@pytest.mark.parametrize("package", DECLARED)
+def test_the_shipped_declarations_type_check_a_consumer_without_the_sources(consumers: dict[str, list[str]], package: str) -> None:
+    """The package's declarations, with no src/ beside them, type-check and type a strict consumer."""
+    mine = {name: lines for name, lines in consumers.items() if name == f"declared-{package}.ts" or name.startswith(f"copies/{package}/")}
+    assert mine == {}
 
 
 def test_runtime_sources_are_copied_verbatim_and_black_clean() -> None:

@@ -7,13 +7,15 @@ Headers: a Go http.Header is a map with canonical names, and net/http writes it 
 so the order compared is that one: each SDK's (lower-case name, value) pairs sorted by name. The
 Python headers must then hold each name once, case aside, or a Go map could not say the same.
 
-Every registry gets its own program; one `go build` in a Go workspace compiles all of them."""
+One Go program over every registry's module (one `go build` in a Go workspace), and one Python
+process over every registry's package."""
 
 from __future__ import annotations
 
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,19 +39,22 @@ RESOURCE_ID = "res/1"
 
 PYTHON_PROBE = r'''
 import base64, importlib, json, sys
-m = importlib.import_module(sys.argv[1])
+packages = json.loads(sys.argv[1])
 message, correlation, resource = json.loads(sys.argv[2])
-out = {}
-for code in m.Code:
-    try:
-        sent = m.new_error(code, correlation, message=message, resource_id=resource)
-    except m.PayloadError as e:
-        out[code.value] = {"refused": True}
-        continue
-    out[code.value] = {kind: {"status": r.status, "headers": [[k, v] for k, v in r.headers.items()],
-                              "body": base64.b64encode(r.body.encode("utf-8")).decode("ascii")}
-                       for kind, r in (("http", m.to_http(sent)), ("http_problem", m.to_http(sent, problem=True)))}
-print(json.dumps(out))
+found = {}
+for stem, package in packages.items():
+    m = importlib.import_module(package)
+    out = found[stem] = {}
+    for code in m.Code:
+        try:
+            sent = m.new_error(code, correlation, message=message, resource_id=resource)
+        except m.PayloadError as e:
+            out[code.value] = {"refused": True}
+            continue
+        out[code.value] = {kind: {"status": r.status, "headers": [[k, v] for k, v in r.headers.items()],
+                                  "body": base64.b64encode(r.body.encode("utf-8")).decode("ascii")}
+                           for kind, r in (("http", m.to_http(sent)), ("http_problem", m.to_http(sent, problem=True)))}
+print(json.dumps(found))
 '''
 
 GO_PROBE = '''package main
@@ -61,7 +66,7 @@ import (
 	"sort"
 	"strings"
 
-	sdk "%(module)s"
+%(imports)s
 )
 
 type written struct {
@@ -90,21 +95,29 @@ func main() {
 	if err := json.Unmarshal([]byte(os.Args[1]), &given); err != nil {
 		panic(err)
 	}
+	found := map[string]any{}
+%(calls)s
+	if err := json.NewEncoder(os.Stdout).Encode(found); err != nil {
+		panic(err)
+	}
+}
+'''
+# Each registry's SDK as GO_PROBE's `sdk`: every code written plain and as problem+json.
+GO_WRITE = '''
+func write_%(alias)s(given [3]string) map[string]any {
 	out := map[string]any{}
-	for _, code := range sdk.Codes() {
-		p, err := sdk.NewError(code, given[1], sdk.WithMessage(given[0]), sdk.WithResourceID(given[2]))
+	for _, code := range %(alias)s.Codes() {
+		p, err := %(alias)s.NewError(code, given[1], %(alias)s.WithMessage(given[0]), %(alias)s.WithResourceID(given[2]))
 		if err != nil {
 			out[string(code)] = map[string]bool{"refused": true}
 			continue
 		}
 		out[string(code)] = map[string]written{
-			"http":         response(sdk.ToHTTP(p)),
-			"http_problem": response(sdk.ToHTTP(p, sdk.AsProblem())),
+			"http":         response(%(alias)s.ToHTTP(p)),
+			"http_problem": response(%(alias)s.ToHTTP(p, %(alias)s.AsProblem())),
 		}
 	}
-	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
-		panic(err)
-	}
+	return out
 }
 '''
 
@@ -116,36 +129,41 @@ def _module(go_dir: Path) -> str:
     raise AssertionError(f"no module line in {go_dir / 'go.mod'}")
 
 
-def _python_written(out: Path) -> dict[str, Any]:
-    [package] = [p for p in (out / "python").iterdir() if p.is_dir()]
+def _python_written(root: Path, stems: list[str]) -> dict[str, Any]:
+    """Each registry's package, all in one Python process."""
+    packages = {}
+    for stem in stems:
+        [package] = [p for p in (root / stem / "python").iterdir() if p.is_dir()]
+        packages[stem] = package.name
+    assert len(set(packages.values())) == len(stems), packages  # one import name each, on one path
     args = json.dumps([MESSAGE, CORRELATION_ID, RESOURCE_ID])
-    done = subprocess.run([sys.executable, "-c", PYTHON_PROBE, package.name, args], capture_output=True, text=True,
-                          timeout=300, env={"PYTHONPATH": str(out / "python")})
+    done = subprocess.run([sys.executable, "-c", PYTHON_PROBE, json.dumps(packages), args], capture_output=True, text=True,
+                          timeout=300, env={"PYTHONPATH": os.pathsep.join(str(root / stem / "python") for stem in stems)})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def _go_written(root: Path, stems: list[str]) -> dict[str, dict[str, Any]]:
-    """Each registry's program, all built by one `go build` in a workspace of the SDKs."""
+    """Each registry's SDK, all in one program, built by one `go build` in a workspace of the SDKs."""
     assert GO is not None
     driver = root / "driver"
-    for stem in stems:
-        (driver / "cmd" / stem).mkdir(parents=True)
-        (driver / "cmd" / stem / "main.go").write_text(GO_PROBE % {"module": _module(root / stem / "go")}, encoding="utf-8")
+    driver.mkdir()
+    aliases = {stem: "sdk_" + re.sub(r"\W", "_", stem) for stem in stems}
+    program = GO_PROBE % {"imports": "\n".join(f"\t{aliases[s]} {json.dumps(_module(root / s / 'go'))}" for s in stems),
+                          "calls": "\n".join(f"\tfound[{json.dumps(s)}] = write_{aliases[s]}(given)" for s in stems)}
+    program += "".join(GO_WRITE % {"alias": aliases[s]} for s in stems)
+    (driver / "main.go").write_text(program, encoding="utf-8")
     (driver / "go.mod").write_text("module shapedriver\n\ngo 1.21\n", encoding="utf-8")
     uses = "".join(f"\t./{stem}/go\n" for stem in stems)
     (root / "go.work").write_text(f"go 1.21\n\nuse (\n\t./driver\n{uses})\n", encoding="utf-8")
     env = {**os.environ, "GOWORK": str(root / "go.work"), "GOTOOLCHAIN": "local", "GOFLAGS": ""}
-    done = subprocess.run([GO, "build", "-o", str(root / "bin") + "/", "./cmd/..."], cwd=driver, capture_output=True,
+    done = subprocess.run([GO, "build", "-o", str(root / "shapedriver"), "."], cwd=driver, capture_output=True,
                           text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stderr
-    args = json.dumps([MESSAGE, CORRELATION_ID, RESOURCE_ID])
-    found = {}
-    for stem in stems:
-        run = subprocess.run([str(root / "bin" / stem), args], capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr
-        found[stem] = json.loads(run.stdout)
-    return found
+    run = subprocess.run([str(root / "shapedriver"), json.dumps([MESSAGE, CORRELATION_ID, RESOURCE_ID])],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -155,12 +173,11 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[dict[str, 
 
     root = tmp_path_factory.mktemp("go-shape")
     stems = [path.stem for path in APIS]
-    python = {}
     for path in APIS:
         registry = lint_path(path).registry
         assert registry is not None
         build(registry, root / path.stem, ["python", "go"])
-        python[path.stem] = _python_written(root / path.stem)
+    python = _python_written(root, stems)
     go = _go_written(root, stems)
     return {stem: (python[stem], go[stem]) for stem in stems}
 

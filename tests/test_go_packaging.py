@@ -1,14 +1,15 @@
 """The Go module as the go command receives it (issue 26, items 5-6; /work/wt/PACKAGING.md): a
 README whose example runs, a LICENSE notice when the registry declares a licence, package docs in
 doc.go, no version in any file (a release is a git tag; ModuleVersion reads the build's), and,
-slow, for the default registry and a 5,000-code one: gofmt, `go vet ./...`, `go mod verify`, and
-the module served from a module proxy (a GOPROXY folder holding its zip, as a real release is
-served) fetched by a consumer's `go get MODULE@vX.Y.Z`, built and run."""
+slow, for the default registry and a 5,000-code one: gofmt, `go mod verify`, and the module served
+from a module proxy (a GOPROXY folder holding its zip, as a real release is served) fetched by a
+consumer's `go get MODULE@vX.Y.Z`, vetted as fetched (every package, tests included), built and run."""
 
 from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -128,30 +129,28 @@ def consumer_main(files: dict[str, str]) -> str:
 @needs_go
 @pytest.mark.parametrize("kind", ["default", "5000-codes"])
 def test_vet_verify_and_get_from_a_proxy(kind: str, tmp_path: Path) -> None:
+    """The module is vetted as the consumer receives it (from the module cache, its tests
+    included): one compile of it, not one for its own folder and another for the consumer's. The
+    default registry's module at its own path (no host) is vetted by tests/test_go_sdk.py."""
     text = REGISTRY.read_text(encoding="utf-8") if kind == "default" else synth.registry_text(5000)
-    files = render_text(text)
-    module = tmp_path / "module"
-    for name, content in files.items():
-        (module / name).parent.mkdir(parents=True, exist_ok=True)
-        (module / name).write_text(content, encoding="utf-8")
-    module = module / "go"
-    cache = {"GOMODCACHE": str(tmp_path / "modcache"), "GOFLAGS": "-modcacherw"}
-    formatted = subprocess.run(["gofmt", "-l", "."], cwd=module, capture_output=True, text=True, timeout=120)
-    assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
-    for args in (("vet", "./..."), ("mod", "verify")):
-        done = _go(*args, cwd=module, env=cache)
-        assert done.returncode == 0, " ".join(args) + ": " + done.stdout + done.stderr
     # A release as a proxy serves it, fetched by `go get` with the checks the go command applies to
     # any module zip (paths, sizes, go.mod agreeing with the path). The go command fetches only a
     # path that names a host, as a published module's does (targets.go.module).
     published = tmp_path / "published"
-    files = render_text(text + "targets:\n  go: {module: example.com/acme/errors}\n")
+    registry = lint_text(text + "targets:\n  go: {module: example.com/acme/errors}\n").registry
+    assert registry is not None
+    files = go_target.render(registry)
     for name, content in files.items():
         (published / name).parent.mkdir(parents=True, exist_ok=True)
         (published / name).write_text(content, encoding="utf-8")
     module = published / "go"
+    cache = {"GOMODCACHE": str(tmp_path / "modcache"), "GOFLAGS": "-modcacherw"}
+    formatted = subprocess.run(["gofmt", "-l", "."], cwd=module, capture_output=True, text=True, timeout=120)
+    assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
+    done = _go("mod", "verify", cwd=module, env=cache)
+    assert done.returncode == 0, "mod verify: " + done.stdout + done.stderr
     path = module_path(files)
-    version = "v" + lint_text(text).registry.version  # type: ignore[union-attr]
+    version = "v" + registry.version
     proxy = tmp_path / "proxy"
     serve_from_a_proxy(module, path, version, proxy)
     consumer = tmp_path / "consumer"
@@ -161,13 +160,20 @@ def test_vet_verify_and_get_from_a_proxy(kind: str, tmp_path: Path) -> None:
     env = {**cache, "GOPROXY": proxy.as_uri(), "GONOSUMDB": path, "GONOSUMCHECK": "1", "GOSUMDB": "off",
            "GOWORK": "off", "GOTOOLCHAIN": "local"}
     try:
-        for args in (("get", f"{path}@{version}"), ("vet", "."), ("build", "-o", "consumer", ".")):
+        done = _go("get", f"{path}@{version}", cwd=consumer, env=env)
+        assert done.returncode == 0, "get: " + done.stdout + done.stderr
+        # The vet below covers every package of the fetched module (with its tests) and the consumer's program.
+        listed = _go("list", f"{path}/...", cwd=consumer, env=env)
+        folders = {posixpath.dirname(name.removeprefix("go/")) for name in files if name.endswith(".go")}
+        assert listed.returncode == 0, listed.stderr
+        assert sorted(listed.stdout.split()) == sorted(f"{path}/{f}" if f else path for f in folders)
+        for args in (("vet", ".", f"{path}/..."), ("build", "-o", "consumer", ".")):
             done = _go(*args, cwd=consumer, env=env)
             assert done.returncode == 0, " ".join(args) + ": " + done.stdout + done.stderr
         ran = subprocess.run([str(consumer / "consumer")], capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stderr
         lines = ran.stdout.splitlines()
         assert lines[0] == f"{version} true"  # ModuleVersion: the release's tag, from the build
-        assert len(lines) == 2 and lines[1].split()[0] in {c.name for c in lint_text(text).registry.codes}  # type: ignore[union-attr]
+        assert len(lines) == 2 and lines[1].split()[0] in {c.name for c in registry.codes}
     finally:
         _go("clean", "-modcache", cwd=consumer, env=cache)

@@ -21,16 +21,33 @@ import pytest
 from bench.synth import registry_text
 from errgen.emit.build import build
 from errgen.registry.lint import lint_text
+from test_ts_packaging import npm_pack_check
+
+
+@pytest.fixture(scope="module")
+def sdk_5000(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TypeScript package of a 5,000-code registry, built once for the tests below (reading it
+    is a third of each)."""
+    out = tmp_path_factory.mktemp("sdk-5000")
+    registry = lint_text(registry_text(5000)).registry
+    assert registry is not None
+    build(registry, out, ["typescript"])
+    return out / "typescript"
 
 
 @pytest.mark.slow
-def test_a_5000_code_sdk_type_checks(tmp_path: Path, node_bin: Path) -> None:
-    registry = lint_text(registry_text(5000)).registry
-    assert registry is not None
-    build(registry, tmp_path, ["typescript"])
-    checked = subprocess.run([str(node_bin / "tsc"), "-p", str(tmp_path / "typescript"), "--noEmit"],
+def test_a_5000_code_sdk_type_checks(sdk_5000: Path, node_bin: Path) -> None:
+    checked = subprocess.run([str(node_bin / "tsc"), "-p", str(sdk_5000), "--noEmit"],
                              capture_output=True, text=True, timeout=900)
     assert checked.returncode == 0, checked.stdout[-2000:]
+
+
+@pytest.mark.slow
+def test_npm_pack_of_a_5000_code_registry_installs_and_type_checks(sdk_5000: Path, node_bin: Path, tmp_path: Path) -> None:
+    assert json.loads((sdk_5000 / "package.json").read_text())["license"] == "UNLICENSED"  # the synthetic registry declares none
+    assert not (sdk_5000 / "LICENSE").exists()
+    got = npm_pack_check(sdk_5000, node_bin, tmp_path)
+    assert got["ran"] == "5000 function\n"
 
 
 # Codes in an order no object keeps by itself (an integer-like key goes first), and names an

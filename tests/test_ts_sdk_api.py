@@ -1,13 +1,32 @@
-"""Issue 26 for TypeScript: the typed payload is accepted everywhere (newError returns it; toHttp,
-toMcpResult and decide take it), decide takes an options object, an Error subclass carries the
-payload, and fromHttp reads fetch's Headers. Checked by tsc --strict on a consumer written without
-casts, then run under node."""
+"""Strict consumers of the default registry's TypeScript SDK, compiled by ONE tsc run (each file
+its own module, with the SDK's own strict options plus fetch's DOM types and ES2022) and run under
+node: building and type-checking the SDK is most of each check, so the consumers share it.
+
+- Issue 26: the typed payload is accepted everywhere (newError returns it; toHttp, toMcpResult and
+  decide take it), decide takes an options object, an Error subclass carries the payload, and
+  fromHttp reads fetch's Headers (consumer.ts, fetch.ts; written without casts).
+- Issue 26 ("newError is untyped"): newError's fields are typed per code (its scopes, its hints, a
+  delay only when it is retryable) and it returns that code's payload variant (new_error.ts).
+- Issue 26 items 2-3: `Decision.code` is the `Code` union once `known` says the code is the
+  registry's (a misspelt code then fails to compile, a switch over it is checked for
+  exhaustiveness), and `retry(call, {maxAttempts, maxDelayMs, jitter, sleep, signal})` applies
+  `decide` and the registry's limits with a replaceable sleeper and an AbortSignal (types.ts,
+  misspelt.ts, retry.ts).
+- Issue 40: error classes per category (`instanceof RateLimitError`), `error.code` typed so that a
+  misspelt code literal does not compile while an unknown code is still represented
+  (`UnknownCode`), `status` and `headers` on the error, `decide(error)`, axios responses and errors
+  read as axios types them, and the observation hooks of `retry` (onAttempt, a logger, an
+  OpenTelemetry-shaped span setting `error.type`) (hooks.ts).
+"""
 
 from __future__ import annotations
 
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from conftest import REGISTRY, build_to, tsc
 
@@ -51,26 +70,6 @@ process.stdout.write(JSON.stringify({
 """
 
 
-def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_options(node_bin: Path, tmp_path: Path) -> None:
-    build_to(REGISTRY, tmp_path / "out", "typescript")
-    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
-    (tmp_path / "use.ts").write_text(CONSUMER)
-    options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
-    options.pop("rootDir")
-    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": {**options, "outDir": "js", "declaration": False},
-                                                        "files": ["use.ts"]}))
-    done = tsc(node_bin, tmp_path, tmp_path / "js")
-    assert done.returncode == 0, done.stdout
-    run = subprocess.run(["node", str(tmp_path / "js" / "use.js")], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    got = json.loads(run.stdout)
-    assert got["status"] == 429 and got["retryAfter"] == "2" and got["mcp"] is True
-    assert got["first"] == ["pause", 2000] and got["last"] == "stop"
-    assert got["caught"] == ["ErrorPayloadError", "RATE_LIMITED", True, "c-1", "RATE_LIMITED", True, "pause", 429, True]
-    assert got["fromFetchHeaders"]["retry_after_ms"] == 7000
-    assert got["thrown"] == "RATE_LIMITED"
-
-
 FETCH_CONSUMER = """
 import { ErrorPayloadError, fromHttp, readResponse } from "./sdk/src/index";
 
@@ -91,21 +90,350 @@ void main();
 """
 
 
-def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(node_bin: Path, tmp_path: Path) -> None:
+NEW_ERROR = """
+import { newError, type Code, type ErrorPayload } from "./sdk/src/index";
+
+const limited = newError("RATE_LIMITED", "c", { retry_after_ms: 1000, message: "Slow down", scope: "request" });
+const retryable: true = limited.retryable;  // the variant of RATE_LIMITED, not the whole union
+const missing = newError("RESOURCE_NOT_FOUND", "c", { did_you_mean: ["r-2"], scope: "resource", resource_id: "r-1", state: "unchanged" });
+declare const anyCode: Code;
+export const widened = (): ErrorPayload => newError(anyCode, "c");
+
+export function typeErrors(): void {  // compiled, never run
+  // @ts-expect-error AUTH_EXPIRED is not retryable: it names no delay
+  newError("AUTH_EXPIRED", "c", { retry_after_ms: 5 });
+  // @ts-expect-error did_you_mean is not one of AUTH_EXPIRED's hints
+  newError("AUTH_EXPIRED", "c", { did_you_mean: ["x"] });
+  // @ts-expect-error RATE_LIMITED is never resource-scoped
+  newError("RATE_LIMITED", "c", { scope: "resource" });
+  // @ts-expect-error category and retryable come from the registry
+  newError("RATE_LIMITED", "c", { retryable: false });
+}
+
+declare const console: { log(text: string): void };
+console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null]));
+"""
+
+
+HOOKS = """
+import {
+  AuthError, decide, ErrorPayloadError, errorType, newError, RateLimitError, retry, UnknownCode, ValidationError,
+  type AttemptEvent, type Code, type SpanLike,
+} from "./sdk/src/index";
+
+// axios' own declarations, abridged (axios/index.d.ts 1.x): what an application's values are typed as.
+type AxiosHeaderValue = string | string[] | number | boolean | null;
+type RawAxiosResponseHeaders = Partial<Record<string, AxiosHeaderValue> & { "set-cookie": string[] }>;
+interface AxiosResponse<T = unknown> { data: T; status: number; statusText: string; headers: RawAxiosResponseHeaders }
+declare class AxiosError<T = unknown> extends Error { response?: AxiosResponse<T>; isAxiosError: boolean; code?: string }
+function axiosError(response: AxiosResponse<unknown>): AxiosError<unknown> {
+  return Object.assign(new Error("Request failed with status code " + response.status), { response, isAxiosError: true });
+}
+
+export function typeErrors(error: ErrorPayloadError): void {  // compiled, never run
+  // @ts-expect-error a misspelt code has no overlap with Code | UnknownCode | null
+  if (error.code === "RATE_LIMITD") return;
+  // @ts-expect-error an unknown code is not a string: it cannot pass for a Code
+  const code: Code | null = error.code;
+  void code;
+  if (error instanceof RateLimitError) {
+    const category: "rate_limit" = error.category;
+    // @ts-expect-error a RateLimitError's category is rate_limit
+    const other: "validation" = error.category;
+    void category; void other;
+  }
+  // @ts-expect-error headers are read-only
+  error.headers["x-a"] = "b";
+}
+
+const out: Record<string, unknown> = {};
+const limited = ErrorPayloadError.fromHttp(429, { "Retry-After": "3", "X-Request-Id": "r-1" },
+  JSON.stringify(newError("RATE_LIMITED", "c-1")), 0);
+const newer = ErrorPayloadError.fromHttp(400, {}, JSON.stringify({ code: "BRAND_NEW", category: "validation",
+  retryable: false, scope: "request", correlation_id: "c-2" }), 0);
+const proxy = ErrorPayloadError.fromHttp(502, { "Content-Type": "text/html" }, "<html>Bad gateway</html>", 0);
+const thrown = new ErrorPayloadError(newError("AUTH_EXPIRED", "c-3"));
+const made = ErrorPayloadError.of(newError("AUTH_EXPIRED", "c-4"));
+out["limited"] = limited === null ? null : [limited instanceof RateLimitError, limited instanceof ErrorPayloadError, limited.name,
+  limited.status, limited.headers["retry-after"], limited.headers["x-request-id"], limited.code, limited.category,
+  decide(limited).action, decide(limited).delayMs];
+out["newer"] = newer === null ? null : [newer instanceof ValidationError, newer.code instanceof UnknownCode,
+  newer.code instanceof UnknownCode ? newer.code.text : null, String(newer.code), newer.codeText, decide(newer).reason];
+out["proxy"] = proxy === null ? null : [proxy.constructor === ErrorPayloadError, proxy.code, proxy.category, proxy.status,
+  decide(proxy).action, decide(proxy).reason];
+out["thrown"] = [thrown instanceof AuthError, thrown.name, made instanceof AuthError, made.name];
+
+// axios: a response as axios gives it (data parsed, header values lists or numbers), and its error.
+const body = { code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c-5" };
+const response: AxiosResponse<unknown> = { data: body, status: 429, statusText: "Too Many Requests",
+  headers: { "retry-after": "4", "set-cookie": ["a=1", "b=2"], "content-length": "99" } };
+const fromResponse = ErrorPayloadError.fromAxios(response, 0);
+const fromError = ErrorPayloadError.fromAxios(axiosError({ ...response, data: "<html>busy</html>", status: 503 }), 0);
+const success: AxiosResponse<unknown> = { data: { id: 1 }, status: 200, statusText: "OK", headers: {} };
+const ok = ErrorPayloadError.fromAxios(success);
+out["axios"] = [fromResponse?.code ?? null, fromResponse?.headers["set-cookie"] ?? null, fromResponse?.decide().delayMs ?? null,
+  fromError?.status ?? null, fromError?.decide().reason ?? null, ok];
+
+// The hooks: a codeless 502, a refused connection, then an answer.
+const logged: [string, string][] = [];
+const logger = { info: (message: string) => { logged.push(["info", message]); }, warn: (message: string) => { logged.push(["warn", message]); } };
+const attributes: [string, string][] = [];
+const span: SpanLike = { setAttribute: (key: string, value: string) => { attributes.push([key, value]); } };
+const events: AttemptEvent[] = [];
+const refused = new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) });
+
+async function main(): Promise<void> {
+  const value = await retry(async (attempt) => {
+    if (attempt === 1 && proxy !== null) throw proxy;
+    if (attempt === 2) throw refused;
+    return "answer";
+  }, { sleep: async () => {}, logger, span, onAttempt: (event) => { events.push(event); } });
+  let rejected = "";
+  try {
+    await retry(async () => { throw refused; }, { maxAttempts: 2, sleep: async () => {}, logger, span });
+  } catch (error) {
+    rejected = errorType(error);
+  }
+  out["hooks"] = { value, rejected, logged, attributes,
+    events: events.map((e) => [e.attempt, e.decision?.action ?? null, e.decision?.reason ?? null, e.delayMs]) };
+  console.log(JSON.stringify(out));
+}
+void main();
+"""
+
+
+TYPES = """
+import { decide, isKnownCode, newError, type Code, type Decision } from "./sdk/src/index";
+
+export function describe(d: Decision): string {
+  // @ts-expect-error before `known` is tested, code may be a newer server's or null
+  const unchecked: Code = d.code;
+  void unchecked;
+  if (!d.known) return d.code === null ? "no code" : `unknown ${d.code}`;
+  // @ts-expect-error a misspelt code has no overlap with the Code union
+  if (d.code === "RATE_LIMITD") return "typo";
+  switch (d.code) {
+    case "RATE_LIMITED": case "RESOURCE_NOT_FOUND": case "AUTH_EXPIRED": case "UPSTREAM_TIMEOUT":
+    case "VALIDATION_FAILED": case "CONFLICT": case "TENANT_UNKNOWN": case "OPERATOR_NOT_ALLOWED":
+    case "PAYMENT_TIMEOUT": case "REFUND_WINDOW_CLOSED": case "SERVICE_UNAVAILABLE": case "INTERNAL_ERROR":
+      return `known ${d.code}`;
+    default: {
+      // Every code but ITEM_MISSING is handled above: the compiler says which one is left.
+      const left: "ITEM_MISSING" = d.code;
+      return `known ${left}`;
+    }
+  }
+}
+
+export function narrowed(text: string): Code | null {
+  return isKnownCode(text) ? text : null;
+}
+
+export const described = [
+  describe(decide(newError("RATE_LIMITED", "c"))),
+  describe(decide({ code: "BRAND_NEW", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c" })),
+  describe(decide("not a payload")),
+  describe(decide(newError("ITEM_MISSING", "c"))),
+];
+console.log(JSON.stringify(described));
+"""
+
+RETRY = """
+import { ErrorPayloadError, newError, retry, type Decision, type Sleeper } from "./sdk/src/index";
+
+const rateLimited = (): ErrorPayloadError => new ErrorPayloadError(newError("RATE_LIMITED", "req-1"));
+
+async function outcome<T>(run: () => Promise<T>): Promise<unknown> {
+  try {
+    return { ok: await run() };
+  } catch (error) {
+    if (error instanceof ErrorPayloadError) return { rejected: error.code };
+    return { rejected: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+async function main(): Promise<void> {
+  const out: Record<string, unknown> = {};
+  const slept: number[] = [];
+  const fake: Sleeper = async (ms) => { slept.push(ms); };
+
+  // Two rate limits, then an answer: the registry's 2 s pause, twice.
+  const seen: [number, string, string][] = [];
+  out["succeeds"] = await outcome(() => retry(async (attempt) => {
+    if (attempt < 3) throw rateLimited();
+    return `answer on attempt ${attempt}`;
+  }, { sleep: fake, onDecision: (d: Decision, attempt: number) => { seen.push([attempt, d.action, d.reason]); } }));
+  out["succeedsSlept"] = slept.splice(0);
+  out["seen"] = seen;
+
+  // Always rate limited: the registry's attempt budget (DEFAULT_MAX_ATTEMPTS) ends it.
+  let calls = 0;
+  out["exhausted"] = await outcome(() => retry(() => { calls++; throw rateLimited(); }, { sleep: fake }));
+  out["exhaustedCalls"] = calls;
+  out["exhaustedSlept"] = slept.splice(0);
+  calls = 0;
+  out["maxAttempts"] = await outcome(() => retry(() => { calls++; throw rateLimited(); }, { sleep: fake, maxAttempts: 2 }));
+  out["maxAttemptsCalls"] = calls;
+  out["maxAttemptsSlept"] = slept.splice(0);
+
+  // Not a timed action (escalate), a wait past maxDelayMs, a foreign error: rejected at once.
+  calls = 0;
+  out["escalates"] = await outcome(() => retry(() => { calls++; throw new ErrorPayloadError(newError("AUTH_EXPIRED", "c")); },
+                                               { sleep: fake }));
+  out["tooLong"] = await outcome(() => retry(() => { calls++; throw rateLimited(); }, { sleep: fake, maxDelayMs: 1999 }));
+  out["foreign"] = await outcome(() => retry(() => { calls++; throw new TypeError("boom"); }, { sleep: fake }));
+  out["rejectedAtOnce"] = [calls, slept.splice(0)];
+
+  // A payload's own delay is waited as named; jitter spreads only a backoff.
+  const named = new ErrorPayloadError(newError("PAYMENT_TIMEOUT", "c", { retry_after_ms: 7 }));
+  await outcome(() => retry((attempt) => { if (attempt === 1) throw named; return 1; }, { sleep: fake, jitter: true }));
+  out["namedWithJitter"] = slept.splice(0);
+
+  // The default sleeper waits for real (a 40 ms delay named by the payload).
+  const started = Date.now();
+  const waited = new ErrorPayloadError(newError("PAYMENT_TIMEOUT", "c", { retry_after_ms: 40 }));
+  out["realSleep"] = await outcome(() => retry((attempt) => { if (attempt === 1) throw waited; return "after"; }));
+  out["realSleepMs"] = Date.now() - started;
+
+  // Aborting during the registry's 2 s wait rejects at once with the signal's reason; an aborted
+  // signal calls nothing. "At once" without a clock: a 2 s marker set before the wait begins
+  // would fire before the wait could end, and node runs the rejection's promise callbacks before
+  // the next timer, so the marker has not fired when the rejection arrives, however loaded.
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new Error("user gave up")), 30);
+  let waitedOut = false;
+  const marker = setTimeout(() => { waitedOut = true; }, 2000);
+  calls = 0;
+  out["aborted"] = await outcome(() => retry(() => { calls++; throw rateLimited(); }, { signal: controller.signal }));
+  out["abortedBeforeTheWaitEnded"] = !waitedOut;
+  clearTimeout(marker);
+  out["abortedCalls"] = calls;
+  out["alreadyAborted"] = await outcome(() => retry(() => { calls++; return 1; }, { signal: controller.signal }));
+  out["alreadyAbortedCalls"] = calls;
+  const plain = new AbortController();
+  plain.abort();
+  out["abortWithoutReason"] = await outcome(() => retry(() => 1, { signal: plain.signal }));
+  // A replaced sleeper receives the signal too.
+  const signals: boolean[] = [];
+  await outcome(() => retry((attempt) => { if (attempt === 1) throw rateLimited(); return 1; },
+                              { signal: new AbortController().signal, sleep: async (_ms, signal) => { signals.push(signal !== undefined); } }));
+  out["sleeperGetsSignal"] = signals;
+  console.log(JSON.stringify(out));
+}
+
+void main();
+"""
+
+
+MISSPELT = ('import type { Decision } from "./sdk/src/index";\n'
+            'export const f = (d: Decision): boolean => d.known && d.code === "RATE_LIMITD";\n')
+
+
+SOURCES = {"consumer.ts": CONSUMER, "fetch.ts": FETCH_CONSUMER, "new_error.ts": NEW_ERROR, "hooks.ts": HOOKS, "types.ts": TYPES,
+           "retry.ts": RETRY, "misspelt.ts": MISSPELT}
+
+
+@pytest.fixture(scope="module")
+def compiled(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, list[str]], Path]:
+    """Every consumer above compiled by one tsc run against the default registry's package: the
+    errors by file name (a file without errors is absent; only misspelt.ts may have any), and the
+    folder of the JavaScript."""
+    root = tmp_path_factory.mktemp("use")
+    build_to(REGISTRY, root / "out", "typescript")
+    sdk = root / "out" / "typescript"
+    (root / "sdk").symlink_to(sdk)
+    for name, source in SOURCES.items():
+        (root / name).write_text(source)
+    options = json.loads("\n".join((sdk / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
+    options.pop("rootDir")
+    options.update({"lib": ["ES2022", "DOM"], "target": "ES2022", "outDir": "js", "declaration": False})
+    (root / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "files": list(SOURCES)}))
+    done = tsc(node_bin, root, root / "js")
+    errors: dict[str, list[str]] = {}
+    for line in done.stdout.splitlines():
+        if ": error TS" in line:
+            errors.setdefault(Path(line.split("(", 1)[0]).name, []).append(line)
+    assert (done.returncode == 0) == (errors == {}), done.stdout
+    assert set(errors) <= {"misspelt.ts"}, done.stdout
+    return errors, root / "js"
+
+
+def run(compiled: tuple[dict[str, list[str]], Path], name: str) -> Any:
+    """What `name`.ts printed (one JSON document), run under node."""
+    errors, js = compiled
+    assert f"{name}.ts" not in errors, errors[f"{name}.ts"]
+    done = subprocess.run(["node", str(js / f"{name}.js")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_strict_consumer_uses_the_typed_payload_the_error_class_and_decide_options(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    got = run(compiled, "consumer")
+    assert got["status"] == 429 and got["retryAfter"] == "2" and got["mcp"] is True
+    assert got["first"] == ["pause", 2000] and got["last"] == "stop"
+    assert got["caught"] == ["ErrorPayloadError", "RATE_LIMITED", True, "c-1", "RATE_LIMITED", True, "pause", 429, True]
+    assert got["fromFetchHeaders"]["retry_after_ms"] == 7000
+    assert got["thrown"] == "RATE_LIMITED"
+
+
+def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(compiled: tuple[dict[str, list[str]], Path]) -> None:
     """fetch's Response and Headers as the DOM lib types them (no DOM.Iterable) compile; Retry-After
     is read from them; an endless body stops being read past the size limit (unreadable)."""
-    build_to(REGISTRY, tmp_path / "out", "typescript")
-    (tmp_path / "sdk").symlink_to(tmp_path / "out" / "typescript")
-    (tmp_path / "use.ts").write_text(FETCH_CONSUMER)
-    options = json.loads("\n".join((tmp_path / "sdk" / "tsconfig.json").read_text().splitlines()[1:]))["compilerOptions"]
-    options.pop("rootDir")
-    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": {**options, "lib": ["ES2020", "DOM"], "outDir": "js",
-                                                                            "declaration": False}, "files": ["use.ts"]}))
-    done = tsc(node_bin, tmp_path, tmp_path / "js")
-    assert done.returncode == 0, done.stdout
-    run = subprocess.run(["node", str(tmp_path / "js" / "use.js")], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    got = json.loads(run.stdout)
+    got = run(compiled, "fetch")
     assert got["big"] == [True, "string"] and got["pulled"] < 40  # about 1 MB of 64 KiB chunks, then cancelled
     assert got["raw"]["retry_after_ms"] == 7000
     assert [got["code"], got["action"], got["delay"]] == ["RATE_LIMITED", "pause", 7000]
+
+
+def test_new_error_fields_and_result_are_typed_per_code(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    retryable, limited, hint = run(compiled, "new_error")
+    assert retryable is True and hint == ["r-2"]
+    assert limited == {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request",
+                       "correlation_id": "c", "retry_after_ms": 1000, "message": "Slow down"}
+
+
+def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    got = run(compiled, "hooks")
+    assert got["limited"] == [True, True, "RateLimitError", 429, "3", "r-1", "RATE_LIMITED", "rate_limit", "pause", 3000]
+    assert got["newer"] == [True, True, "BRAND_NEW", "BRAND_NEW", "BRAND_NEW", "unknown-code"]
+    assert got["proxy"] == [True, None, None, 502, "retry", "status-fallback"]
+    assert got["thrown"] == [False, "ErrorPayloadError", True, "AuthError"]
+    assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None]
+    hooks = got["hooks"]
+    assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
+    assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]
+    assert hooks["attributes"] == [["error.type", "502"], ["error.type", "refused"], ["error.type", "refused"], ["error.type", "refused"]]
+    assert [level for level, _ in hooks["logged"]] == ["info", "info", "info", "warn"]
+    assert "502" in hooks["logged"][0][1] and "500 ms" in hooks["logged"][0][1]
+    assert "giving up" in hooks["logged"][3][1] and "attempts-exhausted" in hooks["logged"][3][1]
+
+
+def test_decision_code_narrows_to_the_code_union_when_known(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    described = run(compiled, "types")
+    assert described == ["known RATE_LIMITED", "unknown BRAND_NEW", "no code", "known ITEM_MISSING"]
+
+
+def test_a_misspelt_code_in_a_switch_under_known_does_not_compile(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    """Without the discriminated Decision this compiles (code is a plain string): the typo goes unseen."""
+    errors, _ = compiled
+    assert any("TS2367" in line and '"RATE_LIMITD"' in line for line in errors.get("misspelt.ts", [])), errors
+
+
+def test_retry_applies_decide_and_the_registry_limits(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    got = run(compiled, "retry")
+    assert isinstance(got, dict)
+    assert got["succeeds"] == {"ok": "answer on attempt 3"} and got["succeedsSlept"] == [2000, 2000]
+    assert got["seen"] == [[1, "pause", "registry"], [2, "pause", "registry"]]
+    # DEFAULT_MAX_ATTEMPTS is 5: five calls, four waits, then the error itself.
+    assert got["exhausted"] == {"rejected": "RATE_LIMITED"} and got["exhaustedCalls"] == 5
+    assert got["exhaustedSlept"] == [2000] * 4
+    assert got["maxAttempts"] == {"rejected": "RATE_LIMITED"} and got["maxAttemptsCalls"] == 2 and got["maxAttemptsSlept"] == [2000]
+    assert got["escalates"] == {"rejected": "AUTH_EXPIRED"} and got["tooLong"] == {"rejected": "RATE_LIMITED"}
+    assert got["foreign"] == {"rejected": "TypeError: boom"} and got["rejectedAtOnce"] == [3, []]
+    assert got["namedWithJitter"] == [7]
+    # A lower bound only: load makes the wait longer, never shorter.
+    assert got["realSleep"] == {"ok": "after"} and got["realSleepMs"] >= 39
+    assert got["aborted"] == {"rejected": "Error: user gave up"} and got["abortedBeforeTheWaitEnded"] and got["abortedCalls"] == 1
+    assert got["alreadyAborted"] == {"rejected": "Error: user gave up"} and got["alreadyAbortedCalls"] == 1
+    assert got["abortWithoutReason"] == {"rejected": "AbortError: This operation was aborted"}
+    assert got["sleeperGetsSignal"] == [True]

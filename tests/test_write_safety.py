@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,26 @@ from conftest import REGISTRY, ROOT, build_to, run_errgen
 from errgen.emit import commit as write
 
 
-def built(workdir: Path) -> Path:
-    done = run_errgen("build", cwd=workdir)
+_PRISTINE: list[Path] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One `errgen build` of the default registry for the file: each test that starts from a
+    built project copies it (a build is half a second, a copy a few milliseconds)."""
+    project = tmp_path_factory.mktemp("pristine")
+    (project / "registry").mkdir()
+    shutil.copy(REGISTRY, project / "registry" / "errors.yaml")
+    done = run_errgen("build", cwd=project)
     assert done.returncode == 0, done.stderr
+    _PRISTINE[:] = [project / "generated"]
+    return project / "generated"
+
+
+def built(workdir: Path) -> Path:
+    """workdir as `errgen build` leaves it (the registry there is the default one, as built)."""
+    assert (workdir / "registry" / "errors.yaml").read_bytes() == REGISTRY.read_bytes()
+    shutil.copytree(_PRISTINE[0], workdir / "generated", symlinks=True)
     return workdir / "generated"
 
 
