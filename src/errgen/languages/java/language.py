@@ -16,11 +16,11 @@ def runner(sdk_dir: Path, vectors: Path, mode: str) -> RunnerCommand:
 
 
 def strict(sdk_dir: Path) -> list[list[str]]:
-    """javac -Xlint:all -Werror (the pom's settings) over the sources and the tests; offline first."""
+    """javac -Xlint:all -Werror (the pom's settings) over the sources and the tests; offline first.
+    It is the conformance runner's build, in the runner's build folder."""
     from errgen.languages.java import target
 
-    build = shlex.quote(f"-Derrgen.build.directory={target.build_directory(sdk_dir)}")
-    compile_ = f"mvn -q -B {build} test-compile"
+    compile_ = target.runner_build(shlex.quote(str(target.build_directory(sdk_dir))))
     return [["sh", "-c", f"{compile_} -o || {compile_}"]]
 
 

@@ -314,8 +314,7 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
             return [tool], Path(sdk_dir), tool
     package = _package_of(sdk_dir)
     build = build_directory(sdk_dir)
-    compile_ = ('mvn -q -B -DskipTests "-Derrgen.build.directory=$B" package dependency:build-classpath '
-                '"-Dmdep.outputFile=$B/classpath.txt"')
+    compile_ = runner_build('"$B"')
     script = (
         'B="$3"; if [ ! -f "$B/classpath.txt" ] || [ -n "$(find pom.xml src -newer "$B/classpath.txt" -print -quit)" ]; then '
         f"{{ {compile_} -o || {compile_}; }} >&2 || exit 2; fi; "
@@ -323,6 +322,15 @@ def conformance_command(sdk_dir: Path, vectors: Path, mode: str) -> tuple[list[s
     )
     argv = ["sh", "-c", script, f"{package}.{RUNNER}", mode, str(Path(vectors).resolve()), str(build)]
     return argv, Path(sdk_dir), "mvn"
+
+
+def runner_build(build: str) -> str:
+    """The Maven command (shell text; `build` is the quoted build folder) that compiles the
+    sources and the tests under the pom's javac -Xlint:all -Werror, packages them without running
+    the tests and writes the runner's classpath: the strict check runs it too, so a runner run
+    after the strict check starts the JVM at once instead of running Maven a second time."""
+    return (f'mvn -q -B -DskipTests -Derrgen.build.directory={build} package dependency:build-classpath '
+            f'-Dmdep.outputFile={build}/classpath.txt')
 
 
 def build_directory(sdk_dir: Path) -> Path:
