@@ -200,6 +200,51 @@ def test_default_registry_crate_with_http_feature(golden_crate: Path) -> None:
     ok(cargo(golden_crate, "test", "--quiet", "--all-targets", "--all-features"))  # the runtime's unit tests
 
 
+def crate_name(crate: Path) -> str:
+    match = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(encoding="utf-8"), re.M)
+    assert match, crate
+    return match.group(1)
+
+
+def build_runners(root: Path, crates: dict[str, Path]) -> dict[str, Path]:
+    """Each crate's conformance runner, built by ONE `cargo build`: a driver package whose binaries
+    are the crates' own examples/conformance.rs, verbatim, each depending on its crate under the
+    crate's library name, with serde_json's `preserve_order` as the runner command
+    (`rust_target.conformance_command`, run on the default crate below) builds it. A `cargo run`
+    per crate compiled one crate at a time; one build compiles them side by side."""
+    (root / "src" / "bin").mkdir(parents=True)
+    (root / "src" / "lib.rs").write_text("", encoding="utf-8")
+    deps = ['serde_json = { version = "1", features = ["preserve_order"] }']
+    for key, crate in crates.items():
+        name = crate_name(crate)
+        deps.append(f"{naming.lib_name(name)} = {{ package = {json.dumps(name)}, path = {json.dumps(str(crate))} }}")
+        runner = (crate / "examples" / "conformance.rs").read_text(encoding="utf-8")
+        (root / "src" / "bin" / f"conformance-{key}.rs").write_text(runner, encoding="utf-8")
+    (root / "Cargo.toml").write_text(
+        '[package]\nname = "runners"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n'
+        "[dependencies]\n" + "\n".join(deps) + "\n", encoding="utf-8")
+    # Dependencies compile in the shared build dir; the binaries land in this run's own folder.
+    target = root / "target"
+    ok(cargo(root, "build", "--quiet", "--bins", "--target-dir", str(target),
+             "--config", f"build.build-dir={json.dumps(str(TARGET_DIR))}", timeout=1800))
+    return {key: target / "debug" / f"conformance-{key}" for key in crates}
+
+
+def run_runner(runner: Path, crate: Path, vectors: Path, mode: str) -> str:
+    """A crate's runner (built by build_runners) on one vectors file."""
+    done = subprocess.run([str(runner), mode, str(vectors)], cwd=crate, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (crate, vectors.name, done.stdout[-3000:], done.stderr[-3000:])
+    return done.stdout
+
+
+def check_runs(runner: Path, crate: Path, *files: str) -> None:
+    """The runner passes every vector of each of the crate's vectors files."""
+    for name in files:
+        vectors = crate.parent / "conformance" / name
+        count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
+        assert run_runner(runner, crate, vectors, "check").splitlines()[-1] == f"{count} passed, 0 failed", (crate, name)
+
+
 @pytest.fixture(scope="module")
 def small_crates(tmp_path_factory: Any) -> dict[str, Path]:
     """The example, minimal and hostile-text registries' crates in one cargo workspace, so that each
@@ -223,13 +268,9 @@ def test_example_minimal_and_hostile_registry_crates(small_crates: dict[str, Pat
     doctests = ok(cargo(root, "test", "--doc", "--workspace"))
     # Each crate's docs ran examples (an empty doctest run would pass too).
     assert len(re.findall(r"test result: ok\. [1-9]\d* passed", doctests)) == len(small_crates), doctests
+    runners = build_runners(root / "runners", small_crates)
     for name, crate in small_crates.items():
-        vectors = crate.parent / "conformance" / "vectors.json"
-        argv, cwd, tool = rust_target.conformance_command(crate, vectors, "check")
-        assert tool == "cargo"
-        out = ok(cargo(cwd, *argv[1:]))
-        count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
-        assert out.splitlines()[-1] == f"{count} passed, 0 failed", name
+        check_runs(runners[name], crate, "vectors.json")
 
 
 @needs_cargo
@@ -416,43 +457,9 @@ def api_crates(tmp_path_factory: Any) -> dict[str, Path]:
     return crates
 
 
-def crate_name(crate: Path) -> str:
-    match = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(encoding="utf-8"), re.M)
-    assert match, crate
-    return match.group(1)
-
-
 @pytest.fixture(scope="module")
 def api_runners(api_crates: dict[str, Path]) -> dict[str, Path]:
-    """Every API crate's conformance runner, built by ONE `cargo build`: a driver package whose
-    binaries are the crates' own examples/conformance.rs, verbatim, each depending on its crate
-    under the crate's library name, with serde_json's `preserve_order` as the runner command
-    (`rust_target.conformance_command`) builds it. Fifteen `cargo run`s compiled one crate each,
-    one after another; one build compiles them side by side and links once per crate."""
-    root = next(iter(api_crates.values())).parent.parent / "runners"
-    (root / "src" / "bin").mkdir(parents=True)
-    (root / "src" / "lib.rs").write_text("", encoding="utf-8")
-    deps = ['serde_json = { version = "1", features = ["preserve_order"] }']
-    for api, crate in api_crates.items():
-        name = crate_name(crate)
-        deps.append(f"{naming.lib_name(name)} = {{ package = {json.dumps(name)}, path = {json.dumps(str(crate))} }}")
-        runner = (crate / "examples" / "conformance.rs").read_text(encoding="utf-8")
-        (root / "src" / "bin" / f"conformance-{api}.rs").write_text(runner, encoding="utf-8")
-    (root / "Cargo.toml").write_text(
-        '[package]\nname = "api-runners"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n'
-        "[dependencies]\n" + "\n".join(deps) + "\n", encoding="utf-8")
-    # Dependencies compile in the shared build dir; the binaries land in this run's own folder.
-    target = root / "target"
-    ok(cargo(root, "build", "--quiet", "--bins", "--target-dir", str(target),
-             "--config", f"build.build-dir={json.dumps(str(TARGET_DIR))}", timeout=1800))
-    return {api: target / "debug" / f"conformance-{api}" for api in api_crates}
-
-
-def run_vectors(api: str, runners: dict[str, Path], crate: Path, vectors: Path, mode: str) -> str:
-    """The API crate's runner (its examples/conformance.rs) on one vectors file."""
-    done = subprocess.run([str(runners[api]), mode, str(vectors)], cwd=crate, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, (api, vectors.name, done.stdout[-3000:], done.stderr[-3000:])
-    return done.stdout
+    return build_runners(next(iter(api_crates.values())).parent.parent / "runners", api_crates)
 
 
 @needs_cargo
@@ -467,10 +474,7 @@ def test_every_api_crate_is_formatted_and_the_sample_passes_clippy(api_crates: d
 def test_every_api_crate_passes_its_vectors(api_crates: dict[str, Path], api_runners: dict[str, Path]) -> None:
     assert len(api_crates) == 15 and set(STRICT_SAMPLE) <= set(api_crates)
     for api, crate in api_crates.items():
-        for name in ("vectors.json", "responses.json", "writing.json"):
-            vectors = crate.parent / "conformance" / name
-            count = len(json.loads(vectors.read_text(encoding="utf-8"))["vectors"])
-            assert run_vectors(api, api_runners, crate, vectors, "check").splitlines()[-1] == f"{count} passed, 0 failed", (api, name)
+        check_runs(api_runners[api], crate, "vectors.json", "responses.json", "writing.json")
 
 
 def fixture_vectors(api: str, now_ms: int) -> tuple[list[Path], list[dict[str, Any]]]:
@@ -503,7 +507,7 @@ def test_every_api_crate_decides_each_real_response_as_a_careful_client_would(
         files, vectors = fixture_vectors(api, int(time.time() * 1000))
         inputs = tmp_path / f"{api}.json"
         inputs.write_text(json.dumps({"vectors": vectors}, ensure_ascii=False), encoding="utf-8")
-        lines = run_vectors(api, api_runners, crate, inputs, "emit").splitlines()
+        lines = run_runner(api_runners[api], crate, inputs, "emit").splitlines()
         assert len(lines) == len(files), api
         for path, line in zip(files, lines):
             row = json.loads(path.read_text(encoding="utf-8"))
