@@ -2,15 +2,25 @@
 `about` (licence, repository, homepage, keywords, description), a README with install and an
 example, a LICENSE notice when a licence is set; a release changes only Cargo.toml; and
 `cargo package` (with its verification build) passes for the default registry and for a
-5,000-code one."""
+5,000-code one.
+
+And docs/sdk-rust.md as a program (issue 26, Done when): its ```rust blocks, put together as they
+stand, compile under `cargo clippy -D warnings` against the crates they name (the default
+registry's, and OpenAI's for the page's real-response example) and run, printing what the page
+says they print. Nothing is added to the page's code: no imports, no casts. The default crate is
+the one `cargo package` verifies and whose README example runs: one workspace, so its library is
+checked and compiled once for the README's program and the page's."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT, next_version
@@ -20,6 +30,9 @@ from errgen.languages.rust import target as rust_target
 from test_rust_sdk import cargo, needs_cargo, ok, registry_of, write_crate
 
 DEFAULT = ROOT / "registry" / "errors.yaml"
+DOCS = ROOT / "docs" / "sdk-rust.md"
+# Each program's crate, by the library its blocks `use`, and the registry it is built from.
+CRATES = {"acme_errors": DEFAULT, "openai_errors": ROOT / "examples" / "apis" / "openai.yaml"}
 
 
 def rendered(registry: Registry) -> dict[str, str]:
@@ -97,9 +110,20 @@ def package(crate: Path, *args: str) -> str:
     return ok(done) + done.stderr
 
 
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: Any) -> Path:
+    """The crates of CRATES in one cargo workspace, each at WORKSPACE/LIB/rust."""
+    root = tmp_path_factory.mktemp("rust-crates")
+    for lib, registry in CRATES.items():
+        write_crate(registry_of(registry), root / lib)
+    members = [f"{lib}/rust" for lib in CRATES]
+    (root / "Cargo.toml").write_text(f'[workspace]\nresolver = "2"\nmembers = {json.dumps(members)}\n', encoding="utf-8")
+    return root
+
+
 @needs_cargo
-def test_cargo_package_verifies_the_default_crate_and_its_readme_runs(tmp_path: Path) -> None:
-    crate = write_crate(registry_of(DEFAULT), tmp_path)
+def test_cargo_package_verifies_the_default_crate_and_its_readme_runs(workspace: Path) -> None:
+    crate = workspace / "acme_errors" / "rust"
     listed = package(crate, "--list").split()
     assert {"Cargo.toml", "README.md", "LICENSE", "src/lib.rs", "src/data.rs", "examples/conformance.rs"} <= set(listed)
     assert not [name for name in listed if name.startswith(("target/", "conformance/"))]
@@ -144,3 +168,57 @@ def test_each_reqwest_release_line_has_its_own_feature() -> None:
     assert all(deps[d]["optional"] and deps[d]["default-features"] is False for d in ("reqwest", "reqwest-0-12"))
     assert features["reqwest"] == ["dep:reqwest", "http"] and features["reqwest-0-12"] == ["dep:reqwest-0-12", "http"]
     assert features["tracing"] == ["dep:tracing"] and deps["tracing"]["optional"]
+
+
+# --- docs/sdk-rust.md as a program ----------------------------------------------------------------
+
+
+def programs() -> dict[str, str]:
+    """The page's ```rust blocks, joined per crate in page order."""
+    blocks = re.findall(r"^```rust\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+    joined: dict[str, list[str]] = {}
+    for block in blocks:
+        (lib,) = set(re.findall(r"\b([a-z]+_errors)::", block))
+        joined.setdefault(lib, []).append(block)
+    return {lib: "\n".join(parts) for lib, parts in joined.items()}
+
+
+def test_the_page_shows_a_whole_client_and_service() -> None:
+    found = programs()
+    assert set(found) == set(CRATES)
+    service = found["acme_errors"]
+    for needed in ("new_error_with(", "Box<dyn Error>", "downcast::<ErrorPayload>", "to_http_problem(",
+                   "read_http_now(", ".check()?", "error.decide(", "std::thread::sleep(delay)", "retry_blocking(",
+                   '"Retry-After"', "status: 429", "payload_error()", "failure_of(", "on_attempt(",
+                   "with_idempotent(true)", "error_type", "impl AsResponseError for"):
+        assert needed in service, needed
+    assert "read_http_now(" in found["openai_errors"]
+    for program in found.values():
+        assert not re.search(r"\bas\s+(?:[ui](?:8|16|32|64|128|size)|f32|f64|&|\*)|\bunsafe\b|transmute", program), "no casts"
+
+
+@needs_cargo
+def test_the_page_compiles_under_clippy_and_runs_as_it_says(workspace: Path) -> None:
+    for lib, program in programs().items():
+        (workspace / lib / "rust" / "examples" / "page.rs").write_text(program, encoding="utf-8")
+    ok(cargo(workspace, "clippy", "--workspace", "--examples", "--", "-D", "warnings", "-W", "clippy::pedantic"))
+    service = ok(cargo(workspace, "run", "--quiet", "-p", "acme-errors", "--example", "page"))
+    assert service.splitlines() == [
+        '404 Some("application/problem+json")',
+        '{"name":"Ada"} {"name":"Ada"}',
+        'skip Some("contact_4172") ["contact_4127"]',
+        "404 RESOURCE_NOT_FOUND (validation): the API's own error",
+        "attempt 1: reset -> retry Some(500ms)",
+        "attempt 2: 502 -> retry Some(1s)",
+        "fine after 1.5s",
+    ]
+    real = ok(cargo(workspace, "run", "--quiet", "-p", "openai-errors", "--example", "page"))
+    assert real.splitlines() == [
+        'Some("rate_limit_exceeded") Some("req_5f1e0c") Some(1.5s)',
+        'type "requests"',
+        'pause Some(1.5s), request Some("req_5f1e0c")',
+    ]
+    # The page says what it prints: keep its prose in step with the run.
+    text = DOCS.read_text(encoding="utf-8")
+    for line in service.splitlines() + real.splitlines():
+        assert f"`{line}`" in text.replace("\n", " "), line

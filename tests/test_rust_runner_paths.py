@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REGISTRY, ROOT, build_to, run_errgen, toolchain
+from conftest import ROOT, build_to, load_registry, run_errgen, shared_build, toolchain
 from errgen.emit import toolcache
 from errgen.languages.rust import target as rust_target
 
@@ -58,10 +58,11 @@ def test_a_build_dir_with_quotes_stays_one_toml_string(tmp_path: Path, monkeypat
 
 @pytest.fixture(scope="module")
 def two_sdks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The default registry's shared build (whose runner, built by the same command, the language
+    harness and test_rust_sdk.py run too: built once for the suite), and the refund example's."""
     root = tmp_path_factory.mktemp("two-runners")
-    build_to(REGISTRY, root / "acme", "rust", "conformance")
     build_to(REFUND, root / "refund", "rust", "conformance")
-    return root / "acme", root / "refund"
+    return shared_build(tmp_path_factory, "default", load_registry), root / "refund"
 
 
 @needs_cargo
