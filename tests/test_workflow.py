@@ -27,7 +27,8 @@ def make_test(**env: str) -> str:
 
 def test_make_test_runs_in_parallel_and_skips_slow_tests_unless_full_or_ci() -> None:
     fast = make_test()
-    assert "-n auto" in fast and '-m "not slow"' in fast
+    assert f"-n {(os.cpu_count() or 1) + 1} " in fast and '-m "not slow"' in fast  # a worker more than the cores
+    assert "-n 7 " in make_test(JOBS="7")
     assert "-m" not in make_test(FULL="1").split("pytest", 1)[1].replace("-n", "")
     assert "not slow" not in make_test(CI="true")
     assert "export CI=true" in (ROOT / ".ci" / "run").read_text()
