@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import http.client
 import importlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -24,8 +25,10 @@ from bench.recovery_sim.service import GATEWAY_429, NGINX_502, NGINX_503, Servic
 from bench.recovery_sim.world import HUMAN_RENEWAL_MS, RATES, TIMEOUT_MS, Row, make_world, parse_rates, parse_sweep
 from conftest import ROOT
 
-pytest.importorskip("anthropic")
-pytest.importorskip("openai")
+# Found, not imported: every xdist worker collects this file and only one runs it, and importing
+# the two vendor SDKs takes two seconds (the agents import them when a test runs them).
+pytestmark = pytest.mark.skipif(not all(importlib.util.find_spec(name) for name in ("anthropic", "openai")),
+                                reason="needs the vendor SDKs (pip install -e '.[bench]')")
 
 UNTUNED = [11, 12, 13, 14, 15]  # the tests' seeds, apart from the documented run's (the default, 41-45)
 ITEMS = 120
