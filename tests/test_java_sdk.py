@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import pytest
 
 from conftest import FIXTURES, REGISTRY, ROOT
+from test_java_api_sdks import AGGREGATOR  # one pom whose modules Maven builds in one run
 from errgen.contract import ContractView, FieldSpec, view
 from errgen.emit.build import build
 from errgen.emit.errors import BuildError
@@ -178,20 +179,6 @@ def _mvn(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     if done.returncode != 0 and "offline" in done.stdout + done.stderr:
         done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
     return done
-
-
-AGGREGATOR = """<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>errgen.test</groupId>
-  <artifactId>java-sdks</artifactId>
-  <version>0</version>
-  <packaging>pom</packaging>
-  <modules>
-{modules}
-  </modules>
-</project>
-"""
 
 
 @pytest.fixture(scope="module")
