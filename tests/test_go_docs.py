@@ -43,18 +43,17 @@ def smithy_block() -> str:
     return block
 
 
-# The adapter's caller, written by the test: a payload wrapped twice, and an HTML 502 response.
+# The block's caller, written by the test: a payload wrapped twice, an HTML 502 response, another error.
 SMITHY_MAIN = """package main
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
-	"io"
 
 	"acmeerrors/v2"
-	"github.com/aws/smithy-go"
 )
 
 func main() {
@@ -65,13 +64,7 @@ func main() {
 	proxy := &http.Response{StatusCode: 502, Header: http.Header{"Content-Type": {"text/html"}},
 		Body: io.NopCloser(strings.NewReader("<html>502</html>"))}
 	for _, err := range []error{fmt.Errorf("charge: %w", p), acmeerrors.ResponseError(proxy), errors.New("other")} {
-		var apiErr smithy.APIError
-		var payload *acmeerrors.ErrorPayload
-		if errors.As(asSmithy(err), &apiErr) {
-			fmt.Println(apiErr.ErrorCode(), apiErr.ErrorMessage(), apiErr.ErrorFault(), errors.As(asSmithy(err), &payload))
-		} else {
-			fmt.Println("none")
-		}
+		fmt.Println(describe(err))
 	}
 }
 """
@@ -123,27 +116,30 @@ def test_the_page_builds_and_is_vet_and_staticcheck_clean(program: Path) -> None
 
 
 @needs_go
-def test_the_smithy_adapter_makes_errors_as_find_a_smithy_api_error(program: Path) -> None:
-    """Issue 40: `errors.As(err, &apiErr)` with a smithy.APIError, through the page's adapter, with
-    the real smithy-go (a module of its own beside the page's program: the SDK stays standard
-    library only). The page's module compiled for the program above is in the build cache."""
+def test_errors_as_finds_a_smithy_api_error_with_the_newer_smithy_an_aws_application_has(program: Path) -> None:
+    """Issue 40: the page's `errors.As(err, &apiErr)` with a smithy.APIError finds the SDK's errors,
+    in an application of its own that requires the AWS SDK's newer smithy-go (v1.28.9, where the
+    module asks for v1.22.2: minimal version selection builds both with the newer one)."""
     assert GO is not None
     folder = program / "cmd" / "smithyexample"
     folder.mkdir()
-    (folder / "adapter.go").write_text(smithy_block(), encoding="utf-8")
+    (folder / "describe.go").write_text(smithy_block(), encoding="utf-8")
     (folder / "main.go").write_text(SMITHY_MAIN, encoding="utf-8")
     (folder / "go.mod").write_text(f"module smithyexample\n\ngo 1.24\n\nrequire (\n\tacmeerrors/v2 v2.0.0\n"
                                    f"\t{SMITHY} {SMITHY_VERSION}\n)\n\nreplace acmeerrors/v2 => ../..\n", encoding="utf-8")
-    (folder / "go.sum").write_text(SMITHY_SUM, encoding="utf-8")
-    formatted = _run(["gofmt", "-l", "adapter.go"], folder)
+    (folder / "go.sum").write_text(SMITHY_SUM + (program / "go.sum").read_text(encoding="utf-8"), encoding="utf-8")
+    formatted = _run(["gofmt", "-l", "describe.go"], folder)
     assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr
     vet = _run([GO, "vet", "."], folder)
     if vet.returncode != 0 and re.search(r"dial tcp|proxy|lookup .*: no such host|i/o timeout", vet.stderr):
         pytest.skip(f"{SMITHY}@{SMITHY_VERSION} is neither in the module cache nor reachable")
     assert vet.returncode == 0, vet.stderr
+    listed = _run([GO, "list", "-m", SMITHY], folder)
+    assert listed.stdout.split() == [SMITHY, SMITHY_VERSION], listed.stdout + listed.stderr
     done = _run([GO, "run", "."], folder)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["RATE_LIMITED slow down client true", "  server false", "none"]
+    assert done.stdout.splitlines() == ['RATE_LIMITED "slow down", client fault, status 0',
+                                        ' "", server fault, status 502', "not an API error"]
 
 
 @needs_go

@@ -157,7 +157,11 @@ def test_vet_verify_and_get_from_a_proxy(kind: str, tmp_path: Path) -> None:
     consumer.mkdir()
     (consumer / "go.mod").write_text("module example.com/consumer\n\ngo 1.21\n", encoding="utf-8")
     (consumer / "main.go").write_text(consumer_main(files), encoding="utf-8")
-    env = {**cache, "GOPROXY": proxy.as_uri(), "GONOSUMDB": path, "GONOSUMCHECK": "1", "GOSUMDB": "off",
+    # smithy-go, the module's one dependency, from this machine's module cache served as a proxy (or
+    # the public proxy where the cache lacks it); the release from the test's own proxy first.
+    machine_cache = Path(_go("env", "GOMODCACHE", cwd=consumer).stdout.strip()) / "cache" / "download"
+    chain = f"{proxy.as_uri()},{machine_cache.as_uri()},https://proxy.golang.org"
+    env = {**cache, "GOPROXY": chain, "GONOSUMDB": path, "GONOSUMCHECK": "1", "GOSUMDB": "off",
            "GOWORK": "off", "GOTOOLCHAIN": "local"}
     try:
         done = _go("get", f"{path}@{version}", cwd=consumer, env=env)

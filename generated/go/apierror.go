@@ -6,6 +6,8 @@ package acmeerrors
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/aws/smithy-go"
 )
 
 // APIError is the error ResponseError returns for an error response: its HTTP status and
@@ -76,26 +78,22 @@ func (e *APIError) RetryableError() bool {
 	return action == ActionRetry || action == ActionPause
 }
 
-// ErrorFault is whose fault an error is, with the values of smithy-go's smithy.ErrorFault.
-type ErrorFault int
+// ErrorFault is whose fault an error is: smithy-go's own type, so *APIError and *ErrorPayload
+// are smithy.APIError values (errors.As(err, &apiErr) finds them, as it finds an AWS SDK error).
+type ErrorFault = smithy.ErrorFault
 
-// The faults, numbered as smithy-go numbers them.
+// The faults, smithy-go's values ("unknown", "server", "client").
 const (
-	FaultUnknown ErrorFault = iota
-	FaultServer
-	FaultClient
+	FaultUnknown = smithy.FaultUnknown
+	FaultServer  = smithy.FaultServer
+	FaultClient  = smithy.FaultClient
 )
 
-// String is smithy-go's spelling: "unknown", "server" or "client".
-func (f ErrorFault) String() string {
-	switch f {
-	case FaultServer:
-		return "server"
-	case FaultClient:
-		return "client"
-	}
-	return "unknown"
-}
+// Code written against the AWS SDK's errors reads both error types as they are.
+var (
+	_ smithy.APIError = (*APIError)(nil)
+	_ smithy.APIError = (*ErrorPayload)(nil)
+)
 
 func faultOf(status int) ErrorFault {
 	switch {

@@ -4,7 +4,8 @@
 // Package acmeerrors is the error contract of registry acme: typed codes, the
 // ErrorPayload (an error, for errors.As and errors.Is by code), strict and tolerant parsing,
 // Decide and Retry for callers, NewError for services, HTTP and MCP in and out, and the recovery
-// table. Standard library only; Go 1.21 or later.
+// table. Go 1.21 or later; the one dependency is smithy-go's error types (*APIError and
+// *ErrorPayload are smithy.APIError values).
 //
 // A service returns the contract's error like any other, and its handler maps it to HTTP:
 //

@@ -3,3 +3,5 @@
 module acmeerrors/v2
 
 go 1.21
+
+require github.com/aws/smithy-go v1.22.2

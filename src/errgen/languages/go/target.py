@@ -1,5 +1,6 @@
 """Go SDK: a module of typed string constants, the ErrorPayload error type, the recovery table
-and the runtime (src/errgen/languages/go/runtime), standard library only, already gofmt-formatted.
+and the runtime (src/errgen/languages/go/runtime), the standard library and smithy-go's error types only,
+already gofmt-formatted.
 
 Everything registry-specific is rendered from the contract view through errgen.languages.go.naming; the
 runtime files are copied as they are, with only their package clause set.
@@ -24,8 +25,15 @@ from errgen.emit.render import render as render_template
 
 NAME = "go"
 LABEL = "Go"
-SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib only"
+SUMMARY = "go/: Go module <name>errors (typed codes, ErrorPayload error, Decide, net/http and MCP helpers), stdlib and smithy-go's error types only"
 GO_VERSION = "1.21"
+# The one dependency: smithy-go, for its ErrorFault type, so the errors are smithy.APIError values
+# (its error types only; smithy-go requires nothing). The oldest release at GO_VERSION that the AWS
+# SDK's own go.mod files exceed, so an application's newer smithy-go wins. go.sum's lines are `go
+# mod download -json`'s Sum and GoModSum for it: building the SDK needs no Go.
+SMITHY = {"module": "github.com/aws/smithy-go", "version": "v1.22.2",
+          "sum": "h1:6D9hW43xKFrRx/tXXfAlIZc4JI+yQe6snnWcQyxSyLQ=",
+          "mod_sum": "h1:irrKGvNn1InZwb2d7fkIRNucdfwR8R+Ts3wxYa/cJHg="}
 # The runner checks conformance/responses.json (docs/conformance.md, "Reading a real response").
 READS_RESPONSES = True
 RUNTIME_PACKAGE = "package errgenruntime\n"
@@ -42,6 +50,7 @@ def render(registry: Registry) -> dict[str, str]:
         raise BuildError(f"target go: {exc}") from exc
     files = {f"go/{name}": render_template(NAME, f"{name}.jinja", **context) for name in DATA_FILES}
     files["go/go.mod"] = render_template(NAME, "go.mod.jinja", **context)
+    files["go/go.sum"] = go_sum()
     files["go/README.md"] = render_template(NAME, "README.md.jinja", **context)
     notice = license_notice(view)
     if notice is not None:
@@ -53,6 +62,11 @@ def render(registry: Registry) -> dict[str, str]:
     for name, text in runtime_sources().items():
         files[f"go/{name}"] = f"// {context['header']}\n\npackage {context['package']}\n" + text
     return files
+
+
+def go_sum() -> str:
+    m, v = SMITHY["module"], SMITHY["version"]
+    return f"{m} {v} {SMITHY['sum']}\n{m} {v}/go.mod {SMITHY['mod_sum']}\n"
 
 
 @cache
@@ -140,6 +154,7 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "readme_header": view.header,
         "internal_literal": lit(f"{module}/internal/conformance"),
         "go_version": GO_VERSION,
+        "smithy": SMITHY,
         # No version in any file but go.mod's path (majors only): a release is a git tag.
         "registry_comment": naming.comment(view.name),
         "registry_name": lit(view.name),

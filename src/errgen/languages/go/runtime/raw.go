@@ -135,8 +135,8 @@ func (p *ErrorPayload) ErrorMessage() string {
 }
 
 // ErrorFault says whose fault the error is, by the HTTP status the registry gives its code: the
-// server's for 5xx, the client's for 4xx, unknown for a code this SDK does not know (smithy-go's
-// APIError has the method, with the same values).
+// server's for 5xx, the client's for 4xx, unknown for a code this SDK does not know (the
+// smithy.APIError method).
 func (p *ErrorPayload) ErrorFault() ErrorFault {
 	if p == nil || entries[p.Code] == nil {
 		return FaultUnknown
