@@ -125,8 +125,14 @@ def test_errors_as_finds_a_smithy_api_error_with_the_newer_smithy_an_aws_applica
     folder.mkdir()
     (folder / "describe.go").write_text(smithy_block(), encoding="utf-8")
     (folder / "main.go").write_text(SMITHY_MAIN, encoding="utf-8")
-    (folder / "go.mod").write_text(f"module smithyexample\n\ngo 1.24\n\nrequire (\n\tacmeerrors/v2 v2.0.0\n"
-                                   f"\t{SMITHY} {SMITHY_VERSION}\n)\n\nreplace acmeerrors/v2 => ../..\n", encoding="utf-8")
+    # The application's go.mod as the module's README says to make it (its `go mod edit`, the
+    # folder two levels up), plus the newer smithy-go an AWS application requires.
+    made = _run([GO, "mod", "init", "smithyexample"], folder)
+    assert made.returncode == 0, made.stderr
+    [edit] = re.findall(r"^go mod edit .*$", (program / "README.md").read_text(encoding="utf-8"), re.M)
+    argv = [GO, *edit.replace("=../errors/generated/go", "=../..").split()[1:], "-go=1.24", f"-require={SMITHY}@{SMITHY_VERSION}"]
+    edited = _run(argv, folder)
+    assert edited.returncode == 0, edited.stderr
     (folder / "go.sum").write_text(SMITHY_SUM + (program / "go.sum").read_text(encoding="utf-8"), encoding="utf-8")
     formatted = _run(["gofmt", "-l", "describe.go"], folder)
     assert formatted.returncode == 0 and formatted.stdout == "", formatted.stdout + formatted.stderr

@@ -34,11 +34,14 @@
 //
 // # Install
 //
-//	go get acmeerrors/v2
+// This module path names no host, so `go get` cannot fetch it: use it from its folder, with the
+// folder's path relative to your module (here ../errors/generated/go):
 //
-// This module path names no host, so `go get` cannot fetch it: set targets.go.module in the
-// registry to the repository's path, or point a `replace` directive (or a go.work workspace) at
-// the generated folder.
+//	go mod edit -require=acmeerrors/v2@v2.0.0 -replace=acmeerrors/v2=../errors/generated/go
+//	go mod tidy
+//
+// (or go work init . ../errors/generated/go). To publish it for `go get`, set targets.go.module
+// in the registry to the repository's path plus the module's folder.
 //
 // # Versions
 //

@@ -146,6 +146,8 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "module": module,
         "module_literal": lit(module),
         "import_line": import_line(module, package),
+        "fetchable": "." in module.split("/")[0],
+        "local_require": local_require(module),
         "about": view.about,
         "example": example_arguments(view, package, codes),
         **example_facts(view, codes),
@@ -173,6 +175,14 @@ def data_context(view: ContractView) -> dict[str, Any]:
         "unknown_actions": unknown_actions(view, scopes, actions),
         "rows": [table_row(row, codes, categories, scopes, actions) for row in view.codes],
     }
+
+
+def local_require(module: str) -> str:
+    """The `go mod edit -require` argument for a module used from its folder (a path without a
+    host, which `go get` cannot fetch): any version of the path's major does, since a `replace`
+    directive points it at the folder."""
+    suffix = re.search(r"/v([0-9]+)$", module)
+    return f"{module}@v{suffix.group(1) if suffix else 0}.0.0"
 
 
 def import_line(module: str, package: str) -> str:
