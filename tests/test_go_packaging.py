@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bench import synth
-from conftest import REGISTRY, default_version, load_registry, toolchain
+from conftest import REGISTRY, ROOT, default_version, load_registry, toolchain
 from errgen import contract
 from errgen.languages.go import target as go_target
 from errgen.registry.lint import lint_text
@@ -63,6 +63,18 @@ def test_readme_licence_and_package_docs_come_from_the_registry() -> None:
     doc = files["go/doc.go"]
     assert "\n// Package acmeerrors is the error contract of registry acme:" in doc
     assert "acmeerrors.NewError(acmeerrors.CodeRateLimited" in doc and "\n// # Versions\n" in doc
+
+
+def test_pkg_go_dev_shows_an_example_for_each_helper_of_the_error_hierarchy_and_the_hooks() -> None:
+    """Issue 40: Example functions (pkg.go.dev shows each under its identifier; `go test` in
+    tests/test_go_sdk.py checks their output, `go vet` that each names a real identifier) for the
+    errors a caller catches (APIError as smithy.APIError included), the retry helpers and hooks."""
+    for text in (REGISTRY.read_text(encoding="utf-8"), (ROOT / "examples" / "apis" / "stripe.yaml").read_text(encoding="utf-8")):
+        example = render_text(text)["go/example_test.go"]
+        names = set(re.findall(r"^func Example(\w*)\(\) \{$", example, re.M))
+        assert {"NewError", "ResponseError", "APIError", "RetryValue", "RetryResponse", "OnAttempt", "WithLogger",
+                "DecideFailure"} <= names, names
+        assert "var apiErr smithy.APIError\n" in example and "// Output:" in example.split("func ExampleAPIError")[1]
 
 
 def test_a_module_whose_path_names_a_host_is_fetchable_as_it_says() -> None:

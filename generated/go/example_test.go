@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"acmeerrors/v2"
+
+	"github.com/aws/smithy-go"
 )
 
 // noWait stands in for the wait between attempts, so the examples run at once.
@@ -58,6 +61,67 @@ func ExampleResponseError() {
 		fmt.Println(api.StatusCode, p.Code == acmeerrors.CodeRateLimited, d.Action != "")
 	}
 	// Output: 429 true true
+}
+
+// Code written for the AWS SDK's errors reads an *APIError as a smithy.APIError, and errors.As
+// still finds the *APIError behind it, with the response's status and headers.
+func ExampleAPIError() {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := acmeerrors.NewError(acmeerrors.CodeRateLimited, "req-1")
+		if err == nil {
+			w.Header().Set("X-Request-Id", "req-1")
+			err = acmeerrors.WriteHTTP(w, p)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	}))
+	defer server.Close()
+	resp, err := http.Get(server.URL)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	err = fmt.Errorf("get invoice: %w", acmeerrors.ResponseError(resp))
+	var apiErr smithy.APIError
+	var api *acmeerrors.APIError
+	if errors.As(err, &apiErr) && errors.As(err, &api) {
+		fmt.Println(apiErr.ErrorCode() == string(acmeerrors.CodeRateLimited), apiErr.ErrorFault(), api.StatusCode, api.Header.Get("X-Request-Id"))
+	}
+	// Output: true client 429 req-1
+}
+
+// RetryResponse sends an *http.Request until its response is no error: a GET is idempotent, so
+// a connection dropped after it was sent is retried too (a POST is, with an Idempotency-Key).
+func ExampleRetryResponse() {
+	calls := 0
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls++; calls == 1 {
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close() // the request arrived; no answer ever leaves
+			}
+			return
+		}
+		fmt.Fprint(w, "in_1")
+	}))
+	defer server.Close()
+	req, err := http.NewRequest(http.MethodGet, server.URL+"/invoices/in_1", nil)
+	if err != nil {
+		panic(err)
+	}
+	resp, err := acmeerrors.RetryResponse(context.Background(), server.Client(), req, acmeerrors.WithSleeper(noWait),
+		acmeerrors.OnAttempt(func(ctx context.Context, a acmeerrors.Attempt) {
+			fmt.Println(a.Number, a.Decision.Action, a.Decision.Reason, a.ErrorType)
+		}))
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, string(body), err)
+	// Output:
+	// 1 retry transport-failure reset
+	// 200 in_1 <nil>
 }
 
 // RetryValue calls again after a transport failure the request never left on (a refused

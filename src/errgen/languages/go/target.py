@@ -195,7 +195,10 @@ def import_line(module: str, package: str) -> str:
 def example_facts(view: ContractView, codes: dict[str, str]) -> dict[str, Any]:
     """The example code's constant and HTTP status, for the Example functions' output."""
     row = example_code(view)
-    return {"example_ident": codes[row.code] if row else None, "example_status": row.http_status if row else None}
+    status = row.http_status if row else None
+    # smithy-go's fault of the status (ErrorFault's String): the server's for 5xx, the client's for 4xx.
+    fault = None if status is None else "server" if 500 <= status <= 599 else "client" if 400 <= status <= 499 else "unknown"
+    return {"example_ident": codes[row.code] if row else None, "example_status": status, "example_fault": fault}
 
 
 def example_arguments(view: ContractView, package: str, codes: dict[str, str]) -> str | None:

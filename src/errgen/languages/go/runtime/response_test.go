@@ -296,4 +296,17 @@ func TestRetryResponseResendsTheBody(t *testing.T) {
 	if len(bodies) != 2 || bodies[0] != "charge=1" || bodies[1] != "charge=1" {
 		t.Errorf("bodies sent: %q", bodies)
 	}
+	// A GET and a PUT are idempotent by their method: sent again without Idempotent().
+	for _, method := range []string{http.MethodGet, http.MethodPut} {
+		bodies = nil
+		req, _ = http.NewRequest(method, server.URL, strings.NewReader("charge=1"))
+		resp, err = RetryResponse(context.Background(), nil, req, noWait)
+		if err != nil {
+			t.Fatalf("a %s whose connection dropped: %v", method, err)
+		}
+		resp.Body.Close()
+		if len(bodies) != 2 {
+			t.Errorf("a %s is sent again: bodies %q", method, bodies)
+		}
+	}
 }

@@ -39,7 +39,8 @@ func WithDecideOptions(opts ...DecideOption) RetryOption {
 // Idempotent says the call may reach the server twice without harm (a GET, a PUT, a request
 // carrying an Idempotency-Key), so a connection reset or a timeout after the request was sent is
 // retried too; without it those escalate with reason outcome-unknown (see DecideFailure).
-// RetryResponse also counts a request that carries an Idempotency-Key header.
+// RetryResponse needs it for no request whose method is idempotent (RFC 9110: GET, HEAD,
+// OPTIONS, TRACE, PUT, DELETE) or that carries an Idempotency-Key header.
 func Idempotent() RetryOption { return func(o *retryOptions) { o.idempotent = true } }
 
 // OnDecision is called with each decision Retry takes, before it waits (for logs and metrics).
@@ -132,14 +133,16 @@ func RetryValue[T any](ctx context.Context, call func(ctx context.Context) (T, e
 // RetryResponse sends req with client (nil: http.DefaultClient) until a response is no error,
 // as RetryValue retries: the response of a success (its body yours to read and close), else the
 // last error (an *APIError, whose response body is read and closed, or the client's). A request
-// carrying an Idempotency-Key header counts as Idempotent. A request with a body is sent again
+// whose method is idempotent (GET, HEAD, OPTIONS, TRACE, PUT, DELETE: RFC 9110) or that carries
+// an Idempotency-Key header counts as Idempotent, so a connection dropped after it was sent is
+// retried too; a POST or PATCH without the header is not. A request with a body is sent again
 // only when it has GetBody (http.NewRequest sets it for bytes, strings and their readers), so
 // every attempt sends the whole body; without it, the first attempt is the only one.
 func RetryResponse(ctx context.Context, client *http.Client, req *http.Request, opts ...RetryOption) (*http.Response, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	if req.Header.Get("Idempotency-Key") != "" {
+	if idempotentMethods[req.Method] || req.Header.Get("Idempotency-Key") != "" {
 		opts = append(opts, Idempotent())
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
@@ -165,6 +168,10 @@ func RetryResponse(ctx context.Context, client *http.Client, req *http.Request, 
 		return resp, nil
 	}, opts...)
 }
+
+// idempotentMethods are RFC 9110's idempotent methods ("" is net/http's GET).
+var idempotentMethods = map[string]bool{"": true, http.MethodGet: true, http.MethodHead: true, http.MethodOptions: true,
+	http.MethodTrace: true, http.MethodPut: true, http.MethodDelete: true}
 
 // DecideFor is the decision about an error a call returned, and false for an error that is
 // not the contract's to judge: an *APIError by its response (DecideResponse), an error wrapping
