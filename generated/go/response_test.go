@@ -230,11 +230,13 @@ func TestAPIErrorCarriesTheResponseAndRetryRetriesIt(t *testing.T) {
 	}
 	var slept []time.Duration
 	var seen []Attempt
+	var traced []string // a second hook (tracing beside metrics): both are called
 	var logged strings.Builder
 	req, _ := http.NewRequest(http.MethodGet, server.URL, nil)
 	resp, err = RetryResponse(context.Background(), nil, req,
 		WithSleeper(func(ctx context.Context, d time.Duration) error { slept = append(slept, d); return nil }),
 		OnAttempt(func(ctx context.Context, a Attempt) { seen = append(seen, a) }),
+		OnAttempt(func(ctx context.Context, a Attempt) { traced = append(traced, a.ErrorType) }),
 		WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +245,9 @@ func TestAPIErrorCarriesTheResponseAndRetryRetriesIt(t *testing.T) {
 	resp.Body.Close()
 	if string(body) != "ok" || calls != 3 || len(slept) != 1 || len(seen) != 1 || seen[0].ErrorType != "502" {
 		t.Errorf("body %q after %d calls, slept %v, attempts %+v", body, calls, slept, seen)
+	}
+	if len(traced) != 1 || traced[0] != "502" {
+		t.Errorf("the second OnAttempt hook saw %q", traced)
 	}
 	calls = 0
 	value, err := RetryValue(context.Background(), func(ctx context.Context) (string, error) {

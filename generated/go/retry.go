@@ -23,8 +23,8 @@ type retryOptions struct {
 	sleep       Sleeper
 	decide      []DecideOption
 	idempotent  bool
-	onDecision  func(attempt int, d Decision)
-	onAttempt   func(ctx context.Context, a Attempt)
+	onDecision  []func(attempt int, d Decision)
+	onAttempt   []func(ctx context.Context, a Attempt)
 	logger      *slog.Logger
 }
 
@@ -47,14 +47,24 @@ func WithDecideOptions(opts ...DecideOption) RetryOption {
 func Idempotent() RetryOption { return func(o *retryOptions) { o.idempotent = true } }
 
 // OnDecision is called with each decision Retry takes, before it waits (for logs and metrics).
+// Given more than once, each is called, in the order given.
 func OnDecision(f func(attempt int, d Decision)) RetryOption {
-	return func(o *retryOptions) { o.onDecision = f }
+	return func(o *retryOptions) {
+		if f != nil {
+			o.onDecision = append(o.onDecision, f)
+		}
+	}
 }
 
 // OnAttempt is called after each failed call Retry decides on, before it waits, with the
-// call's context (where a tracing span is at hand: set its error.type to a.ErrorType).
+// call's context (where a tracing span is at hand: set its error.type to a.ErrorType). Given
+// more than once (tracing and metrics each), each is called, in the order given.
 func OnAttempt(f func(ctx context.Context, a Attempt)) RetryOption {
-	return func(o *retryOptions) { o.onAttempt = f }
+	return func(o *retryOptions) {
+		if f != nil {
+			o.onAttempt = append(o.onAttempt, f)
+		}
+	}
 }
 
 // WithLogger logs each decision on l (log/slog): a retry or pause at Info, any other action at
@@ -208,11 +218,11 @@ func retryOptionsOf(opts []RetryOption) retryOptions {
 
 // observe hands one decision to the hooks and the logger.
 func (o *retryOptions) observe(ctx context.Context, a Attempt) {
-	if o.onDecision != nil {
-		o.onDecision(a.Number, a.Decision)
+	for _, f := range o.onDecision {
+		f(a.Number, a.Decision)
 	}
-	if o.onAttempt != nil {
-		o.onAttempt(ctx, a)
+	for _, f := range o.onAttempt {
+		f(ctx, a)
 	}
 	if o.logger == nil {
 		return
