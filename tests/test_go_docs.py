@@ -164,6 +164,7 @@ def test_the_page_runs_against_a_loopback_server(program: Path) -> None:
                                         "1 HTTP 502 without a payload (server fault) retry status-fallback 502",
                                         '{"report":"ready"}']
     assert "reason=status-fallback" in done.stderr and "error.type=502" in done.stderr
+    assert 'msg="acmeerrors: attempt failed"' in done.stderr  # the SDK's name, not the generator's
     # Both loops waited what Retry-After asked for, not less. A lower bound only: load makes the
     # run longer, never shorter, so this holds on a busy machine (how fast is no claim here).
     assert elapsed >= 2.0, elapsed

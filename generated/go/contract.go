@@ -6,6 +6,9 @@ package acmeerrors
 // RegistryName is the name of the registry this package was generated from.
 const RegistryName = "acme"
 
+// packageName is this package's name: the retry helpers' log message starts with it.
+const packageName = "acmeerrors"
+
 // modulePath is this module's path: ModuleVersion finds its version in the build by it.
 const modulePath = "acmeerrors/v2"
 

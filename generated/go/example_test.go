@@ -172,7 +172,7 @@ func ExampleWithLogger() {
 		}
 		return nil
 	}, acmeerrors.WithSleeper(noWait), acmeerrors.WithLogger(logger))
-	// Output: level=INFO msg="errgen: call failed" attempt=1 action=retry reason=transport-failure correlation_id="" error.type=refused
+	// Output: level=INFO msg="acmeerrors: attempt failed" attempt=1 action=retry reason=transport-failure correlation_id="" error.type=refused
 }
 
 // A reset or a timeout may have reached the server: it is retried only for an idempotent call.

@@ -64,8 +64,9 @@ func OnAttempt(f func(ctx context.Context, a Attempt)) RetryOption {
 	}
 }
 
-// WithLogger logs each decision on l (log/slog): a retry or pause at Info, any other action at
-// Warn, with the attributes attempt, action, reason, delay, correlation_id and error.type.
+// WithLogger logs each decision on l (log/slog) as "<package>: attempt failed": a retry or
+// pause at Info, any other action at Warn, with the attributes attempt, action, reason, delay,
+// correlation_id and error.type.
 func WithLogger(l *slog.Logger) RetryOption { return func(o *retryOptions) { o.logger = l } }
 
 // Attempt is one failed call as Retry decided on it.
@@ -228,7 +229,7 @@ func (o *retryOptions) observe(ctx context.Context, a Attempt) {
 	if a.Decision.Action == ActionRetry || a.Decision.Action == ActionPause {
 		level = slog.LevelInfo
 	}
-	o.logger.LogAttrs(ctx, level, "errgen: call failed", slog.Int("attempt", a.Number),
+	o.logger.LogAttrs(ctx, level, packageName+": attempt failed", slog.Int("attempt", a.Number),
 		slog.String("action", string(a.Decision.Action)), slog.String("reason", string(a.Decision.Reason)),
 		slog.Duration("delay", a.Decision.Delay), slog.String("correlation_id", a.Decision.CorrelationID),
 		slog.String("error.type", a.ErrorType))
