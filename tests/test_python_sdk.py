@@ -454,6 +454,7 @@ def test_the_docs_page_runs(built: Path, tmp_path: Path) -> None:
     assert lines[1] == "b'{}' b'{}' [429, 200, 429, 200]"
     assert lines[2:] == [
         "RateLimitError 429 2 slow down",
+        "RateLimitError 429 None no payload, HTTP 429",
         "APIError no payload, HTTP 502 retry status-fallback",
         "refused retry transport-failure escalate outcome-unknown",
         "b'{}' b'{}' b'{}' " + str(["RateLimitError 1: pause 1000"] * 3),

@@ -12,10 +12,9 @@ another's.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 import inspect
 from enum import Enum
-from typing import Any, Mapping, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Iterator, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from . import _validate
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES, RESPONSE
@@ -40,6 +39,33 @@ from .runtime import (
 E = TypeVar("E", bound="APIError")
 
 
+class ResponseHeaders(Mapping[str, str]):
+    """A response's headers, read-only: names in lower case (the first value of a repeated name),
+    looked up in any letter case, as HTTP names compare (`error.headers["Request-Id"]`)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, headers: Optional[Mapping[str, str]] = None) -> None:
+        items: dict[str, str] = {}
+        for name, value in (headers or {}).items():
+            items.setdefault(name.lower(), value)
+        self._items = items
+
+    def __getitem__(self, name: str) -> str:
+        if not isinstance(name, str):
+            raise KeyError(name)
+        return self._items[name.lower()]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"ResponseHeaders({self._items!r})"
+
+
 class APIError(Exception):
     """An error of this contract. A service raises `APIError(new_error(...))` (or its category's
     class); a caller catches it, as the class of its category (`RateLimitError`...), from
@@ -49,8 +75,8 @@ class APIError(Exception):
     payload: Optional[Payload]
     raw: object
     status: Optional[int]
-    # The response's headers, names in lower case (the first of a repeated name): empty for an
-    # error a service raised itself.
+    # The response's headers (`ResponseHeaders`: names in lower case, the first of a repeated
+    # name, looked up in any case): empty for an error a service raised itself.
     headers: Mapping[str, str]
     # What read_http found, for an error read from a response; decide() then goes by it (a
     # response without a payload is decided by its status).
@@ -69,7 +95,7 @@ class APIError(Exception):
         self.payload = typed
         self.raw = raw if raw is not None else _wire_of(typed, payload)
         self.status = status
-        self.headers = MappingProxyType(dict(headers or {}))
+        self.headers = ResponseHeaders(headers)
         self.reading = reading
         super().__init__(_message(typed, status))
 
@@ -89,6 +115,17 @@ class APIError(Exception):
     @property
     def correlation_id(self) -> Optional[str]:
         return self.payload.correlation_id if self.payload is not None else None
+
+    @property
+    def message(self) -> Optional[str]:
+        """The payload's message, for people (branch on `code`), or None: of a known code or of
+        a newer server's alike, without telling the two payload types apart."""
+        return _text(self.payload, "message")
+
+    @property
+    def resource_id(self) -> Optional[str]:
+        """The payload's resource id (the resource that failed), or None."""
+        return _text(self.payload, "resource_id")
 
     def decide(
         self,
@@ -114,8 +151,9 @@ class APIError(Exception):
     ) -> E:
         """The error of a payload as received, valid or not (`decide` judges `raw`). Called on
         `APIError`, it is an instance of the subclass of the payload's category
-        (`RateLimitError`...), or `APIError` itself for no valid payload or a category this SDK
-        does not know; called on a subclass, an instance of that subclass."""
+        (`RateLimitError`...); for no valid payload or a category this SDK does not know, of the
+        category the registry gives `status` (a bare 429: `RateLimitError`), else `APIError`
+        itself; called on a subclass, an instance of that subclass."""
         made = _rebuild(None if cls is APIError else cls, raw, status, headers, reading)
         assert isinstance(made, cls)  # APIError: a subclass; any other class: itself
         return made
@@ -145,18 +183,22 @@ def _rebuild(
         typed: Optional[Payload] = parse_payload(raw)
     except PayloadError:
         typed = None
-    made = class_of(typed) if cls is None else cls
+    made = class_of(typed, status) if cls is None else cls
     return made(typed, status=status, raw=raw, headers=headers, reading=reading)
 
 
-def class_of(payload: Optional[Payload]) -> Type[APIError]:
-    """The exception class of a payload's category: its subclass, else APIError itself."""
-    if payload is None:
-        return APIError
-    from .exceptions import BY_CATEGORY  # rendered from the registry; it imports this module
+def class_of(payload: Optional[Payload], status: Optional[int] = None) -> Type[APIError]:
+    """The exception class of a payload's category; for no payload, or a category this SDK does
+    not know, the class of the category the registry gives the HTTP status (a bare 429 is a
+    RateLimitError); else APIError itself."""
+    from .exceptions import BY_CATEGORY, BY_STATUS  # rendered from the registry; they import this
 
-    category = payload.category
-    return BY_CATEGORY.get(category.value if isinstance(category, Enum) else category, APIError)
+    if payload is not None:
+        category = payload.category
+        found = BY_CATEGORY.get(category.value if isinstance(category, Enum) else category)
+        if found is not None:
+            return found
+    return BY_STATUS.get(status, APIError) if status is not None else APIError
 
 
 def _typed(payload: Union[Payload, Mapping[str, Any], None]) -> Optional[Payload]:
@@ -178,13 +220,18 @@ def _message(payload: Optional[Payload], status: Optional[int]) -> str:
         return (
             f"HTTP {status}: no valid error payload" if status is not None else "no valid payload"
         )
-    text = (
-        payload.raw.get(_validate.WIRE["message"])
-        if isinstance(payload, UnknownErrorPayload)
-        else payload.message
-    )
+    text = _text(payload, "message")
     head = f"{payload.code} (correlation id {payload.correlation_id})"
-    return f"{head}: {text}" if isinstance(text, str) else head
+    return f"{head}: {text}" if text is not None else head
+
+
+def _text(payload: Optional[Payload], field: str) -> Optional[str]:
+    """A text field of either payload type (a newer server's by its wire name), or None."""
+    if isinstance(payload, UnknownErrorPayload):
+        value = payload.raw.get(_validate.WIRE.get(field, field))
+    else:
+        value = getattr(payload, field, None)
+    return value if isinstance(value, str) else None
 
 
 # ---- responses -------------------------------------------------------------------------------------
