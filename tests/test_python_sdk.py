@@ -280,6 +280,30 @@ def test_requests_and_httpx_shaped_responses(sdk: ModuleType) -> None:
     sdk.raise_for_response(HttpxLike())  # a success raises nothing
 
 
+def test_httpx_streamed_responses_are_read_by_the_sync_and_async_helpers(sdk: ModuleType, server: Any) -> None:
+    """`client.stream(...)` (as openai-python streams): the body is not read yet, so `content`
+    raises; the sync helper reads the stream itself, the async one awaits it."""
+    httpx = pytest.importorskip("httpx")
+    url, replies = server
+    body = json.dumps(RATE_LIMITED).encode()
+    replies.extend([(429, {"Retry-After": "3", "Content-Length": str(len(body))}, body)] * 3)
+    with httpx.Client() as client, client.stream("GET", url) as response:
+        with pytest.raises(sdk.RateLimitError) as caught:
+            sdk.raise_for_response(response)
+    assert (caught.value.code, caught.value.decide(1).delay_ms) == (sdk.Code.RATE_LIMITED, 3000)
+    with httpx.Client() as client, client.stream("GET", url) as response:
+        response.read()  # read by the caller first: `content` as usual
+        assert sdk.error_from_response(response).code is sdk.Code.RATE_LIMITED
+
+    async def streamed() -> Any:
+        async with httpx.AsyncClient() as client, client.stream("GET", url) as response:
+            with pytest.raises(TypeError, match="error_from_response_async"):
+                sdk.error_from_response(response)  # an async stream cannot be read without awaiting
+            return await sdk.error_from_response_async(response)
+
+    assert asyncio.run(streamed()).code is sdk.Code.RATE_LIMITED
+
+
 def test_an_unreadable_error_response_is_an_api_error_without_payload(sdk: ModuleType, server: Any) -> None:
     url, replies = server
     replies.append((502, {"Content-Type": "text/html"}, b"<html>Bad gateway</html>"))

@@ -242,8 +242,9 @@ def error_from_response(
     """The APIError an HTTP response carries, or None when it is not an error (`read_http` decides
     both from the registry): an instance of the subclass of the payload's category
     (`APIError.from_raw`). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
-    Response, the SDK's own HttpResponse, or anything with a status (`status_code`, `status` or
-    `code`), `headers`, and a body (`content` or `body`, else `read()`); `body` gives the body instead, for a stream already read. A
+    Response (a streamed one too: `client.stream(...)`), the SDK's own HttpResponse, or anything
+    with a status (`status_code`, `status` or `code`), `headers`, and a body (`content` or
+    `body`, else `read()`); `body` gives the body instead, for a stream already read. A
     success's stream is left unread unless the registry says errors can come with a success
     status (`error_when`). An async response (aiohttp, httpx's AsyncClient) goes through
     `error_from_response_async`, which awaits its body."""
@@ -323,12 +324,23 @@ def _status(response: object) -> int:
 
 
 def _body(response: object) -> object:
-    # requests, httpx: `content`; this SDK's HttpResponse (a service's own to_http), Starlette:
-    # `body`; urllib: `read()`.
+    # requests, httpx: `content` (httpx's streamed response: `iter_bytes()`); this SDK's
+    # HttpResponse (a service's own to_http), Starlette: `body`; urllib: `read()`.
     for name in ("content", "body"):
-        content = getattr(response, name, None)
+        try:
+            content = getattr(response, name, None)
+        except Exception:  # httpx's streamed response (`client.stream(...)`): not read yet
+            content = None
         if isinstance(content, (bytes, str)):
             return content
+    iter_bytes = getattr(response, "iter_bytes", None)  # httpx: read the stream, to the limit
+    if callable(iter_bytes):
+        try:
+            return _bounded(iter_bytes())
+        except RuntimeError as error:
+            if type(error) is RuntimeError:  # httpx: an AsyncClient's stream must be awaited
+                raise _must_await(response) from None
+            return b""  # httpx's StreamConsumed or StreamClosed: gone; the status decides
     read = getattr(response, "read", None)
     if not callable(read):
         return b""
@@ -340,6 +352,16 @@ def _body(response: object) -> object:
         _close(body)
         raise _must_await(response)
     return body
+
+
+def _bounded(chunks: Any) -> bytes:
+    """The chunks of a stream joined, stopping one byte past the body limit."""
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk
+        if len(out) > MAX_BODY_BYTES:
+            break
+    return bytes(out)
 
 
 def _must_await(response: object) -> TypeError:
