@@ -304,6 +304,24 @@ def test_httpx_streamed_responses_are_read_by_the_sync_and_async_helpers(sdk: Mo
     assert asyncio.run(streamed()).code is sdk.Code.RATE_LIMITED
 
 
+def test_the_errors_raise_for_status_raises_are_read_through_their_response(sdk: ModuleType, server: Any) -> None:
+    """requests' HTTPError and httpx's HTTPStatusError carry the response: the helpers read it."""
+    import httpx
+    import requests
+
+    url, replies = server
+    replies.extend([(429, {"Retry-After": "4"}, json.dumps(RATE_LIMITED).encode())] * 2)
+    with pytest.raises(requests.HTTPError) as by_requests:
+        requests.get(url, timeout=10).raise_for_status()
+    with pytest.raises(httpx.HTTPStatusError) as by_httpx:
+        httpx.get(url, timeout=10).raise_for_status()
+    for failure in (by_requests.value, by_httpx.value):
+        with pytest.raises(sdk.RateLimitError) as caught:
+            sdk.raise_for_response(failure)
+        assert (caught.value.status, caught.value.decide(1).delay_ms) == (429, 4000)
+        assert asyncio.run(sdk.error_from_response_async(failure)).code is sdk.Code.RATE_LIMITED
+
+
 def test_an_unreadable_error_response_is_an_api_error_without_payload(sdk: ModuleType, server: Any) -> None:
     url, replies = server
     replies.append((502, {"Content-Type": "text/html"}, b"<html>Bad gateway</html>"))

@@ -243,12 +243,14 @@ def error_from_response(
     """The APIError an HTTP response carries, or None when it is not an error (`read_http` decides
     both from the registry): an instance of the subclass of the payload's category
     (`APIError.from_raw`). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
-    Response (a streamed one too: `client.stream(...)`), the SDK's own HttpResponse, or anything
+    Response (a streamed one too: `client.stream(...)`) or the exception their
+    `raise_for_status()` raised (its `response`), the SDK's own HttpResponse, or anything
     with a status (`status_code`, `status` or `code`), `headers`, and a body (`content` or
     `body`, else `read()`); `body` gives the body instead, for a stream already read. A
     success's stream is left unread unless the registry says errors can come with a success
     status (`error_when`). An async response (aiohttp, httpx's AsyncClient) goes through
     `error_from_response_async`, which awaits its body."""
+    response = _response_of(response)
     if _unread_success(response, body):
         return None
     text = _body(response) if body is None else body
@@ -271,6 +273,7 @@ async def error_from_response_async(
     """`error_from_response` for a response whose body is read by awaiting: aiohttp's
     `ClientResponse` (read from its `content` stream, at most the registry's body limit) or
     httpx's response from an `AsyncClient` (`aread()`). A success's body stays unread, as there."""
+    response = _response_of(response)
     if _unread_success(response, body):
         return None
     text = await _body_async(response) if body is None else body
@@ -284,6 +287,20 @@ async def raise_for_response_async(
     error = await error_from_response_async(response, body=body, now_ms=now_ms)
     if error is not None:
         raise error
+
+
+def _response_of(given: object) -> object:
+    """The response an exception carries when given one without a status of its own:
+    `requests.HTTPError` (from `raise_for_status()`) and `httpx.HTTPStatusError` hold it in
+    `response`."""
+    if any(_is_status(getattr(given, name, None)) for name in _STATUS_NAMES):
+        return given
+    inner = getattr(given, "response", None)
+    return inner if inner is not None else given
+
+
+def _is_status(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _unread_success(response: object, body: object) -> bool:
@@ -316,8 +333,11 @@ def _header_map(headers: Headers) -> dict[str, str]:
     return out
 
 
+_STATUS_NAMES = ("status_code", "status", "code")  # requests, httpx; urllib; urllib's HTTPError
+
+
 def _status(response: object) -> int:
-    for name in ("status_code", "status", "code"):  # requests, httpx; urllib; urllib's HTTPError
+    for name in _STATUS_NAMES:
         value = getattr(response, name, None)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
