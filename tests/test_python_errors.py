@@ -83,13 +83,66 @@ def test_the_response_helpers_raise_the_category_s_class(sdk: ModuleType) -> Non
     # A code this SDK does not know, in a category it knows: that category's class.
     newer = sdk.error_from_response(sdk.HttpResponse(503, {}, json.dumps({**RATE_LIMITED, "code": "BRAND_NEW"})))
     assert type(newer) is sdk.RateLimitError and newer.code == "BRAND_NEW"
-    # An unknown category, or no payload at all: APIError itself.
+    # An unknown category, or no payload at all, at a status no category has: APIError itself.
     stranger = sdk.error_from_response(sdk.HttpResponse(
-        500, {}, json.dumps({**RATE_LIMITED, "code": "BRAND_NEW", "category": "cosmic"})))
+        502, {}, json.dumps({**RATE_LIMITED, "code": "BRAND_NEW", "category": "cosmic"})))
     bare = sdk.error_from_response(sdk.HttpResponse(502, {"Content-Type": "text/html"}, "<html>Bad gateway</html>"))
     assert type(stranger) is sdk.APIError and type(bare) is sdk.APIError
     assert type(sdk.APIError.from_raw(sdk.new_error(sdk.Code.AUTH_EXPIRED, "c-1"))) is sdk.AuthError
     assert type(sdk.ConflictError.from_raw(RATE_LIMITED)) is sdk.ConflictError  # a subclass builds its own
+
+
+def test_a_response_without_a_known_category_gets_the_class_of_its_status(sdk: ModuleType, stripe: ModuleType) -> None:
+    """A gateway's bare 429 is a RateLimitError, as in stripe-python and openai-python: without a
+    payload naming a category this SDK knows, the class is that of the one category the registry
+    gives the HTTP status (the category's `http_status`, else its codes'); none for a shared one."""
+    gateway = [("", {}), ('{"message": "Too Many Requests"}', {"Content-Type": "application/json"}),
+               ("<html>slow down</html>", {"Content-Type": "text/html"})]
+    for body, headers in gateway:
+        with pytest.raises(sdk.RateLimitError) as caught:
+            sdk.raise_for_response(sdk.HttpResponse(429, headers, body))
+        assert caught.value.payload is None and caught.value.code == "" and caught.value.status == 429
+        assert caught.value.decide().reason is sdk.Reason.STATUS_FALLBACK  # the decision is unchanged
+    assert type(sdk.APIError.from_raw(None, status=429)) is sdk.RateLimitError
+    assert type(sdk.APIError.from_raw({**RATE_LIMITED, "code": "NEW", "category": "cosmic"}, 401)) is sdk.AuthError
+    assert type(pickle.loads(pickle.dumps(sdk.APIError.from_raw(None, status=429)))) is sdk.RateLimitError
+    assert type(sdk.error_from_response(sdk.HttpResponse(502, {}, ""))) is sdk.APIError  # no code answers 502
+    assert dict(sdk.exceptions.BY_STATUS) == {
+        400: sdk.ValidationError, 401: sdk.AuthError, 404: sdk.ValidationError, 409: sdk.ConflictError,
+        429: sdk.RateLimitError, 500: sdk.InternalError, 503: sdk.InternalError, 504: sdk.UpstreamError}
+    # Stripe: a 429 that names only its type, a card code newer than the SDK (the categories' own statuses).
+    replies = {
+        429: ('{"error": {"type": "rate_limit_error", "message": "Too many requests"}}', stripe.RateLimitError),
+        402: ('{"error": {"type": "card_error", "code": "card_velocity_exceeded"}}', stripe.CardError),
+        400: ("", stripe.APIError),  # invalid_request_error and idempotency_error both declare 400
+        503: ("", stripe.APIError),
+    }
+    for status, (body, cls) in replies.items():
+        error = stripe.error_from_response(stripe.HttpResponse(status, {"Request-Id": "req_9"}, body))
+        assert type(error) is cls and error.correlation_id == (body and "req_9" or None), status
+    assert dict(stripe.exceptions.BY_STATUS) == {
+        401: stripe.AuthenticationError, 402: stripe.CardError, 404: stripe.InvalidRequestError,
+        409: stripe.RateLimitError, 429: stripe.RateLimitError, 500: stripe.ApiCategoryError}
+
+
+def test_headers_are_read_in_any_letter_case_and_message_needs_no_payload_type(sdk: ModuleType,
+                                                                              stripe: ModuleType) -> None:
+    body = json.dumps({"error": {"type": "card_error", "code": "card_velocity_exceeded", "message": "Too fast",
+                                 "param": "card"}})
+    error = stripe.error_from_response(stripe.HttpResponse(402, {"Request-Id": "req_3", "X-Twice": "a"}, body))
+    assert error is not None and error.headers["Request-Id"] == error.headers["request-id"] == "req_3"
+    assert "REQUEST-ID" in error.headers and error.headers.get("Stripe-Should-Retry") is None
+    assert list(error.headers) == ["request-id", "x-twice"] and error.headers == {"request-id": "req_3", "x-twice": "a"}
+    with pytest.raises(TypeError):
+        error.headers["request-id"] = "x"  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(error)).headers["Request-Id"] == "req_3"
+    # A newer server's code (UnknownErrorPayload) and a known one give message and resource_id alike.
+    assert (error.message, error.resource_id) == ("Too fast", "card")
+    known = sdk.APIError(sdk.new_error(sdk.Code.RESOURCE_NOT_FOUND, "c-4", scope="resource", resource_id="in_1",
+                                       message="No such invoice"))
+    assert (known.message, known.resource_id) == ("No such invoice", "in_1")
+    bare = sdk.error_from_response(sdk.HttpResponse(502, {}, ""))
+    assert (bare.message, bare.resource_id, dict(bare.headers)) == (None, None, {})
 
 
 def test_pickling_keeps_the_class(sdk: ModuleType) -> None:
@@ -166,6 +219,9 @@ except RateLimitError as error:
     assert_type(error, RateLimitError)
     assert_type(error.code, Code | UnknownCode)
     assert_type(error.status, int | None)
+    assert_type(error.message, str | None)
+    assert_type(error.resource_id, str | None)
+    retry_after: str | None = error.headers.get("Retry-After")
     print(kind(error), dict(error.headers))
 except ValidationError as error:
     print(error.payload)

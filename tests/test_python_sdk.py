@@ -280,6 +280,48 @@ def test_requests_and_httpx_shaped_responses(sdk: ModuleType) -> None:
     sdk.raise_for_response(HttpxLike())  # a success raises nothing
 
 
+def test_httpx_streamed_responses_are_read_by_the_sync_and_async_helpers(sdk: ModuleType, server: Any) -> None:
+    """`client.stream(...)` (as openai-python streams): the body is not read yet, so `content`
+    raises; the sync helper reads the stream itself, the async one awaits it."""
+    httpx = pytest.importorskip("httpx")
+    url, replies = server
+    body = json.dumps(RATE_LIMITED).encode()
+    replies.extend([(429, {"Retry-After": "3", "Content-Length": str(len(body))}, body)] * 3)
+    with httpx.Client() as client, client.stream("GET", url) as response:
+        with pytest.raises(sdk.RateLimitError) as caught:
+            sdk.raise_for_response(response)
+    assert (caught.value.code, caught.value.decide(1).delay_ms) == (sdk.Code.RATE_LIMITED, 3000)
+    with httpx.Client() as client, client.stream("GET", url) as response:
+        response.read()  # read by the caller first: `content` as usual
+        assert sdk.error_from_response(response).code is sdk.Code.RATE_LIMITED
+
+    async def streamed() -> Any:
+        async with httpx.AsyncClient() as client, client.stream("GET", url) as response:
+            with pytest.raises(TypeError, match="error_from_response_async"):
+                sdk.error_from_response(response)  # an async stream cannot be read without awaiting
+            return await sdk.error_from_response_async(response)
+
+    assert asyncio.run(streamed()).code is sdk.Code.RATE_LIMITED
+
+
+def test_the_errors_raise_for_status_raises_are_read_through_their_response(sdk: ModuleType, server: Any) -> None:
+    """requests' HTTPError and httpx's HTTPStatusError carry the response: the helpers read it."""
+    import httpx
+    import requests
+
+    url, replies = server
+    replies.extend([(429, {"Retry-After": "4"}, json.dumps(RATE_LIMITED).encode())] * 2)
+    with pytest.raises(requests.HTTPError) as by_requests:
+        requests.get(url, timeout=10).raise_for_status()
+    with pytest.raises(httpx.HTTPStatusError) as by_httpx:
+        httpx.get(url, timeout=10).raise_for_status()
+    for failure in (by_requests.value, by_httpx.value):
+        with pytest.raises(sdk.RateLimitError) as caught:
+            sdk.raise_for_response(failure)
+        assert (caught.value.status, caught.value.decide(1).delay_ms) == (429, 4000)
+        assert asyncio.run(sdk.error_from_response_async(failure)).code is sdk.Code.RATE_LIMITED
+
+
 def test_an_unreadable_error_response_is_an_api_error_without_payload(sdk: ModuleType, server: Any) -> None:
     url, replies = server
     replies.append((502, {"Content-Type": "text/html"}, b"<html>Bad gateway</html>"))
@@ -454,6 +496,7 @@ def test_the_docs_page_runs(built: Path, tmp_path: Path) -> None:
     assert lines[1] == "b'{}' b'{}' [429, 200, 429, 200]"
     assert lines[2:] == [
         "RateLimitError 429 2 slow down",
+        "RateLimitError 429 None no payload, HTTP 429",
         "APIError no payload, HTTP 502 retry status-fallback",
         "refused retry transport-failure escalate outcome-unknown",
         "b'{}' b'{}' b'{}' " + str(["RateLimitError 1: pause 1000"] * 3),

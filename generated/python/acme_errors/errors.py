@@ -12,10 +12,9 @@ another's.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 import inspect
 from enum import Enum
-from typing import Any, Mapping, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Iterator, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from . import _validate
 from ._contract import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, MAX_BODY_BYTES, RESPONSE
@@ -40,6 +39,33 @@ from .runtime import (
 E = TypeVar("E", bound="APIError")
 
 
+class ResponseHeaders(Mapping[str, str]):
+    """A response's headers, read-only: names in lower case (the first value of a repeated name),
+    looked up in any letter case, as HTTP names compare (`error.headers["Request-Id"]`)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, headers: Optional[Mapping[str, str]] = None) -> None:
+        items: dict[str, str] = {}
+        for name, value in (headers or {}).items():
+            items.setdefault(name.lower(), value)
+        self._items = items
+
+    def __getitem__(self, name: str) -> str:
+        if not isinstance(name, str):
+            raise KeyError(name)
+        return self._items[name.lower()]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"ResponseHeaders({self._items!r})"
+
+
 class APIError(Exception):
     """An error of this contract. A service raises `APIError(new_error(...))` (or its category's
     class); a caller catches it, as the class of its category (`RateLimitError`...), from
@@ -49,8 +75,8 @@ class APIError(Exception):
     payload: Optional[Payload]
     raw: object
     status: Optional[int]
-    # The response's headers, names in lower case (the first of a repeated name): empty for an
-    # error a service raised itself.
+    # The response's headers (`ResponseHeaders`: names in lower case, the first of a repeated
+    # name, looked up in any case): empty for an error a service raised itself.
     headers: Mapping[str, str]
     # What read_http found, for an error read from a response; decide() then goes by it (a
     # response without a payload is decided by its status).
@@ -69,7 +95,7 @@ class APIError(Exception):
         self.payload = typed
         self.raw = raw if raw is not None else _wire_of(typed, payload)
         self.status = status
-        self.headers = MappingProxyType(dict(headers or {}))
+        self.headers = ResponseHeaders(headers)
         self.reading = reading
         super().__init__(_message(typed, status))
 
@@ -89,6 +115,17 @@ class APIError(Exception):
     @property
     def correlation_id(self) -> Optional[str]:
         return self.payload.correlation_id if self.payload is not None else None
+
+    @property
+    def message(self) -> Optional[str]:
+        """The payload's message, for people (branch on `code`), or None: of a known code or of
+        a newer server's alike, without telling the two payload types apart."""
+        return _text(self.payload, "message")
+
+    @property
+    def resource_id(self) -> Optional[str]:
+        """The payload's resource id (the resource that failed), or None."""
+        return _text(self.payload, "resource_id")
 
     def decide(
         self,
@@ -114,8 +151,9 @@ class APIError(Exception):
     ) -> E:
         """The error of a payload as received, valid or not (`decide` judges `raw`). Called on
         `APIError`, it is an instance of the subclass of the payload's category
-        (`RateLimitError`...), or `APIError` itself for no valid payload or a category this SDK
-        does not know; called on a subclass, an instance of that subclass."""
+        (`RateLimitError`...); for no valid payload or a category this SDK does not know, of the
+        category the registry gives `status` (a bare 429: `RateLimitError`), else `APIError`
+        itself; called on a subclass, an instance of that subclass."""
         made = _rebuild(None if cls is APIError else cls, raw, status, headers, reading)
         assert isinstance(made, cls)  # APIError: a subclass; any other class: itself
         return made
@@ -145,18 +183,22 @@ def _rebuild(
         typed: Optional[Payload] = parse_payload(raw)
     except PayloadError:
         typed = None
-    made = class_of(typed) if cls is None else cls
+    made = class_of(typed, status) if cls is None else cls
     return made(typed, status=status, raw=raw, headers=headers, reading=reading)
 
 
-def class_of(payload: Optional[Payload]) -> Type[APIError]:
-    """The exception class of a payload's category: its subclass, else APIError itself."""
-    if payload is None:
-        return APIError
-    from .exceptions import BY_CATEGORY  # rendered from the registry; it imports this module
+def class_of(payload: Optional[Payload], status: Optional[int] = None) -> Type[APIError]:
+    """The exception class of a payload's category; for no payload, or a category this SDK does
+    not know, the class of the category the registry gives the HTTP status (a bare 429 is a
+    RateLimitError); else APIError itself."""
+    from .exceptions import BY_CATEGORY, BY_STATUS  # rendered from the registry; they import this
 
-    category = payload.category
-    return BY_CATEGORY.get(category.value if isinstance(category, Enum) else category, APIError)
+    if payload is not None:
+        category = payload.category
+        found = BY_CATEGORY.get(category.value if isinstance(category, Enum) else category)
+        if found is not None:
+            return found
+    return BY_STATUS.get(status, APIError) if status is not None else APIError
 
 
 def _typed(payload: Union[Payload, Mapping[str, Any], None]) -> Optional[Payload]:
@@ -178,13 +220,18 @@ def _message(payload: Optional[Payload], status: Optional[int]) -> str:
         return (
             f"HTTP {status}: no valid error payload" if status is not None else "no valid payload"
         )
-    text = (
-        payload.raw.get(_validate.WIRE["message"])
-        if isinstance(payload, UnknownErrorPayload)
-        else payload.message
-    )
+    text = _text(payload, "message")
     head = f"{payload.code} (correlation id {payload.correlation_id})"
-    return f"{head}: {text}" if isinstance(text, str) else head
+    return f"{head}: {text}" if text is not None else head
+
+
+def _text(payload: Optional[Payload], field: str) -> Optional[str]:
+    """A text field of either payload type (a newer server's by its wire name), or None."""
+    if isinstance(payload, UnknownErrorPayload):
+        value = payload.raw.get(_validate.WIRE.get(field, field))
+    else:
+        value = getattr(payload, field, None)
+    return value if isinstance(value, str) else None
 
 
 # ---- responses -------------------------------------------------------------------------------------
@@ -196,11 +243,14 @@ def error_from_response(
     """The APIError an HTTP response carries, or None when it is not an error (`read_http` decides
     both from the registry): an instance of the subclass of the payload's category
     (`APIError.from_raw`). `response`: urllib's HTTPResponse or HTTPError, a requests or httpx
-    Response, the SDK's own HttpResponse, or anything with a status (`status_code`, `status` or
-    `code`), `headers`, and a body (`content` or `body`, else `read()`); `body` gives the body instead, for a stream already read. A
+    Response (a streamed one too: `client.stream(...)`) or the exception their
+    `raise_for_status()` raised (its `response`), the SDK's own HttpResponse, or anything
+    with a status (`status_code`, `status` or `code`), `headers`, and a body (`content` or
+    `body`, else `read()`); `body` gives the body instead, for a stream already read. A
     success's stream is left unread unless the registry says errors can come with a success
     status (`error_when`). An async response (aiohttp, httpx's AsyncClient) goes through
     `error_from_response_async`, which awaits its body."""
+    response = _response_of(response)
     if _unread_success(response, body):
         return None
     text = _body(response) if body is None else body
@@ -223,6 +273,7 @@ async def error_from_response_async(
     """`error_from_response` for a response whose body is read by awaiting: aiohttp's
     `ClientResponse` (read from its `content` stream, at most the registry's body limit) or
     httpx's response from an `AsyncClient` (`aread()`). A success's body stays unread, as there."""
+    response = _response_of(response)
     if _unread_success(response, body):
         return None
     text = await _body_async(response) if body is None else body
@@ -236,6 +287,20 @@ async def raise_for_response_async(
     error = await error_from_response_async(response, body=body, now_ms=now_ms)
     if error is not None:
         raise error
+
+
+def _response_of(given: object) -> object:
+    """The response an exception carries when given one without a status of its own:
+    `requests.HTTPError` (from `raise_for_status()`) and `httpx.HTTPStatusError` hold it in
+    `response`."""
+    if any(_is_status(getattr(given, name, None)) for name in _STATUS_NAMES):
+        return given
+    inner = getattr(given, "response", None)
+    return inner if inner is not None else given
+
+
+def _is_status(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _unread_success(response: object, body: object) -> bool:
@@ -268,8 +333,11 @@ def _header_map(headers: Headers) -> dict[str, str]:
     return out
 
 
+_STATUS_NAMES = ("status_code", "status", "code")  # requests, httpx; urllib; urllib's HTTPError
+
+
 def _status(response: object) -> int:
-    for name in ("status_code", "status", "code"):  # requests, httpx; urllib; urllib's HTTPError
+    for name in _STATUS_NAMES:
         value = getattr(response, name, None)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -277,12 +345,23 @@ def _status(response: object) -> int:
 
 
 def _body(response: object) -> object:
-    # requests, httpx: `content`; this SDK's HttpResponse (a service's own to_http), Starlette:
-    # `body`; urllib: `read()`.
+    # requests, httpx: `content` (httpx's streamed response: `iter_bytes()`); this SDK's
+    # HttpResponse (a service's own to_http), Starlette: `body`; urllib: `read()`.
     for name in ("content", "body"):
-        content = getattr(response, name, None)
+        try:
+            content = getattr(response, name, None)
+        except Exception:  # httpx's streamed response (`client.stream(...)`): not read yet
+            content = None
         if isinstance(content, (bytes, str)):
             return content
+    iter_bytes = getattr(response, "iter_bytes", None)  # httpx: read the stream, to the limit
+    if callable(iter_bytes):
+        try:
+            return _bounded(iter_bytes())
+        except RuntimeError as error:
+            if type(error) is RuntimeError:  # httpx: an AsyncClient's stream must be awaited
+                raise _must_await(response) from None
+            return b""  # httpx's StreamConsumed or StreamClosed: gone; the status decides
     read = getattr(response, "read", None)
     if not callable(read):
         return b""
@@ -294,6 +373,16 @@ def _body(response: object) -> object:
         _close(body)
         raise _must_await(response)
     return body
+
+
+def _bounded(chunks: Any) -> bytes:
+    """The chunks of a stream joined, stopping one byte past the body limit."""
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk
+        if len(out) > MAX_BODY_BYTES:
+            break
+    return bytes(out)
 
 
 def _must_await(response: object) -> TypeError:

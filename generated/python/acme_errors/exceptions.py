@@ -2,8 +2,10 @@
 """The error hierarchy of the acme error contract: one `APIError` subclass
 per category, so a caller catches a kind of failure by class (`except RateLimitError`), as with
 stripe-python. `raise_for_response`, `error_from_response` and `APIError.from_raw` raise the
-class of the payload's category; `APIError` itself for a response without a payload or a
-category this SDK does not know."""
+class of the payload's category; for a response without a payload, or whose payload names no
+category this SDK knows, the class of the category the registry gives its HTTP status
+(`BY_STATUS`: a gateway's bare 429 is a `RateLimitError`, as in stripe-python and
+openai-python); `APIError` itself when no single category has that status."""
 
 from __future__ import annotations
 
@@ -49,4 +51,18 @@ BY_CATEGORY: Mapping[str, Type[APIError]] = {
     "conflict": ConflictError,
     "business": BusinessError,
     "internal": InternalError,
+}
+
+
+# HTTP status -> the class of the one category the registry gives it: the class of an error whose
+# payload names no category this SDK knows (or that carried none).
+BY_STATUS: Mapping[int, Type[APIError]] = {
+    400: ValidationError,
+    401: AuthError,
+    404: ValidationError,
+    409: ConflictError,
+    429: RateLimitError,
+    500: InternalError,
+    503: InternalError,
+    504: UpstreamError,
 }
