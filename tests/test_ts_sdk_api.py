@@ -125,9 +125,13 @@ import {
 type AxiosHeaderValue = string | string[] | number | boolean | null;
 type RawAxiosResponseHeaders = Partial<Record<string, AxiosHeaderValue> & { "set-cookie": string[] }>;
 interface AxiosResponse<T = unknown> { data: T; status: number; statusText: string; headers: RawAxiosResponseHeaders }
-declare class AxiosError<T = unknown> extends Error { response?: AxiosResponse<T>; isAxiosError: boolean; code?: string }
+declare class AxiosError<T = unknown> extends Error {
+  response?: AxiosResponse<T>; isAxiosError: boolean; code?: string; status?: number;
+}
+// As axios 1.7+ makes it: the response's status on the error itself too, its headers and body only in `response`.
 function axiosError(response: AxiosResponse<unknown>): AxiosError<unknown> {
-  return Object.assign(new Error("Request failed with status code " + response.status), { response, isAxiosError: true });
+  return Object.assign(new Error("Request failed with status code " + response.status),
+    { response, isAxiosError: true, status: response.status, code: "ERR_BAD_REQUEST" });
 }
 
 export function typeErrors(error: ErrorPayloadError): void {  // compiled, never run
@@ -171,8 +175,13 @@ const fromResponse = ErrorPayloadError.fromAxios(response, 0);
 const fromError = ErrorPayloadError.fromAxios(axiosError({ ...response, data: "<html>busy</html>", status: 503 }), 0);
 const success: AxiosResponse<unknown> = { data: { id: 1 }, status: 200, statusText: "OK", headers: {} };
 const ok = ErrorPayloadError.fromAxios(success);
+const refusedAxios: AxiosError<unknown> = Object.assign(new Error("connect ECONNREFUSED"), { isAxiosError: true, code: "ECONNREFUSED" });
+const thrownLimit = ErrorPayloadError.fromAxios(axiosError(response), 0);  // what `axios.get` rejects with on that 429
 out["axios"] = [fromResponse?.code ?? null, fromResponse?.headers["set-cookie"] ?? null, fromResponse?.decide().delayMs ?? null,
   fromError?.status ?? null, fromError?.decide().reason ?? null, ok];
+out["axiosThrown"] = thrownLimit === null ? null : [thrownLimit instanceof RateLimitError, thrownLimit.code, thrownLimit.status,
+  thrownLimit.headers["retry-after"] ?? null, thrownLimit.decide().action, thrownLimit.decide().delayMs,
+  ErrorPayloadError.fromAxios(refusedAxios)];
 
 // The hooks: a codeless 502, a refused connection, then an answer.
 const logged: [string, string][] = [];
@@ -399,6 +408,8 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     assert got["proxy"] == [True, None, None, 502, "retry", "status-fallback"]
     assert got["thrown"] == [False, "ErrorPayloadError", True, "AuthError"]
     assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None]
+    # The AxiosError axios rejects with carries `status` beside `response`: read from the response.
+    assert got["axiosThrown"] == [True, "RATE_LIMITED", 429, "4", "pause", 4000, None]
     hooks = got["hooks"]
     assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
     assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]

@@ -779,9 +779,13 @@ export class ErrorPayloadError extends Error {
    * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
    * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
   static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined }, nowMs: number = Date.now()): ErrorPayloadError | null {
-    const response = "status" in given && typeof given.status === "number" ? (given as ParsedResponse)
-      : "response" in given ? given.response : undefined;
-    if (response === undefined || response === null) return null;
+    // An AxiosError carries the response's `status` too (axios 1.7+), but its headers and body
+    // only in `response`: a given `response` wins, and an AxiosError without one is no response.
+    const nested: unknown = "response" in given ? given.response : undefined;
+    const thrown = "isAxiosError" in given && given.isAxiosError === true;
+    const response = isObject(nested) && typeof nested["status"] === "number" ? (nested as unknown as ParsedResponse)
+      : !thrown && "status" in given && typeof given.status === "number" ? (given as ParsedResponse) : undefined;
+    if (response === undefined) return null;
     const headers = parsedHeaders(response.headers);
     return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
   }
