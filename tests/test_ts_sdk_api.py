@@ -183,6 +183,17 @@ out["axiosThrown"] = thrownLimit === null ? null : [thrownLimit instanceof RateL
   thrownLimit.headers["retry-after"] ?? null, thrownLimit.decide().action, thrownLimit.decide().delayMs,
   ErrorPayloadError.fromAxios(refusedAxios)];
 
+// An interceptor (`client.interceptors.response.use(undefined, asSdkError)`): what a catch holds, unknown, taken as it is.
+const asSdkError = (error: unknown): Promise<never> => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error);
+async function intercepted(error: unknown): Promise<unknown> {
+  try {
+    return await asSdkError(error);
+  } catch (caught) {
+    return caught instanceof RateLimitError ? [caught.name, caught.status, caught.headers["retry-after"] ?? null]
+      : caught instanceof Error ? caught.message : String(caught);
+  }
+}
+
 // The hooks: a codeless 502, a refused connection, then an answer.
 const logged: [string, string][] = [];
 const logger = { info: (message: string) => { logged.push(["info", message]); }, warn: (message: string) => { logged.push(["warn", message]); } };
@@ -192,6 +203,7 @@ const events: AttemptEvent[] = [];
 const refused = new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) });
 
 async function main(): Promise<void> {
+  out["intercepted"] = [await intercepted(axiosError(response)), await intercepted(refusedAxios), await intercepted("text")];
   const value = await retry(async (attempt) => {
     if (attempt === 1 && proxy !== null) throw proxy;
     if (attempt === 2) throw refused;
@@ -410,6 +422,8 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None]
     # The AxiosError axios rejects with carries `status` beside `response`: read from the response.
     assert got["axiosThrown"] == [True, "RATE_LIMITED", 429, "4", "pause", 4000, None]
+    # fromAxios takes a catch's `unknown` as it is: an interceptor is one line, no cast, no guard.
+    assert got["intercepted"] == [["RateLimitError", 429, "4"], "connect ECONNREFUSED", "text"]
     hooks = got["hooks"]
     assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
     assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]

@@ -775,19 +775,23 @@ export class ErrorPayloadError extends Error {
   }
 
   /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
-   * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
-   * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
-   * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
-  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined }, nowMs: number = Date.now()): ErrorPayloadError | null {
+   * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
+   * AxiosError came without a response (a transport failure: `failureOf` names it). It takes what
+   * a `catch` holds as it is (`unknown`): anything else is null too, so an interceptor is one line,
+   * `(error) => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error)`. `data` is the body
+   * as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined } | unknown,
+                   nowMs: number = Date.now()): ErrorPayloadError | null {
+    if (!isObject(given)) return null;
     // An AxiosError carries the response's `status` too (axios 1.7+), but its headers and body
     // only in `response`: a given `response` wins, and an AxiosError without one is no response.
-    const nested: unknown = "response" in given ? given.response : undefined;
-    const thrown = "isAxiosError" in given && given.isAxiosError === true;
-    const response = isObject(nested) && typeof nested["status"] === "number" ? (nested as unknown as ParsedResponse)
-      : !thrown && "status" in given && typeof given.status === "number" ? (given as ParsedResponse) : undefined;
+    // (Read as properties, not own ones: axios puts `isAxiosError` on the prototype.)
+    const nested = given["response"];
+    const response = isObject(nested) && typeof nested["status"] === "number" ? nested
+      : given["isAxiosError"] !== true && typeof given["status"] === "number" ? given : undefined;
     if (response === undefined) return null;
-    const headers = parsedHeaders(response.headers);
-    return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+    const headers = parsedHeaders(response["headers"]);
+    return ErrorPayloadError.fromReading(readHttp(Number(response["status"]), headers, parsedBody(response["data"]), nowMs), headers);
   }
 
   /** The error of a reading (null when it is not an error), with the response's headers. */

@@ -261,12 +261,14 @@ export declare class ErrorPayloadError extends Error {
     /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
     /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
-     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
-     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
-     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+     * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). It takes what
+     * a `catch` holds as it is (`unknown`): anything else is null too, so an interceptor is one line,
+     * `(error) => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error)`. `data` is the body
+     * as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
     static fromAxios(given: ParsedResponse | {
         readonly response?: ParsedResponse | undefined;
-    }, nowMs?: number): ErrorPayloadError | null;
+    } | unknown, nowMs?: number): ErrorPayloadError | null;
     /** The error of a reading (null when it is not an error), with the response's headers. */
     static fromReading(reading: HttpReading, headers?: Headers): ErrorPayloadError | null;
     /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
