@@ -225,6 +225,9 @@ def test_the_package_metadata_comes_from_the_registry_exactly() -> None:
     assert "https://spdx.org/licenses/Apache-2.0.html" in files["typescript/LICENSE"]
     readme = files["typescript/README.md"]
     assert "npm install acme-errors\n" in readme and 'newError("RATE_LIMITED", "req-1")' in readme
+    # Issue 40: the example catches the code's category by its class (npm_pack_check compiles it).
+    assert 'import { RateLimitError, ErrorPayloadError, newError, retry } from "acme-errors";' in readme
+    assert 'if (caught instanceof RateLimitError) console.log(caught.status, caught.code, caught.headers["retry-after"]' in readme
     assert "- Source: <https://github.com/acme/errors>" in readme and "Apache-2.0 (SPDX)" in readme
 
 
