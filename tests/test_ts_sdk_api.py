@@ -350,8 +350,55 @@ MISSPELT = ('import type { Decision } from "./sdk/src/index";\n'
             'export const f = (d: Decision): boolean => d.known && d.code === "RATE_LIMITD";\n')
 
 
+# Issue 40 (an expert's check): a wrapper forwards its own optional settings, `undefined` when its
+# caller gave none. Under exactOptionalPropertyTypes (the SDK's own setting, and the docs') that
+# compiles only where each option says `| undefined`, as openai-node's and the AWS SDK's options do.
+FORWARDED = """
+import {
+  decide, decideFailure, ErrorPayloadError, newError, retry, type AbortSignalLike, type RetryLogger, type SpanLike,
+} from "./sdk/src/index";
+
+export interface CallSettings {
+  readonly maxAttempts?: number | undefined;
+  readonly maxDelayMs?: number | undefined;
+  readonly jitter?: boolean | undefined;
+  readonly idempotent?: boolean | undefined;
+  readonly signal?: AbortSignalLike | undefined;
+  readonly logger?: RetryLogger | undefined;
+  readonly span?: SpanLike | undefined;
+  readonly status?: number | undefined;
+}
+
+export function call<T>(run: () => Promise<T>, settings: CallSettings = {}): Promise<T> {
+  const { maxAttempts, maxDelayMs, jitter, idempotent, signal, logger, span } = settings;
+  return retry(run, { maxAttempts, maxDelayMs, jitter, idempotent, signal, logger, span, sleep: undefined, onAttempt: undefined,
+                      onDecision: undefined });
+}
+
+export function judged(settings: CallSettings = {}): string[] {
+  const payload = newError("RATE_LIMITED", "c-1");
+  const error = new ErrorPayloadError(payload, { status: settings.status, headers: undefined, reading: undefined });
+  const options = { attempt: undefined, maxAttempts: settings.maxAttempts, maxDelayMs: settings.maxDelayMs, jitter: settings.jitter,
+                    draw: undefined };
+  return [decide(payload, options).action, decideFailure("reset", { ...options, idempotent: settings.idempotent }).action,
+          String(error.status)];
+}
+
+async function main(): Promise<void> {
+  let calls = 0;
+  const value = await call(async () => {
+    calls++;
+    if (calls === 1) throw new ErrorPayloadError(newError("PAYMENT_TIMEOUT", "c-2", { retry_after_ms: 1 }));
+    return "answer";
+  });
+  console.log(JSON.stringify([value, calls, judged(), judged({ maxAttempts: 1, idempotent: true, status: 429 })]));
+}
+void main();
+"""
+
+
 SOURCES = {"consumer.ts": CONSUMER, "fetch.ts": FETCH_CONSUMER, "new_error.ts": NEW_ERROR, "hooks.ts": HOOKS, "types.ts": TYPES,
-           "retry.ts": RETRY, "misspelt.ts": MISSPELT}
+           "retry.ts": RETRY, "misspelt.ts": MISSPELT, "forwarded.ts": FORWARDED}
 
 
 @pytest.fixture(scope="module")
@@ -462,3 +509,10 @@ def test_retry_applies_decide_and_the_registry_limits(compiled: tuple[dict[str, 
     assert got["alreadyAborted"] == {"rejected": "Error: user gave up"} and got["alreadyAbortedCalls"] == 1
     assert got["abortWithoutReason"] == {"rejected": "AbortError: This operation was aborted"}
     assert got["sleeperGetsSignal"] == [True]
+
+
+def test_options_take_undefined_so_a_wrapper_forwards_its_own_optional_settings(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    """Without `| undefined` on each option, forwarded.ts does not compile (TS2379, exactOptionalPropertyTypes)."""
+    value, calls, defaults, limited = run(compiled, "forwarded")
+    assert [value, calls] == ["answer", 2]
+    assert defaults == ["pause", "escalate", "null"] and limited == ["stop", "escalate", "429"]
