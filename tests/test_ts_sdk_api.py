@@ -110,8 +110,14 @@ export function typeErrors(): void {  // compiled, never run
   newError("RATE_LIMITED", "c", { retryable: false });
 }
 
+// A caller forwards its own optional values: undefined is left out of the payload.
+export function forwarded(message?: string, hint?: string[]): ErrorPayload {
+  return newError("RESOURCE_NOT_FOUND", "c", { message, did_you_mean: hint, scope: "resource", resource_id: "r-1" });
+}
+
 declare const console: { log(text: string): void };
-console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null]));
+console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null, Object.keys(forwarded()),
+                            forwarded("Gone", ["r-2"]).message ?? null]));
 """
 
 
@@ -454,7 +460,10 @@ def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(comp
 
 
 def test_new_error_fields_and_result_are_typed_per_code(compiled: tuple[dict[str, list[str]], Path]) -> None:
-    retryable, limited, hint = run(compiled, "new_error")
+    retryable, limited, hint, forwarded_keys, forwarded_message = run(compiled, "new_error")
+    # Fields take undefined (a caller's own optional values, forwarded): left out, never sent as null.
+    assert forwarded_keys == ["code", "category", "retryable", "scope", "resource_id", "correlation_id"]
+    assert forwarded_message == "Gone"
     assert retryable is True and hint == ["r-2"]
     assert limited == {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request",
                        "correlation_id": "c", "retry_after_ms": 1000, "message": "Slow down"}
