@@ -19,6 +19,10 @@ def test_the_category_classes_follow_the_registry(tmp_path: Path) -> None:
                            ("rate_limit_error", "RateLimitError")]:
         assert f'export const {name}: CategoryErrorClass<"{category}"> = categoryErrorClass("{category}");' in errors
     assert "ErrorError" not in errors
+    # An editor's hover on a class says what its category means, as the registry describes it.
+    for form in ("src/errors.ts", "dist/esm/errors.d.ts", "dist/cjs/errors.d.ts"):
+        text = (tmp_path / "out" / "typescript" / form).read_text()
+        assert "/** An error of category rate_limit_error: Too many requests hit the API too quickly. */\n" in text, form
 
 
 # A strict consumer of Stripe's package, installed from its folder as the docs say, served real

@@ -55,6 +55,7 @@ def _context(contract: ContractView) -> dict[str, Any]:
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields},
                                "q": {f.name: naming.string_literal(f.wire) for f in contract.fields}}
     context["error_classes"] = naming.error_classes(list(contract.category_names))
+    context["category_descriptions"] = {c.name: c.description for c in contract.categories}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     return context
