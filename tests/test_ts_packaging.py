@@ -128,6 +128,7 @@ def test_the_docs_page_compiles_strictly_and_runs_against_a_loopback_server(inst
     assert "instanceof RateLimitError" in program and "instanceof UnknownCode" in program and "error.headers[" in program
     assert "failureOf(" in program and "decideFailure(" in program and "decideResponse(" in program
     assert "onAttempt:" in program and "logger:" in program and "span," in program and "fromAxios(" in program
+    assert "fromAxios(error) ?? error" in program  # the interceptor: a catch's unknown, taken as it is
     # No casts, no any, no silenced errors, no non-null assertions.
     assert not re.search(r"\bas\s+(?!const\b)[A-Za-z{(\[]|\bany\b|@ts-|<[A-Za-z]+>\s*\w|\w!\.", program), program
     consumer, typed = installed
@@ -136,6 +137,42 @@ def test_the_docs_page_compiles_strictly_and_runs_against_a_loopback_server(inst
     assert run.returncode == 0, run.stderr
     printed = DOCS.read_text(encoding="utf-8").split("It prints:\n\n```\n", 1)[1].split("```", 1)[0]
     assert run.stdout == printed
+    # The page's axios interceptor, given the AxiosError axios rejects a 429 with (`status` on the
+    # error too, axios 1.7+; `isAxiosError` on its prototype) and one without a response.
+    script = """
+import { asSdkError } from "./invoices.js";
+import { RateLimitError } from "acme-errors";
+class AxiosError extends Error {}
+AxiosError.prototype.isAxiosError = true;
+const data = { code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c-1" };
+const limited = Object.assign(new AxiosError("Request failed with status code 429"),
+  { status: 429, response: { status: 429, headers: { "retry-after": "3" }, data } });
+const refused = Object.assign(new AxiosError("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+const out = [];
+for (const error of [limited, refused]) {
+  await asSdkError(error).catch((e) => out.push([e instanceof RateLimitError, e.status ?? null, e.headers?.["retry-after"] ?? null,
+    e === error]));
+}
+console.log(JSON.stringify(out));
+"""
+    (consumer / "axios.mjs").write_text(script, encoding="utf-8")
+    ran = subprocess.run(["node", "axios.mjs"], cwd=consumer, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    # The last line: importing the page's module runs its MCP example, which prints first.
+    assert json.loads(ran.stdout.splitlines()[-1]) == [[True, 429, "3", False], [False, None, None, True]]
+
+
+def test_the_docs_page_draws_the_error_hierarchy_of_the_default_registry() -> None:
+    """The page's class tree is the package's: one class per category of registry/errors.ts, each
+    under ErrorPayloadError with its category."""
+    from errgen.languages.typescript import naming
+
+    tree = DOCS.read_text(encoding="utf-8").split("## The error hierarchy\n", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    lines = tree.splitlines()
+    assert lines[:2] == ["Error", "└── ErrorPayloadError          no payload (a proxy's HTML 502), or a category this SDK does not know"]
+    drawn = [tuple(line.split("── ", 1)[1].split()) for line in lines[2:]]
+    classes = naming.error_classes([c.name for c in load_registry().categories])
+    assert drawn == [(name, category) for category, name in classes.items()]
 
 
 EXPORTS = """
@@ -188,6 +225,9 @@ def test_the_package_metadata_comes_from_the_registry_exactly() -> None:
     assert "https://spdx.org/licenses/Apache-2.0.html" in files["typescript/LICENSE"]
     readme = files["typescript/README.md"]
     assert "npm install acme-errors\n" in readme and 'newError("RATE_LIMITED", "req-1")' in readme
+    # Issue 40: the example catches the code's category by its class (npm_pack_check compiles it).
+    assert 'import { RateLimitError, ErrorPayloadError, newError, retry } from "acme-errors";' in readme
+    assert 'if (caught instanceof RateLimitError) console.log(caught.status, caught.code, caught.headers["retry-after"]' in readme
     assert "- Source: <https://github.com/acme/errors>" in readme and "Apache-2.0 (SPDX)" in readme
 
 

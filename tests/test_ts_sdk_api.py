@@ -110,8 +110,14 @@ export function typeErrors(): void {  // compiled, never run
   newError("RATE_LIMITED", "c", { retryable: false });
 }
 
+// A caller forwards its own optional values: undefined is left out of the payload.
+export function forwarded(message?: string, hint?: string[]): ErrorPayload {
+  return newError("RESOURCE_NOT_FOUND", "c", { message, did_you_mean: hint, scope: "resource", resource_id: "r-1" });
+}
+
 declare const console: { log(text: string): void };
-console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null]));
+console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null, Object.keys(forwarded()),
+                            forwarded("Gone", ["r-2"]).message ?? null]));
 """
 
 
@@ -125,9 +131,13 @@ import {
 type AxiosHeaderValue = string | string[] | number | boolean | null;
 type RawAxiosResponseHeaders = Partial<Record<string, AxiosHeaderValue> & { "set-cookie": string[] }>;
 interface AxiosResponse<T = unknown> { data: T; status: number; statusText: string; headers: RawAxiosResponseHeaders }
-declare class AxiosError<T = unknown> extends Error { response?: AxiosResponse<T>; isAxiosError: boolean; code?: string }
+declare class AxiosError<T = unknown> extends Error {
+  response?: AxiosResponse<T>; isAxiosError: boolean; code?: string; status?: number;
+}
+// As axios 1.7+ makes it: the response's status on the error itself too, its headers and body only in `response`.
 function axiosError(response: AxiosResponse<unknown>): AxiosError<unknown> {
-  return Object.assign(new Error("Request failed with status code " + response.status), { response, isAxiosError: true });
+  return Object.assign(new Error("Request failed with status code " + response.status),
+    { response, isAxiosError: true, status: response.status, code: "ERR_BAD_REQUEST" });
 }
 
 export function typeErrors(error: ErrorPayloadError): void {  // compiled, never run
@@ -171,8 +181,24 @@ const fromResponse = ErrorPayloadError.fromAxios(response, 0);
 const fromError = ErrorPayloadError.fromAxios(axiosError({ ...response, data: "<html>busy</html>", status: 503 }), 0);
 const success: AxiosResponse<unknown> = { data: { id: 1 }, status: 200, statusText: "OK", headers: {} };
 const ok = ErrorPayloadError.fromAxios(success);
+const refusedAxios: AxiosError<unknown> = Object.assign(new Error("connect ECONNREFUSED"), { isAxiosError: true, code: "ECONNREFUSED" });
+const thrownLimit = ErrorPayloadError.fromAxios(axiosError(response), 0);  // what `axios.get` rejects with on that 429
 out["axios"] = [fromResponse?.code ?? null, fromResponse?.headers["set-cookie"] ?? null, fromResponse?.decide().delayMs ?? null,
   fromError?.status ?? null, fromError?.decide().reason ?? null, ok];
+out["axiosThrown"] = thrownLimit === null ? null : [thrownLimit instanceof RateLimitError, thrownLimit.code, thrownLimit.status,
+  thrownLimit.headers["retry-after"] ?? null, thrownLimit.decide().action, thrownLimit.decide().delayMs,
+  ErrorPayloadError.fromAxios(refusedAxios)];
+
+// An interceptor (`client.interceptors.response.use(undefined, asSdkError)`): what a catch holds, unknown, taken as it is.
+const asSdkError = (error: unknown): Promise<never> => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error);
+async function intercepted(error: unknown): Promise<unknown> {
+  try {
+    return await asSdkError(error);
+  } catch (caught) {
+    return caught instanceof RateLimitError ? [caught.name, caught.status, caught.headers["retry-after"] ?? null]
+      : caught instanceof Error ? caught.message : String(caught);
+  }
+}
 
 // The hooks: a codeless 502, a refused connection, then an answer.
 const logged: [string, string][] = [];
@@ -183,6 +209,7 @@ const events: AttemptEvent[] = [];
 const refused = new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) });
 
 async function main(): Promise<void> {
+  out["intercepted"] = [await intercepted(axiosError(response)), await intercepted(refusedAxios), await intercepted("text")];
   const value = await retry(async (attempt) => {
     if (attempt === 1 && proxy !== null) throw proxy;
     if (attempt === 2) throw refused;
@@ -329,8 +356,55 @@ MISSPELT = ('import type { Decision } from "./sdk/src/index";\n'
             'export const f = (d: Decision): boolean => d.known && d.code === "RATE_LIMITD";\n')
 
 
+# Issue 40 (an expert's check): a wrapper forwards its own optional settings, `undefined` when its
+# caller gave none. Under exactOptionalPropertyTypes (the SDK's own setting, and the docs') that
+# compiles only where each option says `| undefined`, as openai-node's and the AWS SDK's options do.
+FORWARDED = """
+import {
+  decide, decideFailure, ErrorPayloadError, newError, retry, type AbortSignalLike, type RetryLogger, type SpanLike,
+} from "./sdk/src/index";
+
+export interface CallSettings {
+  readonly maxAttempts?: number | undefined;
+  readonly maxDelayMs?: number | undefined;
+  readonly jitter?: boolean | undefined;
+  readonly idempotent?: boolean | undefined;
+  readonly signal?: AbortSignalLike | undefined;
+  readonly logger?: RetryLogger | undefined;
+  readonly span?: SpanLike | undefined;
+  readonly status?: number | undefined;
+}
+
+export function call<T>(run: () => Promise<T>, settings: CallSettings = {}): Promise<T> {
+  const { maxAttempts, maxDelayMs, jitter, idempotent, signal, logger, span } = settings;
+  return retry(run, { maxAttempts, maxDelayMs, jitter, idempotent, signal, logger, span, sleep: undefined, onAttempt: undefined,
+                      onDecision: undefined });
+}
+
+export function judged(settings: CallSettings = {}): string[] {
+  const payload = newError("RATE_LIMITED", "c-1");
+  const error = new ErrorPayloadError(payload, { status: settings.status, headers: undefined, reading: undefined });
+  const options = { attempt: undefined, maxAttempts: settings.maxAttempts, maxDelayMs: settings.maxDelayMs, jitter: settings.jitter,
+                    draw: undefined };
+  return [decide(payload, options).action, decideFailure("reset", { ...options, idempotent: settings.idempotent }).action,
+          String(error.status)];
+}
+
+async function main(): Promise<void> {
+  let calls = 0;
+  const value = await call(async () => {
+    calls++;
+    if (calls === 1) throw new ErrorPayloadError(newError("PAYMENT_TIMEOUT", "c-2", { retry_after_ms: 1 }));
+    return "answer";
+  });
+  console.log(JSON.stringify([value, calls, judged(), judged({ maxAttempts: 1, idempotent: true, status: 429 })]));
+}
+void main();
+"""
+
+
 SOURCES = {"consumer.ts": CONSUMER, "fetch.ts": FETCH_CONSUMER, "new_error.ts": NEW_ERROR, "hooks.ts": HOOKS, "types.ts": TYPES,
-           "retry.ts": RETRY, "misspelt.ts": MISSPELT}
+           "retry.ts": RETRY, "misspelt.ts": MISSPELT, "forwarded.ts": FORWARDED}
 
 
 @pytest.fixture(scope="module")
@@ -386,7 +460,10 @@ def test_a_fetch_response_is_read_with_a_bounded_body_and_typed_dom_headers(comp
 
 
 def test_new_error_fields_and_result_are_typed_per_code(compiled: tuple[dict[str, list[str]], Path]) -> None:
-    retryable, limited, hint = run(compiled, "new_error")
+    retryable, limited, hint, forwarded_keys, forwarded_message = run(compiled, "new_error")
+    # Fields take undefined (a caller's own optional values, forwarded): left out, never sent as null.
+    assert forwarded_keys == ["code", "category", "retryable", "scope", "resource_id", "correlation_id"]
+    assert forwarded_message == "Gone"
     assert retryable is True and hint == ["r-2"]
     assert limited == {"code": "RATE_LIMITED", "category": "rate_limit", "retryable": True, "scope": "request",
                        "correlation_id": "c", "retry_after_ms": 1000, "message": "Slow down"}
@@ -399,6 +476,10 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     assert got["proxy"] == [True, None, None, 502, "retry", "status-fallback"]
     assert got["thrown"] == [False, "ErrorPayloadError", True, "AuthError"]
     assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None]
+    # The AxiosError axios rejects with carries `status` beside `response`: read from the response.
+    assert got["axiosThrown"] == [True, "RATE_LIMITED", 429, "4", "pause", 4000, None]
+    # fromAxios takes a catch's `unknown` as it is: an interceptor is one line, no cast, no guard.
+    assert got["intercepted"] == [["RateLimitError", 429, "4"], "connect ECONNREFUSED", "text"]
     hooks = got["hooks"]
     assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
     assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]
@@ -437,3 +518,10 @@ def test_retry_applies_decide_and_the_registry_limits(compiled: tuple[dict[str, 
     assert got["alreadyAborted"] == {"rejected": "Error: user gave up"} and got["alreadyAbortedCalls"] == 1
     assert got["abortWithoutReason"] == {"rejected": "AbortError: This operation was aborted"}
     assert got["sleeperGetsSignal"] == [True]
+
+
+def test_options_take_undefined_so_a_wrapper_forwards_its_own_optional_settings(compiled: tuple[dict[str, list[str]], Path]) -> None:
+    """Without `| undefined` on each option, forwarded.ts does not compile (TS2379, exactOptionalPropertyTypes)."""
+    value, calls, defaults, limited = run(compiled, "forwarded")
+    assert [value, calls] == ["answer", 2]
+    assert defaults == ["pause", "escalate", "null"] and limited == ["stop", "escalate", "429"]

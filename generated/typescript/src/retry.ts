@@ -24,30 +24,30 @@ export type Sleeper = (ms: number, signal?: AbortSignalLike) => Promise<void>;
 /** How `retry` bounds its loop; every field is optional. */
 export interface RetryOptions {
   /** Calls at most (default DEFAULT_MAX_ATTEMPTS, the registry's). */
-  readonly maxAttempts?: number;
+  readonly maxAttempts?: number | undefined;
   /** A longer decided wait rejects instead (default DEFAULT_MAX_DELAY_MS, the registry's). */
-  readonly maxDelayMs?: number;
+  readonly maxDelayMs?: number | undefined;
   /** Draw the backoff (only the backoff) uniformly below its value (default false). */
-  readonly jitter?: boolean;
+  readonly jitter?: boolean | undefined;
   /** The call may be sent twice (a GET, a PUT, a request with an Idempotency-Key): a connection
    * reset or a timeout after it was sent is retried too (default false: those reject, decided
    * `outcome-unknown`). A refused connection or a failed TLS handshake is retried either way. */
-  readonly idempotent?: boolean;
+  readonly idempotent?: boolean | undefined;
   /** Waits between attempts (default: a timer). */
-  readonly sleep?: Sleeper;
+  readonly sleep?: Sleeper | undefined;
   /** Aborting it stops the loop: no further call, and a wait under way rejects with its reason. */
-  readonly signal?: AbortSignalLike;
+  readonly signal?: AbortSignalLike | undefined;
   /** Told each decision, before the wait or the rejection it leads to. */
-  readonly onDecision?: (decision: Decision, attempt: number) => void;
+  readonly onDecision?: ((decision: Decision, attempt: number) => void) | undefined;
   /** Told each failed attempt: its error, the decision (null: not the contract's to judge) and
    * the wait before the next attempt (null: `retry` rejects with that error). */
-  readonly onAttempt?: (event: AttemptEvent) => void;
+  readonly onAttempt?: ((event: AttemptEvent) => void) | undefined;
   /** Where each retry (info) and each giving up (warn) is logged: `console`, pino, winston, or
    * anything with `info` and `warn` (default: nothing is logged). */
-  readonly logger?: RetryLogger;
+  readonly logger?: RetryLogger | undefined;
   /** The OpenTelemetry span of the call (any object with `setAttribute`: no dependency on
    * @opentelemetry/api): each failed attempt sets `error.type` (`errorType`). */
-  readonly span?: SpanLike;
+  readonly span?: SpanLike | undefined;
 }
 
 /** One failed attempt, as `onAttempt` is told it. */

@@ -148,15 +148,15 @@ function decision(payload: Json, action: Action, reason: Reason, delayMs: number
 /** How `decide` counts attempts and bounds the wait; every field is optional. */
 export interface DecideOptions {
   /** This attempt's number, from 1 (default 1). */
-  readonly attempt?: number;
+  readonly attempt?: number | undefined;
   /** At this attempt a retry escalates and a pause stops (default DEFAULT_MAX_ATTEMPTS). */
-  readonly maxAttempts?: number;
+  readonly maxAttempts?: number | undefined;
   /** A longer wait escalates instead (default DEFAULT_MAX_DELAY_MS). */
-  readonly maxDelayMs?: number;
+  readonly maxDelayMs?: number | undefined;
   /** Draw the backoff (only the backoff) uniformly below its value (default false). */
-  readonly jitter?: boolean;
+  readonly jitter?: boolean | undefined;
   /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
-  readonly draw?: () => number;
+  readonly draw?: (() => number) | undefined;
 }
 
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
@@ -247,7 +247,7 @@ const NOT_SENT: readonly string[] = ["refused", "tls"];
 export interface FailureOptions extends DecideOptions {
   /** The call may be sent twice (a GET, a PUT, a request with an Idempotency-Key): a reset or a
    * timeout is then retried too (default false: those escalate as `outcome-unknown`). */
-  readonly idempotent?: boolean;
+  readonly idempotent?: boolean | undefined;
 }
 
 /** What to do when no response came (`failureOf(error)` names the failure; any other text counts
@@ -671,11 +671,11 @@ export interface ErrorPayloadErrorOptions {
   /** The error that led to this one. */
   readonly cause?: unknown;
   /** The HTTP status of the response it was read from. */
-  readonly status?: number | null;
+  readonly status?: number | null | undefined;
   /** That response's headers (any form `readHttp` takes); kept with names in lower case. */
-  readonly headers?: Headers;
+  readonly headers?: Headers | undefined;
   /** What `readHttp` found: `decide` then goes by the response (`decideResponse`). */
-  readonly reading?: HttpReading | null;
+  readonly reading?: HttpReading | null | undefined;
 }
 
 /** An error a service throws and a client catches. A service throws it with a payload
@@ -775,15 +775,23 @@ export class ErrorPayloadError extends Error {
   }
 
   /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
-   * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
-   * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
-   * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
-  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined }, nowMs: number = Date.now()): ErrorPayloadError | null {
-    const response = "status" in given && typeof given.status === "number" ? (given as ParsedResponse)
-      : "response" in given ? given.response : undefined;
-    if (response === undefined || response === null) return null;
-    const headers = parsedHeaders(response.headers);
-    return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+   * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
+   * AxiosError came without a response (a transport failure: `failureOf` names it). It takes what
+   * a `catch` holds as it is (`unknown`): anything else is null too, so an interceptor is one line,
+   * `(error) => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error)`. `data` is the body
+   * as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+  static fromAxios(given: ParsedResponse | { readonly response?: ParsedResponse | undefined } | unknown,
+                   nowMs: number = Date.now()): ErrorPayloadError | null {
+    if (!isObject(given)) return null;
+    // An AxiosError carries the response's `status` too (axios 1.7+), but its headers and body
+    // only in `response`: a given `response` wins, and an AxiosError without one is no response.
+    // (Read as properties, not own ones: axios puts `isAxiosError` on the prototype.)
+    const nested = given["response"];
+    const response = isObject(nested) && typeof nested["status"] === "number" ? nested
+      : given["isAxiosError"] !== true && typeof given["status"] === "number" ? given : undefined;
+    if (response === undefined) return null;
+    const headers = parsedHeaders(response["headers"]);
+    return ErrorPayloadError.fromReading(readHttp(Number(response["status"]), headers, parsedBody(response["data"]), nowMs), headers);
   }
 
   /** The error of a reading (null when it is not an error), with the response's headers. */

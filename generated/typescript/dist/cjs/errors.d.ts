@@ -5,30 +5,30 @@
 
 import type { CategoryError, CategoryErrorClass } from "./runtime.js";
 
-/** An error of category rate_limit. */
+/** An error of category rate_limit: The caller sent more requests than its quota allows. */
 export declare const RateLimitError: CategoryErrorClass<"rate_limit">;
 export type RateLimitError = CategoryError<"rate_limit">;
 
-/** An error of category validation. */
+/** An error of category validation: The request is malformed or names something that does not exist; correct it. */
 export declare const ValidationError: CategoryErrorClass<"validation">;
 export type ValidationError = CategoryError<"validation">;
 
-/** An error of category auth. */
+/** An error of category auth: The caller's credentials are missing, expired or not allowed to do this. */
 export declare const AuthError: CategoryErrorClass<"auth">;
 export type AuthError = CategoryError<"auth">;
 
-/** An error of category upstream. */
+/** An error of category upstream: A service this one depends on failed or timed out. */
 export declare const UpstreamError: CategoryErrorClass<"upstream">;
 export type UpstreamError = CategoryError<"upstream">;
 
-/** An error of category conflict. */
+/** An error of category conflict: The request collides with the current state of the resource. */
 export declare const ConflictError: CategoryErrorClass<"conflict">;
 export type ConflictError = CategoryError<"conflict">;
 
-/** An error of category business. */
+/** An error of category business: A business rule refused the request; repeating it will not change the answer. */
 export declare const BusinessError: CategoryErrorClass<"business">;
 export type BusinessError = CategoryError<"business">;
 
-/** An error of category internal. */
+/** An error of category internal: An unexpected failure inside the service; a human needs the correlation id. */
 export declare const InternalError: CategoryErrorClass<"internal">;
 export type InternalError = CategoryError<"internal">;

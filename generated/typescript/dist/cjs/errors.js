@@ -7,30 +7,30 @@ Object.defineProperty(exports, "__esModule", { value: true });
 
 const runtime_1 = require("./runtime.js");
 
-/** An error of category rate_limit. */
+/** An error of category rate_limit: The caller sent more requests than its quota allows. */
 const RateLimitError = (0, runtime_1.categoryErrorClass)("rate_limit");
 exports.RateLimitError = RateLimitError;
 
-/** An error of category validation. */
+/** An error of category validation: The request is malformed or names something that does not exist; correct it. */
 const ValidationError = (0, runtime_1.categoryErrorClass)("validation");
 exports.ValidationError = ValidationError;
 
-/** An error of category auth. */
+/** An error of category auth: The caller's credentials are missing, expired or not allowed to do this. */
 const AuthError = (0, runtime_1.categoryErrorClass)("auth");
 exports.AuthError = AuthError;
 
-/** An error of category upstream. */
+/** An error of category upstream: A service this one depends on failed or timed out. */
 const UpstreamError = (0, runtime_1.categoryErrorClass)("upstream");
 exports.UpstreamError = UpstreamError;
 
-/** An error of category conflict. */
+/** An error of category conflict: The request collides with the current state of the resource. */
 const ConflictError = (0, runtime_1.categoryErrorClass)("conflict");
 exports.ConflictError = ConflictError;
 
-/** An error of category business. */
+/** An error of category business: A business rule refused the request; repeating it will not change the answer. */
 const BusinessError = (0, runtime_1.categoryErrorClass)("business");
 exports.BusinessError = BusinessError;
 
-/** An error of category internal. */
+/** An error of category internal: An unexpected failure inside the service; a human needs the correlation id. */
 const InternalError = (0, runtime_1.categoryErrorClass)("internal");
 exports.InternalError = InternalError;

@@ -5,23 +5,23 @@
 
 import { categoryErrorClass } from "./runtime.js";
 
-/** An error of category rate_limit. */
+/** An error of category rate_limit: The caller sent more requests than its quota allows. */
 export const RateLimitError = categoryErrorClass("rate_limit");
 
-/** An error of category validation. */
+/** An error of category validation: The request is malformed or names something that does not exist; correct it. */
 export const ValidationError = categoryErrorClass("validation");
 
-/** An error of category auth. */
+/** An error of category auth: The caller's credentials are missing, expired or not allowed to do this. */
 export const AuthError = categoryErrorClass("auth");
 
-/** An error of category upstream. */
+/** An error of category upstream: A service this one depends on failed or timed out. */
 export const UpstreamError = categoryErrorClass("upstream");
 
-/** An error of category conflict. */
+/** An error of category conflict: The request collides with the current state of the resource. */
 export const ConflictError = categoryErrorClass("conflict");
 
-/** An error of category business. */
+/** An error of category business: A business rule refused the request; repeating it will not change the answer. */
 export const BusinessError = categoryErrorClass("business");
 
-/** An error of category internal. */
+/** An error of category internal: An unexpected failure inside the service; a human needs the correlation id. */
 export const InternalError = categoryErrorClass("internal");

@@ -79,6 +79,10 @@ export interface CodeFacts {
 export type PayloadOf<C extends Code> = CodePayloads[C];
 
 /** What `newError` takes beside the code and the correlation id, by wire name: the fields the
- * code's payload may carry (its scopes, its hints, a delay when it is retryable, ...). */
-export type NewErrorFields<C extends Code> = Omit<Envelope, "correlation_id"> & { scope?: CodeFacts[C]["scope"] } &
-  (CodeFacts[C]["retryable"] extends true ? { retry_after_ms?: number } : unknown) & Pick<Hints, CodeFacts[C]["hints"]>;
+ * code's payload may carry (its scopes, its hints, a delay when it is retryable, ...). Each may be
+ * `undefined` (left out of the payload), so a caller forwards its own optional values as they are. */
+export type NewErrorFields<C extends Code> = OrUndefined<Omit<Envelope, "correlation_id"> & { scope?: CodeFacts[C]["scope"] } &
+  (CodeFacts[C]["retryable"] extends true ? { retry_after_ms?: number } : unknown) & Pick<Hints, CodeFacts[C]["hints"]>>;
+
+/** Each property of T, optional as it is, also taking `undefined`. */
+type OrUndefined<T> = { [K in keyof T]: T[K] | undefined };

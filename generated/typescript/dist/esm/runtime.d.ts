@@ -63,15 +63,15 @@ export declare function checkPayload(payload: unknown): Verdict;
 /** How `decide` counts attempts and bounds the wait; every field is optional. */
 export interface DecideOptions {
     /** This attempt's number, from 1 (default 1). */
-    readonly attempt?: number;
+    readonly attempt?: number | undefined;
     /** At this attempt a retry escalates and a pause stops (default DEFAULT_MAX_ATTEMPTS). */
-    readonly maxAttempts?: number;
+    readonly maxAttempts?: number | undefined;
     /** A longer wait escalates instead (default DEFAULT_MAX_DELAY_MS). */
-    readonly maxDelayMs?: number;
+    readonly maxDelayMs?: number | undefined;
     /** Draw the backoff (only the backoff) uniformly below its value (default false). */
-    readonly jitter?: boolean;
+    readonly jitter?: boolean | undefined;
     /** With jitter, the draw in [0, 1): the backoff becomes floor(draw() * backoff) (default Math.random). */
-    readonly draw?: () => number;
+    readonly draw?: (() => number) | undefined;
 }
 /** The action the registry prescribes for a payload: the SDK's own ErrorPayload, or a raw JSON
  * value as received (any value); for a caught ErrorPayloadError, what `error.decide()` says. */
@@ -91,7 +91,7 @@ export declare function decideResponse(reading: HttpReading, options?: DecideOpt
 export interface FailureOptions extends DecideOptions {
     /** The call may be sent twice (a GET, a PUT, a request with an Idempotency-Key): a reset or a
      * timeout is then retried too (default false: those escalate as `outcome-unknown`). */
-    readonly idempotent?: boolean;
+    readonly idempotent?: boolean | undefined;
 }
 /** What to do when no response came (`failureOf(error)` names the failure; any other text counts
  * as `reset`): `refused` and `tls` are retried; `reset` and `timeout` only when the call is
@@ -207,11 +207,11 @@ export interface ErrorPayloadErrorOptions {
     /** The error that led to this one. */
     readonly cause?: unknown;
     /** The HTTP status of the response it was read from. */
-    readonly status?: number | null;
+    readonly status?: number | null | undefined;
     /** That response's headers (any form `readHttp` takes); kept with names in lower case. */
-    readonly headers?: Headers;
+    readonly headers?: Headers | undefined;
     /** What `readHttp` found: `decide` then goes by the response (`decideResponse`). */
-    readonly reading?: HttpReading | null;
+    readonly reading?: HttpReading | null | undefined;
 }
 /** An error a service throws and a client catches. A service throws it with a payload
  * (`new ErrorPayloadError(newError(...))`); a client gets it from `fromResponse` / `fromHttp`
@@ -261,12 +261,14 @@ export declare class ErrorPayloadError extends Error {
     /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
     /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
-     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
-     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
-     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+     * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). It takes what
+     * a `catch` holds as it is (`unknown`): anything else is null too, so an interceptor is one line,
+     * `(error) => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error)`. `data` is the body
+     * as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
     static fromAxios(given: ParsedResponse | {
         readonly response?: ParsedResponse | undefined;
-    }, nowMs?: number): ErrorPayloadError | null;
+    } | unknown, nowMs?: number): ErrorPayloadError | null;
     /** The error of a reading (null when it is not an error), with the response's headers. */
     static fromReading(reading: HttpReading, headers?: Headers): ErrorPayloadError | null;
     /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`

@@ -583,16 +583,24 @@ export class ErrorPayloadError extends Error {
         return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
     }
     /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
-     * `AxiosError` it throws, read from its `response`), or null when it is not an error or an
-     * AxiosError came without a response (a transport failure: `failureOf` names it). `data` is
-     * the body as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
+     * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
+     * AxiosError came without a response (a transport failure: `failureOf` names it). It takes what
+     * a `catch` holds as it is (`unknown`): anything else is null too, so an interceptor is one line,
+     * `(error) => Promise.reject(ErrorPayloadError.fromAxios(error) ?? error)`. `data` is the body
+     * as the client gave it: text, bytes, or parsed JSON (written back as JSON). */
     static fromAxios(given, nowMs = Date.now()) {
-        const response = "status" in given && typeof given.status === "number" ? given
-            : "response" in given ? given.response : undefined;
-        if (response === undefined || response === null)
+        if (!isObject(given))
             return null;
-        const headers = parsedHeaders(response.headers);
-        return ErrorPayloadError.fromReading(readHttp(response.status, headers, parsedBody(response.data), nowMs), headers);
+        // An AxiosError carries the response's `status` too (axios 1.7+), but its headers and body
+        // only in `response`: a given `response` wins, and an AxiosError without one is no response.
+        // (Read as properties, not own ones: axios puts `isAxiosError` on the prototype.)
+        const nested = given["response"];
+        const response = isObject(nested) && typeof nested["status"] === "number" ? nested
+            : given["isAxiosError"] !== true && typeof given["status"] === "number" ? given : undefined;
+        if (response === undefined)
+            return null;
+        const headers = parsedHeaders(response["headers"]);
+        return ErrorPayloadError.fromReading(readHttp(Number(response["status"]), headers, parsedBody(response["data"]), nowMs), headers);
     }
     /** The error of a reading (null when it is not an error), with the response's headers. */
     static fromReading(reading, headers = {}) {

@@ -55,6 +55,7 @@ def _context(contract: ContractView) -> dict[str, Any]:
                                "fields": fields(contract), "w": {f.name: naming.property_key(f.wire) for f in contract.fields},
                                "q": {f.name: naming.string_literal(f.wire) for f in contract.fields}}
     context["error_classes"] = naming.error_classes(list(contract.category_names))
+    context["category_descriptions"] = {c.name: c.description for c in contract.categories}
     wire = {f.name: f.wire for f in contract.fields}
     context["hint_unions"] = {r.code: " | ".join(naming.string_literal(wire[h]) for h in r.hints) or "never" for r in contract.codes}
     return context
@@ -134,8 +135,10 @@ def readme_example(contract: ContractView) -> str:
         key = naming.property_key(next(f.wire for f in contract.fields if f.name == "resource_id"))
         fields = f", {{ {key}: {naming.string_literal(EXAMPLE_RESOURCE_ID)} }}"
     package = contract.packages[NAME]["package"]
+    # The class of the example code's category: what a caller's `instanceof` names.
+    category = naming.error_classes(list(contract.category_names))[row.category]
     return "\n".join([
-        f"import {{ ErrorPayloadError, newError, retry }} from {naming.string_literal(package)};",
+        f"import {{ {category}, ErrorPayloadError, newError, retry }} from {naming.string_literal(package)};",
         "",
         "// A service: throw the contract's error, and send it as HTTP (status, headers, JSON body).",
         f"const error = new ErrorPayloadError(newError({naming.string_literal(row.code)}, \"req-1\"{fields}));",
@@ -146,6 +149,10 @@ def readme_example(contract: ContractView) -> str:
         "  const response = await fetch(\"https://api.example.com/items/1\");",
         "  if (response.ok) return response.text();",
         "  throw (await ErrorPayloadError.fromResponse(response)) ?? new Error(`HTTP ${response.status}`);",
+        "}).catch((caught: unknown) => {",
+        "  // One class per category of the registry, with the response's status and headers.",
+        f"  if (caught instanceof {category}) console.log(caught.status, caught.code, caught.headers[\"retry-after\"], caught.decide().action);",
+        "  throw caught;",
         "});",
     ])
 
