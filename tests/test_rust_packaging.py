@@ -172,6 +172,14 @@ def test_each_reqwest_release_line_has_its_own_feature() -> None:
     assert features["tracing"] == ["dep:tracing"] and deps["tracing"]["optional"]
 
 
+def test_docs_rs_documents_every_feature() -> None:
+    """Issue 40 (the API docs of the crate as published): docs.rs builds with the default features
+    unless told otherwise, and would leave `check_reqwest`, `ReqwestError` and the `http`
+    conversions out of the crate's page."""
+    manifest = tomllib.loads(rendered(registry_of(DEFAULT))["Cargo.toml"])
+    assert manifest["package"]["metadata"]["docs"]["rs"] == {"all-features": True}
+
+
 # --- docs/sdk-rust.md as a program ----------------------------------------------------------------
 
 
