@@ -13,9 +13,11 @@ checked and compiled once for the README's program and the page's."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import re
 import sys
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -170,22 +172,39 @@ def test_each_reqwest_release_line_has_its_own_feature() -> None:
     assert features["tracing"] == ["dep:tracing"] and deps["tracing"]["optional"]
 
 
+def test_docs_rs_documents_every_feature() -> None:
+    """Issue 40 (the API docs of the crate as published): docs.rs builds with the default features
+    unless told otherwise, and would leave `check_reqwest`, `ReqwestError` and the `http`
+    conversions out of the crate's page."""
+    manifest = tomllib.loads(rendered(registry_of(DEFAULT))["Cargo.toml"])
+    assert manifest["package"]["metadata"]["docs"]["rs"] == {"all-features": True}
+
+
 # --- docs/sdk-rust.md as a program ----------------------------------------------------------------
 
 
+# The page's program on reqwest and tokio: a consumer package of its own (below).
+REQWEST_PROGRAM = "acme_errors+reqwest"
+
+
 def programs() -> dict[str, str]:
-    """The page's ```rust blocks, joined per crate in page order."""
+    """The page's ```rust blocks, joined per crate in page order; a block with its own
+    `#[tokio::main]` (the reqwest client helper) is a program of its own."""
     blocks = re.findall(r"^```rust\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
     joined: dict[str, list[str]] = {}
     for block in blocks:
         (lib,) = set(re.findall(r"\b([a-z]+_errors)::", block))
-        joined.setdefault(lib, []).append(block)
+        key = f"{lib}+reqwest" if "#[tokio::main]" in block else lib
+        joined.setdefault(key, []).append(block)
     return {lib: "\n".join(parts) for lib, parts in joined.items()}
 
 
 def test_the_page_shows_a_whole_client_and_service() -> None:
     found = programs()
-    assert set(found) == set(CRATES)
+    assert set(found) == set(CRATES) | {REQWEST_PROGRAM}
+    for needed in ("check_reqwest(response).await", "retry(&policy, call, tokio::time::sleep)",
+                   "ReqwestError::Response(error)", "error.status()", "error.code()"):
+        assert needed in found[REQWEST_PROGRAM], needed
     service = found["acme_errors"]
     for needed in ("new_error_with(", "Box<dyn Error>", "downcast::<ErrorPayload>", "to_http_problem(",
                    "read_http_now(", ".check()?", "error.decide(", "std::thread::sleep(delay)", "retry_blocking(",
@@ -200,7 +219,8 @@ def test_the_page_shows_a_whole_client_and_service() -> None:
 @needs_cargo
 def test_the_page_compiles_under_clippy_and_runs_as_it_says(workspace: Path) -> None:
     for lib, program in programs().items():
-        (workspace / lib / "rust" / "examples" / "page.rs").write_text(program, encoding="utf-8")
+        if lib != REQWEST_PROGRAM:
+            (workspace / lib / "rust" / "examples" / "page.rs").write_text(program, encoding="utf-8")
     ok(cargo(workspace, "clippy", "--workspace", "--examples", "--", "-D", "warnings", "-W", "clippy::pedantic"))
     service = ok(cargo(workspace, "run", "--quiet", "-p", "acme-errors", "--example", "page"))
     assert service.splitlines() == [
@@ -222,3 +242,69 @@ def test_the_page_compiles_under_clippy_and_runs_as_it_says(workspace: Path) -> 
     text = DOCS.read_text(encoding="utf-8")
     for line in service.splitlines() + real.splitlines():
         assert f"`{line}`" in text.replace("\n", " "), line
+
+
+class _ContactsAPI(http.server.BaseHTTPRequestHandler):
+    """The API the page's reqwest program calls: a 503 with `Retry-After: 1` for the first call,
+    then the contact; a 404 with the registry's payload for a contact that does not exist."""
+
+    calls: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        type(self).calls.append(self.path)
+        if self.path == "/contacts/contact_4127":
+            first = type(self).calls.count(self.path) == 1
+            status, headers, body = (503, [("Retry-After", "1")], b"") if first else (200, [], b'{"name":"Ada"}')
+        else:
+            payload = {"code": "RESOURCE_NOT_FOUND", "category": "validation", "retryable": False, "scope": "resource",
+                       "resource_id": self.path.rsplit("/", 1)[-1], "correlation_id": "c-7f3a"}
+            status, headers, body = 404, [("Content-Type", "application/json")], json.dumps(payload).encode()
+        self.send_response(status)
+        for name, value in [*headers, ("Content-Length", str(len(body)))]:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@needs_cargo
+def test_the_pages_reqwest_program_runs_on_the_applications_reqwest(workspace: Path, tmp_path: Path) -> None:
+    """Issue 40: the page shows the client helper as a compiled program. The page's own
+    `[dependencies]` (the crate's `reqwest` feature beside the application's reqwest 0.13) in a
+    consumer package of its own, under clippy's pedantic group, run against a local API: one
+    reqwest in the build (the application's), the 503 retried, the 404 caught as the SDK's error."""
+    blocks = re.findall(r"^```toml\n(\[dependencies\]\n.*?)^```", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+    (toml_block,) = [block for block in blocks if "tokio" in block]
+    deps = tomllib.loads(toml_block)["dependencies"]
+    assert deps["acme-errors"]["features"] == ["reqwest"] and deps["reqwest"] == "0.13", deps
+    deps["acme-errors"]["path"] = str(workspace / "acme_errors" / "rust")
+    # reqwest's default TLS stack (aws-lc) is a long C build: the suite takes reqwest without it.
+    deps["reqwest"] = {"version": deps["reqwest"], "default-features": False}
+    lines = [f"{json.dumps(name)} = {json.dumps(spec) if isinstance(spec, str) else inline(spec)}" for name, spec in deps.items()]
+    (tmp_path / "src").mkdir()
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "page-reqwest"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n'
+        "[dependencies]\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "src" / "main.rs").write_text(programs()[REQWEST_PROGRAM], encoding="utf-8")
+    ok(cargo(tmp_path, "clippy", "--quiet", "--", "-D", "warnings", "-W", "clippy::pedantic", timeout=1800))
+    tree = ok(cargo(tmp_path, "tree", "--quiet", "-e", "normal", "-i", "reqwest"))
+    assert len(re.findall(r"^reqwest v", tree, re.M)) == 1 and "acme-errors" in tree, tree
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _ContactsAPI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        out = ok(cargo(tmp_path, "run", "--quiet", ACME_API=base))
+    finally:
+        server.shutdown()
+    assert out.splitlines() == ['200 {"name":"Ada"}', '404 no such contact (request Some("c-7f3a"))'], out
+    assert _ContactsAPI.calls.count("/contacts/contact_4127") == 2 and _ContactsAPI.calls.count("/contacts/contact_4172") == 1
+    text = DOCS.read_text(encoding="utf-8").replace("\n", " ")
+    for line in out.splitlines():
+        assert f"`{line}`" in text, line
+
+
+def inline(spec: dict[str, Any]) -> str:
+    """A TOML inline table of strings, booleans and string lists."""
+    return "{ " + ", ".join(f"{key} = {json.dumps(value)}" for key, value in spec.items()) + " }"

@@ -10,6 +10,32 @@ use crate::data::{Category, Code, Scope, State};
 /// `validate` (strict); build one with `new_error`. Deserializing one with serde applies the
 /// tolerant contract, as `parse_value` does: a newer server's code is kept, a payload that breaks
 /// the envelope (a scope that is not one, a missing field, a delay on a final error) is an error.
+///
+/// It implements [`std::error::Error`], so a service returns it. It holds every field inline
+/// ([`ResponseError`](crate::ResponseError), what a client catches, is one pointer), so return it
+/// boxed, as clippy's `result_large_err` asks: `Box<ErrorPayload>` (`?` boxes one) or
+/// `Box<dyn Error>`.
+///
+/// ```
+/// use std::mem::size_of;
+///
+/// use acme_errors::{new_error_with, ErrorPayload, RECOVERY_TABLE};
+///
+/// /// A handler: `Ok` with the body, or the registry's error, boxed.
+/// fn handler(id: &str) -> Result<String, Box<ErrorPayload>> {
+///     if id == "r-1" {
+///         return Ok("{}".to_owned());
+///     }
+///     let code = RECOVERY_TABLE[0].code.clone();
+///     let payload = new_error_with(code, "c-7f3a", |p| p.resource_id = Some(id.to_owned()));
+///     Err(Box::new(payload.expect("a code of the registry")))
+/// }
+///
+/// let error = handler("r-2").unwrap_err();
+/// assert_eq!(error.code, RECOVERY_TABLE[0].code);
+/// assert_eq!(error.resource_id.as_deref(), Some("r-2"));
+/// assert_eq!(size_of::<Result<String, Box<ErrorPayload>>>(), size_of::<String>());
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Value")]
 #[non_exhaustive]

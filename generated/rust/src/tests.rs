@@ -1379,3 +1379,111 @@ fn a_decision_carries_the_code_as_the_api_sends_it() {
         assert_eq!(decision.wire_code(), Some(sent), "{}", entry.wire);
     }
 }
+
+/// What a `tracing` subscriber sees of the retry helpers: the fields recorded on the caller's
+/// span, and one event per failed attempt.
+#[cfg(feature = "tracing")]
+mod traced {
+    use std::fmt::Debug;
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    #[derive(Default)]
+    pub struct Seen {
+        pub span_fields: Vec<String>,
+        pub events: Vec<String>,
+        current: Option<(Id, &'static Metadata<'static>)>,
+        meta: Option<&'static Metadata<'static>>,
+    }
+
+    struct Fields<'a>(&'a mut Vec<String>);
+
+    impl Visit for Fields<'_> {
+        fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+            self.0.push(format!("{}={value:?}", field.name()));
+        }
+    }
+
+    #[derive(Clone, Default)]
+    pub struct Recorder(pub Arc<Mutex<Seen>>);
+
+    impl Subscriber for Recorder {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, span: &Attributes<'_>) -> Id {
+            self.0.lock().unwrap().meta = Some(span.metadata());
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, values: &Record<'_>) {
+            values.record(&mut Fields(&mut self.0.lock().unwrap().span_fields));
+        }
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, event: &Event<'_>) {
+            let mut fields = Vec::new();
+            event.record(&mut Fields(&mut fields));
+            let line = format!("{} {}", event.metadata().level(), fields.join(" "));
+            self.0.lock().unwrap().events.push(line);
+        }
+        fn enter(&self, span: &Id) {
+            let mut seen = self.0.lock().unwrap();
+            seen.current = seen.meta.map(|meta| (span.clone(), meta));
+        }
+        fn exit(&self, _: &Id) {
+            self.0.lock().unwrap().current = None;
+        }
+        fn current_span(&self) -> tracing_core::span::Current {
+            match &self.0.lock().unwrap().current {
+                Some((id, meta)) => tracing_core::span::Current::new(id.clone(), meta),
+                None => tracing_core::span::Current::none(),
+            }
+        }
+    }
+}
+
+#[cfg(feature = "tracing")]
+#[test]
+fn tracing_sees_each_attempt_and_marks_the_span_only_when_the_call_fails() {
+    let reset = || std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+    let policy = RetryPolicy::default()
+        .with_idempotent(true)
+        .with_max_attempts(3);
+    let run = |fail_times: u32| {
+        let recorder = traced::Recorder::default();
+        let mut calls = 0;
+        tracing::subscriber::with_default(recorder.clone(), || {
+            let span = tracing::info_span!("call", error.type = tracing::field::Empty);
+            let _entered = span.enter();
+            let result: Result<u32, std::io::Error> = retry_blocking(
+                &policy,
+                || {
+                    calls += 1;
+                    if calls > fail_times {
+                        Ok(calls)
+                    } else {
+                        Err(reset())
+                    }
+                },
+                |_| {},
+            );
+            assert_eq!(result.is_ok(), fail_times < 3);
+        });
+        let seen = recorder.0.lock().unwrap();
+        (seen.span_fields.clone(), seen.events.clone())
+    };
+    // Reset twice, then the answer: two `info` events, and the span is not marked as failed.
+    let (span_fields, events) = run(2);
+    assert!(span_fields.is_empty(), "{span_fields:?}");
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(events.iter().all(|e| e.starts_with("INFO ")
+        && e.contains("error.type=\"reset\"")
+        && e.contains("action=\"retry\"")));
+    // Reset on every attempt: the last is a `warn`, and the span gets `error.type`.
+    let (span_fields, events) = run(3);
+    assert_eq!(span_fields, ["error.type=\"reset\""]);
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert!(events[2].starts_with("WARN ") && events[2].contains("attempt=3"));
+}

@@ -208,13 +208,16 @@ fn wait_of(decision: &Decision) -> Option<Duration> {
     }
 }
 
-/// A failed attempt as a `tracing` event (`info` when calling again, `warn` when giving up), and
-/// `error.type` recorded on the current span (a span that declares the field, as OpenTelemetry
-/// bridges do, gets it; any other ignores it).
+/// A failed attempt as a `tracing` event (`info` when calling again, `warn` when giving up), and,
+/// when giving up, `error.type` recorded on the current span (a span that declares the field, as
+/// OpenTelemetry bridges do, gets it; any other ignores it). An attempt that is called again
+/// leaves the span alone: OpenTelemetry sets `error.type` only on an operation that failed, and
+/// the call may yet succeed.
 #[cfg(feature = "tracing")]
 fn trace(seen: &Attempt<'_>) {
-    let span = tracing::Span::current();
-    span.record("error.type", seen.error_type.as_str());
+    if seen.wait.is_none() {
+        tracing::Span::current().record("error.type", seen.error_type.as_str());
+    }
     let delay_ms = seen.wait.map(|wait| wait.as_millis());
     let (action, reason) = (seen.decision.action.as_str(), seen.decision.reason.as_str());
     if seen.wait.is_some() {
