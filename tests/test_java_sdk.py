@@ -408,6 +408,63 @@ public class Traced {{
 """
 
 
+# Issue 40, the client helpers: HttpURLConnection through Errors.throwIfError(connection) (docs'
+# AnyClient.get: an empty 503 used to need c.getErrorStream(), null for it), and headers as the
+# entries Spring Framework 7's HttpHeaders.headerSet() gives (no Map there any more).
+CLIENTS = """import {package}.*;
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+public class Clients {{
+  public static void main(String[] args) throws Exception {{
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    Object[][] routes = {{
+      {{"/ok", 200, "fine"}}, {{"/empty", 503, ""}}, {{"/html", 502, "<html><h1>502 Bad Gateway</h1></html>"}},
+      {{"/limited", 429, "{{\\"code\\":\\"RATE_LIMITED\\",\\"category\\":\\"rate_limit\\",\\"retryable\\":true,"
+          + "\\"scope\\":\\"service\\",\\"correlation_id\\":\\"req-1\\"}}"}}}};
+    for (Object[] route : routes) {{
+      server.createContext(
+          (String) route[0],
+          exchange -> {{
+            byte[] body = ((String) route[2]).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Retry-After", "2");
+            exchange.sendResponseHeaders((Integer) route[1], body.length == 0 ? -1 : body.length);
+            try (OutputStream out = exchange.getResponseBody()) {{
+              out.write(body);
+            }}
+          }});
+    }}
+    server.start();
+    StringBuilder seen = new StringBuilder();
+    try {{
+      for (Object[] route : routes) {{
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + route[0];
+        try {{
+          seen.append(AnyClient.get(URI.create(url).toURL()));
+        }} catch (ServiceException e) {{
+          seen.append(e.getClass().getSimpleName()).append(' ').append(e.status()).append(' ')
+              .append(e.errorType()).append(' ').append(e.decide(1).action().wire());
+        }}
+        seen.append('\\n');
+      }}
+    }} finally {{
+      server.stop(0);
+    }}
+    ServiceException bare =
+        AnyClient.errorOf(429, List.of(Map.entry("Retry-After", List.of("3"))), new byte[0]).orElseThrow();
+    seen.append(bare.headers().firstValue("retry-after").orElse("?")).append(' ')
+        .append(bare.decide(1).optionalDelayMs().orElse(-1L)).append(' ')
+        .append(AnyClient.errorOf(204, List.of(), new byte[0]).isPresent());
+    System.out.print(seen);
+  }}
+}}
+"""
+
 @pytest.fixture(scope="module")
 def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) -> dict[str, Any]:
     """The programs that use the three SDKs as a user would, compiled by ONE `javac --release 17
@@ -424,7 +481,8 @@ def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) ->
     span.write_text(FAKE_SPAN, encoding="utf-8")
     sources = [span]
     for name, block in {**_blocks(), "Probes": PROBES,
-                        "Traced": TRACED.format(package=target._package_of(projects["default"][1] / "java"))}.items():
+                        "Traced": TRACED.format(package=target._package_of(projects["default"][1] / "java")),
+                        "Clients": CLIENTS.format(package=target._package_of(projects["default"][1] / "java"))}.items():
         sources.append(root / "src" / f"{name}.java")
         sources[-1].write_text(block, encoding="utf-8")
     for name, (_, out) in projects.items():
@@ -459,6 +517,17 @@ def test_each_attempt_reaches_the_observer_and_the_current_span(probed: dict[str
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ok [1 refused true] [error.type=refused]"
+
+
+@pytest.mark.slow  # the JVM
+def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dict[str, Any]) -> None:
+    """Issue 40, the client helpers, through docs/sdk-java.md's AnyClient: `Errors.throwIfError(connection)`
+    leaves a success's body to the caller and turns an empty 503, an HTML 502 and a 429 payload into
+    the SDK's exceptions, decided; headers given as Spring 7's `headerSet()` entries are read."""
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause", "NoPayloadException 502 502 retry",
+                                        "RateLimitException 429 RATE_LIMITED pause", "3 3000 false"]
 
 
 @pytest.mark.slow  # javac and the JVM

@@ -389,7 +389,7 @@ class SdkTest {
       assertEquals(Errors.statusAction(502), proxy.decide(1).action());
       assertEquals("502", proxy.errorType());
     }
-    Errors.throwIfError(204, null, (String) null);
+    Errors.throwIfError(204, (Map<String, List<String>>) null, (String) null);
   }
 
   @Test
