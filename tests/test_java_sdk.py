@@ -24,7 +24,7 @@ from errgen.contract import ContractView, FieldSpec, view
 from errgen.emit.build import build
 from errgen.emit.errors import BuildError
 from errgen.registry.lint import lint_text
-from errgen.registry.model import Registry
+from errgen.registry.model import Category, Registry
 from errgen.languages.java import naming
 from errgen.languages.java import target
 
@@ -94,6 +94,17 @@ def test_category_exceptions_are_named_without_a_doubled_suffix() -> None:
     }
 
 
+def test_category_exceptions_never_take_a_java_lang_exceptions_name() -> None:
+    """A category `runtime_error` made a `RuntimeException` in the package, hiding java.lang's (the
+    SDK did not compile); the hostile registry's SDK has such categories and is built by `projects`."""
+    registry = REGISTRIES["hostile"]()
+    names = naming.exception_names([(name, None) for name in CLASHING_CATEGORIES], target.JAVA_LANG_EXCEPTIONS)
+    assert names == {"runtime_error": "Runtime2Exception", "illegal_state": "IllegalState2Exception", "security": "Security2Exception"}
+    files = target.category_exception_sources(view(registry), "p", "src")
+    assert {f"src/{name}.java" for name in names.values()} <= set(files)
+    assert not {f"src/{name}.java" for name in target.JAVA_LANG_EXCEPTIONS} & set(files)
+
+
 def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
     assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
     long = "x" * 90
@@ -157,10 +168,22 @@ def _with_odd_codes(registry: Registry) -> Registry:
     return dataclasses.replace(registry, codes=codes)
 
 
+# Categories whose exception would take a java.lang exception's name (RuntimeException made
+# `ServiceException extends RuntimeException` a cycle: the SDK did not compile); the first code of
+# the hostile registry moves to the first, so a vector throws its exception.
+CLASHING_CATEGORIES = ("runtime_error", "illegal_state", "security")
+
+
+def _with_clashing_categories(registry: Registry) -> Registry:
+    added = tuple(Category(name=name, retryable=False, description=f"A category named {name}.") for name in CLASHING_CATEGORIES)
+    codes = (dataclasses.replace(registry.codes[0], category=CLASHING_CATEGORIES[0]), *registry.codes[1:])
+    return dataclasses.replace(registry, categories=(*registry.categories, *added), codes=codes)
+
+
 REGISTRIES = {
     "default": lambda: _load(REGISTRY),
     "example": lambda: _load(ROOT / "examples" / "refund-tool.yaml"),
-    "hostile": lambda: _with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")),
+    "hostile": lambda: _with_clashing_categories(_with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml"))),
 }
 
 
