@@ -475,6 +475,16 @@ public class Clients {{
         }}
         seen.append('\\n');
       }}
+      // docs' Example.handle, the caller deciding by hand: the HTML 502 by its status.
+      java.net.http.HttpResponse<String> page =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/html"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      Decision handled = Example.handle(page, 1);
+      seen.append(handled.action().wire()).append(' ').append(handled.reason().wire()).append('\\n');
     }} finally {{
       server.stop(0);
     }}
@@ -546,11 +556,13 @@ def test_each_attempt_reaches_the_observer_and_the_current_span(probed: dict[str
 def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dict[str, Any]) -> None:
     """Issue 40, the client helpers, through docs/sdk-java.md's AnyClient: `Errors.throwIfError(connection)`
     leaves a success's body to the caller and turns an empty 503, an HTML 502 and a 429 payload into
-    the SDK's exceptions, decided; headers given as Spring 7's `headerSet()` entries are read."""
+    the SDK's exceptions, decided; headers given as Spring 7's `headerSet()` entries are read. The
+    page's caller deciding by hand (Example.handle) retries the HTML 502 by its status."""
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause", "NoPayloadException 502 502 retry",
-                                        "RateLimitException 429 RATE_LIMITED pause", "3 3000 false"]
+                                        "RateLimitException 429 RATE_LIMITED pause",
+                                        "retry status-fallback", "3 3000 false"]
 
 
 @pytest.mark.slow  # javac and the JVM
