@@ -471,7 +471,8 @@ public class Clients {{
           seen.append(AnyClient.get(URI.create(url).toURL()));
         }} catch (ServiceException e) {{
           seen.append(e.getClass().getSimpleName()).append(' ').append(e.status()).append(' ')
-              .append(e.errorType()).append(' ').append(e.decide(1).action().wire());
+              .append(e.errorType()).append(' ').append(e.decide(1).action().wire()).append(": ")
+              .append(e.getMessage());
         }}
         seen.append('\\n');
       }}
@@ -492,7 +493,9 @@ public class Clients {{
         AnyClient.errorOf(429, List.of(Map.entry("Retry-After", List.of("3"))), new byte[0]).orElseThrow();
     seen.append(bare.headers().firstValue("retry-after").orElse("?")).append(' ')
         .append(bare.decide(1).optionalDelayMs().orElse(-1L)).append(' ')
-        .append(AnyClient.errorOf(204, List.of(), new byte[0]).isPresent());
+        .append(AnyClient.errorOf(204, List.of(), new byte[0]).isPresent()).append('\\n');
+    byte[] unknown = "{{\\"code\\":\\"NOPE\\",\\"category\\":\\"x\\"}}".getBytes(StandardCharsets.UTF_8);
+    seen.append(AnyClient.errorOf(400, Map.of(), unknown).orElseThrow().getMessage());
     System.out.print(seen);
   }}
 }}
@@ -560,9 +563,11 @@ def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dic
     page's caller deciding by hand (Example.handle) retries the HTML 502 by its status."""
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause", "NoPayloadException 502 502 retry",
-                                        "RateLimitException 429 RATE_LIMITED pause",
-                                        "retry status-fallback", "3 3000 false"]
+    # The message names the status and the request id to quote (none sent: none quoted).
+    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause: HTTP 503 without an error payload",
+                                        "NoPayloadException 502 502 retry: HTTP 502 without an error payload",
+                                        "RateLimitException 429 RATE_LIMITED pause: RATE_LIMITED (HTTP 429, request id req-1)",
+                                        "retry status-fallback", "3 3000 false", "NOPE (HTTP 400)"]
 
 
 @pytest.mark.slow  # javac and the JVM
