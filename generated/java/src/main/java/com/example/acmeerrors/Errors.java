@@ -711,10 +711,11 @@ public final class Errors {
   }
 
   // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
-  // is past it is never read: the body is then unreadable); anything else as its text.
+  // is past it is never read: the body is then unreadable), then closed, so that the connection
+  // is released (a retrier's next attempt leaks none); anything else as its text.
   private static Object bodyOf(Object body) {
-    if (body instanceof InputStream in) {
-      try {
+    if (body instanceof InputStream stream) {
+      try (InputStream in = stream) {
         return in.readNBytes(C.policy.maxBodyBytes() + 1);
       } catch (IOException e) {
         return "";
