@@ -484,8 +484,8 @@ public class Clients {{
           seen.append(AnyClient.get(URI.create(url).toURL()));
         }} catch (ServiceException e) {{
           seen.append(e.getClass().getSimpleName()).append(' ').append(e.status()).append(' ')
-              .append(e.errorType()).append(' ').append(e.decide(1).action().wire()).append(": ")
-              .append(e.getMessage());
+              .append(e.errorType()).append(' ').append(e.decide(1).action().wire()).append(' ')
+              .append(e.requestId().orElse("-")).append(": ").append(e.getMessage());
         }}
         seen.append('\\n');
       }}
@@ -577,10 +577,10 @@ def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dic
     page's caller deciding by hand (Example.handle) retries the HTML 502 by its status."""
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    # The message names the status and the request id to quote (none sent: none quoted).
-    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause: HTTP 503 without an error payload",
-                                        "NoPayloadException 502 502 retry: HTTP 502 without an error payload",
-                                        "RateLimitException 429 RATE_LIMITED pause: RATE_LIMITED (HTTP 429, request id req-1)",
+    # requestId() and the message name the id to quote (none sent: none quoted), the message the status.
+    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause -: HTTP 503 without an error payload",
+                                        "NoPayloadException 502 502 retry -: HTTP 502 without an error payload",
+                                        "RateLimitException 429 RATE_LIMITED pause req-1: RATE_LIMITED (HTTP 429, request id req-1)",
                                         "retry status-fallback", "3 3000 false", "NOPE (HTTP 400)"]
 
 

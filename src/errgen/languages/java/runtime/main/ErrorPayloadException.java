@@ -1,6 +1,7 @@
 package errgen.runtime;
 
 import java.net.http.HttpHeaders;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -50,6 +51,12 @@ public class ErrorPayloadException extends ServiceException {
     String id = reading.correlationId() != null ? reading.correlationId() : payload.correlationId();
     boolean quoted = id != null && !id.isEmpty();
     return text + " (HTTP " + reading.status() + (quoted ? ", request id " + id : "") + ")";
+  }
+
+  @Override
+  Optional<String> payloadCorrelationId() {
+    String id = payload.correlationId();
+    return id == null || id.isEmpty() ? Optional.empty() : Optional.of(id);
   }
 
   /** The exception of the payload's category (this class itself for an unknown category). */
