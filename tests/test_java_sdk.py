@@ -676,6 +676,29 @@ def test_a_registry_of_20000_codes_compiles_and_keeps_codes_surface(tmp_path: Pa
     assert done.returncode == 0 and done.stdout == "ok", done.stdout + done.stderr
 
 
+@pytest.mark.slow  # the JVM
+def test_the_jar_on_the_module_path_tells_its_version(projects: dict[str, tuple[Registry, Path]], tmp_path: Path) -> None:
+    """The jar as an automatic module (a modular application's module path): RecoveryTable.version()
+    was empty there (a named module's packages carry no manifest values), as if not from the jar."""
+    registry, out = projects["default"]
+    built = target.build_directory(out / "java")
+    package = target._package_of(out / "java")
+    [jar] = [p for p in built.glob("*.jar") if not p.stem.endswith(("-sources", "-javadoc"))]
+    jackson = (built / "classpath.txt").read_text().strip()
+    probe = tmp_path / "Version.java"
+    probe.write_text(f"""public class Version {{
+  public static void main(String[] args) {{
+    Module module = {package}.RecoveryTable.class.getModule();
+    System.out.print(module.getName() + " " + {package}.RecoveryTable.version().orElse("none"));
+  }}
+}}
+""", encoding="utf-8")
+    done = subprocess.run([_need("java"), *QUICK_JVM, "--module-path", f"{jar}:{jackson}", "--add-modules", package, str(probe)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{package} {view(registry).version}"
+
+
 def test_the_jar_is_a_library_with_a_module_name() -> None:
     """Issue 26: the jar's Main-Class was the conformance runner, and it had no JPMS name."""
     files = target.render(_load(REGISTRY))
