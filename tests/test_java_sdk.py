@@ -24,7 +24,7 @@ from errgen.contract import ContractView, FieldSpec, view
 from errgen.emit.build import build
 from errgen.emit.errors import BuildError
 from errgen.registry.lint import lint_text
-from errgen.registry.model import Registry
+from errgen.registry.model import Category, Registry
 from errgen.languages.java import naming
 from errgen.languages.java import target
 
@@ -94,6 +94,17 @@ def test_category_exceptions_are_named_without_a_doubled_suffix() -> None:
     }
 
 
+def test_category_exceptions_never_take_a_java_lang_exceptions_name() -> None:
+    """A category `runtime_error` made a `RuntimeException` in the package, hiding java.lang's (the
+    SDK did not compile); the hostile registry's SDK has such categories and is built by `projects`."""
+    registry = REGISTRIES["hostile"]()
+    names = naming.exception_names([(name, None) for name in CLASHING_CATEGORIES], target.JAVA_LANG_EXCEPTIONS)
+    assert names == {"runtime_error": "Runtime2Exception", "illegal_state": "IllegalState2Exception", "security": "Security2Exception"}
+    files = target.category_exception_sources(view(registry), "p", "src")
+    assert {f"src/{name}.java" for name in names.values()} <= set(files)
+    assert not {f"src/{name}.java" for name in target.JAVA_LANG_EXCEPTIONS} & set(files)
+
+
 def test_long_enum_constants_are_laid_out_as_google_java_format_does() -> None:
     assert naming.enum_constant_lines("A", "a", last=False) == ['  A("a"),']
     long = "x" * 90
@@ -157,10 +168,22 @@ def _with_odd_codes(registry: Registry) -> Registry:
     return dataclasses.replace(registry, codes=codes)
 
 
+# Categories whose exception would take a java.lang exception's name (RuntimeException made
+# `ServiceException extends RuntimeException` a cycle: the SDK did not compile); the first code of
+# the hostile registry moves to the first, so a vector throws its exception.
+CLASHING_CATEGORIES = ("runtime_error", "illegal_state", "security")
+
+
+def _with_clashing_categories(registry: Registry) -> Registry:
+    added = tuple(Category(name=name, retryable=False, description=f"A category named {name}.") for name in CLASHING_CATEGORIES)
+    codes = (dataclasses.replace(registry.codes[0], category=CLASHING_CATEGORIES[0]), *registry.codes[1:])
+    return dataclasses.replace(registry, categories=(*registry.categories, *added), codes=codes)
+
+
 REGISTRIES = {
     "default": lambda: _load(REGISTRY),
     "example": lambda: _load(ROOT / "examples" / "refund-tool.yaml"),
-    "hostile": lambda: _with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml")),
+    "hostile": lambda: _with_clashing_categories(_with_odd_codes(_load(FIXTURES / "java" / "hostile.yaml"))),
 }
 
 
@@ -402,11 +425,94 @@ public class Traced {{
                   }}
                   return "ok";
                 }});
-    System.out.print(ok + " " + observed + " " + Span.SEEN);
+    String recovered = ok + " " + observed + " " + Span.SEEN;
+    observed.clear();
+    try {{
+      Retrier.withDefaults()
+          .sleeper(d -> {{}})
+          .maxAttempts(2)
+          .onAttempt(a -> observed.add(a.attempt() + " " + a.errorType() + " " + a.willRetry()))
+          .call(
+              () -> {{
+                throw new ConnectException("refused");
+              }});
+    }} catch (ConnectException e) {{
+      System.out.print(recovered + "; failed " + observed + " " + Span.SEEN);
+    }}
   }}
 }}
 """
 
+
+# Issue 40, the client helpers: HttpURLConnection through Errors.throwIfError(connection) (docs'
+# AnyClient.get: an empty 503 used to need c.getErrorStream(), null for it), and headers as the
+# entries Spring Framework 7's HttpHeaders.headerSet() gives (no Map there any more).
+CLIENTS = """import {package}.*;
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+public class Clients {{
+  public static void main(String[] args) throws Exception {{
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    Object[][] routes = {{
+      {{"/ok", 200, "fine"}}, {{"/empty", 503, ""}}, {{"/html", 502, "<html><h1>502 Bad Gateway</h1></html>"}},
+      {{"/limited", 429, "{{\\"code\\":\\"RATE_LIMITED\\",\\"category\\":\\"rate_limit\\",\\"retryable\\":true,"
+          + "\\"scope\\":\\"service\\",\\"correlation_id\\":\\"req-1\\"}}"}}}};
+    for (Object[] route : routes) {{
+      server.createContext(
+          (String) route[0],
+          exchange -> {{
+            byte[] body = ((String) route[2]).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Retry-After", "2");
+            exchange.sendResponseHeaders((Integer) route[1], body.length == 0 ? -1 : body.length);
+            try (OutputStream out = exchange.getResponseBody()) {{
+              out.write(body);
+            }}
+          }});
+    }}
+    server.start();
+    StringBuilder seen = new StringBuilder();
+    try {{
+      for (Object[] route : routes) {{
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + route[0];
+        try {{
+          seen.append(AnyClient.get(URI.create(url).toURL()));
+        }} catch (ServiceException e) {{
+          seen.append(e.getClass().getSimpleName()).append(' ').append(e.status()).append(' ')
+              .append(e.errorType()).append(' ').append(e.decide(1).action().wire()).append(' ')
+              .append(e.requestId().orElse("-")).append(": ").append(e.getMessage());
+        }}
+        seen.append('\\n');
+      }}
+      // docs' Example.handle, the caller deciding by hand: the HTML 502 by its status.
+      java.net.http.HttpResponse<String> page =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/html"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      Decision handled = Example.handle(page, 1);
+      seen.append(handled.action().wire()).append(' ').append(handled.reason().wire()).append('\\n');
+    }} finally {{
+      server.stop(0);
+    }}
+    ServiceException bare =
+        AnyClient.errorOf(429, List.of(Map.entry("Retry-After", List.of("3"))), new byte[0]).orElseThrow();
+    seen.append(bare.headers().firstValue("retry-after").orElse("?")).append(' ')
+        .append(bare.decide(1).optionalDelayMs().orElse(-1L)).append(' ')
+        .append(AnyClient.errorOf(204, List.of(), new byte[0]).isPresent()).append('\\n');
+    byte[] unknown = "{{\\"code\\":\\"NOPE\\",\\"category\\":\\"x\\"}}".getBytes(StandardCharsets.UTF_8);
+    seen.append(AnyClient.errorOf(400, Map.of(), unknown).orElseThrow().getMessage());
+    System.out.print(seen);
+  }}
+}}
+"""
 
 @pytest.fixture(scope="module")
 def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) -> dict[str, Any]:
@@ -424,7 +530,8 @@ def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) ->
     span.write_text(FAKE_SPAN, encoding="utf-8")
     sources = [span]
     for name, block in {**_blocks(), "Probes": PROBES,
-                        "Traced": TRACED.format(package=target._package_of(projects["default"][1] / "java"))}.items():
+                        "Traced": TRACED.format(package=target._package_of(projects["default"][1] / "java")),
+                        "Clients": CLIENTS.format(package=target._package_of(projects["default"][1] / "java"))}.items():
         sources.append(root / "src" / f"{name}.java")
         sources[-1].write_text(block, encoding="utf-8")
     for name, (_, out) in projects.items():
@@ -454,11 +561,27 @@ def probed(projects: dict[str, tuple[Registry, Path]], tmp_path_factory: Any) ->
 def test_each_attempt_reaches_the_observer_and_the_current_span(probed: dict[str, Any]) -> None:
     """Issue 40: the retrier's hooks. The observer sees each decided attempt; with the OpenTelemetry
     API on the class path (a stand-in here: the SDK depends on nothing) the current span gets
-    `error.type`, and without it the same program runs unchanged."""
+    `error.type` when the call ends with the error, and not for an error a retry recovered from (the
+    semantic conventions: no `error.type` on an operation that succeeded)."""
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{probed['span']}:{probed['classpath']}", "Traced"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "ok [1 refused true] [error.type=refused]"
+    assert done.stdout == "ok [1 refused true] []; failed [1 refused true, 2 refused false] [error.type=refused]"
+
+
+@pytest.mark.slow  # the JVM
+def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dict[str, Any]) -> None:
+    """Issue 40, the client helpers, through docs/sdk-java.md's AnyClient: `Errors.throwIfError(connection)`
+    leaves a success's body to the caller and turns an empty 503, an HTML 502 and a 429 payload into
+    the SDK's exceptions, decided; headers given as Spring 7's `headerSet()` entries are read. The
+    page's caller deciding by hand (Example.handle) retries the HTML 502 by its status."""
+    done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # requestId() and the message name the id to quote (none sent: none quoted), the message the status.
+    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause -: HTTP 503 without an error payload",
+                                        "NoPayloadException 502 502 retry -: HTTP 502 without an error payload",
+                                        "RateLimitException 429 RATE_LIMITED pause req-1: RATE_LIMITED (HTTP 429, request id req-1)",
+                                        "retry status-fallback", "3 3000 false", "NOPE (HTTP 400)"]
 
 
 @pytest.mark.slow  # javac and the JVM
@@ -551,6 +674,29 @@ def test_a_registry_of_20000_codes_compiles_and_keeps_codes_surface(tmp_path: Pa
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", f"{classes}:{classpath}", "ProbeLarge"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout == "ok", done.stdout + done.stderr
+
+
+@pytest.mark.slow  # the JVM
+def test_the_jar_on_the_module_path_tells_its_version(projects: dict[str, tuple[Registry, Path]], tmp_path: Path) -> None:
+    """The jar as an automatic module (a modular application's module path): RecoveryTable.version()
+    was empty there (a named module's packages carry no manifest values), as if not from the jar."""
+    registry, out = projects["default"]
+    built = target.build_directory(out / "java")
+    package = target._package_of(out / "java")
+    [jar] = [p for p in built.glob("*.jar") if not p.stem.endswith(("-sources", "-javadoc"))]
+    jackson = (built / "classpath.txt").read_text().strip()
+    probe = tmp_path / "Version.java"
+    probe.write_text(f"""public class Version {{
+  public static void main(String[] args) {{
+    Module module = {package}.RecoveryTable.class.getModule();
+    System.out.print(module.getName() + " " + {package}.RecoveryTable.version().orElse("none"));
+  }}
+}}
+""", encoding="utf-8")
+    done = subprocess.run([_need("java"), *QUICK_JVM, "--module-path", f"{jar}:{jackson}", "--add-modules", package, str(probe)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{package} {view(registry).version}"
 
 
 def test_the_jar_is_a_library_with_a_module_name() -> None:

@@ -164,11 +164,24 @@ def payload_source(v: ContractView, package: str) -> str:
                            params=params, naming=naming)
 
 
+# java.lang's exceptions (Java 17 to 25): a class of the package with one of these names would hide
+# it from every file of the package (a category `runtime_error` made `RuntimeException`, and
+# `ServiceException extends RuntimeException` a cycle), and make it ambiguous for a user's
+# `import com.acme.errors.*`.
+JAVA_LANG_EXCEPTIONS = frozenset(f"{name}Exception" for name in (
+    "", "Arithmetic", "ArrayIndexOutOfBounds", "ArrayStore", "ClassCast", "ClassNotFound", "CloneNotSupported",
+    "EnumConstantNotPresent", "IllegalAccess", "IllegalArgument", "IllegalCaller", "IllegalMonitorState", "IllegalState",
+    "IllegalThreadState", "IndexOutOfBounds", "Instantiation", "Interrupted", "LayerInstantiation", "Match",
+    "NegativeArraySize", "NoSuchField", "NoSuchMethod", "NullPointer", "NumberFormat", "ReflectiveOperation", "Runtime",
+    "Security", "StringIndexOutOfBounds", "TypeNotPresent", "UnsupportedOperation", "WrongThread"))
+
+
 def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
     """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
     factory `ErrorPayloadException.of` uses to pick one."""
     runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
-    taken = runtime_classes | {"ErrorPayload"} | {type_name(vocabulary.name) for vocabulary in v.vocabularies} | {"CodeClass", "CategoryExceptions"}
+    taken = (runtime_classes | {"ErrorPayload"} | {type_name(vocabulary.name) for vocabulary in v.vocabularies}
+             | {"CodeClass", "CategoryExceptions"} | JAVA_LANG_EXCEPTIONS)
     names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
     constants = naming.constant_names(v.category_names, _view_words(v))
     files = {}

@@ -1,6 +1,7 @@
 package errgen.runtime;
 
 import java.net.http.HttpHeaders;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -35,12 +36,27 @@ public class ErrorPayloadException extends ServiceException {
    */
   public ErrorPayloadException(
       ErrorPayload payload, Throwable cause, HttpReading reading, HttpHeaders headers) {
-    super(
-        payload.message() == null ? payload.code() : payload.code() + ": " + payload.message(),
-        cause,
-        reading,
-        headers);
+    super(message(payload, reading), cause, reading, headers);
     this.payload = payload;
+  }
+
+  // The code and message; read from a response, its status and request id too, as the AWS SDK's
+  // "(Status Code: 429, Request ID: ...)": a log line that names the call to quote.
+  private static String message(ErrorPayload payload, HttpReading reading) {
+    String text =
+        payload.message() == null ? payload.code() : payload.code() + ": " + payload.message();
+    if (reading == null) {
+      return text;
+    }
+    String id = reading.correlationId() != null ? reading.correlationId() : payload.correlationId();
+    boolean quoted = id != null && !id.isEmpty();
+    return text + " (HTTP " + reading.status() + (quoted ? ", request id " + id : "") + ")";
+  }
+
+  @Override
+  Optional<String> payloadCorrelationId() {
+    String id = payload.correlationId();
+    return id == null || id.isEmpty() ? Optional.empty() : Optional.of(id);
   }
 
   /** The exception of the payload's category (this class itself for an unknown category). */

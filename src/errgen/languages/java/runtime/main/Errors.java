@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -708,10 +710,11 @@ public final class Errors {
   }
 
   // A String or byte[] body as it is; an InputStream read to one byte past the body limit (what
-  // is past it is never read: the body is then unreadable); anything else as its text.
+  // is past it is never read: the body is then unreadable), then closed, so that the connection
+  // is released (a retrier's next attempt leaks none); anything else as its text.
   private static Object bodyOf(Object body) {
-    if (body instanceof InputStream in) {
-      try {
+    if (body instanceof InputStream stream) {
+      try (InputStream in = stream) {
         return in.readNBytes(C.policy.maxBodyBytes() + 1);
       } catch (IOException e) {
         return "";
@@ -764,8 +767,8 @@ public final class Errors {
 
   /**
    * As {@link #throwIfError(HttpResponse)}, for any client's response: OkHttp's {@code (r.code(),
-   * r.headers().toMultimap(), r.body().string())}, Spring's {@code (r.getStatusCode().value(),
-   * r.getHeaders(), body)}.
+   * r.headers().toMultimap(), r.body().bytes())} for a response that is not {@code
+   * r.isSuccessful()}, Spring 6's {@code (r.getStatusCode().value(), r.getHeaders(), body)}.
    *
    * @param status the HTTP status
    * @param headers the headers, each name with its values
@@ -788,6 +791,78 @@ public final class Errors {
     }
   }
 
+  /**
+   * As {@link #throwIfError(int, Map, String)}, for headers given as their entries, each name with
+   * its values: Spring Framework 7's {@code r.getHeaders().headerSet()} (its {@code HttpHeaders} is
+   * no {@code Map} any more).
+   *
+   * @param status the HTTP status
+   * @param headers the headers' entries, each name with its values
+   * @param body the body text (null for none)
+   */
+  public static void throwIfError(
+      int status,
+      Collection<? extends Map.Entry<String, ? extends List<String>>> headers,
+      String body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /** As {@link #throwIfError(int, Collection, String)}, for a body of UTF-8 bytes. */
+  public static void throwIfError(
+      int status,
+      Collection<? extends Map.Entry<String, ? extends List<String>>> headers,
+      byte[] body) {
+    Optional<ServiceException> error = errorOf(status, headers, body);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /**
+   * Throws the error an {@code HttpURLConnection}'s response carries (see {@link
+   * #errorOf(HttpURLConnection)}); returns normally when it is no error.
+   *
+   * @param connection the connection, its request sent or about to be
+   * @throws IOException when no response comes (connection refused, timeout, ...)
+   */
+  public static void throwIfError(HttpURLConnection connection) throws IOException {
+    Optional<ServiceException> error = errorOf(connection);
+    if (error.isPresent()) {
+      throw error.get();
+    }
+  }
+
+  /**
+   * The error an {@code HttpURLConnection}'s response carries; empty when it is no error. Its
+   * status and headers are read, and its error stream (up to the policy's body limit; an error
+   * without a body is read as one), which is then closed; the body of a response below 400 is left
+   * for the caller to read (so a registry whose errors come with a 2xx status, {@code
+   * wire.response}'s {@code error_when}, needs {@link #errorOf(int, Map, byte[])} with the body
+   * read).
+   *
+   * @param connection the connection, its request sent or about to be
+   * @return the error, or empty
+   * @throws IOException when no response comes (connection refused, timeout, ...)
+   */
+  public static Optional<ServiceException> errorOf(HttpURLConnection connection)
+      throws IOException {
+    int status = connection.getResponseCode();
+    if (status < 300 && C.response.get("error_when").isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] body = new byte[0];
+    InputStream errors = connection.getErrorStream();
+    if (errors != null) {
+      try (InputStream in = errors) {
+        body = in.readNBytes(C.policy.maxBodyBytes() + 1);
+      }
+    }
+    return errorOf(status, connection.getHeaderFields(), body);
+  }
+
   /** The error a {@code java.net.http} response carries; empty when it is no error. */
   public static Optional<ServiceException> errorOf(HttpResponse<?> response) {
     if (response.statusCode() < 300 && C.response.get("error_when").isEmpty()) {
@@ -808,6 +883,36 @@ public final class Errors {
       int status, Map<String, ? extends List<String>> headers, byte[] body) {
     HttpHeaders map = ServiceException.headersOf(headers);
     return errorOf(readHttp(status, pairs(map), body, System.currentTimeMillis()), map);
+  }
+
+  /** As {@link #errorOf(int, Map, String)}, for headers given as their entries. */
+  public static Optional<ServiceException> errorOf(
+      int status,
+      Collection<? extends Map.Entry<String, ? extends List<String>>> headers,
+      String body) {
+    return errorOf(status, headerMap(headers), body);
+  }
+
+  /** As {@link #errorOf(int, Map, byte[])}, for headers given as their entries. */
+  public static Optional<ServiceException> errorOf(
+      int status,
+      Collection<? extends Map.Entry<String, ? extends List<String>>> headers,
+      byte[] body) {
+    return errorOf(status, headerMap(headers), body);
+  }
+
+  // Entries as a map: a name given twice keeps the values of both.
+  private static Map<String, List<String>> headerMap(
+      Collection<? extends Map.Entry<String, ? extends List<String>>> entries) {
+    Map<String, List<String>> map = new LinkedHashMap<>();
+    if (entries != null) {
+      for (Map.Entry<String, ? extends List<String>> e : entries) {
+        if (e != null && e.getValue() != null) {
+          map.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
+        }
+      }
+    }
+    return map;
   }
 
   /**

@@ -28,14 +28,19 @@ public class NoPayloadException extends ServiceException {
     this.problems = List.copyOf(problems);
   }
 
+  // The status, why there is no payload, and the request id to quote when the response had one.
   private static String message(HttpReading reading, List<Problem> problems) {
-    String status = "HTTP " + reading.status();
+    StringBuilder text = new StringBuilder("HTTP ").append(reading.status());
     if (!reading.claimed()) {
-      return status + " without an error payload";
+      text.append(" without an error payload");
+    } else {
+      text.append(": an invalid error payload");
+      for (Problem problem : problems) {
+        text.append("; ").append(problem);
+      }
     }
-    StringBuilder text = new StringBuilder(status).append(": an invalid error payload");
-    for (Problem problem : problems) {
-      text.append("; ").append(problem);
+    if (reading.correlationId() != null && !reading.correlationId().isEmpty()) {
+      text.append(" (request id ").append(reading.correlationId()).append(')');
     }
     return text.toString();
   }

@@ -467,15 +467,19 @@ public final class Retrier {
     }
     Attempt seen = new Attempt(attempt, error, decided.get());
     LOG.log(System.Logger.Level.DEBUG, () -> describe(seen));
-    Telemetry.errorType(seen.errorType());
+    if (!seen.willRetry()) {
+      Telemetry.errorType(seen.errorType()); // the error the call ends with; a retried one is not
+    }
     observer.accept(seen);
     return seen.willRetry() ? seen.decision().delay() : Optional.empty();
   }
 
   /**
    * OpenTelemetry's current span, when the OpenTelemetry API is on the class path (found by name:
-   * no dependency): each decided attempt sets its {@code error.type}, as the semantic conventions
-   * ask of a failed operation. Without the API, or if it fails, nothing happens.
+   * no dependency): the decided attempt the retrier gives up on sets its {@code error.type}, as the
+   * semantic conventions ask of an operation that ended with an error (and forbid on one that
+   * succeeded: an error a later attempt recovered from sets nothing). Without the API, or if it
+   * fails, nothing happens.
    */
   private static final class Telemetry {
     private static final MethodHandle CURRENT;

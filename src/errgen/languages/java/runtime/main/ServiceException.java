@@ -60,6 +60,21 @@ public abstract class ServiceException extends RuntimeException {
     return Optional.ofNullable(reading);
   }
 
+  /**
+   * The id to quote to the API's support (Stripe's {@code Request-Id}, AWS's {@code
+   * x-amzn-RequestId}): where the registry's {@code wire.response} says the response carries it,
+   * else the payload's {@code correlation_id}; empty when neither says one.
+   */
+  public Optional<String> requestId() {
+    String id = reading == null ? null : reading.correlationId();
+    return id == null || id.isEmpty() ? payloadCorrelationId() : Optional.of(id);
+  }
+
+  /** The payload's correlation id, for {@link #requestId()}; a response without one has none. */
+  Optional<String> payloadCorrelationId() {
+    return Optional.empty();
+  }
+
   /** What to do about this error at this attempt (1 for the first), with the policy's limits. */
   public Decision decide(long attempt) {
     Policy p = Contract.INSTANCE.policy;

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -390,7 +391,7 @@ class SdkTest {
       assertEquals(Errors.statusAction(502), proxy.decide(1).action());
       assertEquals("502", proxy.errorType());
     }
-    Errors.throwIfError(204, null, (String) null);
+    Errors.throwIfError(204, (Map<String, List<String>>) null, (String) null);
   }
 
   @Test
@@ -499,6 +500,21 @@ class SdkTest {
     HttpReading large = Errors.readHttp(new FakeResponse<>(500, Map.of(), endless));
     assertNull(large.document());
     assertEquals(limit * 2 - 1, endless.available());
+    // An error's stream is closed once read: java.net.http then releases the connection.
+    AtomicInteger closed = new AtomicInteger();
+    InputStream page =
+        new ByteArrayInputStream("<html>502</html>".getBytes(StandardCharsets.UTF_8)) {
+          @Override
+          public void close() {
+            closed.incrementAndGet();
+          }
+        };
+    ServiceException e =
+        assertThrows(
+            ServiceException.class,
+            () -> Errors.throwIfError(new FakeResponse<>(502, Map.of(), page)));
+    assertEquals(502, e.status());
+    assertEquals(1, closed.get());
   }
 
   @Test
