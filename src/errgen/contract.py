@@ -211,6 +211,9 @@ class ContractView:
     exhausted: Mapping[str, str]
     # How a real response carries each fact, as plain data (errgen.wire.response_spec).
     response: Mapping[str, Any]
+    # HTTP error status -> the one category the registry gives it, ascending: the error class a
+    # response takes when its payload names no category the SDK knows (a gateway's bare 429).
+    status_categories: tuple[tuple[int, str], ...]
     registry: Registry = field(repr=False, compare=False)
     # What package registries show (licence, links, keywords); the description is never empty.
     about: About = field(default_factory=About, compare=False)
@@ -389,6 +392,27 @@ EXHAUSTED = {"retry": "escalate", "pause": "stop"}
 _RECENT: list[ContractView] = []
 
 
+def status_categories(registry: Registry) -> tuple[tuple[int, str], ...]:
+    """HTTP error status -> the one category the registry gives it, for a response whose payload
+    names no category an SDK knows (a gateway's bare 429, a newer server's category): the category
+    that declares the status (`http_status`), else the category of every code answering with it.
+    A status two categories share is left out (the SDK's base error class then), as is any status
+    below 400."""
+    declared: dict[int, set[str]] = {}
+    for category in registry.categories:
+        if category.http_status is not None:
+            declared.setdefault(category.http_status, set()).add(category.name)
+    answered: dict[int, set[str]] = {}
+    for code in registry.codes:
+        answered.setdefault(http_status(code, registry.category_map.get(code.category)), set()).add(code.category)
+    out: list[tuple[int, str]] = []
+    for status in sorted({*declared, *answered}):
+        names = declared.get(status) or answered[status]
+        if status >= 400 and len(names) == 1:
+            out.append((status, next(iter(names))))
+    return tuple(out)
+
+
 def view(registry: Registry) -> ContractView:
     """The registry's contract view, derived once per registry object (registries are immutable)."""
     for made in _RECENT:
@@ -421,6 +445,7 @@ def _derive(registry: Registry) -> ContractView:
         fallback_actions=fallback_actions(),
         exhausted=dict(EXHAUSTED),
         response=response_spec(registry, {f.name: f.wire for f in specs}),
+        status_categories=status_categories(registry),
         registry=registry,
         about=about(registry),
     )

@@ -42,7 +42,7 @@ def render(registry: Registry) -> dict[str, str]:
         "enums": enums(contract),
         "exports": EXPORTS,
         "exceptions": exception_classes(contract),
-        "status_categories": status_categories(contract),
+        "status_categories": contract.status_categories,
         "problem_members": PROBLEM_MEMBERS,
         "about": contract.about,
         "example": example_arguments(contract),
@@ -122,26 +122,6 @@ def exception_classes(contract: ContractView) -> list[dict[str, str]]:
         name = naming.unique_among(name, taken)
         taken.add(name.lower())
         out.append({"name": name, "wire": row.name, "doc": row.description})
-    return out
-
-
-def status_categories(contract: ContractView) -> list[tuple[int, str]]:
-    """HTTP error status -> the one category the registry gives it, for a response whose payload
-    names no category this SDK knows (a gateway's bare 429, an unknown code): the category that
-    declares the status (`http_status`), else the category of every code answering with it. A
-    status two categories share is left out (`APIError` then), as is any status below 400."""
-    declared: dict[int, set[str]] = {}
-    for category in contract.registry.categories:
-        if category.http_status is not None:
-            declared.setdefault(category.http_status, set()).add(category.name)
-    answered: dict[int, set[str]] = {}
-    for row in contract.codes:
-        answered.setdefault(row.http_status, set()).add(row.category)
-    out: list[tuple[int, str]] = []
-    for status in sorted({*declared, *answered}):
-        names = declared.get(status) or answered[status]
-        if status >= 400 and len(names) == 1:
-            out.append((status, next(iter(names))))
     return out
 
 
