@@ -407,15 +407,24 @@ def test_a_recording_span_gets_error_type(sdk: ModuleType) -> None:
             self.attributes.append((key, value))
 
     span = Recording()
-    outcomes: list[Any] = [
+    recovered: list[Any] = [
         sdk.APIError.from_raw(RATE_LIMITED),
         sdk.error_from_response(sdk.HttpResponse(502, {}, "<html>")),
         ConnectionRefusedError(),
         "done",
     ]
+    final = sdk.APIError.from_raw(sdk.new_error(sdk.Code.AUTH_EXPIRED, "c-6").to_wire())
     with trace.use_span(span):
-        assert sdk.retry(_calls(outcomes), sleep=lambda s: None) == "done"
-    assert span.attributes == [("error.type", "RATE_LIMITED"), ("error.type", "502"), ("error.type", "refused")]
+        # A call a later attempt recovered from did not fail: no error.type (semantic conventions).
+        assert sdk.retry(_calls(recovered), sleep=lambda s: None) == "done"
+        assert span.attributes == []
+        # The error the call ends with, once: decided not to retry, or the attempts ran out.
+        with pytest.raises(sdk.AuthError):
+            sdk.retry(_calls([ConnectionRefusedError(), final]), sleep=lambda s: None)
+        bare_502 = sdk.error_from_response(sdk.HttpResponse(502, {}, "<html>"))
+        with pytest.raises(sdk.APIError):
+            sdk.retry(_calls([bare_502, bare_502]), max_attempts=2, sleep=lambda s: None)
+    assert span.attributes == [("error.type", "AUTH_EXPIRED"), ("error.type", "502")]
     # No span recording (the API's default): nothing set, nothing raised.
     assert sdk.retry(_calls([ConnectionRefusedError(), "done"]), sleep=lambda s: None) == "done"
 
@@ -465,7 +474,7 @@ import sys
 {setup}
 import acme_errors
 
-calls = [acme_errors.APIError.from_raw({limited!r}), "done"]
+calls = [acme_errors.APIError.from_raw({limited!r}), acme_errors.APIError.from_raw({limited!r})]
 
 
 def call() -> str:
@@ -475,7 +484,10 @@ def call() -> str:
     return str(outcome)
 
 
-acme_errors.retry(call, sleep=lambda seconds: None)
+try:
+    acme_errors.retry(call, max_attempts=2, sleep=lambda seconds: None)
+except acme_errors.RateLimitError:
+    pass  # the second attempt is the last: the call ends with it, so error.type is set
 {report}
 '''
 

@@ -139,21 +139,24 @@ func ExampleRetryValue() {
 }
 
 // OnAttempt sees every failed call before Retry waits, with the call's context: where a
-// tracing span is at hand, set its error.type attribute to a.ErrorType.
+// tracing span is at hand, set its error.type attribute to a.ErrorType when a.Final (the error
+// Retry returns; a call that recovered carries none).
 func ExampleOnAttempt() {
-	calls := 0
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	err := acmeerrors.Retry(context.Background(), func(ctx context.Context) error {
-		if calls++; calls == 1 {
-			return &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+		return refused
+	}, acmeerrors.WithSleeper(noWait), acmeerrors.WithMaxAttempts(2), acmeerrors.OnAttempt(func(ctx context.Context, a acmeerrors.Attempt) {
+		fmt.Println(a.Number, a.Decision.Action, a.Decision.Reason, a.ErrorType, a.Final)
+		if a.Final {
+			fmt.Println("span error.type =", a.ErrorType) // span.SetAttributes(attribute.String("error.type", a.ErrorType))
 		}
-		return nil
-	}, acmeerrors.WithSleeper(noWait), acmeerrors.OnAttempt(func(ctx context.Context, a acmeerrors.Attempt) {
-		fmt.Println(a.Number, a.Decision.Action, a.Decision.Reason, a.ErrorType)
 	}))
 	fmt.Println(err)
 	// Output:
-	// 1 retry transport-failure refused
-	// <nil>
+	// 1 retry transport-failure refused false
+	// 2 escalate attempts-exhausted refused true
+	// span error.type = refused
+	// dial tcp: connection refused
 }
 
 // WithLogger logs each decision with log/slog (here without the time, for a stable output).

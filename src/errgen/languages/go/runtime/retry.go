@@ -54,8 +54,8 @@ func OnDecision(f func(attempt int, d Decision)) RetryOption {
 }
 
 // OnAttempt is called after each failed call Retry decides on, before it waits, with the
-// call's context (where a tracing span is at hand: set its error.type to a.ErrorType). Given
-// more than once (tracing and metrics each), each is called, in the order given.
+// call's context (where a tracing span is at hand: set its error.type to a.ErrorType when
+// a.Final). Given more than once (tracing and metrics each), each is called, in the order given.
 func OnAttempt(f func(ctx context.Context, a Attempt)) RetryOption {
 	return func(o *retryOptions) {
 		if f != nil {
@@ -79,6 +79,10 @@ type Attempt struct {
 	Decision Decision
 	// ErrorType is the value for OpenTelemetry's error.type attribute (see ErrorType).
 	ErrorType string
+	// Final is true when Retry returns Err instead of calling again: the error the call ends
+	// with, the only one to set as a span's error.type (OpenTelemetry sets none on an operation
+	// that succeeded, so an attempt a later one recovered from sets nothing).
+	Final bool
 }
 
 // ErrorType is the value OpenTelemetry's error.type attribute takes for err: the code of the
@@ -131,8 +135,9 @@ func RetryValue[T any](ctx context.Context, call func(ctx context.Context) (T, e
 		if !ok {
 			return value, err
 		}
-		o.observe(ctx, Attempt{Number: attempt, Err: err, Decision: d, ErrorType: ErrorType(err)})
-		if d.Action != ActionRetry && d.Action != ActionPause {
+		final := d.Action != ActionRetry && d.Action != ActionPause
+		o.observe(ctx, Attempt{Number: attempt, Err: err, Decision: d, ErrorType: ErrorType(err), Final: final})
+		if final {
 			return value, err
 		}
 		if waitErr := o.sleep(ctx, d.Delay); waitErr != nil {
@@ -225,9 +230,9 @@ func (o *retryOptions) observe(ctx context.Context, a Attempt) {
 	if o.logger == nil {
 		return
 	}
-	level := slog.LevelWarn
-	if a.Decision.Action == ActionRetry || a.Decision.Action == ActionPause {
-		level = slog.LevelInfo
+	level := slog.LevelInfo
+	if a.Final {
+		level = slog.LevelWarn
 	}
 	o.logger.LogAttrs(ctx, level, packageName+": attempt failed", slog.Int("attempt", a.Number),
 		slog.String("action", string(a.Decision.Action)), slog.String("reason", string(a.Decision.Reason)),

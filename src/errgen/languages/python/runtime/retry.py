@@ -10,7 +10,9 @@ Each decided attempt is observable three ways, none of them a dependency: `on_at
 error, decision)`, the package's logger (`logging.getLogger("<package>")`: INFO for a retry,
 DEBUG for a decision not to), and, when the application traces with OpenTelemetry and a span is
 recording, the span's `error.type` attribute set to the code (else the HTTP status, else the
-transport failure: `timeout`, `reset`...), as OpenTelemetry's semantic conventions name it.
+transport failure: `timeout`, `reset`...), as OpenTelemetry's semantic conventions name it, once:
+for the decided error the call ends with (an attempt that is retried sets nothing; the
+conventions set `error.type` only on an operation that failed).
 """
 
 from __future__ import annotations
@@ -123,21 +125,21 @@ def _wait(
     )
     if decision is None:
         return None
-    _observe(error, attempt, decision)
+    retried = decision.action.value in EXHAUSTED and decision.delay_ms is not None
+    _observe(error, attempt, decision, retried)
     if on_attempt is not None:
         on_attempt(attempt, error, decision)
-    if decision.action.value not in EXHAUSTED or decision.delay_ms is None:
-        return None
-    return decision.delay_ms / 1000
+    return decision.delay_ms / 1000 if retried and decision.delay_ms is not None else None
 
 
-def _observe(error: BaseException, attempt: int, decision: Decision) -> None:
-    """The decision to the package's logger and to the current OpenTelemetry span, if any."""
+def _observe(error: BaseException, attempt: int, decision: Decision, retried: bool) -> None:
+    """The decision to the package's logger; the error the call ends with to the current
+    OpenTelemetry span, if any (one a later attempt may recover from is not the call's error)."""
     import logging  # here: a call that never fails never pays for importing logging
 
     kind = error_type(error)
     logger = logging.getLogger(_PACKAGE)
-    if decision.action.value in EXHAUSTED and decision.delay_ms is not None:
+    if retried:
         logger.info(
             "attempt %d failed (%s): %s, retrying in %d ms",
             attempt,
@@ -153,7 +155,7 @@ def _observe(error: BaseException, attempt: int, decision: Decision) -> None:
             decision.action.value,
             decision.reason.value,
         )
-    _span_error_type(kind)
+        _span_error_type(kind)
 
 
 def error_type(error: BaseException) -> str:
