@@ -462,7 +462,10 @@ public class Clients {{
     Object[][] routes = {{
       {{"/ok", 200, "fine"}}, {{"/empty", 503, ""}}, {{"/html", 502, "<html><h1>502 Bad Gateway</h1></html>"}},
       {{"/limited", 429, "{{\\"code\\":\\"RATE_LIMITED\\",\\"category\\":\\"rate_limit\\",\\"retryable\\":true,"
-          + "\\"scope\\":\\"service\\",\\"correlation_id\\":\\"req-1\\"}}"}}}};
+          + "\\"scope\\":\\"service\\",\\"correlation_id\\":\\"req-1\\"}}"}},
+      {{"/bare", 429, ""}}, {{"/shared", 422, ""}},
+      {{"/newer", 429, "{{\\"code\\":\\"NOPE\\",\\"category\\":\\"newer\\",\\"retryable\\":true,"
+          + "\\"scope\\":\\"service\\",\\"correlation_id\\":\\"req-2\\"}}"}}}};
     for (Object[] route : routes) {{
       server.createContext(
           (String) route[0],
@@ -486,6 +489,10 @@ public class Clients {{
           seen.append(e.getClass().getSimpleName()).append(' ').append(e.status()).append(' ')
               .append(e.errorType()).append(' ').append(e.decide(1).action().wire()).append(' ')
               .append(e.requestId().orElse("-")).append(": ").append(e.getMessage());
+          if (e instanceof ErrorPayloadException p) {{
+            seen.append(" [").append(p.category().name()).append(' ')
+                .append(p.optionalPayload().isPresent()).append(']');
+          }}
         }}
         seen.append('\\n');
       }}
@@ -504,10 +511,15 @@ public class Clients {{
     }}
     ServiceException bare =
         AnyClient.errorOf(429, List.of(Map.entry("Retry-After", List.of("3"))), new byte[0]).orElseThrow();
-    seen.append(bare.headers().firstValue("retry-after").orElse("?")).append(' ')
+    seen.append(bare.getClass().getSimpleName()).append(' ')
+        .append(bare.headers().firstValue("retry-after").orElse("?")).append(' ')
         .append(bare.decide(1).optionalDelayMs().orElse(-1L)).append(' ')
         .append(AnyClient.errorOf(204, List.of(), new byte[0]).isPresent()).append('\\n');
     byte[] unknown = "{{\\"code\\":\\"NOPE\\",\\"category\\":\\"x\\"}}".getBytes(StandardCharsets.UTF_8);
+    for (int status : new int[] {{400, 422, 429}}) {{
+      seen.append(AnyClient.errorOf(status, Map.of(), unknown).orElseThrow().getClass().getSimpleName())
+          .append(' ');
+    }}
     seen.append(AnyClient.errorOf(400, Map.of(), unknown).orElseThrow().getMessage());
     System.out.print(seen);
   }}
@@ -578,10 +590,19 @@ def test_httpurlconnection_and_spring_7_headers_read_as_the_docs_say(probed: dic
     done = subprocess.run([_need("java"), *QUICK_JVM, "-cp", probed["classpath"], "Clients"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     # requestId() and the message name the id to quote (none sent: none quoted), the message the status.
-    assert done.stdout.splitlines() == ["fine", "NoPayloadException 503 503 pause -: HTTP 503 without an error payload",
-                                        "NoPayloadException 502 502 retry -: HTTP 502 without an error payload",
-                                        "RateLimitException 429 RATE_LIMITED pause req-1: RATE_LIMITED (HTTP 429, request id req-1)",
-                                        "retry status-fallback", "3 3000 false", "NOPE (HTTP 400)"]
+    # A response without a payload of a category the SDK knows takes the class of the category the
+    # registry gives its status (registry/errors.yaml: 429 rate_limit, 503 internal, 400
+    # validation; 502 none, 422 two: business and validation), its accessors unchanged: no
+    # payload, the category unknown, decided by the status.
+    assert done.stdout.splitlines() == [
+        "fine", "InternalException 503 503 pause -: HTTP 503 without an error payload [UNKNOWN_TO_SDK_VERSION false]",
+        "NoPayloadException 502 502 retry -: HTTP 502 without an error payload",
+        "RateLimitException 429 RATE_LIMITED pause req-1: RATE_LIMITED (HTTP 429, request id req-1) [RATE_LIMIT true]",
+        "RateLimitException 429 429 pause -: HTTP 429 without an error payload [UNKNOWN_TO_SDK_VERSION false]",
+        "NoPayloadException 422 422 fix -: HTTP 422 without an error payload",
+        "RateLimitException 429 NOPE pause req-2: NOPE (HTTP 429, request id req-2) [UNKNOWN_TO_SDK_VERSION true]",
+        "retry status-fallback", "RateLimitException 3 3000 false",
+        "ValidationException ErrorPayloadException RateLimitException NOPE (HTTP 400)"]
 
 
 @pytest.mark.slow  # javac and the JVM

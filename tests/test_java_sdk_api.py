@@ -3,7 +3,9 @@ SdkTest exercises the same API under Maven in test_java_sdk.py and test_java_api
 
 from __future__ import annotations
 
-from conftest import REGISTRY
+import dataclasses
+
+from conftest import REGISTRY, ROOT
 from errgen.contract import view
 from errgen.languages.java import target
 from errgen.registry.lint import lint_path
@@ -66,3 +68,48 @@ def test_one_optional_accessor_style() -> None:
     for name, kind in (("Code", "String"), ("CorrelationId", "String"), ("DelayMs", "Long"), ("Document", "JsonNode")):
         assert f"public Optional<{kind}> optional{name}() {{" in reading, name
     assert "@Deprecated\n  public Optional<String> correlation() {" in decision
+
+
+def _status_switch(files: dict[str, str]) -> list[str]:
+    [text] = [text for path, text in files.items() if path.endswith("/CategoryExceptions.java")]
+    body = text.split("static Category ofStatus(int status) {\n", 1)[1].split("\n  }\n", 1)[0]
+    return [line.strip() for line in body.splitlines() if line.strip().startswith("case ")]
+
+
+def test_a_response_without_a_known_category_takes_the_class_of_its_statuss_category() -> None:
+    """The status -> category table (contract.status_categories) is in the factory every response
+    helper uses; a status two categories share is not. The SDK's JUnit SdkTest and the Clients
+    probe (test_java_sdk.py) throw by it."""
+    files = _files()
+    assert _status_switch(files) == [
+        "case 400 -> Category.VALIDATION;", "case 401 -> Category.AUTH;", "case 404 -> Category.VALIDATION;",
+        "case 409 -> Category.CONFLICT;", "case 429 -> Category.RATE_LIMIT;", "case 500 -> Category.INTERNAL;",
+        "case 503 -> Category.INTERNAL;", "case 504 -> Category.UPSTREAM;"]  # 422: business and validation
+    factory = next(text for path, text in files.items() if path.endswith("/CategoryExceptions.java"))
+    assert "return switch (ofStatus(reading.status())) {" in factory
+    assert "case RATE_LIMIT -> new RateLimitException(reading, headers, problems);" in factory
+    assert "default -> new NoPayloadException(reading, headers, problems);" in factory
+    errors = _source(files, "Errors")
+    assert "return Optional.of(CategoryExceptions.withoutPayload(reading, headers, problems));" in errors
+    assert "new NoPayloadException(" not in errors  # the factory's, the one place
+    # Stripe declares 400 for two categories (none then) and 402 for card_error, whose codes share
+    # it with api_error: the declaring category wins, as in stripe-java.
+    stripe = lint_path(ROOT / "examples" / "apis" / "stripe.yaml").registry
+    assert stripe is not None
+    assert _status_switch(target.render(stripe)) == [
+        "case 401 -> Category.AUTHENTICATION_ERROR;", "case 402 -> Category.CARD_ERROR;",
+        "case 404 -> Category.INVALID_REQUEST_ERROR;", "case 409 -> Category.RATE_LIMIT_ERROR;",
+        "case 429 -> Category.RATE_LIMIT_ERROR;", "case 500 -> Category.API_ERROR;"]
+
+
+def test_a_registry_without_a_status_table_keeps_the_base_classes() -> None:
+    registry = lint_path(REGISTRY).registry
+    assert registry is not None
+    # Every category declares 418 and every code answers with it: a status the categories share,
+    # so no status has a category (the switch would hold no case).
+    teapots = tuple(dataclasses.replace(c, http_status=418) for c in registry.categories)
+    codes = tuple(dataclasses.replace(c, http_status=418) for c in registry.codes)
+    files = target.render(dataclasses.replace(registry, categories=teapots, codes=codes))
+    assert view(dataclasses.replace(registry, categories=teapots, codes=codes)).status_categories == ()
+    [text] = [text for path, text in files.items() if path.endswith("/CategoryExceptions.java")]
+    assert "  static Category ofStatus(int status) {\n    return Category.UNKNOWN_TO_SDK_VERSION;\n  }\n" in text

@@ -178,23 +178,38 @@ JAVA_LANG_EXCEPTIONS = frozenset(f"{name}Exception" for name in (
 
 def category_exception_sources(v: ContractView, package: str, src: str) -> dict[str, str]:
     """An `ErrorPayloadException` subclass per category (issue 26: catch by category), and the
-    factory `ErrorPayloadException.of` uses to pick one."""
+    factory `ErrorPayloadException.of` and every response helper use to pick one: the payload's
+    category, else the category the registry gives the HTTP status (`v.status_categories`: a bare
+    429 is a `RateLimitException`, as in stripe-java), else the base class."""
     runtime_classes = {path.stem for kind in ("main", "test") for path in (RUNTIME / kind).glob("*.java")}
     taken = (runtime_classes | {"ErrorPayload"} | {type_name(vocabulary.name) for vocabulary in v.vocabularies}
              | {"CodeClass", "CategoryExceptions"} | JAVA_LANG_EXCEPTIONS)
     names = naming.exception_names(((c.name, c.words or None) for c in v.categories), taken)
     constants = naming.constant_names(v.category_names, _view_words(v))
     files = {}
-    rules = []
+    rules: list[str] = []
+    bare: list[str] = []
     for category in v.category_names:
         name = names[category]
         files[f"{src}/{name}.java"] = render_template(
             NAME, "CategoryException.java.jinja", header=v.header, package=package, name=name,
-            category=naming.wrapped_assignment("  public static final Category CATEGORY = ", f"Category.{constants[category]};", 2))
+            category=naming.wrapped_assignment("  public static final Category CATEGORY = ", f"Category.{constants[category]};", 2),
+            bare=_constructor_lines(name, "HttpReading reading, HttpHeaders headers, List<Problem> problems"))
         rules += naming.switch_rule_lines(constants[category], f"new {name}(payload, cause, reading, headers)", 6)
+        bare += naming.switch_rule_lines(constants[category], f"new {name}(reading, headers, problems)", 6)
+    statuses = [line for status, category in v.status_categories
+                for line in naming.switch_rule_lines(str(status), f"Category.{constants[category]}", 6)]
     files[f"{src}/CategoryExceptions.java"] = render_template(
-        NAME, "CategoryExceptions.java.jinja", header=v.header, package=package, rules=rules)
+        NAME, "CategoryExceptions.java.jinja", header=v.header, package=package, rules=rules, bare=bare,
+        statuses=statuses)
     return files
+
+
+def _constructor_lines(name: str, parameters: str) -> list[str]:
+    """`  public NAME(PARAMETERS) {` as google-java-format lays it out: one line, else the
+    parameters on the next line."""
+    line = f"  public {name}({parameters}) {{"
+    return [line] if len(line) <= naming.COLUMN_LIMIT else [f"  public {name}(", f"      {parameters}) {{"]
 
 
 def code_class_sources(v: ContractView, package: str, src: str, values: tuple[str, ...]) -> dict[str, str]:

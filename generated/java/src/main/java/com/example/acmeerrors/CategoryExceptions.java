@@ -2,14 +2,24 @@
 package com.example.acmeerrors;
 
 import java.net.http.HttpHeaders;
+import java.util.List;
 
-/** Which exception class carries a payload: the one of its category. */
+/**
+ * Which exception class an error takes: the one of its payload's category; for a response whose
+ * payload names no category this SDK knows, or that carries none, the one of the category the
+ * registry gives its HTTP status ({@link #ofStatus}), as stripe-java's {@code RateLimitException}
+ * is any 429.
+ */
 final class CategoryExceptions {
   private CategoryExceptions() {}
 
   static ErrorPayloadException of(
       ErrorPayload payload, Throwable cause, HttpReading reading, HttpHeaders headers) {
-    return switch (payload.knownCategory()) {
+    Category category = payload.knownCategory();
+    if (category == Category.UNKNOWN_TO_SDK_VERSION && reading != null) {
+      category = ofStatus(reading.status());
+    }
+    return switch (category) {
       case RATE_LIMIT -> new RateLimitException(payload, cause, reading, headers);
       case VALIDATION -> new ValidationException(payload, cause, reading, headers);
       case AUTH -> new AuthException(payload, cause, reading, headers);
@@ -18,6 +28,40 @@ final class CategoryExceptions {
       case BUSINESS -> new BusinessException(payload, cause, reading, headers);
       case INTERNAL -> new InternalException(payload, cause, reading, headers);
       default -> new ErrorPayloadException(payload, cause, reading, headers);
+    };
+  }
+
+  /** The exception of a response read without a payload: its status's category's, if any. */
+  static ServiceException withoutPayload(
+      HttpReading reading, HttpHeaders headers, List<Problem> problems) {
+    return switch (ofStatus(reading.status())) {
+      case RATE_LIMIT -> new RateLimitException(reading, headers, problems);
+      case VALIDATION -> new ValidationException(reading, headers, problems);
+      case AUTH -> new AuthException(reading, headers, problems);
+      case UPSTREAM -> new UpstreamException(reading, headers, problems);
+      case CONFLICT -> new ConflictException(reading, headers, problems);
+      case BUSINESS -> new BusinessException(reading, headers, problems);
+      case INTERNAL -> new InternalException(reading, headers, problems);
+      default -> new NoPayloadException(reading, headers, problems);
+    };
+  }
+
+  /**
+   * The category the registry gives an HTTP error status: the one that declares it ({@code
+   * http_status}), else the one of every code answering with it; {@link
+   * Category#UNKNOWN_TO_SDK_VERSION} for a status no category has, or two share.
+   */
+  static Category ofStatus(int status) {
+    return switch (status) {
+      case 400 -> Category.VALIDATION;
+      case 401 -> Category.AUTH;
+      case 404 -> Category.VALIDATION;
+      case 409 -> Category.CONFLICT;
+      case 429 -> Category.RATE_LIMIT;
+      case 500 -> Category.INTERNAL;
+      case 503 -> Category.INTERNAL;
+      case 504 -> Category.UPSTREAM;
+      default -> Category.UNKNOWN_TO_SDK_VERSION;
     };
   }
 }

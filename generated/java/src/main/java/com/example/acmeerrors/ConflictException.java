@@ -2,12 +2,18 @@
 package com.example.acmeerrors;
 
 import java.net.http.HttpHeaders;
+import java.util.List;
 
-/** An error of the category {@link #CATEGORY}, thrown and caught as such. */
+/**
+ * An error of the category {@link #CATEGORY}, thrown and caught as such: a payload of that
+ * category, or a response whose status the registry gives it when its payload names no category
+ * this SDK knows or it carries none (only the class comes from the status; see {@link
+ * ErrorPayloadException}).
+ */
 public class ConflictException extends ErrorPayloadException {
   private static final long serialVersionUID = 1L;
 
-  /** The category of every payload this exception carries. */
+  /** The category this class stands for. */
   public static final Category CATEGORY = Category.CONFLICT;
 
   /** An exception carrying a payload of this category. */
@@ -24,5 +30,17 @@ public class ConflictException extends ErrorPayloadException {
   public ConflictException(
       ErrorPayload payload, Throwable cause, HttpReading reading, HttpHeaders headers) {
     super(payload, cause, reading, headers);
+  }
+
+  /**
+   * An exception for a response read without a payload whose status the registry gives this
+   * category (a gateway's bare 429): no payload, its code and category unknown.
+   *
+   * @param reading what {@link Errors#readHttp} found
+   * @param headers the response's headers, or null
+   * @param problems why the body is not a payload (empty when it claims none)
+   */
+  public ConflictException(HttpReading reading, HttpHeaders headers, List<Problem> problems) {
+    super(reading, headers, problems);
   }
 }

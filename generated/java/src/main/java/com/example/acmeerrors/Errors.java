@@ -750,14 +750,17 @@ public final class Errors {
 
   /**
    * Throws the error an HTTP response from {@code java.net.http} carries, as the exception of its
-   * category (catch {@link ServiceException} for every error response, {@link
-   * ErrorPayloadException} for those with a payload); returns normally when the response is no
-   * error. A response below 300 is not read when the registry marks no 2xx as an error, so a
-   * streamed body stays unread.
+   * category (catch {@link ServiceException} for every error response, a category's subclass for
+   * its errors); returns normally when the response is no error. A response whose payload names no
+   * category this SDK knows, or that carries none, takes the exception of the category the registry
+   * gives its status (a bare 429's {@code RateLimitException}: only the class comes from the
+   * status, see {@link ErrorPayloadException}). A response below 300 is not read when the registry
+   * marks no 2xx as an error, so a streamed body stays unread.
    *
-   * @throws ErrorPayloadException the category's subclass, when the response carries a payload
+   * @throws ErrorPayloadException the category's subclass, when the response carries a payload or
+   *     its status has a category
    * @throws NoPayloadException when it is an error without a payload this SDK can read (a proxy's
-   *     HTML 502, an empty 429, a body breaking the contract)
+   *     HTML 502, an empty 503, a body breaking the contract) whose status no category has, or two
    */
   public static void throwIfError(HttpResponse<?> response) {
     Optional<ServiceException> error = errorOf(response);
@@ -917,9 +920,12 @@ public final class Errors {
   }
 
   /**
-   * The exception of a reading: the payload's category exception when the payload is valid, else a
-   * {@link NoPayloadException} (with the contract's problems when the body claimed the API's error
-   * shape). Either decides through {@link #decideResponse}.
+   * The exception of a reading, the one place every response helper makes it: the payload's
+   * category exception when the payload is valid; for a payload of a category this SDK does not
+   * know, or none (with the contract's problems when the body claimed the API's error shape), the
+   * exception of the category the registry gives the status (a bare 429's {@code
+   * RateLimitException}), else {@link ErrorPayloadException} itself or a {@link
+   * NoPayloadException}. Each decides through {@link #decideResponse}.
    */
   private static Optional<ServiceException> errorOf(HttpReading reading, HttpHeaders headers) {
     if (!reading.error()) {
@@ -930,7 +936,7 @@ public final class Errors {
       return Optional.of(ErrorPayloadException.of(parsed.payload(), reading, headers));
     }
     List<Problem> problems = reading.claimed() ? parsed.problems() : List.of();
-    return Optional.of(new NoPayloadException(reading, headers, problems));
+    return Optional.of(CategoryExceptions.withoutPayload(reading, headers, problems));
   }
 
   private static List<Map.Entry<String, String>> pairs(HttpHeaders headers) {

@@ -9,7 +9,10 @@ import java.util.Random;
  * An error response with no payload this SDK can read: no payload at all (a proxy's or load
  * balancer's HTML 502, a gateway's bare 429, an empty 503, text), decided by its status, or a body
  * in the API's error shape that breaks the contract ({@link #problems()} says how), decided {@code
- * escalate}. {@link #decide} says which; the retry helpers retry what it says to retry.
+ * escalate}. {@link #decide} says which; the retry helpers retry what it says to retry. A status
+ * the registry gives one category takes that category's exception instead (a bare 429 is its {@code
+ * RateLimitException}, with the same message, decision and problems; see {@link
+ * ErrorPayloadException}): this class is for a status no category has, or two share.
  */
 public class NoPayloadException extends ServiceException {
   private static final long serialVersionUID = 1L;
@@ -30,7 +33,7 @@ public class NoPayloadException extends ServiceException {
   }
 
   // The status, why there is no payload, and the request id to quote when the response had one.
-  private static String message(HttpReading reading, List<Problem> problems) {
+  static String message(HttpReading reading, List<Problem> problems) {
     StringBuilder text = new StringBuilder("HTTP ").append(reading.status());
     if (!reading.claimed()) {
       text.append(" without an error payload");

@@ -13,10 +13,12 @@ import java.util.TreeMap;
  * Every error this SDK throws for an API's error response, and every error a service throws with
  * it: the HTTP status and headers of the response it was read from (as {@code openai-java}'s and
  * the AWS SDK's service exceptions carry them), the reading, and {@link #decide}. Its subclasses:
- * {@link ErrorPayloadException} (a payload, with one subclass per category) and {@link
- * NoPayloadException} (a response with no payload this SDK can read: a proxy's HTML 502, an empty
- * 429, a body that breaks the contract). A transport failure is no {@code ServiceException}: it
- * surfaces as the {@code IOException} the client threw ({@link TransportFailure#of} names it).
+ * {@link ErrorPayloadException} (a payload, with one subclass per category, which also stands for a
+ * response of its category's status without a payload: a gateway's bare 429) and {@link
+ * NoPayloadException} (a response with no payload this SDK can read at a status no category has: a
+ * proxy's HTML 502, a body that breaks the contract). A transport failure is no {@code
+ * ServiceException}: it surfaces as the {@code IOException} the client threw ({@link
+ * TransportFailure#of} names it).
  */
 public abstract class ServiceException extends RuntimeException {
   private static final long serialVersionUID = 1L;

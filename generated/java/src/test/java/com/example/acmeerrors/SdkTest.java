@@ -3,6 +3,7 @@ package com.example.acmeerrors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -151,9 +152,81 @@ class SdkTest {
     HttpResponse<String> junk = new FakeResponse<>(500, Map.of(), "[1]");
     Class<? extends ServiceException> expected =
         Errors.parse(Errors.readHttp(junk).payload()).ok()
+                || CategoryExceptions.ofStatus(500) != Category.UNKNOWN_TO_SDK_VERSION
             ? ErrorPayloadException.class
             : NoPayloadException.class;
     assertThrows(expected, () -> Errors.throwIfError(junk));
+  }
+
+  // The category an exception class stands for (its CATEGORY); unknown for the base classes.
+  private static Category categoryOfClass(Class<?> type) {
+    try {
+      return (Category) type.getField("CATEGORY").get(null);
+    } catch (ReflectiveOperationException e) {
+      return Category.UNKNOWN_TO_SDK_VERSION;
+    }
+  }
+
+  @Test
+  void aResponseWithoutAKnownCategoryTakesTheClassOfItsStatusAndNothingElse() {
+    ObjectNode raw = payload(FIRST).toJson();
+    raw.put(wire("code"), "CODE_FROM_A_NEWER_SERVER");
+    raw.put(wire("category"), "category_from_a_newer_server");
+    Contract.INSTANCE.fields.stream().filter(FieldSpec::hint).forEach(f -> raw.remove(f.wire()));
+    Parsed parsed = Errors.parse(raw);
+    assertTrue(parsed.ok(), parsed.problems().toString());
+    ErrorPayload unknown = parsed.payload();
+    assertSame(Category.UNKNOWN_TO_SDK_VERSION, unknown.knownCategory());
+    // A service's own error has no status to take a class from.
+    assertSame(ErrorPayloadException.class, ErrorPayloadException.of(unknown).getClass());
+    Map<String, List<String>> retryAfter = Map.of("Retry-After", List.of("2"));
+    Set<Category> seen = new HashSet<>();
+    for (int status = 400; status < 600; status++) {
+      Category byStatus = CategoryExceptions.ofStatus(status);
+      seen.add(byStatus);
+      String at = "HTTP " + status;
+      HttpReading reading = Errors.readHttp(status, List.of(Map.entry("Retry-After", "2")), "", 0);
+      // A payload of a category this SDK does not know: the status's class, the payload kept.
+      ErrorPayloadException newer = ErrorPayloadException.of(unknown, reading, null);
+      assertEquals(byStatus, categoryOfClass(newer.getClass()), at);
+      assertSame(unknown, newer.payload());
+      assertSame(Category.UNKNOWN_TO_SDK_VERSION, newer.category());
+      assertEquals("CODE_FROM_A_NEWER_SERVER", newer.errorType());
+      if (reading.claimed()) {
+        continue; // this registry reads a code from the status: a payload, of its category
+      }
+      // A gateway's bare response (no body, Retry-After), through the response helpers.
+      int s = status;
+      ServiceException bare =
+          assertThrows(ServiceException.class, () -> Errors.throwIfError(s, retryAfter, ""));
+      assertEquals(byStatus, categoryOfClass(bare.getClass()), at);
+      if (byStatus == Category.UNKNOWN_TO_SDK_VERSION) {
+        assertSame(NoPayloadException.class, bare.getClass(), at);
+      } else {
+        ErrorPayloadException e = assertInstanceOf(ErrorPayloadException.class, bare, at);
+        assertEquals(Optional.empty(), e.optionalPayload());
+        assertThrows(IllegalStateException.class, e::payload);
+        assertThrows(IllegalStateException.class, e::toHttp);
+        assertSame(Code.UNKNOWN_TO_SDK_VERSION, e.code());
+        assertSame(Category.UNKNOWN_TO_SDK_VERSION, e.category());
+        assertFalse(e.isRetryable());
+        assertEquals(List.of(), e.problems());
+        assertEquals(Optional.empty(), e.requestId());
+      }
+      // Only the class comes from the status: the message, error type and decision are a bare
+      // response's, its Retry-After read.
+      assertEquals(NoPayloadException.message(reading, List.of()), bare.getMessage());
+      assertEquals(Integer.toString(status), bare.errorType());
+      assertEquals(status, bare.status());
+      assertEquals(Optional.of("2"), bare.headers().firstValue("retry-after"));
+      assertEquals(
+          Errors.decideResponse(reading, 1, 5, Long.MAX_VALUE, null),
+          bare.decide(1, 5, Long.MAX_VALUE, null));
+      assertEquals(Reason.STATUS_FALLBACK, bare.decide(1).reason());
+    }
+    // A status two categories share, or none has, stays the base class: 600 is no HTTP status.
+    assertSame(Category.UNKNOWN_TO_SDK_VERSION, CategoryExceptions.ofStatus(600));
+    assertTrue(seen.contains(Category.UNKNOWN_TO_SDK_VERSION));
   }
 
   @Test
@@ -385,8 +458,14 @@ class SdkTest {
             () -> Errors.throwIfError(502, html, "<html><body>502 Bad Gateway</body></html>"));
     assertEquals(502, proxy.status());
     if (!proxy.reading().orElseThrow().claimed()) {
-      assertSame(NoPayloadException.class, proxy.getClass());
-      assertEquals(List.of(), ((NoPayloadException) proxy).problems());
+      // The class of the category the registry gives 502, if one; else NoPayloadException.
+      assertEquals(CategoryExceptions.ofStatus(502), categoryOfClass(proxy.getClass()));
+      assertTrue(proxy instanceof NoPayloadException || proxy instanceof ErrorPayloadException);
+      assertEquals(
+          List.of(),
+          proxy instanceof NoPayloadException n
+              ? n.problems()
+              : ((ErrorPayloadException) proxy).problems());
       assertEquals(Reason.STATUS_FALLBACK, proxy.decide(1).reason());
       assertEquals(Errors.statusAction(502), proxy.decide(1).action());
       assertEquals("502", proxy.errorType());
@@ -796,6 +875,19 @@ class SdkTest {
     HttpReading invalid = Errors.readHttp(502, List.of(), claimed, 0);
     if (invalid.claimed()) {
       assertEquals(Reason.INVALID_PAYLOAD, Errors.decideResponse(invalid, 1).reason());
+    }
+    // Thrown, it takes the class of its status's category, if any, and keeps its problems.
+    for (int status : new int[] {429, 502}) {
+      if (Errors.readHttp(status, List.of(), claimed, 0).claimed()) {
+        ServiceException e = Errors.errorOf(status, Map.of(), claimed).orElseThrow();
+        assertEquals(CategoryExceptions.ofStatus(status), categoryOfClass(e.getClass()));
+        List<Problem> problems =
+            e instanceof NoPayloadException n
+                ? n.problems()
+                : assertInstanceOf(ErrorPayloadException.class, e).problems();
+        assertFalse(problems.isEmpty());
+        assertEquals(Reason.INVALID_PAYLOAD, e.decide(1).reason());
+      }
     }
   }
 
