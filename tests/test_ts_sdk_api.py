@@ -16,7 +16,7 @@ node: building and type-checking the SDK is most of each check, so the consumers
   misspelt code literal does not compile while an unknown code is still represented
   (`UnknownCode`), `status` and `headers` on the error, `decide(error)`, axios responses and errors
   read as axios types them, and the observation hooks of `retry` (onAttempt, a logger, an
-  OpenTelemetry-shaped span setting `error.type`) (hooks.ts).
+  OpenTelemetry-shaped span given `error.type` only by the attempt `retry` gives up on) (hooks.ts).
 """
 
 from __future__ import annotations
@@ -215,13 +215,26 @@ async function main(): Promise<void> {
     if (attempt === 2) throw refused;
     return "answer";
   }, { sleep: async () => {}, logger, span, onAttempt: (event) => { events.push(event); } });
+  const recovered = attributes.splice(0);  // retried twice, then an answer: the call did not fail
   let rejected = "";
   try {
     await retry(async () => { throw refused; }, { maxAttempts: 2, sleep: async () => {}, logger, span });
   } catch (error) {
     rejected = errorType(error);
   }
-  out["hooks"] = { value, rejected, logged, attributes,
+  const exhausted = attributes.splice(0);
+  // OpenTelemetry's error.type only on the call that fails: a retried 429 then an answer sets
+  // nothing; a retried 429 then an AUTH_EXPIRED it gives up on (stop) sets that code, once.
+  const limit = new ErrorPayloadError(newError("RATE_LIMITED", "c-6"));
+  await retry(async (attempt) => { if (attempt === 1) throw limit; return "later"; }, { sleep: async () => {}, span });
+  const pastLimit = attributes.splice(0);
+  await retry(async (attempt) => { throw attempt === 1 ? limit : new ErrorPayloadError(newError("AUTH_EXPIRED", "c-7")); },
+              { sleep: async () => {}, span }).catch(() => undefined);
+  const thenAuth = attributes.splice(0);
+  // An error the contract does not judge (decision null) is rejected at once and sets nothing.
+  await retry(async () => { throw new RangeError("a bug"); }, { sleep: async () => {}, span }).catch(() => undefined);
+  const foreign = attributes.splice(0);
+  out["hooks"] = { value, rejected, logged, attributes: { recovered, exhausted, pastLimit, thenAuth, foreign },
     events: events.map((e) => [e.attempt, e.decision?.action ?? null, e.decision?.reason ?? null, e.delayMs]) };
   console.log(JSON.stringify(out));
 }
@@ -483,7 +496,10 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     hooks = got["hooks"]
     assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
     assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]
-    assert hooks["attributes"] == [["error.type", "502"], ["error.type", "refused"], ["error.type", "refused"], ["error.type", "refused"]]
+    # error.type only on the attempt retry gives up on, as the semantic conventions ask (the 502 and
+    # the refusal retried before an answer set nothing), and never for an error it does not judge.
+    assert hooks["attributes"] == {"recovered": [], "exhausted": [["error.type", "refused"]], "pastLimit": [],
+                                   "thenAuth": [["error.type", "AUTH_EXPIRED"]], "foreign": []}
     assert [level for level, _ in hooks["logged"]] == ["info", "info", "info", "warn"]
     assert "502" in hooks["logged"][0][1] and "500 ms" in hooks["logged"][0][1]
     assert "giving up" in hooks["logged"][3][1] and "attempts-exhausted" in hooks["logged"][3][1]
