@@ -38,9 +38,9 @@ export function typeErrors(error: ErrorPayloadError): void {  // compiled, never
   // @ts-expect-error a misspelt code literal has no overlap with Code | UnknownCode | null
   if (error.code === "card_decline") return;
   if (error instanceof CardError) {
-    const category: "card_error" = error.category;
-    // @ts-expect-error a CardError's category is card_error
-    const other: "rate_limit_error" = error.category;
+    const category: "card_error" = error.classCategory;
+    // @ts-expect-error a CardError's class is card_error's
+    const other: "rate_limit_error" = error.classCategory;
     void category; void other;
   }
   const known: Code | UnknownCode | null = error.code;
@@ -55,6 +55,9 @@ const bodies: Record<string, [number, Record<string, string>, string]> = {
   "/missing": [404, { "request-id": "req_5" }, '{"error":{"type":"invalid_request_error","code":"resource_missing"}}'],
   "/stripe": [500, { "request-id": "req_6" }, '{"error":{"type":"api_error"}}'],
   "/proxy": [502, { "content-type": "text/html" }, "<html>Bad gateway</html>"],
+  "/gateway": [429, { "retry-after": "3" }, ""],
+  "/shared": [400, { "content-type": "text/html" }, "<html>Bad request</html>"],
+  "/velocity": [402, { "request-id": "req_7" }, '{"error":{"type":"card_error","code":"card_velocity_exceeded"}}'],
   "/ok": [200, {}, '{"id":"ch_1"}'],
 };
 let flaky = 0;
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
   const address = server.address();
   const api = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
   const out: Record<string, unknown> = {};
-  for (const path of ["/limited", "/declined", "/newer", "/key", "/missing", "/stripe", "/proxy"]) {
+  for (const path of ["/limited", "/declined", "/newer", "/key", "/missing", "/stripe", "/proxy", "/gateway", "/shared", "/velocity"]) {
     out[path] = await get(api, path).then(() => "no error", described);
   }
   const ok = await fetch(api + "/ok");
@@ -105,8 +108,11 @@ def test_a_strict_consumer_of_stripes_package_catches_each_category_from_real_re
         tmp_path: Path, node_bin: Path) -> None:
     """Issue 40 on examples/apis/stripe.yaml: each Stripe `type` is caught with `instanceof` (its
     class named once: RateLimitError, not RateLimitErrorError) from a fetch response read by
-    `fromResponse`, with status, headers and `decide(error)`; a misspelt code literal does not
-    compile; a 2xx body is left unread; retry gets past a proxy's HTML 502."""
+    `fromResponse`, with status, headers and `decide(error)`; a response without a category the
+    package knows takes the class of its status's one category (a bare 429: RateLimitError; 402:
+    CardError), the base class for a status two categories share (400) or none (a proxy's 502); a
+    misspelt code literal does not compile; a 2xx body is left unread; retry gets past a proxy's
+    HTML 502."""
     build_to(ROOT / "examples" / "apis" / "stripe.yaml", tmp_path / "out", "typescript")
     consumer = tmp_path / "consumer"
     consumer.mkdir()
@@ -135,8 +141,14 @@ def test_a_strict_consumer_of_stripes_package_catches_each_category_from_real_re
     assert got["/limited"] == [["RateLimitError"], "RateLimitError", 429, "rate_limit", "req_1", "pause", "registry", 2000]
     assert got["/declined"] == [["CardError"], "CardError", 402, "card_declined", "req_2", "skip", "registry", None]
     # A code newer than the package stays representable (UnknownCode). Stripe's registry reads no
-    # category from the response (its `type` is read as a code only), so the error is the base class.
+    # category from the response (its `type` is read as a code only), so the class is the status's:
+    # 400 is declared by two categories (invalid_request_error, idempotency_error), so the base class.
     assert got["/newer"] == [[], "ErrorPayloadError", 400, "unknown brand_new_decline", "req_3", "escalate", "unknown-code", None]
+    assert got["/shared"][:3] == [[], "ErrorPayloadError", 400]
+    # ...while 402 is card_error's alone: a card code newer than the package is still a CardError.
+    assert got["/velocity"][:4] == [["CardError"], "CardError", 402, "unknown card_velocity_exceeded"]
+    # A gateway's bare 429 is a RateLimitError, as stripe-node's StripeRateLimitError is any 429.
+    assert got["/gateway"] == [["RateLimitError"], "RateLimitError", 429, None, None, "pause", "status-fallback", 3000]
     assert got["/key"][:4] == [["AuthenticationError"], "AuthenticationError", 401, "invalid_request_error-401"]
     assert got["/missing"][:4] == [["InvalidRequestError"], "InvalidRequestError", 404, "resource_missing"]
     assert got["/stripe"][:4] == [["ApiError"], "ApiError", 500, "api_error"] and got["/stripe"][5] == "retry"

@@ -14,9 +14,10 @@ node: building and type-checking the SDK is most of each check, so the consumers
   misspelt.ts, retry.ts).
 - Issue 40: error classes per category (`instanceof RateLimitError`), `error.code` typed so that a
   misspelt code literal does not compile while an unknown code is still represented
-  (`UnknownCode`), `status` and `headers` on the error, `decide(error)`, axios responses and errors
+  (`UnknownCode`), `status` and `headers` on the error, the class of a response without a known
+  category taken from its status (a bare 429 is a RateLimitError), `decide(error)`, axios responses and errors
   read as axios types them, and the observation hooks of `retry` (onAttempt, a logger, an
-  OpenTelemetry-shaped span setting `error.type`) (hooks.ts).
+  OpenTelemetry-shaped span given `error.type` only by the attempt `retry` gives up on) (hooks.ts).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typing import Any
 
 import pytest
 
-from conftest import REGISTRY, build_to, tsc
+from conftest import REGISTRY, build_to, load_registry, tsc
+from errgen.contract import view
 
 CONSUMER = """
 import {
@@ -123,8 +125,8 @@ console.log(JSON.stringify([retryable, limited, missing.did_you_mean ?? null, Ob
 
 HOOKS = """
 import {
-  AuthError, decide, ErrorPayloadError, errorType, newError, RateLimitError, retry, UnknownCode, ValidationError,
-  type AttemptEvent, type Code, type SpanLike,
+  AuthError, decide, ErrorPayloadError, errorType, InternalError, newError, RateLimitError, retry, STATUS_CATEGORIES, UnknownCode,
+  ValidationError, type AttemptEvent, type Code, type SpanLike,
 } from "./sdk/src/index";
 
 // axios' own declarations, abridged (axios/index.d.ts 1.x): what an application's values are typed as.
@@ -147,13 +149,23 @@ export function typeErrors(error: ErrorPayloadError): void {  // compiled, never
   const code: Code | null = error.code;
   void code;
   if (error instanceof RateLimitError) {
+    const classCategory: "rate_limit" = error.classCategory;
+    // @ts-expect-error a RateLimitError's class is rate_limit's
+    const other: "validation" = error.classCategory;
+    // @ts-expect-error its category is the payload's: null for a gateway's bare 429, a newer server's as sent
     const category: "rate_limit" = error.category;
-    // @ts-expect-error a RateLimitError's category is rate_limit
-    const other: "validation" = error.category;
-    void category; void other;
+    void classCategory; void other; void category;
   }
   // @ts-expect-error headers are read-only
   error.headers["x-a"] = "b";
+}
+
+export function classes(error: ErrorPayloadError): string {  // compiled, never run
+  if (error instanceof RateLimitError) return "limited";
+  if (error instanceof AuthError) return "auth";
+  // @ts-expect-error the classes are told apart: past them an ErrorPayloadError is left, not never
+  const none: never = error;
+  return String(none);
 }
 
 const out: Record<string, unknown> = {};
@@ -173,6 +185,25 @@ out["proxy"] = proxy === null ? null : [proxy.constructor === ErrorPayloadError,
   decide(proxy).action, decide(proxy).reason];
 out["thrown"] = [thrown instanceof AuthError, thrown.name, made instanceof AuthError, made.name];
 
+// A response whose payload names no category this SDK knows takes the class of the category the
+// registry gives its status (STATUS_CATEGORIES), as stripe-node's RateLimitError is any 429.
+const gateway = ErrorPayloadError.fromHttp(429, { "Retry-After": "5" }, "", 0);
+const cosmic = ErrorPayloadError.fromHttp(429, {}, JSON.stringify({ code: "BRAND_NEW", category: "cosmic", retryable: true,
+  scope: "service", correlation_id: "c-8" }), 0);
+const busy = ErrorPayloadError.fromHttp(503, { "Content-Type": "text/html" }, "<html>busy</html>", 0);
+const own = { code: "BRAND_NEW", category: "cosmic", retryable: false, scope: "request", correlation_id: "c-9" };
+out["byStatus"] = {
+  gateway: gateway === null ? null : [gateway instanceof RateLimitError, gateway.name, gateway.category, gateway.classCategory,
+    gateway.code, gateway.status, gateway.decide().action, gateway.decide().reason, gateway.decide().delayMs],
+  cosmic: cosmic === null ? null : [cosmic instanceof RateLimitError, cosmic.category, cosmic.classCategory, cosmic.codeText,
+    cosmic.decide().reason],
+  busy: busy === null ? null : [busy instanceof InternalError, busy.name, busy.decide().reason],
+  proxy: proxy === null ? null : [proxy.classCategory, proxy.name],
+  ofStatus: [ErrorPayloadError.of(null, { status: 429 }).name, ErrorPayloadError.of(own, { status: 409 }).name,
+    ErrorPayloadError.of(own).name, ErrorPayloadError.of(newError("AUTH_EXPIRED", "c-10"), { status: 429 }).name],
+  table: STATUS_CATEGORIES,
+};
+
 // axios: a response as axios gives it (data parsed, header values lists or numbers), and its error.
 const body = { code: "RATE_LIMITED", category: "rate_limit", retryable: true, scope: "service", correlation_id: "c-5" };
 const response: AxiosResponse<unknown> = { data: body, status: 429, statusText: "Too Many Requests",
@@ -184,7 +215,7 @@ const ok = ErrorPayloadError.fromAxios(success);
 const refusedAxios: AxiosError<unknown> = Object.assign(new Error("connect ECONNREFUSED"), { isAxiosError: true, code: "ECONNREFUSED" });
 const thrownLimit = ErrorPayloadError.fromAxios(axiosError(response), 0);  // what `axios.get` rejects with on that 429
 out["axios"] = [fromResponse?.code ?? null, fromResponse?.headers["set-cookie"] ?? null, fromResponse?.decide().delayMs ?? null,
-  fromError?.status ?? null, fromError?.decide().reason ?? null, ok];
+  fromError?.status ?? null, fromError?.decide().reason ?? null, ok, fromError?.name ?? null];
 out["axiosThrown"] = thrownLimit === null ? null : [thrownLimit instanceof RateLimitError, thrownLimit.code, thrownLimit.status,
   thrownLimit.headers["retry-after"] ?? null, thrownLimit.decide().action, thrownLimit.decide().delayMs,
   ErrorPayloadError.fromAxios(refusedAxios)];
@@ -215,13 +246,26 @@ async function main(): Promise<void> {
     if (attempt === 2) throw refused;
     return "answer";
   }, { sleep: async () => {}, logger, span, onAttempt: (event) => { events.push(event); } });
+  const recovered = attributes.splice(0);  // retried twice, then an answer: the call did not fail
   let rejected = "";
   try {
     await retry(async () => { throw refused; }, { maxAttempts: 2, sleep: async () => {}, logger, span });
   } catch (error) {
     rejected = errorType(error);
   }
-  out["hooks"] = { value, rejected, logged, attributes,
+  const exhausted = attributes.splice(0);
+  // OpenTelemetry's error.type only on the call that fails: a retried 429 then an answer sets
+  // nothing; a retried 429 then an AUTH_EXPIRED it gives up on (stop) sets that code, once.
+  const limit = new ErrorPayloadError(newError("RATE_LIMITED", "c-6"));
+  await retry(async (attempt) => { if (attempt === 1) throw limit; return "later"; }, { sleep: async () => {}, span });
+  const pastLimit = attributes.splice(0);
+  await retry(async (attempt) => { throw attempt === 1 ? limit : new ErrorPayloadError(newError("AUTH_EXPIRED", "c-7")); },
+              { sleep: async () => {}, span }).catch(() => undefined);
+  const thenAuth = attributes.splice(0);
+  // An error the contract does not judge (decision null) is rejected at once and sets nothing.
+  await retry(async () => { throw new RangeError("a bug"); }, { sleep: async () => {}, span }).catch(() => undefined);
+  const foreign = attributes.splice(0);
+  out["hooks"] = { value, rejected, logged, attributes: { recovered, exhausted, pastLimit, thenAuth, foreign },
     events: events.map((e) => [e.attempt, e.decision?.action ?? null, e.decision?.reason ?? null, e.delayMs]) };
   console.log(JSON.stringify(out));
 }
@@ -475,7 +519,18 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     assert got["newer"] == [True, True, "BRAND_NEW", "BRAND_NEW", "BRAND_NEW", "unknown-code"]
     assert got["proxy"] == [True, None, None, 502, "retry", "status-fallback"]
     assert got["thrown"] == [False, "ErrorPayloadError", True, "AuthError"]
-    assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None]
+    # No payload, or a category this SDK does not know: the class of the category the registry
+    # gives the status (429 rate_limit, 503 internal: registry/errors.yaml has no 502, so a proxy's
+    # 502 stays the base class); the category stays as sent, the decision as before.
+    by_status = got["byStatus"]
+    assert by_status["gateway"] == [True, "RateLimitError", None, "rate_limit", None, 429, "pause", "status-fallback", 5000]
+    assert by_status["cosmic"] == [True, "cosmic", "rate_limit", "BRAND_NEW", "unknown-code"]
+    assert by_status["busy"] == [True, "InternalError", "status-fallback"]
+    assert by_status["proxy"] == [None, "ErrorPayloadError"]
+    # A known category wins over the status; an error a service makes without a status is the base class.
+    assert by_status["ofStatus"] == ["RateLimitError", "ConflictError", "ErrorPayloadError", "AuthError"]
+    assert by_status["table"] == {str(status): category for status, category in view(load_registry()).status_categories}
+    assert got["axios"] == ["RATE_LIMITED", "a=1, b=2", 4000, 503, "status-fallback", None, "InternalError"]
     # The AxiosError axios rejects with carries `status` beside `response`: read from the response.
     assert got["axiosThrown"] == [True, "RATE_LIMITED", 429, "4", "pause", 4000, None]
     # fromAxios takes a catch's `unknown` as it is: an interceptor is one line, no cast, no guard.
@@ -483,7 +538,10 @@ def test_error_classes_codes_axios_and_retry_hooks_from_a_strict_consumer(compil
     hooks = got["hooks"]
     assert hooks["value"] == "answer" and hooks["rejected"] == "refused"
     assert hooks["events"] == [[1, "retry", "status-fallback", 500], [2, "retry", "transport-failure", 1000]]
-    assert hooks["attributes"] == [["error.type", "502"], ["error.type", "refused"], ["error.type", "refused"], ["error.type", "refused"]]
+    # error.type only on the attempt retry gives up on, as the semantic conventions ask (the 502 and
+    # the refusal retried before an answer set nothing), and never for an error it does not judge.
+    assert hooks["attributes"] == {"recovered": [], "exhausted": [["error.type", "refused"]], "pastLimit": [],
+                                   "thenAuth": [["error.type", "AUTH_EXPIRED"]], "foreign": []}
     assert [level for level, _ in hooks["logged"]] == ["info", "info", "info", "warn"]
     assert "502" in hooks["logged"][0][1] and "500 ms" in hooks["logged"][0][1]
     assert "giving up" in hooks["logged"][3][1] and "attempts-exhausted" in hooks["logged"][3][1]

@@ -6,7 +6,7 @@
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS,
   DID_YOU_MEAN_LIMIT, ENVELOPE, ENVELOPE_ARRAY, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE,
-  REGISTRY_NAME, RESPONSE,
+  REGISTRY_NAME, RESPONSE, STATUS_CATEGORIES,
 } from "./contract.js";
 import type { Action, Category, Code, Parsed, Reason } from "./contract.js";
 import type { ErrorPayload, NewErrorFields, PayloadOf } from "./payload.js";
@@ -684,7 +684,9 @@ export interface ErrorPayloadErrorOptions {
  * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
  * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
  * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
- * received. */
+ * received. A client's error is an instance of a category's class (`RateLimitError`): the
+ * payload's category, else the category the registry gives the status (`ErrorPayloadError.of`);
+ * this class itself when neither names one. */
 export class ErrorPayloadError extends Error {
   readonly payload: ErrorPayload | Json | null;
   /** What was received: the payload object, or a body's text, or null. */
@@ -695,7 +697,9 @@ export class ErrorPayloadError extends Error {
   readonly code: Code | UnknownCode | null;
   readonly codeText: string | null;
   /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
-   * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+   * without a payload. Each known category has its error class (`instanceof RateLimitError`),
+   * which a response may also get from its status alone: a bare 429 is a RateLimitError whose
+   * `category` is null (`classCategory` names the class's). */
   readonly category: Category | string | null;
   readonly retryable: boolean;
   readonly correlationId: string;
@@ -734,6 +738,14 @@ export class ErrorPayloadError extends Error {
     this.reading = options.reading ?? null;
   }
 
+  /** The category of this error's class: the payload's category, or for a response whose payload
+   * names none this SDK knows, the one the registry gives its status (`STATUS_CATEGORIES`: a bare
+   * 429 is a RateLimitError, its `classCategory` "rate_limit", its `category` null); null for this
+   * class itself. `instanceof RateLimitError` narrows it to "rate_limit". */
+  get classCategory(): Category | null {
+    return null;
+  }
+
   /** Whether the code is this registry's (narrows `code` and `payload`). */
   isKnown(): this is ErrorPayloadError & { readonly code: Code; readonly payload: ErrorPayload } {
     return typeof this.code === "string";
@@ -761,7 +773,8 @@ export class ErrorPayloadError extends Error {
     return payload;
   }
 
-  /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+  /** The error of a fetch `Response` (`readResponse`; its class as `fromReading` picks it: a bare
+   * 429 is a RateLimitError), or null when it is not an error. A
    * success's body is left unread (unless the registry marks errors sent with a success status,
    * `error_when`), so the caller can still read it. */
   static async fromResponse(response: FetchResponse, nowMs: number = Date.now()): Promise<ErrorPayloadError | null> {
@@ -769,7 +782,8 @@ export class ErrorPayloadError extends Error {
     return ErrorPayloadError.fromReading(await readResponse(response, nowMs), response.headers);
   }
 
-  /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
+  /** The error of an HTTP response (`readHttp`; its class as `fromReading` picks it), or null when
+   * the response is not an error. */
   static fromHttp(status: number, headers: Headers, body: unknown, nowMs: number = Date.now()): ErrorPayloadError | null {
     return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
   }
@@ -794,19 +808,27 @@ export class ErrorPayloadError extends Error {
     return ErrorPayloadError.fromReading(readHttp(Number(response["status"]), headers, parsedBody(response["data"]), nowMs), headers);
   }
 
-  /** The error of a reading (null when it is not an error), with the response's headers. */
+  /** The error of a reading (null when it is not an error), with the response's headers, of the
+   * class `ErrorPayloadError.of` picks: the payload's category's, else its status's category's
+   * (a bare 429 is a RateLimitError), else this class. */
   static fromReading(reading: HttpReading, headers: Headers = {}): ErrorPayloadError | null {
     if (!reading.error) return null;
     return ErrorPayloadError.of(isObject(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
   }
 
   /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
-   * payload), or this class when its category is not one of the registry's. */
+   * payload). Without a payload, or when it names no category of the registry (a newer server's),
+   * the class of the category the registry gives the HTTP status (`options.status`, else the
+   * reading's; `STATUS_CATEGORIES`), as stripe-node's and openai-node's RateLimitError is any 429:
+   * a gateway's bare 429 is a RateLimitError. Else, or with no status (an error a service makes
+   * itself), this class. */
   static of(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}): ErrorPayloadError {
     const given: unknown = payload;
-    const category = isObject(given) ? own(given, w("category")) : undefined;
-    const made = typeof category === "string" && (CATEGORIES as readonly string[]).includes(category)
-      ? categoryErrorClass(category as Category) : ErrorPayloadError;
+    const named = isObject(given) ? own(given, w("category")) : undefined;
+    const status = options.status ?? options.reading?.status ?? null;
+    const category = typeof named === "string" && (CATEGORIES as readonly string[]).includes(named) ? named as Category
+      : status !== null ? STATUS_CATEGORIES[status] : undefined;
+    const made = category !== undefined ? categoryErrorClass(category) : ErrorPayloadError;
     return new made(payload, options);
   }
 }
@@ -826,8 +848,11 @@ export class UnknownCode {
   }
 }
 
-/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
-export type CategoryError<C extends Category> = ErrorPayloadError & { readonly category: C };
+/** An error of one category's class (`RateLimitError`): `classCategory` is `C`. Its `category`
+ * stays what the payload said, as on ErrorPayloadError: usually `C`, but null for a response that
+ * got the class from its status alone (a gateway's bare 429, by `STATUS_CATEGORIES`), and a
+ * newer server's category as sent for one whose payload names a category this SDK does not know. */
+export type CategoryError<C extends Category> = ErrorPayloadError & { readonly classCategory: C };
 
 /** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
 export interface CategoryErrorClass<C extends Category> {
@@ -838,7 +863,8 @@ export interface CategoryErrorClass<C extends Category> {
 const CATEGORY_CLASSES = new Map<string, CategoryErrorClass<Category>>();
 
 /** The error class of `category`, one per category (the package exports each under its name,
- * CATEGORY_ERRORS); made once, on first use. */
+ * CATEGORY_ERRORS); made once, on first use. `ErrorPayloadError.of` picks it by the payload's
+ * category, else by the response's status. */
 export function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C> {
   let made = CATEGORY_CLASSES.get(category);
   if (made === undefined) {
@@ -847,6 +873,10 @@ export function categoryErrorClass<C extends Category>(category: C): CategoryErr
       constructor(payload: ErrorPayload | Json | null, options: ErrorPayloadErrorOptions = {}) {
         super(payload, options);
         this.name = name;
+      }
+
+      override get classCategory(): Category {
+        return category;
       }
     } as unknown as CategoryErrorClass<Category>;
     Object.defineProperty(made, "name", { value: name });

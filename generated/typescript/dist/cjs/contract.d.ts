@@ -81,5 +81,11 @@ export declare const FALLBACK_ACTIONS: Readonly<Partial<Record<string, Action>>>
 /** Category -> the name of its error class (errors.ts exports each). */
 export declare const CATEGORY_ERRORS: Readonly<Partial<Record<string, string>>>;
 
+/** HTTP status -> the one category the registry gives it (the category declaring the status, else
+ * the one every code answering with it belongs to): the error class of a response whose payload
+ * names no category this SDK knows (a gateway's bare 429). A status two categories share is
+ * absent: such a response is an ErrorPayloadError. */
+export declare const STATUS_CATEGORIES: Readonly<Partial<Record<number, Category>>>;
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 export declare const EXHAUSTED: Readonly<Partial<Record<Action, Action>>>;

@@ -34,7 +34,10 @@ export interface RetryOptions {
      * anything with `info` and `warn` (default: nothing is logged). */
     readonly logger?: RetryLogger | undefined;
     /** The OpenTelemetry span of the call (any object with `setAttribute`: no dependency on
-     * @opentelemetry/api): each failed attempt sets `error.type` (`errorType`). */
+     * @opentelemetry/api): when the call ends with a decided error (the attempt `retry` gives up
+     * on, rejecting with it), that error sets `error.type` (`errorType`), once. An attempt that is
+     * retried sets nothing (a call that then succeeds has no `error.type`, as OpenTelemetry's
+     * semantic conventions ask), nor does an error the contract does not judge (decision null). */
     readonly span?: SpanLike | undefined;
 }
 /** One failed attempt, as `onAttempt` is told it. */

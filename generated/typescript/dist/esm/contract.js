@@ -99,6 +99,21 @@ export const CATEGORY_ERRORS = {
   "internal": "InternalError",
 };
 
+/** HTTP status -> the one category the registry gives it (the category declaring the status, else
+ * the one every code answering with it belongs to): the error class of a response whose payload
+ * names no category this SDK knows (a gateway's bare 429). A status two categories share is
+ * absent: such a response is an ErrorPayloadError. */
+export const STATUS_CATEGORIES = {
+  400: "validation",
+  401: "auth",
+  404: "validation",
+  409: "conflict",
+  429: "rate_limit",
+  500: "internal",
+  503: "internal",
+  504: "upstream",
+};
+
 /** A timed action (it waits a delay) -> what it becomes when the attempts run out. */
 export const EXHAUSTED = {
   retry: "escalate",

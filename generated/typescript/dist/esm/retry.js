@@ -21,7 +21,9 @@ export function errorType(error) {
 }
 function observe(options, event) {
     const { attempt, error, decision, delayMs } = event;
-    options.span?.setAttribute("error.type", errorType(error));
+    // The operation ends with this error: error.type describes how it failed, never a recovered attempt.
+    if (decision !== null && delayMs === null)
+        options.span?.setAttribute("error.type", errorType(error));
     options.onAttempt?.(event);
     if (options.logger === undefined || decision === null)
         return;

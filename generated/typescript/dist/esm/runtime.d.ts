@@ -219,7 +219,9 @@ export interface ErrorPayloadErrorOptions {
  * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
  * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
  * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
- * received. */
+ * received. A client's error is an instance of a category's class (`RateLimitError`): the
+ * payload's category, else the category the registry gives the status (`ErrorPayloadError.of`);
+ * this class itself when neither names one. */
 export declare class ErrorPayloadError extends Error {
     readonly payload: ErrorPayload | Json | null;
     /** What was received: the payload object, or a body's text, or null. */
@@ -230,7 +232,9 @@ export declare class ErrorPayloadError extends Error {
     readonly code: Code | UnknownCode | null;
     readonly codeText: string | null;
     /** The payload's category (a `Category` for this registry's; a newer server's as sent), null
-     * without a payload. Each known category has its error class (`instanceof RateLimitError`). */
+     * without a payload. Each known category has its error class (`instanceof RateLimitError`),
+     * which a response may also get from its status alone: a bare 429 is a RateLimitError whose
+     * `category` is null (`classCategory` names the class's). */
     readonly category: Category | string | null;
     readonly retryable: boolean;
     readonly correlationId: string;
@@ -241,6 +245,11 @@ export declare class ErrorPayloadError extends Error {
     readonly headers: Readonly<Record<string, string>>;
     readonly reading: HttpReading | null;
     constructor(payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions);
+    /** The category of this error's class: the payload's category, or for a response whose payload
+     * names none this SDK knows, the one the registry gives its status (`STATUS_CATEGORIES`: a bare
+     * 429 is a RateLimitError, its `classCategory` "rate_limit", its `category` null); null for this
+     * class itself. `instanceof RateLimitError` narrows it to "rate_limit". */
+    get classCategory(): Category | null;
     /** Whether the code is this registry's (narrows `code` and `payload`). */
     isKnown(): this is ErrorPayloadError & {
         readonly code: Code;
@@ -254,11 +263,13 @@ export declare class ErrorPayloadError extends Error {
     toHttp(problem?: boolean): HttpResponse;
     toMcpResult(): ReturnType<typeof toMcpResult>;
     private carried;
-    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+    /** The error of a fetch `Response` (`readResponse`; its class as `fromReading` picks it: a bare
+     * 429 is a RateLimitError), or null when it is not an error. A
      * success's body is left unread (unless the registry marks errors sent with a success status,
      * `error_when`), so the caller can still read it. */
     static fromResponse(response: FetchResponse, nowMs?: number): Promise<ErrorPayloadError | null>;
-    /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
+    /** The error of an HTTP response (`readHttp`; its class as `fromReading` picks it), or null when
+     * the response is not an error. */
     static fromHttp(status: number, headers: Headers, body: unknown, nowMs?: number): ErrorPayloadError | null;
     /** The error of a response a client has already parsed (axios: an `AxiosResponse`, or the
      * `AxiosError` it rejects with, read from its `response`), or null when it is not an error or an
@@ -269,10 +280,16 @@ export declare class ErrorPayloadError extends Error {
     static fromAxios(given: ParsedResponse | {
         readonly response?: ParsedResponse | undefined;
     } | unknown, nowMs?: number): ErrorPayloadError | null;
-    /** The error of a reading (null when it is not an error), with the response's headers. */
+    /** The error of a reading (null when it is not an error), with the response's headers, of the
+     * class `ErrorPayloadError.of` picks: the payload's category's, else its status's category's
+     * (a bare 429 is a RateLimitError), else this class. */
     static fromReading(reading: HttpReading, headers?: Headers): ErrorPayloadError | null;
     /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
-     * payload), or this class when its category is not one of the registry's. */
+     * payload). Without a payload, or when it names no category of the registry (a newer server's),
+     * the class of the category the registry gives the HTTP status (`options.status`, else the
+     * reading's; `STATUS_CATEGORIES`), as stripe-node's and openai-node's RateLimitError is any 429:
+     * a gateway's bare 429 is a RateLimitError. Else, or with no status (an error a service makes
+     * itself), this class. */
     static of(payload: ErrorPayload | Json | null, options?: ErrorPayloadErrorOptions): ErrorPayloadError;
 }
 /** A code this SDK does not know (a newer server's), kept as sent (`text`). Not a string, so that
@@ -284,9 +301,12 @@ export declare class UnknownCode {
     toString(): string;
     toJSON(): string;
 }
-/** The error of one category: an ErrorPayloadError whose `category` is `C`. */
+/** An error of one category's class (`RateLimitError`): `classCategory` is `C`. Its `category`
+ * stays what the payload said, as on ErrorPayloadError: usually `C`, but null for a response that
+ * got the class from its status alone (a gateway's bare 429, by `STATUS_CATEGORIES`), and a
+ * newer server's category as sent for one whose payload names a category this SDK does not know. */
 export type CategoryError<C extends Category> = ErrorPayloadError & {
-    readonly category: C;
+    readonly classCategory: C;
 };
 /** The class of a category's errors (`RateLimitError`): `instanceof` narrows to its errors. */
 export interface CategoryErrorClass<C extends Category> {
@@ -294,7 +314,8 @@ export interface CategoryErrorClass<C extends Category> {
     readonly prototype: CategoryError<C>;
 }
 /** The error class of `category`, one per category (the package exports each under its name,
- * CATEGORY_ERRORS); made once, on first use. */
+ * CATEGORY_ERRORS); made once, on first use. `ErrorPayloadError.of` picks it by the payload's
+ * category, else by the response's status. */
 export declare function categoryErrorClass<C extends Category>(category: C): CategoryErrorClass<C>;
 /** What `ErrorPayloadError.fromAxios` reads of a response whose client parsed the body (axios):
  * the status, the headers (a plain object or AxiosHeaders; a value may be a list or a number),

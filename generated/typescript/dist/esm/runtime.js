@@ -2,7 +2,7 @@
 // Acting on errors: decide() for agents, strict and tolerant parsing, MCP and HTTP mapping,
 // newError() for services and didYouMean() for near-miss suggestions. Every SDK errgen generates
 // behaves the same way (docs/conformance.md); no function here throws on what a server sends.
-import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, ENVELOPE_ARRAY, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, } from "./contract.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_EXPONENT, BACKOFF_MAX_MS, CATEGORIES, CATEGORY_ERRORS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, DID_YOU_MEAN_LIMIT, ENVELOPE, ENVELOPE_ARRAY, EXHAUSTED, FALLBACK_ACTIONS, FIELDS, MAX_BODY_BYTES, MAX_DELAY_VALUE_MS, PROBLEM_BASE, REGISTRY_NAME, RESPONSE, STATUS_CATEGORIES, } from "./contract.js";
 import { recoveryEntry } from "./recovery.js";
 import { envelopeProblems, has, isObject, own, registryProblems, strictProblems, wireNames } from "./verdict.js";
 import { applicable, codeText, delayMs, first, isError, messageText, prefixed, readCode, readXml, registryCode, WIRE_CODE } from "./reading.js";
@@ -517,7 +517,9 @@ function levenshtein(a, b, budget) {
  * and `decide()` goes by the response: a payload as `decide` judges it, a response without one (a
  * proxy's HTML 502, a bare 429) by its status. `payload` is null when the response carried no
  * payload object (`raw` keeps what it did carry); a code from a newer server is carried as
- * received. */
+ * received. A client's error is an instance of a category's class (`RateLimitError`): the
+ * payload's category, else the category the registry gives the status (`ErrorPayloadError.of`);
+ * this class itself when neither names one. */
 export class ErrorPayloadError extends Error {
     constructor(payload, options = {}) {
         // Read as unknown: narrowing the ErrorPayload union itself costs tsc a pass over every code
@@ -547,6 +549,13 @@ export class ErrorPayloadError extends Error {
         this.headers = Object.freeze(options.headers === undefined ? {} : headerMap(options.headers));
         this.reading = options.reading ?? null;
     }
+    /** The category of this error's class: the payload's category, or for a response whose payload
+     * names none this SDK knows, the one the registry gives its status (`STATUS_CATEGORIES`: a bare
+     * 429 is a RateLimitError, its `classCategory` "rate_limit", its `category` null); null for this
+     * class itself. `instanceof RateLimitError` narrows it to "rate_limit". */
+    get classCategory() {
+        return null;
+    }
     /** Whether the code is this registry's (narrows `code` and `payload`). */
     isKnown() {
         return typeof this.code === "string";
@@ -570,7 +579,8 @@ export class ErrorPayloadError extends Error {
             throw new PayloadError([["not-an-object", "this error carries no payload to send", null]]);
         return payload;
     }
-    /** The error of a fetch `Response` (`readResponse`), or null when it is not an error. A
+    /** The error of a fetch `Response` (`readResponse`; its class as `fromReading` picks it: a bare
+     * 429 is a RateLimitError), or null when it is not an error. A
      * success's body is left unread (unless the registry marks errors sent with a success status,
      * `error_when`), so the caller can still read it. */
     static async fromResponse(response, nowMs = Date.now()) {
@@ -578,7 +588,8 @@ export class ErrorPayloadError extends Error {
             return null;
         return ErrorPayloadError.fromReading(await readResponse(response, nowMs), response.headers);
     }
-    /** The error of an HTTP response (`readHttp`), or null when the response is not an error. */
+    /** The error of an HTTP response (`readHttp`; its class as `fromReading` picks it), or null when
+     * the response is not an error. */
     static fromHttp(status, headers, body, nowMs = Date.now()) {
         return ErrorPayloadError.fromReading(readHttp(status, headers, body, nowMs), headers);
     }
@@ -602,19 +613,27 @@ export class ErrorPayloadError extends Error {
         const headers = parsedHeaders(response["headers"]);
         return ErrorPayloadError.fromReading(readHttp(Number(response["status"]), headers, parsedBody(response["data"]), nowMs), headers);
     }
-    /** The error of a reading (null when it is not an error), with the response's headers. */
+    /** The error of a reading (null when it is not an error), with the response's headers, of the
+     * class `ErrorPayloadError.of` picks: the payload's category's, else its status's category's
+     * (a bare 429 is a RateLimitError), else this class. */
     static fromReading(reading, headers = {}) {
         if (!reading.error)
             return null;
         return ErrorPayloadError.of(isObject(reading.payload) ? reading.payload : null, { status: reading.status, headers, reading });
     }
     /** The error of a payload as the class of its category (`RateLimitError` for a `rate_limit`
-     * payload), or this class when its category is not one of the registry's. */
+     * payload). Without a payload, or when it names no category of the registry (a newer server's),
+     * the class of the category the registry gives the HTTP status (`options.status`, else the
+     * reading's; `STATUS_CATEGORIES`), as stripe-node's and openai-node's RateLimitError is any 429:
+     * a gateway's bare 429 is a RateLimitError. Else, or with no status (an error a service makes
+     * itself), this class. */
     static of(payload, options = {}) {
         const given = payload;
-        const category = isObject(given) ? own(given, w("category")) : undefined;
-        const made = typeof category === "string" && CATEGORIES.includes(category)
-            ? categoryErrorClass(category) : ErrorPayloadError;
+        const named = isObject(given) ? own(given, w("category")) : undefined;
+        const status = options.status ?? options.reading?.status ?? null;
+        const category = typeof named === "string" && CATEGORIES.includes(named) ? named
+            : status !== null ? STATUS_CATEGORIES[status] : undefined;
+        const made = category !== undefined ? categoryErrorClass(category) : ErrorPayloadError;
         return new made(payload, options);
     }
 }
@@ -634,7 +653,8 @@ export class UnknownCode {
 }
 const CATEGORY_CLASSES = new Map();
 /** The error class of `category`, one per category (the package exports each under its name,
- * CATEGORY_ERRORS); made once, on first use. */
+ * CATEGORY_ERRORS); made once, on first use. `ErrorPayloadError.of` picks it by the payload's
+ * category, else by the response's status. */
 export function categoryErrorClass(category) {
     let made = CATEGORY_CLASSES.get(category);
     if (made === undefined) {
@@ -643,6 +663,9 @@ export function categoryErrorClass(category) {
             constructor(payload, options = {}) {
                 super(payload, options);
                 this.name = name;
+            }
+            get classCategory() {
+                return category;
             }
         };
         Object.defineProperty(made, "name", { value: name });

@@ -45,7 +45,10 @@ export interface RetryOptions {
    * anything with `info` and `warn` (default: nothing is logged). */
   readonly logger?: RetryLogger | undefined;
   /** The OpenTelemetry span of the call (any object with `setAttribute`: no dependency on
-   * @opentelemetry/api): each failed attempt sets `error.type` (`errorType`). */
+   * @opentelemetry/api): when the call ends with a decided error (the attempt `retry` gives up
+   * on, rejecting with it), that error sets `error.type` (`errorType`), once. An attempt that is
+   * retried sets nothing (a call that then succeeds has no `error.type`, as OpenTelemetry's
+   * semantic conventions ask), nor does an error the contract does not judge (decision null). */
   readonly span?: SpanLike | undefined;
 }
 
@@ -82,7 +85,8 @@ export function errorType(error: unknown): string {
 
 function observe(options: RetryOptions, event: AttemptEvent): void {
   const { attempt, error, decision, delayMs } = event;
-  options.span?.setAttribute("error.type", errorType(error));
+  // The operation ends with this error: error.type describes how it failed, never a recovered attempt.
+  if (decision !== null && delayMs === null) options.span?.setAttribute("error.type", errorType(error));
   options.onAttempt?.(event);
   if (options.logger === undefined || decision === null) return;
   const details = { attempt, action: decision.action, reason: decision.reason, code: decision.code, delayMs, errorType: errorType(error) };
