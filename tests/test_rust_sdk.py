@@ -8,6 +8,7 @@ Every crate builds into one shared target directory, so dependencies compile onc
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import os
 import re
@@ -19,8 +20,11 @@ from typing import Any
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from conftest import FIXTURES, GENERATED, ROOT, load_registry, run_errgen, shared_build, toolchain
+from errgen import contract
 from errgen.registry.lint import lint_path, lint_text
 from errgen.registry.model import Registry
 from errgen.languages.rust import naming
@@ -169,6 +173,54 @@ def test_string_literals_escape_the_rust_way() -> None:
     assert naming.string("\u202e\u2028") == '"\\u{202e}\\u{2028}"'
     assert naming.string("日本語 😀 ${x} */") == '"日本語 😀 ${x} */"'
     assert "\\u0001" not in naming.string("\x01")
+
+
+def _rustdoc_paragraph(line: str) -> str:
+    """What a `///` line shows once rendered: its one Markdown paragraph's text (markdown-it is
+    CommonMark, as rustdoc's pulldown-cmark is)."""
+    rendered = MarkdownIt("commonmark").render(line)
+    paragraphs = re.findall(r"<p>(.*?)</p>", rendered, flags=re.S)
+    assert rendered == (f"<p>{paragraphs[0]}</p>\n" if paragraphs else ""), rendered  # one paragraph, nothing else
+    return html.unescape(paragraphs[0]) if paragraphs else ""
+
+
+# Any text but controls, unassigned and private-use code points (markdown-it, unlike CommonMark and
+# rustdoc, reads a character reference to a control as U+FFFD; those are checked below instead).
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cn", "Co"))))
+def test_registry_text_in_a_doc_comment_renders_as_written(text: str) -> None:
+    line = naming.doc_text(text)
+    assert "\n" not in line and "\r" not in line
+    assert _rustdoc_paragraph(line) == " ".join(text.split())
+
+
+def test_a_doc_comment_spells_invisible_characters_and_escapes_markdown() -> None:
+    line = naming.doc_text(HOSTILE + " [link](https://x.dev) <b> # 1. ```rust")
+    # rustc denies a raw bidirectional override in a comment; controls and separators are spelled too.
+    assert line.isprintable() and "&#x202E;" in line and "&#x1B;" in line
+    assert "\\[link\\]" in line and "\\<b\\>" in line and "\\`\\`\\`rust" in line
+    assert naming.doc_text("# heading") == "\\# heading" and naming.doc_text("1. item") == "1\\. item"
+    assert naming.doc_text(" \n\t ") == ""
+
+
+def test_every_enum_variant_and_constant_has_a_doc_comment() -> None:
+    """`#![warn(missing_docs)]` holds for the data: each value of every vocabulary has a sentence,
+    each code and category its registry description."""
+    view = contract.view(load_registry())
+    for vocabulary in view.vocabularies:
+        if vocabulary.name not in rust_target.CONSTANTS:
+            docs = rust_target.variant_docs(view, vocabulary)
+            assert len(docs) == len(vocabulary.values) and all(d.startswith("    /// ") for d in docs), vocabulary.name
+    assert set(rust_target.PROBLEM_DOCS) == set(view.problems)
+    source = rust_target.render(load_registry())["rust/src/data.rs"]
+    first_code = view.codes[0]
+    assert f"    /// {naming.doc_text(first_code.description)}\n    {rust_target.code_variants(view)[first_code.code]},\n" in source
+    # Every `pub` item of data.rs follows a doc comment or an attribute under one.
+    lines = source.splitlines()
+    for number, line in enumerate(lines):
+        if re.match(r"\s*pub (const|enum|mod|static) ", line):
+            above = next(l for l in reversed(lines[:number]) if not l.lstrip().startswith(("#[", "//")) or l.lstrip().startswith("///"))
+            assert above.lstrip().startswith("///"), line
 
 
 @needs_rustfmt

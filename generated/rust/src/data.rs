@@ -13,90 +13,165 @@ pub const REGISTRY_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// How every errgen SDK times and bounds its decisions (errgen's `docs/conformance.md`).
 pub mod policy {
+    /// How many attempts a decision allows by default: at the last, a `retry` becomes `escalate`
+    /// and a `pause` becomes `stop`.
     pub const DEFAULT_MAX_ATTEMPTS: u32 = 5;
+    /// The longest delay a decision waits by default, in milliseconds: a longer one is `escalate`
+    /// (reason `delay-exceeds-max`).
     pub const DEFAULT_MAX_DELAY_MS: u64 = 3_600_000;
+    /// The backoff of the first attempt, in milliseconds; it doubles with each attempt.
     pub const BACKOFF_BASE_MS: u64 = 500;
+    /// The longest backoff, in milliseconds.
     pub const BACKOFF_MAX_MS: u64 = 30_000;
+    /// The largest exponent of the backoff's doubling.
     pub const BACKOFF_MAX_EXPONENT: u32 = 30;
+    /// The jitter of the `_with_jitter` decisions: `full`, a backoff becomes a uniform draw below
+    /// it.
     pub const JITTER: &str = "full";
+    /// The most suggestions a payload's `did_you_mean` may carry.
     pub const MAX_SUGGESTIONS: usize = 10;
+    /// How many near misses a server suggests: the `limit` to pass
+    /// [`did_you_mean`](crate::did_you_mean).
     pub const DID_YOU_MEAN_LIMIT: usize = 3;
+    /// The largest `retry_after_ms` a payload may carry: `2^53 - 1`, JSON's largest exact integer.
     pub const MAX_DELAY_VALUE_MS: u64 = 9_007_199_254_740_991;
+    /// How deep a JSON payload may nest: a deeper one is invalid.
     pub const MAX_JSON_DEPTH: usize = 64;
+    /// The longest response body read, in bytes: a longer one is unreadable.
     pub const MAX_BODY_BYTES: u64 = 1_048_576;
+    /// The longest JSON number read, in characters: a longer one is out of range.
     pub const MAX_NUMBER_CHARS: u64 = 64;
+    /// How many response headers are read: those past it are not.
     pub const MAX_HEADERS: u64 = 100;
+    /// The longest header value read, in characters: a longer one counts as absent.
     pub const MAX_HEADER_CHARS: u64 = 8192;
+    /// How deep an XML body may nest (the root is depth 1): a deeper one is unreadable.
     pub const MAX_XML_DEPTH: u64 = 16;
+    /// The base of a code's problem type URI: the code follows it, unless the registry gives the
+    /// code its own.
     pub const PROBLEM_BASE: &str = "https://errors.acme.dev/";
+    /// The body key an HTTP payload is nested under, or `None`: the payload is the body.
     pub const ENVELOPE: Option<&str> = None;
+    /// Whether the envelope's value is an array (`errors[*]`): the payload is its first entry
+    /// holding every required field, and `to_http` writes a one-entry array.
     pub const ENVELOPE_ARRAY: bool = false;
 }
 
 /// The stable ids of the reasons the strict contract rejects a payload.
 pub mod problem {
+    /// The raw payload is not a JSON object (no other check runs).
     pub const NOT_AN_OBJECT: &str = "not-an-object";
+    /// A key that is not a contract field.
     pub const EXTRA_FIELD: &str = "extra-field";
+    /// A field's value has the wrong type.
     pub const WRONG_TYPE: &str = "wrong-type";
+    /// A required field is absent.
     pub const MISSING_FIELD: &str = "missing-field";
+    /// The scope is `resource` and `resource_id` is absent.
     pub const RESOURCE_ID_MISSING: &str = "resource-id-missing";
+    /// The category is not in the registry (checked when the envelope has no problems).
     pub const UNKNOWN_CATEGORY: &str = "unknown-category";
+    /// The code is not in the registry (checked when the envelope has no problems).
     pub const UNKNOWN_CODE: &str = "unknown-code";
+    /// A known code whose category is not the code's category in the registry.
     pub const CATEGORY_MISMATCH: &str = "category-mismatch";
+    /// A known code whose `retryable` is not what the code's category says.
     pub const RETRYABLE_MISMATCH: &str = "retryable-mismatch";
+    /// A known code whose scope is not one of the code's scopes.
     pub const SCOPE_NOT_ALLOWED: &str = "scope-not-allowed";
+    /// A known code that is not retryable, with a `retry_after_ms`.
     pub const RETRY_AFTER_NOT_RETRYABLE: &str = "retry-after-not-retryable";
+    /// A known code with a hint field the code does not declare.
     pub const HINT_NOT_ALLOWED: &str = "hint-not-allowed";
 }
 
 /// Each payload field's name on the wire.
 pub mod wire {
+    /// The name on the wire of the payload's `code` field.
     pub const CODE: &str = "code";
+    /// The name on the wire of the payload's `category` field.
     pub const CATEGORY: &str = "category";
+    /// The name on the wire of the payload's `retryable` field.
     pub const RETRYABLE: &str = "retryable";
+    /// The name on the wire of the payload's `retry_after_ms` field.
     pub const RETRY_AFTER_MS: &str = "retry_after_ms";
+    /// The name on the wire of the payload's `scope` field.
     pub const SCOPE: &str = "scope";
+    /// The name on the wire of the payload's `resource_id` field.
     pub const RESOURCE_ID: &str = "resource_id";
+    /// The name on the wire of the payload's `correlation_id` field.
     pub const CORRELATION_ID: &str = "correlation_id";
+    /// The name on the wire of the payload's `message` field.
     pub const MESSAGE: &str = "message";
+    /// The name on the wire of the payload's `searched` field.
     pub const SEARCHED: &str = "searched";
+    /// The name on the wire of the payload's `did_you_mean` field.
     pub const DID_YOU_MEAN: &str = "did_you_mean";
+    /// The name on the wire of the payload's `accepted` field.
     pub const ACCEPTED: &str = "accepted";
+    /// The name on the wire of the payload's `state` field.
     pub const STATE: &str = "state";
+    /// The name on the wire of the payload's `safe_to_replay` field.
     pub const SAFE_TO_REPLAY: &str = "safe_to_replay";
 }
 
 /// Stable error codes, in registry order; branch on these, never on message text.
+// Each variant's doc is the registry's description: prose, escaped as written, whose words
+// (`OpenAI`, a URL) are not code for clippy and rustdoc to ask backticks or a link of.
+#[allow(clippy::doc_markdown, rustdoc::bare_urls)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Code {
+    /// Too many requests. Wait, then resume.
     RateLimited,
+    /// The requested resource does not exist or is not visible to the caller.
     ResourceNotFound,
+    /// The credential has expired. A human must renew it.
     AuthExpired,
+    /// An upstream dependency did not answer in time. The write may or may not have been applied.
     UpstreamTimeout,
+    /// The record does not satisfy the schema and cannot be processed as sent.
     ValidationFailed,
+    /// The resource was changed by someone else; re-read it before writing.
     Conflict,
+    /// No tenant with that slug exists among the caller's tenants.
     TenantUnknown,
+    /// The filter uses an operator this field does not support.
     OperatorNotAllowed,
+    /// The payment processor did not confirm in time. Replay with the same idempotency key.
     PaymentTimeout,
+    /// The refund window for this order has closed.
     RefundWindowClosed,
+    /// The service is down for everyone. Stop and report it upstream.
     ServiceUnavailable,
+    /// Something failed inside the service. Report the correlation id.
     InternalError,
+    /// The item does not exist. Deprecated; use RESOURCE\_NOT\_FOUND.
     ItemMissing,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
 }
 
 /// Classes of failure; one recovery policy per category.
+// Each variant's doc is the registry's description: prose, escaped as written, whose words
+// (`OpenAI`, a URL) are not code for clippy and rustdoc to ask backticks or a link of.
+#[allow(clippy::doc_markdown, rustdoc::bare_urls)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Category {
+    /// The caller sent more requests than its quota allows.
     RateLimit,
+    /// The request is malformed or names something that does not exist; correct it.
     Validation,
+    /// The caller's credentials are missing, expired or not allowed to do this.
     Auth,
+    /// A service this one depends on failed or timed out.
     Upstream,
+    /// The request collides with the current state of the resource.
     Conflict,
+    /// A business rule refused the request; repeating it will not change the answer.
     Business,
+    /// An unexpected failure inside the service; a human needs the correlation id.
     Internal,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
@@ -106,8 +181,11 @@ pub enum Category {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Scope {
+    /// This request failed; other requests are not affected.
     Request,
+    /// One resource failed (the payload's `resource_id`); other resources are not affected.
     Resource,
+    /// The whole service failed: every call to it fails until it recovers.
     Service,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
@@ -117,11 +195,17 @@ pub enum Scope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Action {
+    /// Call again after the decision's delay: the same call may succeed.
     Retry,
+    /// Wait the decision's delay, then resume the whole job: the service is limited or unavailable.
     Pause,
+    /// Record the resource (`resource_id`, with `correlation_id`) and go on with the next item.
     Skip,
+    /// Change the call (the payload's hints say how) before making it again.
     Fix,
+    /// Stop the job and report upstream: no call will succeed.
     Stop,
+    /// Hand the error to a human, with its `correlation_id`: no rule can recover from it.
     Escalate,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
@@ -131,8 +215,11 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum State {
+    /// Nothing was read or written before the failure.
     Unchanged,
+    /// Something was read or written before the failure.
     Changed,
+    /// The server cannot tell whether anything was read or written before the failure.
     StateUnknown,
     /// A value this registry version does not know (a newer server's), kept exactly.
     Unknown(String),
@@ -142,10 +229,17 @@ pub enum State {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Hint {
+    /// The payload's `searched` field: the parameters the server actually resolved.
     Searched,
+    /// The payload's `did_you_mean` field: near-miss suggestions drawn only from values the caller
+    /// may read.
     DidYouMean,
+    /// The payload's `accepted` field: the values that would have been accepted.
     Accepted,
+    /// The payload's `state` field: whether anything was read or written before the failure.
     State,
+    /// The payload's `safe_to_replay` field: whether replaying the call with the same idempotency
+    /// key is safe.
     SafeToReplay,
 }
 
@@ -153,14 +247,26 @@ pub enum Hint {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Reason {
+    /// The registry's action for the code in the payload's scope.
     Registry,
+    /// A code or category this registry version does not know: the rule for unknown codes, on the
+    /// payload's own `retryable` and `scope`.
     UnknownCode,
+    /// The payload breaks the contract (its envelope, or a delay on a final error): `escalate`.
     InvalidPayload,
+    /// The payload contradicts the registry (its category, `retryable`, scope or hints):
+    /// `escalate`.
     ContradictsRegistry,
+    /// The attempts ran out: a `retry` became `escalate`, a `pause` became `stop`.
     AttemptsExhausted,
+    /// The delay asked for is longer than the caller's maximum: `escalate`.
     DelayExceedsMax,
+    /// A response without a payload, decided by its HTTP status.
     StatusFallback,
+    /// No response came (refused, TLS, reset, timeout), and the call is tried again.
     TransportFailure,
+    /// No response came after the request may have been applied, and the call is not idempotent:
+    /// `escalate`, only the caller can look.
     OutcomeUnknown,
 }
 
@@ -168,8 +274,12 @@ pub enum Reason {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Verdict {
+    /// A well-formed payload whose code and category the registry knows.
     Known,
+    /// A well-formed payload whose code or category this registry version does not know (a newer
+    /// server's): kept, never an error.
     Unknown,
+    /// A payload that breaks the contract's envelope, or a final error naming a delay.
     Invalid,
 }
 

@@ -28,7 +28,9 @@ pub enum ReqwestError {
     /// ([`RetryPolicy::idempotent`](crate::RetryPolicy::idempotent)). `error` is the
     /// `reqwest::Error` (downcast it to your reqwest's type for its details).
     Transport {
+        /// What kind of failure it was, which decides whether it is retried.
         failure: Failure,
+        /// The `reqwest::Error` itself.
         error: Box<dyn Error + Send + Sync>,
     },
     /// The API's error response: its status, headers and payload, or why it carries none.

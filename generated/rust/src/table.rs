@@ -11,23 +11,35 @@ use crate::data::{Action, Category, Code, Scope, CATEGORIES, RECOVERY_TABLE};
 #[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CodeEntry {
+    /// The code.
     pub code: Code,
+    /// The code as it travels in a payload's `code` field.
     pub wire: &'static str,
+    /// The code's category.
     pub category: Category,
+    /// Whether the identical call may succeed later (its category's say).
     pub retryable: bool,
     /// The default scope, for `new_error`.
     pub scope: Scope,
+    /// The scopes a payload of this code may have.
     pub scopes: &'static [Scope],
     /// The action for each scope of `scopes`, in the same order.
     pub actions: &'static [Action],
+    /// The delay the registry names for a retry, in milliseconds, when the payload names none.
     pub retry_after_ms: Option<u64>,
+    /// The HTTP status `to_http` answers with.
     pub http_status: u16,
     /// The wire names of the hint fields this code may carry.
     pub hints: &'static [&'static str],
+    /// What the code means, in the registry's words.
     pub description: &'static str,
+    /// The registry version that added the code.
     pub since: &'static str,
+    /// The registry version that deprecated the code, if it is deprecated.
     pub deprecated_since: Option<&'static str>,
+    /// The code to use instead, if the deprecated code names one.
     pub replaced_by: Option<&'static str>,
+    /// The code's RFC 9457 problem type URI (`to_http_problem`'s `type`).
     pub type_uri: &'static str,
 }
 
@@ -44,10 +56,16 @@ impl CodeEntry {
 #[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CategoryEntry {
+    /// The category.
     pub category: Category,
+    /// The category as it travels in a payload's `category` field.
     pub wire: &'static str,
+    /// Whether its codes' calls may succeed later.
     pub retryable: bool,
+    /// The action the registry chose for its codes that cannot be retried in the request's scope
+    /// (`fix` or `escalate`), if it chose one.
     pub action: Option<Action>,
+    /// What the category means, in the registry's words.
     pub description: &'static str,
 }
 
@@ -68,12 +86,15 @@ pub(crate) struct Timed {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldKind {
+    /// A JSON string.
     String,
+    /// JSON `true` or `false`.
     Boolean,
     /// A JSON number with an integral value (2.0 counts) within the field's bounds.
     Integer,
     /// A string among the field's values.
     Enum,
+    /// An array of strings, of at most the field's `max_items` when it has one.
     StringList,
     /// An object whose values are strings, numbers or booleans.
     ScalarMap,
@@ -83,14 +104,23 @@ pub enum FieldKind {
 #[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FieldSpec {
+    /// The field's canonical name (`retry_after_ms`), whatever the wire calls it.
     pub name: &'static str,
+    /// The field's name on the wire.
     pub wire: &'static str,
+    /// What the field holds.
     pub kind: FieldKind,
+    /// Whether every payload carries the field.
     pub required: bool,
+    /// Whether the field is a hint, which a payload carries only for a code declaring it.
     pub hint: bool,
+    /// The strings an [`FieldKind::Enum`] field may hold; empty for the other kinds.
     pub values: &'static [&'static str],
+    /// The smallest value of an [`FieldKind::Integer`] field, if bounded.
     pub minimum: Option<u64>,
+    /// The largest value of an [`FieldKind::Integer`] field, if bounded.
     pub maximum: Option<u64>,
+    /// The most items a [`FieldKind::StringList`] field may hold, if bounded.
     pub max_items: Option<usize>,
 }
 

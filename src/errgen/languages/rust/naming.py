@@ -13,6 +13,8 @@ import re
 import unicodedata
 from typing import Iterable
 
+from errgen.render_text import md_inline
+
 # Variant names every open enum reserves: the catch-all for values from a newer registry, and
 # `Self`, the one UpperCamelCase keyword.
 RESERVED_VARIANTS = frozenset({"Unknown", "Self"})
@@ -160,6 +162,35 @@ def string(value: str) -> str:
 
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+
+
+def doc_text(value: str) -> str:
+    """Registry text for one `///` line of rustdoc, meaning exactly that text (the way the `comment`
+    and `md` filters write it for a comment and for Markdown): white space flattened onto one line,
+    Markdown's syntax escaped (no link, HTML tag, code span or fence for rustdoc to read, nothing a
+    doctest runs), and each invisible character a character reference, which rustdoc shows as
+    the character (rustc denies a raw bidirectional override in a comment)."""
+    text = md_inline(" ".join(value.split()))
+    if text.isprintable():  # nearly every description: nothing invisible left to spell
+        return text
+    return "".join(f"&#x{ord(ch):X};" if unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch for ch in text)
+
+
+_CONTINUATION_BLOCK = re.compile(r"([-+*#>=|]|`{3}|~{3}|\d{1,9}[.)])")
+
+
+def doc_comment(text: str, indent: int) -> str:
+    """errgen's own rustdoc text as `///` lines at `indent` spaces, filled to MAX_WIDTH. The text
+    is trusted Markdown (code spans, links); a line it would start with a block mark (a list, a
+    heading, a setext underline) is refused, since rustdoc would read it as one."""
+    import textwrap
+
+    pad = " " * indent + "/// "
+    lines = textwrap.wrap(text, MAX_WIDTH - len(pad), break_long_words=False, break_on_hyphens=False)
+    for line in lines[1:]:
+        if _CONTINUATION_BLOCK.match(line):
+            raise ValueError(f"a doc comment's line would start a Markdown block: {line!r}")
+    return "\n".join(pad + line for line in lines)
 
 
 def toml_string(value: str) -> str:

@@ -62,7 +62,8 @@ def _render(view: contract.ContractView) -> dict[str, str]:
     files["rust/Cargo.toml"] = render_template(NAME, "Cargo.toml.jinja", **context)
     files["rust/README.md"] = render_template(NAME, "README.md.jinja", **context)
     # The crate's front page ends with the README's example, which `cargo test` runs as a doctest
-    # (the registry's own prose stays out of the rustdoc the strict lints read).
+    # (the registry's `about` prose stays out of the crate's front page; its codes' and
+    # categories' descriptions document their variants, escaped: naming.doc_text).
     # An HTML comment names the generator: rustdoc passes it through unseen.
     files["rust/src/example.md"] = f"<!-- {view.header} -->\n" + render_template(NAME, "example.md.jinja", **context) + "\n"
     if (notice := license_notice(view)) is not None:
@@ -127,13 +128,23 @@ def build_folders(sdk_dir: Path) -> tuple[Path, Path]:
 
 
 @dataclasses.dataclass(frozen=True)
-class OpenEnum:
-    """One enum of the crate: its variants, and the table its wire strings live in."""
+class Variant:
+    """One variant of an enum, with its doc comment (`///` lines, indented)."""
 
     name: str
     doc: str
-    variants: list[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenEnum:
+    """One enum of the crate: its variants, and the table its wire strings live in. `registry_text`:
+    its variants' docs are the registry's own prose (codes, categories), not errgen's."""
+
+    name: str
+    doc: str
+    variants: list[Variant]
     open: bool
+    registry_text: bool = False
 
 
 def code_variants(view: contract.ContractView) -> dict[str, str]:
@@ -153,6 +164,115 @@ TYPE_NAMES = {"Parsed": "Verdict", "Problem": "problem"}
 CONSTANTS = ("Problem",)
 
 
+# What each value of errgen's own vocabularies means: its variant's doc comment (rustdoc Markdown).
+# The registry's codes and categories say it themselves, in their descriptions; a hint is the
+# payload field of that name, documented by the view's field description.
+VALUE_DOCS: dict[str, dict[str, str]] = {
+    "Scope": {
+        "request": "This request failed; other requests are not affected.",
+        "resource": "One resource failed (the payload's `resource_id`); other resources are not affected.",
+        "service": "The whole service failed: every call to it fails until it recovers.",
+    },
+    "Action": {
+        "retry": "Call again after the decision's delay: the same call may succeed.",
+        "pause": "Wait the decision's delay, then resume the whole job: the service is limited or unavailable.",
+        "skip": "Record the resource (`resource_id`, with `correlation_id`) and go on with the next item.",
+        "fix": "Change the call (the payload's hints say how) before making it again.",
+        "stop": "Stop the job and report upstream: no call will succeed.",
+        "escalate": "Hand the error to a human, with its `correlation_id`: no rule can recover from it.",
+    },
+    "State": {
+        "unchanged": "Nothing was read or written before the failure.",
+        "changed": "Something was read or written before the failure.",
+        "unknown": "The server cannot tell whether anything was read or written before the failure.",
+    },
+    "Reason": {
+        "registry": "The registry's action for the code in the payload's scope.",
+        "unknown-code": "A code or category this registry version does not know: the rule for unknown "
+                        "codes, on the payload's own `retryable` and `scope`.",
+        "invalid-payload": "The payload breaks the contract (its envelope, or a delay on a final error): "
+                           "`escalate`.",
+        "contradicts-registry": "The payload contradicts the registry (its category, `retryable`, scope or "
+                                "hints): `escalate`.",
+        "attempts-exhausted": "The attempts ran out: a `retry` became `escalate`, a `pause` became `stop`.",
+        "delay-exceeds-max": "The delay asked for is longer than the caller's maximum: `escalate`.",
+        "status-fallback": "A response without a payload, decided by its HTTP status.",
+        "transport-failure": "No response came (refused, TLS, reset, timeout), and the call is tried again.",
+        "outcome-unknown": "No response came after the request may have been applied, and the call is not "
+                           "idempotent: `escalate`, only the caller can look.",
+    },
+    "Parsed": {
+        "known": "A well-formed payload whose code and category the registry knows.",
+        "unknown": "A well-formed payload whose code or category this registry version does not know (a "
+                   "newer server's): kept, never an error.",
+        "invalid": "A payload that breaks the contract's envelope, or a final error naming a delay.",
+    },
+}
+
+# The `problem` module's constants: when the strict verdict reports each (docs/conformance.md).
+PROBLEM_DOCS = {
+    "not-an-object": "The raw payload is not a JSON object (no other check runs).",
+    "extra-field": "A key that is not a contract field.",
+    "wrong-type": "A field's value has the wrong type.",
+    "missing-field": "A required field is absent.",
+    "resource-id-missing": "The scope is `resource` and `resource_id` is absent.",
+    "unknown-category": "The category is not in the registry (checked when the envelope has no problems).",
+    "unknown-code": "The code is not in the registry (checked when the envelope has no problems).",
+    "category-mismatch": "A known code whose category is not the code's category in the registry.",
+    "retryable-mismatch": "A known code whose `retryable` is not what the code's category says.",
+    "scope-not-allowed": "A known code whose scope is not one of the code's scopes.",
+    "retry-after-not-retryable": "A known code that is not retryable, with a `retry_after_ms`.",
+    "hint-not-allowed": "A known code with a hint field the code does not declare.",
+}
+
+# The `policy` module's constants (docs/conformance.md).
+POLICY_DOCS = {
+    "default_max_attempts": "How many attempts a decision allows by default: at the last, a `retry` becomes "
+                            "`escalate` and a `pause` becomes `stop`.",
+    "default_max_delay_ms": "The longest delay a decision waits by default, in milliseconds: a longer one is "
+                            "`escalate` (reason `delay-exceeds-max`).",
+    "backoff_base_ms": "The backoff of the first attempt, in milliseconds; it doubles with each attempt.",
+    "backoff_max_ms": "The longest backoff, in milliseconds.",
+    "backoff_max_exponent": "The largest exponent of the backoff's doubling.",
+    "jitter": "The jitter of the `_with_jitter` decisions: `full`, a backoff becomes a uniform draw below it.",
+    "max_suggestions": "The most suggestions a payload's `did_you_mean` may carry.",
+    "did_you_mean_limit": "How many near misses a server suggests: the `limit` to pass "
+                          "[`did_you_mean`](crate::did_you_mean).",
+    "max_delay_value_ms": "The largest `retry_after_ms` a payload may carry: `2^53 - 1`, JSON's largest exact "
+                          "integer.",
+    "max_json_depth": "How deep a JSON payload may nest: a deeper one is invalid.",
+    "max_body_bytes": "The longest response body read, in bytes: a longer one is unreadable.",
+    "max_number_chars": "The longest JSON number read, in characters: a longer one is out of range.",
+    "max_headers": "How many response headers are read: those past it are not.",
+    "max_header_chars": "The longest header value read, in characters: a longer one counts as absent.",
+    "max_xml_depth": "How deep an XML body may nest (the root is depth 1): a deeper one is unreadable.",
+    "problem_base": "The base of a code's problem type URI: the code follows it, unless the registry gives "
+                    "the code its own.",
+    "envelope": "The body key an HTTP payload is nested under, or `None`: the payload is the body.",
+    "envelope_array": "Whether the envelope's value is an array (`errors[*]`): the payload is its first entry "
+                      "holding every required field, and `to_http` writes a one-entry array.",
+}
+
+
+def variant_docs(view: contract.ContractView, vocabulary: contract.Vocabulary) -> list[str]:
+    """Each value's doc comment: a code's or category's description from the registry (escaped:
+    it is data), a hint's field description, errgen's own sentence for the other vocabularies."""
+    if vocabulary.name in ("Code", "Category"):
+        described = {c.code: c.description for c in view.codes} if vocabulary.name == "Code" else \
+            {c.name: c.description for c in view.categories}
+        kind = vocabulary.name.lower()
+        # One line, as written: the registry's text is never filled (a line of it could start a block).
+        return ["    /// " + (naming.doc_text(described.get(value, "")) or f"A {kind} of the registry, without a description.")
+                for value in vocabulary.values]
+    if vocabulary.name == "Hint":
+        fields = {f.name: f for f in view.fields}
+        texts = [f"The payload's `{value}` field: {_lower_first(_sentence(fields[value].description))}"
+                 for value in vocabulary.values]
+    else:
+        texts = [VALUE_DOCS[vocabulary.name][value] for value in vocabulary.values]
+    return [naming.doc_comment(text, 4) for text in texts]
+
+
 def data_context(view: contract.ContractView) -> dict[str, Any]:
     enums, names = [], {}
     for v in view.vocabularies:
@@ -161,7 +281,9 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         name = TYPE_NAMES.get(v.name, v.name)
         # Codes and categories are named after the view's words, which an `identifier:` may set.
         variants = naming.variants(list(v.spelled), name, open_enum=v.open)
-        enums.append(OpenEnum(name, v.doc, variants, v.open))
+        docs = variant_docs(view, v)
+        enums.append(OpenEnum(name, v.doc, [Variant(n, d) for n, d in zip(variants, docs)], v.open,
+                              registry_text=v.name in ("Code", "Category")))
         names[name] = dict(zip(v.values, variants))
     scope = names["Scope"]
     action = names["Action"]
@@ -224,7 +346,8 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "closed_enums": [e for e in enums if not e.open],
         "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")},
         "timed_table": naming.struct_array("Timed", timed_rows),
-        "problem_ids": [naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
+        "problem_ids": [naming.doc_comment(PROBLEM_DOCS[p], 4) + "\n"
+                        + naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
                         for p in view.problems],
         "recovery_table": naming.struct_array("CodeEntry", code_rows),
         "shared_slices": shared.constants,
@@ -237,7 +360,8 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "response_spec": naming.assignment(0, "pub(crate) static RESPONSE_SPEC: &str =",
                                            naming.string(json.dumps(view.response, separators=(",", ":"),
                                                                     ensure_ascii=False)), ";"),
-        "wire_names": [naming.assignment(4, f"pub const {naming.const_name(f.name)}: &str =", naming.string(f.wire), ";")
+        "wire_names": [naming.doc_comment(f"The name on the wire of the payload's `{f.name}` field.", 4) + "\n"
+                       + naming.assignment(4, f"pub const {naming.const_name(f.name)}: &str =", naming.string(f.wire), ";")
                        for f in view.fields],
         "fields": payload_fields(view),
         "constructor": constructor(payload_fields(view)),
@@ -296,7 +420,8 @@ def policy_constants(view: contract.ContractView) -> list[str]:
     constants.append(("ENVELOPE", "Option<&str>", envelope))
     # `errors[*]`: the payload is an entry of the array under ENVELOPE (SPEC E).
     constants.append(("ENVELOPE_ARRAY", "bool", "true" if view.envelope_array else "false"))
-    return [naming.assignment(4, f"pub const {name}: {type_} =", value, ";") for name, type_, value in constants]
+    return [naming.doc_comment(POLICY_DOCS[name.lower()], 4) + "\n" + naming.assignment(4, f"pub const {name}: {type_} =", value, ";")
+            for name, type_, value in constants]
 
 
 def payload_fields(view: contract.ContractView) -> list[dict[str, Any]]:
@@ -343,3 +468,7 @@ def _int(value: int) -> str:
 
 def _sentence(text: str) -> str:
     return " ".join(text.split())
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

@@ -14,18 +14,26 @@ use crate::data::{policy, Action, Code, Reason, TIMED_ACTIONS};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Decision {
+    /// What to do: retry, pause, skip, fix, stop or escalate.
     pub action: Action,
+    /// Which rule decided the action.
     pub reason: Reason,
+    /// The payload's code; `None` when no payload was read, or it broke the contract's envelope.
     pub code: Option<Code>,
     /// The code as the API sends it: read with [`Decision::wire_code`]. Private so it always
     /// agrees with `code` (only this crate makes a decision).
     pub(crate) wire_code: Option<String>,
     /// How long to wait before acting, for `retry` and `pause`.
     pub delay_ms: Option<u64>,
+    /// The id a human can trace the error by: pass it on with every escalation.
     pub correlation_id: Option<String>,
+    /// The resource that failed, for a `skip`.
     pub resource_id: Option<String>,
+    /// The payload's near-miss suggestions for the next call (empty without them).
     pub did_you_mean: Vec<String>,
+    /// The payload's values that would have been accepted (empty without them).
     pub accepted: Vec<String>,
+    /// The parameters the server resolved, as the payload says (empty without them).
     pub searched: Map<String, Value>,
 }
 

@@ -9,8 +9,11 @@ const MONTH_NAMES: [&str; 12] = [
 /// An HTTP response as plain parts: status, header pairs in order, body bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpParts {
+    /// The status code.
     pub status: u16,
+    /// Each header as a (name, value) pair, in the order received or written.
     pub headers: Vec<(String, String)>,
+    /// The body's bytes.
     pub body: Vec<u8>,
 }
 

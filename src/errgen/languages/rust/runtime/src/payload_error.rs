@@ -7,7 +7,9 @@ use std::fmt;
 /// a message for people.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// The stable id: one of the [`problem`](crate::problem) constants.
     pub id: &'static str,
+    /// What is wrong, for people (never a branch condition).
     pub message: String,
 }
 
@@ -20,6 +22,7 @@ impl Problem {
 /// A payload the contract rejects, with every problem found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PayloadError {
+    /// Every problem found, at least one.
     pub problems: Vec<Problem>,
 }
 
