@@ -211,7 +211,7 @@ def test_every_enum_variant_and_constant_has_a_doc_comment() -> None:
         if vocabulary.name not in rust_target.CONSTANTS:
             docs = rust_target.variant_docs(view, vocabulary)
             assert len(docs) == len(vocabulary.values) and all(d.startswith("    /// ") for d in docs), vocabulary.name
-    assert set(rust_target.PROBLEM_DOCS) == set(view.problems)
+    assert set(contract.VALUE_MEANINGS["Problem"]) == set(view.problems)
     source = rust_target.render(load_registry())["rust/src/data.rs"]
     first_code = view.codes[0]
     assert f"    /// {naming.doc_text(first_code.description)}\n    {rust_target.code_variants(view)[first_code.code]},\n" in source

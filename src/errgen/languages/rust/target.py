@@ -164,67 +164,6 @@ TYPE_NAMES = {"Parsed": "Verdict", "Problem": "problem"}
 CONSTANTS = ("Problem",)
 
 
-# What each value of errgen's own vocabularies means: its variant's doc comment (rustdoc Markdown).
-# The registry's codes and categories say it themselves, in their descriptions; a hint is the
-# payload field of that name, documented by the view's field description.
-VALUE_DOCS: dict[str, dict[str, str]] = {
-    "Scope": {
-        "request": "This request failed; other requests are not affected.",
-        "resource": "One resource failed (the payload's `resource_id`); other resources are not affected.",
-        "service": "The whole service failed: every call to it fails until it recovers.",
-    },
-    "Action": {
-        "retry": "Call again after the decision's delay: the same call may succeed.",
-        "pause": "Wait the decision's delay, then resume the whole job: the service is limited or unavailable.",
-        "skip": "Record the resource (`resource_id`, with `correlation_id`) and go on with the next item.",
-        "fix": "Change the call (the payload's hints say how) before making it again.",
-        "stop": "Stop the job and report upstream: no call will succeed.",
-        "escalate": "Hand the error to a human, with its `correlation_id`: no rule can recover from it.",
-    },
-    "State": {
-        "unchanged": "Nothing was read or written before the failure.",
-        "changed": "Something was read or written before the failure.",
-        "unknown": "The server cannot tell whether anything was read or written before the failure.",
-    },
-    "Reason": {
-        "registry": "The registry's action for the code in the payload's scope.",
-        "unknown-code": "A code or category this registry version does not know: the rule for unknown "
-                        "codes, on the payload's own `retryable` and `scope`.",
-        "invalid-payload": "The payload breaks the contract (its envelope, or a delay on a final error): "
-                           "`escalate`.",
-        "contradicts-registry": "The payload contradicts the registry (its category, `retryable`, scope or "
-                                "hints): `escalate`.",
-        "attempts-exhausted": "The attempts ran out: a `retry` became `escalate`, a `pause` became `stop`.",
-        "delay-exceeds-max": "The delay asked for is longer than the caller's maximum: `escalate`.",
-        "status-fallback": "A response without a payload, decided by its HTTP status.",
-        "transport-failure": "No response came (refused, TLS, reset, timeout), and the call is tried again.",
-        "outcome-unknown": "No response came after the request may have been applied, and the call is not "
-                           "idempotent: `escalate`, only the caller can look.",
-    },
-    "Parsed": {
-        "known": "A well-formed payload whose code and category the registry knows.",
-        "unknown": "A well-formed payload whose code or category this registry version does not know (a "
-                   "newer server's): kept, never an error.",
-        "invalid": "A payload that breaks the contract's envelope, or a final error naming a delay.",
-    },
-}
-
-# The `problem` module's constants: when the strict verdict reports each (docs/conformance.md).
-PROBLEM_DOCS = {
-    "not-an-object": "The raw payload is not a JSON object (no other check runs).",
-    "extra-field": "A key that is not a contract field.",
-    "wrong-type": "A field's value has the wrong type.",
-    "missing-field": "A required field is absent.",
-    "resource-id-missing": "The scope is `resource` and `resource_id` is absent.",
-    "unknown-category": "The category is not in the registry (checked when the envelope has no problems).",
-    "unknown-code": "The code is not in the registry (checked when the envelope has no problems).",
-    "category-mismatch": "A known code whose category is not the code's category in the registry.",
-    "retryable-mismatch": "A known code whose `retryable` is not what the code's category says.",
-    "scope-not-allowed": "A known code whose scope is not one of the code's scopes.",
-    "retry-after-not-retryable": "A known code that is not retryable, with a `retry_after_ms`.",
-    "hint-not-allowed": "A known code with a hint field the code does not declare.",
-}
-
 # The `policy` module's constants (docs/conformance.md).
 POLICY_DOCS = {
     "default_max_attempts": "How many attempts a decision allows by default: at the last, a `retry` becomes "
@@ -269,7 +208,7 @@ def variant_docs(view: contract.ContractView, vocabulary: contract.Vocabulary) -
         texts = [f"The payload's `{value}` field: {_lower_first(_sentence(fields[value].description))}"
                  for value in vocabulary.values]
     else:
-        texts = [VALUE_DOCS[vocabulary.name][value] for value in vocabulary.values]
+        texts = [contract.VALUE_MEANINGS[vocabulary.name][value] for value in vocabulary.values]
     return [naming.doc_comment(text, 4) for text in texts]
 
 
@@ -346,7 +285,7 @@ def data_context(view: contract.ContractView) -> dict[str, Any]:
         "closed_enums": [e for e in enums if not e.open],
         "wire_tables": {e.name: wires(e.name) for e in enums if e.name not in ("Code", "Category")},
         "timed_table": naming.struct_array("Timed", timed_rows),
-        "problem_ids": [naming.doc_comment(PROBLEM_DOCS[p], 4) + "\n"
+        "problem_ids": [naming.doc_comment(contract.VALUE_MEANINGS["Problem"][p], 4) + "\n"
                         + naming.assignment(4, f"pub const {naming.const_name(p)}: &str =", naming.string(p), ";")
                         for p in view.problems],
         "recovery_table": naming.struct_array("CodeEntry", code_rows),
